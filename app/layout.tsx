@@ -1,0 +1,49 @@
+import type { Metadata, Viewport } from 'next';
+import { Suspense, type ReactNode } from 'react';
+
+import { AGE_GATE_BOOT_SCRIPT, AgeGate } from '@/components/shell/AgeGate';
+import { ScrollToTop } from '@/components/shell/ScrollToTop';
+import { SiteFooter } from '@/components/shell/SiteFooter';
+import { SiteHeader } from '@/components/shell/SiteHeader';
+import { getConfig } from '@/lib/config/server';
+import { rootMetadata } from '@/lib/seo/metadata';
+
+import './globals.css';
+
+export function generateMetadata(): Metadata {
+  return rootMetadata();
+}
+
+export const viewport: Viewport = {
+  themeColor: '#0d0c12',
+  colorScheme: 'dark',
+  width: 'device-width',
+  initialScale: 1,
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  const { siteName } = getConfig();
+  return (
+    // The boot script may set data-age-confirmed before React hydrates.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: AGE_GATE_BOOT_SCRIPT }} />
+      </head>
+      <body>
+        <AgeGate siteName={siteName}>
+          <a className="skip-link" href="#main">
+            Skip to content
+          </a>
+          <SiteHeader siteName={siteName} />
+          <main id="main" tabIndex={-1}>
+            {children}
+          </main>
+          <SiteFooter siteName={siteName} />
+        </AgeGate>
+        <Suspense fallback={null}>
+          <ScrollToTop />
+        </Suspense>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,5 @@
+import { Spinner } from '@/components/shell/Spinner';
+
+export default function Loading() {
+  return <Spinner />;
+}

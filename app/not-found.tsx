@@ -1,0 +1,28 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+
+import { fullTitle } from '@/lib/seo/metadata';
+
+export function generateMetadata(): Metadata {
+  return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
+}
+
+export default function NotFound() {
+  return (
+    <section className="not-found" aria-labelledby="not-found-title">
+      <span className="code" aria-hidden="true">
+        404
+      </span>
+      <h1 id="not-found-title">This page doesn’t exist</h1>
+      <p>The link may be broken, or the video may have been removed. Try searching, or head back to the home page.</p>
+      <div className="actions">
+        <Link className="btn btn-primary" href="/">
+          Go to home
+        </Link>
+        <Link className="btn btn-ghost" href="/search">
+          Search videos
+        </Link>
+      </div>
+    </section>
+  );
+}

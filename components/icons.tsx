@@ -1,0 +1,53 @@
+/** Small decorative icons; each is aria-hidden, so its control must carry the label. */
+type IconProps = { size?: number };
+
+const base = (size: number) => ({
+  width: size,
+  height: size,
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 2,
+  strokeLinecap: 'round' as const,
+  strokeLinejoin: 'round' as const,
+  'aria-hidden': true,
+  focusable: false,
+});
+
+export const SearchIcon = ({ size = 20 }: IconProps) => (
+  <svg {...base(size)}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </svg>
+);
+
+export const MenuIcon = ({ size = 22 }: IconProps) => (
+  <svg {...base(size)}>
+    <path d="M4 6h16M4 12h16M4 18h16" />
+  </svg>
+);
+
+export const CloseIcon = ({ size = 22 }: IconProps) => (
+  <svg {...base(size)}>
+    <path d="M6 6l12 12M18 6 6 18" />
+  </svg>
+);
+
+export const ChevronDownIcon = ({ size = 16 }: IconProps) => (
+  <svg {...base(size)}>
+    <path d="m6 9 6 6 6-6" />
+  </svg>
+);
+
+export const VideoIcon = ({ size = 40 }: IconProps) => (
+  <svg {...base(size)}>
+    <rect x="2.5" y="5" width="14" height="14" rx="3" />
+    <path d="m16.5 10 5-3v10l-5-3" />
+  </svg>
+);
+
+export const SparkIcon = ({ size = 20 }: IconProps) => (
+  <svg {...base(size)}>
+    <path d="M12 3v4M12 17v4M3 12h4M17 12h4M5.6 5.6l2.8 2.8M15.6 15.6l2.8 2.8M5.6 18.4l2.8-2.8M15.6 8.4l2.8-2.8" />
+  </svg>
+);

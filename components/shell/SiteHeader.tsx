@@ -1,0 +1,111 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { Suspense, useEffect, useState } from 'react';
+
+import { LogoMark } from '@/components/brand/LogoMark';
+import { CloseIcon, MenuIcon } from '@/components/icons';
+
+import { CategoriesMenu } from './CategoriesMenu';
+import { SearchBox } from './SearchBox';
+
+function NavItems() {
+  const pathname = usePathname();
+  return (
+    <ul className="nav-links">
+      <li>
+        <Link className="nav-link" href="/" aria-current={pathname === '/' ? 'page' : undefined}>
+          Home
+        </Link>
+      </li>
+      <li>
+        <CategoriesMenu />
+      </li>
+      <li>
+        <Link className="nav-link nav-link-vip" href="/subscribe" aria-current={pathname === '/subscribe' ? 'page' : undefined}>
+          Edge Trainer
+        </Link>
+      </li>
+    </ul>
+  );
+}
+
+function AccountLinks() {
+  return (
+    <div className="nav-account">
+      <Link className="btn btn-ghost" href="/register">
+        Sign up
+      </Link>
+      <Link className="btn btn-primary" href="/login">
+        Log in
+      </Link>
+    </div>
+  );
+}
+
+/** The search box reads the URL's query, which needs a Suspense boundary on prerendered pages. */
+function Search({ id, onSearch }: { id: string; onSearch?: () => void }) {
+  return (
+    <Suspense fallback={<div className="nav-search" />}>
+      <SearchBox id={id} onSearch={onSearch} />
+    </Suspense>
+  );
+}
+
+export function SiteHeader({ siteName }: { siteName: string }) {
+  const pathname = usePathname();
+  // Open only on the path where it was opened: any navigation closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const menuOpen = openOn === pathname;
+  const setMenuOpen = (open: boolean) => setOpenOn(open ? pathname : null);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const close = (event: KeyboardEvent) => event.key === 'Escape' && setOpenOn(null);
+    // Widening past the breakpoint hides the toggle; do not leave a stale open panel behind.
+    const wide = window.matchMedia('(min-width: 1024px)');
+    const onWide = () => wide.matches && setOpenOn(null);
+    document.addEventListener('keydown', close);
+    wide.addEventListener('change', onWide);
+    return () => {
+      document.removeEventListener('keydown', close);
+      wide.removeEventListener('change', onWide);
+    };
+  }, [menuOpen]);
+
+  return (
+    <header className="site-header">
+      <nav className="navbar" aria-label="Main">
+        <Link href="/" className="brand" aria-label={`${siteName} home`}>
+          <LogoMark size={34} />
+          <span className="brand-name">{siteName}</span>
+        </Link>
+        <NavItems />
+        <Search id="site-search" />
+        <AccountLinks />
+        <button
+          type="button"
+          className="btn btn-quiet menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          {menuOpen ? <CloseIcon /> : <MenuIcon />}
+          <span>{menuOpen ? 'Close' : 'Menu'}</span>
+        </button>
+      </nav>
+      <div id="mobile-menu" className="mobile-panel" data-open={menuOpen} hidden={!menuOpen}>
+        {menuOpen && (
+          <>
+            <Search id="mobile-search" onSearch={() => setMenuOpen(false)} />
+            <nav aria-label="Mobile">
+              <NavItems />
+            </nav>
+            <AccountLinks />
+          </>
+        )}
+      </div>
+    </header>
+  );
+}

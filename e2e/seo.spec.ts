@@ -1,0 +1,78 @@
+import { expect, POLICY_PAGES, test } from './fixtures';
+
+const ORIGIN = 'http://127.0.0.1:3100';
+
+async function structuredData(page: import('@playwright/test').Page) {
+  const text = await page.locator('script[type="application/ld+json"]').first().textContent();
+  return JSON.parse(text ?? 'null');
+}
+
+test.describe('metadata for crawlers and link previews', () => {
+  for (const [path, title, type] of [
+    ['/', 'Chrysalis', 'website'],
+    ['/category/Sissy', 'Sissy Videos | Chrysalis', 'website'],
+    ['/subscribe', 'Edge Trainer VIP | Chrysalis', 'website'],
+    ...POLICY_PAGES.map(([p, t]) => [p, `${t} | Chrysalis`, 'article'] as const),
+  ] as const) {
+    test(`${path} has complete metadata in its server HTML`, async ({ request, page }) => {
+      // What a crawler without JavaScript receives.
+      const html = await (await request.get(path)).text();
+      expect(html).toContain(`<title>${title.replace('&', '&amp;')}</title>`);
+
+      await page.goto(path);
+      const meta = (selector: string) => page.locator(selector).first().getAttribute('content');
+      expect(await meta('meta[name="description"]')).toBeTruthy();
+      expect(await meta('meta[name="keywords"]')).toContain('sissy');
+      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${ORIGIN}${path === '/' ? '/' : path}`);
+      expect(await meta('meta[property="og:title"]')).toBe(title);
+      expect(await meta('meta[property="og:type"]')).toBe(type);
+      expect(await meta('meta[property="og:url"]')).toBe(`${ORIGIN}${path === '/' ? '/' : path}`);
+      expect(await meta('meta[property="og:site_name"]')).toBe('Chrysalis');
+      expect(await meta('meta[property="og:image"]')).toBe(`${ORIGIN}/logo-512.png`);
+      expect(await meta('meta[name="twitter:card"]')).toBe('summary_large_image');
+      expect(await meta('meta[name="rating"]')).toBe('adult');
+      expect(await page.locator('meta[name="RATING"][content="RTA-5042-1996-1400-1577-RTA"]').count()).toBe(1);
+      const data = await structuredData(page);
+      expect(data['@type']).toBe(type === 'article' ? 'Article' : 'WebSite');
+    });
+  }
+
+  test('home has a WebSite SearchAction and the default description', async ({ page }) => {
+    await page.goto('/');
+    const data = await structuredData(page);
+    expect(data.potentialAction.target.urlTemplate).toBe(`${ORIGIN}/search?q={search_term_string}`);
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(/safe space for transformation and exploration/);
+  });
+
+  test('the preview image is a real 512 px PNG', async ({ request }) => {
+    const response = await request.get('/logo-512.png');
+    expect(response.headers()['content-type']).toBe('image/png');
+    const png = await response.body();
+    expect(png.readUInt32BE(16)).toBe(512);
+    expect(png.readUInt32BE(20)).toBe(512);
+  });
+
+  test('robots.txt points to sitemap.xml, which lists the public pages', async ({ request }) => {
+    const robots = await (await request.get('/robots.txt')).text();
+    expect(robots).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+    expect(robots).toMatch(/Disallow: \/api\//);
+    const sitemap = await (await request.get('/sitemap.xml')).text();
+    for (const path of ['/', '/category/Sissy', '/category/Beta', '/category/Censor', '/subscribe', ...POLICY_PAGES.map(([p]) => p)]) {
+      expect(sitemap).toContain(`<loc>${ORIGIN}${path}</loc>`);
+    }
+  });
+
+  test('public pages are served from the cache, not rendered per request', async ({ request }) => {
+    for (const path of ['/', '/category/Sissy', '/community-standards']) {
+      const response = await request.get(path);
+      expect(response.headers()['x-nextjs-cache'] ?? response.headers()['x-nextjs-prerender']).toBeTruthy();
+    }
+  });
+});
+
+test('the server started on a migrated embedded database', async ({ request }) => {
+  const response = await request.get('/api/health');
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: 'ok', database: { engine: 'pglite', ok: true } });
+  expect(response.headers()['cache-control']).toBe('no-store');
+});

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/**
+ * The environment variables operators set, validated in one place.
+ *
+ * This file has no side effects and no server-only marker so unit tests and
+ * scripts can exercise it; `lib/config/server.ts` is the runtime entry point.
+ */
+
+const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
+
+const httpOrigin = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL such as https://example.com')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number between 1 and 65535' })
+        .int('must be a whole number between 1 and 65535')
+        .min(1, 'must be a whole number between 1 and 65535')
+        .max(65535, 'must be a whole number between 1 and 65535')
+        .default(3000),
+    ),
+    SITE_URL: z.preprocess(emptyToUndefined, httpOrigin.optional()),
+    SITE_NAME: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().max(60, 'must be at most 60 characters').default('Chrysalis'),
+    ),
+    DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL')
+        .optional(),
+    ),
+    SESSION_SECRET: z.preprocess(
+      emptyToUndefined,
+      z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
+    ),
+    NEXT_PUBLIC_API_BASE_URL: z.preprocess(emptyToUndefined, httpOrigin.optional()),
+    OPERATOR_NAME: optionalString,
+    OPERATOR_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
+    OPERATOR_ADDRESS: optionalString,
+    DMCA_AGENT_NAME: optionalString,
+    DMCA_AGENT_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
+    DMCA_AGENT_ADDRESS: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message:
+          'is required in production when DATABASE_URL is set, so every web process seals sessions with the same key',
+      });
+    }
+  });
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      `Invalid configuration:\n${problems.map((p) => `  ${p.variable} ${p.message}`).join('\n')}\n` +
+        'Fix these environment variables (see docs/configuration.md) and start again.',
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment; throws ConfigError naming every bad variable. */
+export function parseEnv(env: Record<string, string | undefined>): RawEnv {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? 'environment');
+        const got = env[variable];
+        const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
+        const message = variable === 'SESSION_SECRET' ? issue.message : `${issue.message}${shown}`;
+        return { variable, message };
+      }),
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,85 @@
+import 'server-only';
+
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { OperatorInfo } from '@/lib/operator';
+
+import { parseEnv } from './schema';
+
+export { ConfigError } from './schema';
+
+export interface ServerConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  /** Canonical origin without a trailing slash. */
+  siteUrl: string;
+  siteName: string;
+  /** Absolute path of the data directory. */
+  dataDir: string;
+  /** Unset means the embedded PGlite database under dataDir. */
+  databaseUrl: string | undefined;
+  /** Explicit secret, if the operator set one; see getSessionSecret(). */
+  sessionSecret: string | undefined;
+  /** Unset means the API is served from the same origin. */
+  apiBaseUrl: string | undefined;
+  operator: OperatorInfo;
+}
+
+const placeholder = (variable: string, what: string) => `[${what} — set ${variable}]`;
+
+/** Validates an environment and resolves defaults. Throws ConfigError. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const raw = parseEnv(env);
+  const siteUrl = raw.SITE_URL ?? `http://localhost:${raw.PORT}`;
+  return {
+    nodeEnv: raw.NODE_ENV,
+    port: raw.PORT,
+    siteUrl,
+    siteName: raw.SITE_NAME,
+    dataDir: path.resolve(raw.DATA_DIR),
+    databaseUrl: raw.DATABASE_URL,
+    sessionSecret: raw.SESSION_SECRET,
+    apiBaseUrl: raw.NEXT_PUBLIC_API_BASE_URL,
+    operator: {
+      siteName: raw.SITE_NAME,
+      siteUrl,
+      name: raw.OPERATOR_NAME ?? placeholder('OPERATOR_NAME', 'Operator name'),
+      email: raw.OPERATOR_EMAIL ?? placeholder('OPERATOR_EMAIL', 'contact email'),
+      address: raw.OPERATOR_ADDRESS ?? placeholder('OPERATOR_ADDRESS', 'Operator postal address'),
+      dmcaAgentName: raw.DMCA_AGENT_NAME ?? placeholder('DMCA_AGENT_NAME', 'DMCA agent name'),
+      dmcaAgentEmail: raw.DMCA_AGENT_EMAIL ?? raw.OPERATOR_EMAIL ?? placeholder('DMCA_AGENT_EMAIL', 'DMCA agent email'),
+      dmcaAgentAddress:
+        raw.DMCA_AGENT_ADDRESS ?? raw.OPERATOR_ADDRESS ?? placeholder('DMCA_AGENT_ADDRESS', 'DMCA agent postal address'),
+    },
+  };
+}
+
+let cached: ServerConfig | undefined;
+
+/** The process-wide configuration, validated once on first use. */
+export function getConfig(): ServerConfig {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/**
+ * The key that seals session cookies. An explicit SESSION_SECRET wins;
+ * otherwise one is generated once and kept in DATA_DIR/session-secret, so
+ * sessions survive restarts without any setup on a single machine. (The
+ * schema already refuses a missing secret in production with DATABASE_URL,
+ * where several processes on several machines must share one key.)
+ */
+export function getSessionSecret(config: ServerConfig = getConfig()): string {
+  if (config.sessionSecret) return config.sessionSecret;
+  const file = path.join(config.dataDir, 'session-secret');
+  mkdirSync(config.dataDir, { recursive: true });
+  try {
+    // 'wx' fails if the file exists, so two processes starting at once agree on one secret.
+    writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return readFileSync(file, 'utf8').trim();
+}

@@ -1,0 +1,132 @@
+import 'server-only';
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { Pool } from 'pg';
+import lockfile from 'proper-lockfile';
+
+import * as schema from './schema';
+
+/** The query surface both engines share; services depend on this only. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Database;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres:// URL; unset means the embedded PGlite database under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Tests only: isolate a run in its own PostgreSQL schema. */
+  pgSchema?: string;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+export const MIGRATIONS_DIR = path.join(process.cwd(), 'lib', 'db', 'migrations');
+
+/** Arbitrary constant: serialises migrations when several processes start at once. */
+const MIGRATION_LOCK_KEY = 7_246_531;
+
+export class DatabaseLockedError extends Error {
+  constructor(readonly directory: string) {
+    super(
+      `The embedded database in ${directory} is already open in another process. ` +
+        'PGlite allows one process at a time: stop the other Chrysalis process (npm start, npm run dev, ' +
+        'npm run db:migrate) or point DATA_DIR elsewhere, or set DATABASE_URL to use a PostgreSQL server. ' +
+        'If no other process is running, the lock was left by a crash and clears by itself within 10 seconds.',
+    );
+    this.name = 'DatabaseLockedError';
+  }
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if (process.env.NEXT_PHASE === 'phase-production-build') {
+    // A build worker holding the PGlite lock would block the server it builds,
+    // and build output must not depend on one machine's data.
+    throw new Error('The database is not opened during `next build`; data pages must render at request time or from the runtime cache.');
+  }
+  const handle = options.databaseUrl ? await openPostgres(options) : await openPglite(options);
+  return handle;
+}
+
+async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
+  const directory = path.join(options.dataDir, 'pglite');
+  mkdirSync(directory, { recursive: true });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(directory, {
+      lockfilePath: `${directory}.lock`,
+      stale: 10_000,
+      update: 2_000,
+      onCompromised: (error) => {
+        // Another process may now open the files under us; stopping is the only safe move.
+        console.error(`[db] lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`);
+        process.exit(1);
+      },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DatabaseLockedError(directory);
+    throw error;
+  }
+  try {
+    const client = await PGlite.create(directory);
+    const db = drizzlePglite(client, { schema }) as unknown as Database;
+    if (options.migrate !== false) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db,
+      engine: 'pglite',
+      async close() {
+        await client.close();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.pgSchema && !/^[a-z_][a-z0-9_]*$/.test(options.pgSchema)) {
+    throw new Error(`Invalid schema name: ${options.pgSchema}`);
+  }
+  const pool = new Pool({
+    connectionString: options.databaseUrl,
+    max: 10,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+  });
+  try {
+    if (options.pgSchema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema}"`);
+    if (options.migrate !== false) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migratePg(drizzlePg(client), {
+          migrationsFolder: MIGRATIONS_DIR,
+          ...(options.pgSchema ? { migrationsSchema: options.pgSchema } : {}),
+        });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+        client.release();
+      }
+    }
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  return { db, engine: 'postgres', close: () => pool.end() };
+}

@@ -1,0 +1,24 @@
+/**
+ * Who runs this Chrysalis instance. Policy pages name the operator, the
+ * contact address and the DMCA agent; each value comes from configuration
+ * (OPERATOR_NAME, OPERATOR_EMAIL, OPERATOR_ADDRESS, DMCA_AGENT_NAME,
+ * DMCA_AGENT_EMAIL, DMCA_AGENT_ADDRESS). When a value is not configured the
+ * field holds a bracketed placeholder that says which variable to set, so an
+ * unconfigured deployment is obvious on the page instead of silently wrong.
+ */
+export interface OperatorInfo {
+  /** Product name shown to users, from SITE_NAME (default "Chrysalis"). */
+  siteName: string;
+  /** Canonical origin, from SITE_URL, without a trailing slash. */
+  siteUrl: string;
+  /** Legal name of the company or person running the site. */
+  name: string;
+  /** General contact address (privacy requests, reports, questions). */
+  email: string;
+  /** Postal address of the operator. */
+  address: string;
+  /** Designated DMCA agent: name, email and postal address. */
+  dmcaAgentName: string;
+  dmcaAgentEmail: string;
+  dmcaAgentAddress: string;
+}

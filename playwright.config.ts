@@ -1,0 +1,47 @@
+import os from 'node:os';
+import path from 'node:path';
+
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = 3100;
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+// The e2e server is built with these settings baked in (see scripts/lib/build.ts).
+const serverEnv = {
+  PORT: String(PORT),
+  SITE_URL: baseURL,
+  DATA_DIR: path.join(os.tmpdir(), 'chrysalis-e2e-data'),
+  SITE_NAME: 'Chrysalis',
+};
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu'],
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  timeout: 30_000,
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: chromium,
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
+    { name: 'mobile', use: { ...devices['Desktop Chrome'], viewport: { width: 375, height: 740 }, isMobile: false, launchOptions: chromium }, grep: /@mobile/ },
+  ],
+  webServer: {
+    command: 'tsx scripts/e2e-server.ts',
+    url: `${baseURL}/robots.txt`,
+    timeout: 600_000,
+    reuseExistingServer: false,
+    env: serverEnv,
+    stdout: 'pipe',
+  },
+});

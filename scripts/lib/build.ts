@@ -1,0 +1,62 @@
+/**
+ * Builds the production app only when its inputs changed: the sources, the
+ * lockfile, or the settings that prerendered pages bake in (SITE_URL and
+ * friends). `npm start` and the e2e suite share this, so a fresh clone runs
+ * with one command and a second start does not rebuild for nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = process.cwd();
+const STAMP = path.join(ROOT, '.next', 'chrysalis-build.json');
+const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
+/** Settings read at build time into prerendered HTML. */
+const BAKED_ENV = ['SITE_URL', 'SITE_NAME', 'PORT', 'NEXT_PUBLIC_API_BASE_URL', 'OPERATOR_NAME', 'OPERATOR_EMAIL', 'OPERATOR_ADDRESS', 'DMCA_AGENT_NAME', 'DMCA_AGENT_EMAIL', 'DMCA_AGENT_ADDRESS'];
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  // Files only: a directory's own mtime moves when a scratch file comes and goes.
+  return readdirSync(entry)
+    .filter((child) => !child.startsWith('__bench'))
+    .reduce((max, child) => Math.max(max, newestMtime(path.join(entry, child))), 0);
+}
+
+export function buildFingerprint(env: NodeJS.ProcessEnv = process.env): string {
+  const inputs = {
+    env: BAKED_ENV.map((name) => [name, env[name] ?? '']),
+    sources: SOURCES.map((entry) => [entry, newestMtime(path.join(ROOT, entry))]),
+  };
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
+}
+
+export function isBuildCurrent(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || !existsSync(STAMP)) return false;
+  try {
+    return JSON.parse(readFileSync(STAMP, 'utf8')).fingerprint === buildFingerprint(env);
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `next build` unless the existing build is current. Exits the process if the build fails. */
+export function buildIfNeeded(env: NodeJS.ProcessEnv = process.env): void {
+  if (isBuildCurrent(env)) {
+    console.log('[build] production build is up to date');
+    return;
+  }
+  console.log('[build] building the production app (next build)…');
+  const fingerprint = buildFingerprint(env);
+  const result = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'next'), ['build'], {
+    stdio: 'inherit',
+    env: { ...env, NODE_ENV: 'production' },
+  });
+  if (result.status !== 0) {
+    console.error('[build] next build failed');
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(STAMP, JSON.stringify({ fingerprint, builtAt: new Date().toISOString() }));
+}

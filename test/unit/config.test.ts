@@ -1,0 +1,99 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { ConfigError, getSessionSecret, loadConfig } from '@/lib/config/server';
+
+function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.siteUrl).toBe('http://localhost:3000');
+    expect(config.siteName).toBe('Chrysalis');
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.apiBaseUrl).toBeUndefined();
+  });
+
+  it('derives SITE_URL from PORT and strips a trailing slash from an explicit one', () => {
+    expect(loadConfig({ PORT: '8080' }).siteUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ SITE_URL: 'https://example.org/' }).siteUrl).toBe('https://example.org');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', SITE_NAME: '  ', DATABASE_URL: '' })).toMatchObject({ port: 3000, siteName: 'Chrysalis', databaseUrl: undefined });
+  });
+
+  it.each([
+    ['PORT', 'abc', /whole number/],
+    ['PORT', '70000', /whole number/],
+    ['PORT', '3.5', /whole number/],
+    ['SITE_URL', 'example.com', /absolute http\(s\) URL/],
+    ['SITE_URL', 'ftp://example.com', /absolute http\(s\) URL/],
+    ['NEXT_PUBLIC_API_BASE_URL', 'not a url', /absolute http\(s\) URL/],
+    ['DATABASE_URL', 'mysql://localhost/db', /postgres:\/\//],
+    ['SITE_NAME', 'x'.repeat(61), /at most 60/],
+    ['OPERATOR_EMAIL', 'nobody', /email address/],
+  ])('names %s when it is %p', (variable, value, message) => {
+    const problems = problemsOf({ [variable]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.variable).toBe(variable);
+    expect(problems[0]!.message).toMatch(message);
+  });
+
+  it('lists every bad variable at once, with a message naming each', () => {
+    try {
+      loadConfig({ PORT: 'abc', SITE_URL: 'nope' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect((error as Error).message).toMatch(/PORT must be a whole number/);
+      expect((error as Error).message).toMatch(/SITE_URL must be an absolute/);
+      expect((error as Error).message).toMatch(/docs\/configuration\.md/);
+    }
+  });
+
+  it('requires SESSION_SECRET in production with DATABASE_URL, without echoing secrets', () => {
+    const problems = problemsOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/chrysalis' });
+    expect(problems).toEqual([expect.objectContaining({ variable: 'SESSION_SECRET' })]);
+    const short = problemsOf({ SESSION_SECRET: 'hunter2-is-my-secret' });
+    expect(short[0]!.variable).toBe('SESSION_SECRET');
+    expect(short[0]!.message).not.toContain('hunter2');
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/c', SESSION_SECRET: 'a'.repeat(32) })).not.toThrow();
+  });
+
+  it('fills operator details with placeholders that name the variable to set', () => {
+    const { operator } = loadConfig({});
+    expect(operator.name).toBe('[Operator name — set OPERATOR_NAME]');
+    expect(operator.dmcaAgentEmail).toContain('DMCA_AGENT_EMAIL');
+    const configured = loadConfig({ OPERATOR_NAME: 'Example Ltd', OPERATOR_EMAIL: 'hello@example.org' }).operator;
+    expect(configured).toMatchObject({ name: 'Example Ltd', email: 'hello@example.org', dmcaAgentEmail: 'hello@example.org' });
+  });
+});
+
+describe('session secret', () => {
+  it('is generated once, kept private in DATA_DIR and reused', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-secret-'));
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const first = getSessionSecret(config);
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(getSessionSecret(config)).toBe(first);
+    const file = path.join(dataDir, 'session-secret');
+    expect(readFileSync(file, 'utf8')).toBe(first);
+    expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it('prefers an explicit SESSION_SECRET', () => {
+    const secret = 's'.repeat(40);
+    expect(getSessionSecret(loadConfig({ SESSION_SECRET: secret, DATA_DIR: '/nonexistent' }))).toBe(secret);
+  });
+});
