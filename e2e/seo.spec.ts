@@ -23,10 +23,11 @@ test.describe('metadata for crawlers and link previews', () => {
       const meta = (selector: string) => page.locator(selector).first().getAttribute('content');
       expect(await meta('meta[name="description"]')).toBeTruthy();
       expect(await meta('meta[name="keywords"]')).toContain('sissy');
-      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${ORIGIN}${path === '/' ? '/' : path}`);
+      const absolute = (href: string | null) => new URL(href ?? '').href; // "https://x" and "https://x/" are the same URL
+      expect(absolute(await page.locator('link[rel="canonical"]').getAttribute('href'))).toBe(`${ORIGIN}${path}`);
       expect(await meta('meta[property="og:title"]')).toBe(title);
       expect(await meta('meta[property="og:type"]')).toBe(type);
-      expect(await meta('meta[property="og:url"]')).toBe(`${ORIGIN}${path === '/' ? '/' : path}`);
+      expect(absolute(await meta('meta[property="og:url"]'))).toBe(`${ORIGIN}${path}`);
       expect(await meta('meta[property="og:site_name"]')).toBe('Chrysalis');
       expect(await meta('meta[property="og:image"]')).toBe(`${ORIGIN}/logo-512.png`);
       expect(await meta('meta[name="twitter:card"]')).toBe('summary_large_image');
@@ -75,4 +76,12 @@ test('the server started on a migrated embedded database', async ({ request }) =
   expect(response.status()).toBe(200);
   expect(await response.json()).toEqual({ status: 'ok', database: { engine: 'pglite', ok: true } });
   expect(response.headers()['cache-control']).toBe('no-store');
+});
+
+test('prerendered pages arrive whole: no loading fallback in their first HTML', async ({ request }) => {
+  for (const path of ['/', '/category/Sissy', '/subscribe', '/community-standards', '/privacy-policy', '/terms-of-use']) {
+    const html = await (await request.get(path)).text();
+    expect(html, path).not.toContain('<template id="B:');
+    expect(html, path).not.toMatch(/class="spinner-wrap"/);
+  }
 });

@@ -77,8 +77,7 @@ test.describe('navbar and footer (desktop)', () => {
 });
 
 test.describe('mobile menu', () => {
-  test('collapses the navbar at 375 px and opens a full menu @mobile', async ({ confirmedPage: page }) => {
-    test.skip((page.viewportSize()?.width ?? 0) > 1023, 'mobile layout');
+  test('collapses the navbar at 375 px and opens a full menu @mobile-only', async ({ confirmedPage: page }) => {
     await page.goto('/');
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Edge Trainer' })).toBeHidden();
     const toggle = page.getByRole('button', { name: 'Menu' });

@@ -15,19 +15,18 @@ export function generateStaticParams() {
 
 type Props = { params: Promise<{ policy: string }> };
 
-async function findPolicy(params: Props['params']) {
-  const { policy } = await params;
+function findPolicy(policy: string) {
   if (!Object.hasOwn(POLICIES, policy)) notFound();
   return { slug: policy as PolicySlug, ...POLICIES[policy as PolicySlug] };
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const policy = await findPolicy(params);
+  const policy = findPolicy((await params).policy);
   return pageMetadata({ title: policy.title, description: policy.description, path: `/${policy.slug}`, type: 'article' });
 }
 
 export default async function PolicyPage({ params }: Props) {
-  const policy = await findPolicy(params);
+  const policy = findPolicy((await params).policy);
   const { operator } = getConfig();
   const { Component } = policy;
   return (

@@ -52,7 +52,7 @@ export function buildIfNeeded(env: NodeJS.ProcessEnv = process.env): void {
   const fingerprint = buildFingerprint(env);
   const result = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'next'), ['build'], {
     stdio: 'inherit',
-    env: { ...env, NODE_ENV: 'production' },
+    env: { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
   });
   if (result.status !== 0) {
     console.error('[build] next build failed');

@@ -1,5 +1,0 @@
-import { Spinner } from '@/components/shell/Spinner';
-
-export default function Loading() {
-  return <Spinner />;
-}

@@ -1,0 +1,53 @@
+/**
+ * npm run screenshots -- [base URL] [out dir]
+ * Full-page screenshots of the main pages at 1280 px and 375 px in Debian's
+ * Chromium, with and without the age gate, for looking at what people see.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { chromium } from '@playwright/test';
+
+const base = process.argv[2] ?? 'http://localhost:3000';
+const outDir = process.argv[3] ?? 'test-results/screenshots';
+const PAGES = ['/', '/category/Sissy', '/search?q=sissy', '/subscribe', '/community-standards', '/cookie-policy', '/lgbtq-support', '/missing-page'];
+
+async function main() {
+  mkdirSync(outDir, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu'],
+  });
+  for (const width of [1280, 375]) {
+    const gated = await browser.newPage({ viewport: { width, height: 800 } });
+    await gated.goto(base);
+    await gated.screenshot({ path: path.join(outDir, `age-gate-${width}.png`) });
+    await gated.close();
+
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    await context.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
+    const page = await context.newPage();
+    for (const pathname of PAGES) {
+      await page.goto(`${base}${pathname}`);
+      const name = pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home';
+      await page.screenshot({ path: path.join(outDir, `${name}-${width}.png`), fullPage: true });
+    }
+    if (width === 375) {
+      await page.goto(base);
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.screenshot({ path: path.join(outDir, `mobile-menu-${width}.png`) });
+    } else {
+      await page.goto(base);
+      await page.getByRole('button', { name: 'Categories' }).first().click();
+      await page.screenshot({ path: path.join(outDir, `categories-open-${width}.png`) });
+    }
+    await context.close();
+  }
+  await browser.close();
+  console.log(`screenshots in ${outDir}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
