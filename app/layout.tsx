@@ -1,7 +1,9 @@
 import type { Metadata, Viewport } from 'next';
 import { Suspense, type ReactNode } from 'react';
 
-import { AGE_GATE_BOOT_SCRIPT, AgeGate } from '@/components/shell/AgeGate';
+import { LogoMark } from '@/components/brand/LogoMark';
+import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
+import { AgeGate } from '@/components/shell/AgeGate';
 import { ScrollToTop } from '@/components/shell/ScrollToTop';
 import { SiteFooter } from '@/components/shell/SiteFooter';
 import { SiteHeader } from '@/components/shell/SiteHeader';
@@ -30,11 +32,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <script dangerouslySetInnerHTML={{ __html: AGE_GATE_BOOT_SCRIPT }} />
       </head>
       <body>
-        <AgeGate siteName={siteName}>
+        <AgeGate siteName={siteName} logo={<LogoMark size={64} />}>
           <a className="skip-link" href="#main">
             Skip to content
           </a>
-          <SiteHeader siteName={siteName} />
+          <SiteHeader siteName={siteName} logo={<LogoMark size={34} />} />
           <main id="main" tabIndex={-1}>
             {children}
           </main>

@@ -53,3 +53,11 @@ test.describe('age gate', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
   });
 });
+
+test('the first HTML already hides the gate for a confirmed session, before any JavaScript bundle runs', async ({ confirmedPage: page }) => {
+  // Block the app's bundles: only the inline boot script can set the flag.
+  await page.route(/\/_next\/static\/chunks\/.*\.js(\?|$)/, (route) => route.abort());
+  await page.goto('/community-standards');
+  await expect(page.locator('html')).toHaveAttribute('data-age-confirmed', 'true');
+  await expect(page.locator('.age-gate')).toBeHidden();
+});

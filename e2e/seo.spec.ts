@@ -65,8 +65,12 @@ test.describe('metadata for crawlers and link previews', () => {
 
   test('public pages are served from the cache, not rendered per request', async ({ request }) => {
     for (const path of ['/', '/category/Sissy', '/community-standards']) {
-      const response = await request.get(path);
-      expect(response.headers()['x-nextjs-cache'] ?? response.headers()['x-nextjs-prerender']).toBeTruthy();
+      // Next serves the prerendered page; the server's page cache keeps the bytes for the next visitors.
+      await expect.poll(async () => (await request.get(path)).headers()['x-chrysalis-cache']).toBe('HIT');
+    }
+    // Per-request pages and the API never come from it.
+    for (const path of ['/search?q=cache', '/api/health']) {
+      expect((await request.get(path)).headers()['x-chrysalis-cache']).toBeUndefined();
     }
   });
 });

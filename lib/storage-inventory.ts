@@ -6,6 +6,10 @@
  * from what the site really stores. The e2e suite checks that a browsing
  * session leaves no cookie or storage key that is missing here.
  */
+import { STORAGE_KEYS } from './storage-keys';
+
+export { STORAGE_KEYS };
+
 export type StorageKind = 'cookie' | 'sessionStorage' | 'localStorage';
 
 export interface StorageEntry {
@@ -22,14 +26,7 @@ export interface StorageEntry {
   lifetime: string;
 }
 
-export const STORAGE_KEYS = {
-  sessionCookie: 'chrysalis_session',
-  ageConfirmed: 'chrysalis.ageConfirmed',
-  token: 'token',
-  username: 'username',
-  debugMode: 'debugMode',
-  videoCachePrefix: 'chrysalis.videoCache.',
-} as const;
+
 
 export const STORAGE_INVENTORY: readonly StorageEntry[] = [
   {

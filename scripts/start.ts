@@ -1,17 +1,14 @@
 /**
- * `npm start`: validate configuration, build if needed, then serve with
- * `next start`. Migrations run inside the server at start (instrumentation.ts).
+ * `npm start`: validate configuration, build if needed, then serve
+ * (scripts/serve.ts: Next behind the public-page cache). Migrations run inside the server at start (instrumentation.ts).
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-
 import { ConfigError, loadConfig } from '@/lib/config/server';
 
 import { buildIfNeeded } from './lib/build';
+import { startServerProcess } from './lib/server-process';
 
-let port: number;
 try {
-  port = loadConfig().port;
+  loadConfig();
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);
@@ -22,9 +19,5 @@ try {
 
 buildIfNeeded();
 
-const server = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'next'), ['start', '--port', String(port)], {
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production' },
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
+const server = startServerProcess(process.env);
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -2,19 +2,18 @@
 
 import { useEffect, useRef, type ReactNode } from 'react';
 
-import { LogoMark } from '@/components/brand/LogoMark';
 import { useStoredValue, writeStorage } from '@/lib/client/browser-store';
 import { EXIT_URL } from '@/lib/site';
-import { STORAGE_KEYS } from '@/lib/storage-inventory';
+import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 /**
  * Wraps the whole app. Until the visitor confirms they are 18 or older (once
  * per browser session), the app is blurred and `inert` (no focus, no clicks)
  * and a modal asks. The server always renders the gate closed over the app;
  * an inline script in <head> hides it before first paint for visitors who
- * already confirmed this session (see AGE_GATE_BOOT_SCRIPT).
+ * already confirmed this session (see age-gate-boot.ts).
  */
-export function AgeGate({ siteName, children }: { siteName: string; children: ReactNode }) {
+export function AgeGate({ siteName, logo, children }: { siteName: string; logo: ReactNode; children: ReactNode }) {
   const confirmed = useStoredValue('sessionStorage', STORAGE_KEYS.ageConfirmed) === 'true';
   const confirmButton = useRef<HTMLButtonElement>(null);
 
@@ -34,7 +33,7 @@ export function AgeGate({ siteName, children }: { siteName: string; children: Re
       {!confirmed && (
         <div className="age-gate" role="dialog" aria-modal="true" aria-labelledby="age-gate-title" aria-describedby="age-gate-desc">
           <div className="age-gate-card">
-            <LogoMark size={64} />
+            {logo}
             <h2 id="age-gate-title">This site is for adults only</h2>
             <p id="age-gate-desc">
               {siteName} contains sexually explicit material made by and for adults. Please confirm that you are at
@@ -65,11 +64,3 @@ export function AgeGate({ siteName, children }: { siteName: string; children: Re
     </>
   );
 }
-
-/**
- * Runs before first paint: marks <html> when this browser session already
- * confirmed, so CSS hides the gate and the blur without a flash.
- */
-export const AGE_GATE_BOOT_SCRIPT = `try{if(sessionStorage.getItem(${JSON.stringify(
-  STORAGE_KEYS.ageConfirmed,
-)})==='true')document.documentElement.dataset.ageConfirmed='true'}catch(e){}`;

@@ -2,9 +2,8 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 
-import { LogoMark } from '@/components/brand/LogoMark';
 import { CloseIcon, MenuIcon } from '@/components/icons';
 
 import { CategoriesMenu } from './CategoriesMenu';
@@ -53,7 +52,7 @@ function Search({ id, onSearch }: { id: string; onSearch?: () => void }) {
   );
 }
 
-export function SiteHeader({ siteName }: { siteName: string }) {
+export function SiteHeader({ siteName, logo }: { siteName: string; logo: ReactNode }) {
   const pathname = usePathname();
   // Open only on the path where it was opened: any navigation closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -78,7 +77,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
     <header className="site-header">
       <nav className="navbar" aria-label="Main">
         <Link href="/" className="brand" aria-label={`${siteName} home`}>
-          <LogoMark size={34} />
+          {logo}
           <span className="brand-name">{siteName}</span>
         </Link>
         <NavItems />

@@ -1,6 +1,6 @@
 'use client';
 
-import { STORAGE_KEYS } from '@/lib/storage-inventory';
+import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import { useStoredValue } from './browser-store';
 

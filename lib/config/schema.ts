@@ -55,6 +55,15 @@ export const envSchema = z
       z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
     ),
     NEXT_PUBLIC_API_BASE_URL: z.preprocess(emptyToUndefined, httpOrigin.optional()),
+    PUBLIC_PAGE_CACHE_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of seconds from 0 to 3600' })
+        .int('must be a whole number of seconds from 0 to 3600')
+        .min(0, 'must be a whole number of seconds from 0 to 3600')
+        .max(3600, 'must be a whole number of seconds from 0 to 3600')
+        .default(5),
+    ),
     OPERATOR_NAME: optionalString,
     OPERATOR_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     OPERATOR_ADDRESS: optionalString,

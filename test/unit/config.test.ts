@@ -44,6 +44,8 @@ describe('configuration', () => {
     ['DATABASE_URL', 'mysql://localhost/db', /postgres:\/\//],
     ['SITE_NAME', 'x'.repeat(61), /at most 60/],
     ['OPERATOR_EMAIL', 'nobody', /email address/],
+    ['PUBLIC_PAGE_CACHE_SECONDS', '-1', /0 to 3600/],
+    ['PUBLIC_PAGE_CACHE_SECONDS', 'soon', /0 to 3600/],
   ])('names %s when it is %p', (variable, value, message) => {
     const problems = problemsOf({ [variable]: value });
     expect(problems).toHaveLength(1);

@@ -1,0 +1,50 @@
+/**
+ * The production server: Next's request handler behind the public-page cache
+ * (lib/http/page-cache.ts). `npm start` runs this after building.
+ *
+ * Runs without the react-server condition (Next loads its own React builds),
+ * so it imports nothing marked server-only; the configuration was validated
+ * by scripts/start.ts and is validated again inside Next (instrumentation.ts).
+ */
+import { createServer } from 'node:http';
+
+import next from 'next';
+
+import { parseEnv } from '../lib/config/schema';
+import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
+import { isPublicPagePath } from '../lib/site';
+
+async function main() {
+  const { PORT: port, PUBLIC_PAGE_CACHE_SECONDS: ttlSeconds } = parseEnv(process.env);
+  const app = next({ dev: false, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const cache = new PageCache({
+    ttlMs: ttlSeconds * 1000,
+    maxBytes: 64 * 1024 * 1024,
+    isPublicPath: isPublicPagePath,
+    fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1', 'accept-encoding': 'identity' }, redirect: 'manual' }),
+  });
+
+  const server = createServer((req, res) => {
+    if (cache.handle(req, res)) return;
+    void handle(req, res);
+  });
+  server.listen(port, () => {
+    console.log(`[chrysalis] listening on port ${port} (public page cache: ${ttlSeconds > 0 ? `${ttlSeconds} s` : 'off'})`);
+  });
+
+  const shutdown = () => {
+    server.close(() => process.exit(0));
+    // Keep-alive connections may hold close() open; do not hang a deploy.
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error('[chrysalis] server failed to start:', error instanceof Error && error.name === 'ConfigError' ? error.message : error);
+  process.exit(1);
+});

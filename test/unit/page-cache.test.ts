@@ -1,0 +1,191 @@
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+
+import { POLICIES } from '@/components/policies';
+import { FILL_HEADER, PageCache } from '@/lib/http/page-cache';
+import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
+
+/**
+ * A real HTTP server with the cache in front of a small upstream standing in
+ * for Next: it answers like Next's prerender cache (x-nextjs-cache) and
+ * counts how often it is asked.
+ */
+function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => number } = {}) {
+  const upstream = { calls: 0, version: 1, status: 200, fromCache: true, setCookie: false };
+  let port = 0;
+  const cache = new PageCache({
+    ttlMs: options.ttlMs ?? 60_000,
+    maxBytes: options.maxBytes ?? 1024 * 1024,
+    isPublicPath: (p) => p === '/' || p.startsWith('/public'),
+    fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1' } }),
+    now: options.now,
+  });
+  const next = (req: IncomingMessage, res: ServerResponse) => {
+    upstream.calls += 1;
+    res.statusCode = upstream.status;
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.setHeader('content-security-policy', "default-src 'self'");
+    if (upstream.fromCache) res.setHeader('x-nextjs-cache', 'HIT');
+    if (upstream.setCookie) res.setHeader('set-cookie', 'a=b');
+    res.end(`<html>${req.url} v${upstream.version} ${'padding '.repeat(200)}</html>`);
+  };
+  const server: Server = createServer((req, res) => {
+    if (!cache.handle(req, res)) next(req, res);
+  });
+  return new Promise<{ url: string; cache: PageCache; upstream: typeof upstream; close: () => Promise<void> }>((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      port = (server.address() as AddressInfo).port;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        cache,
+        upstream,
+        close: async () => {
+          await cache.idle();
+          await new Promise<void>((done) => server.close(() => done()));
+        },
+      });
+    });
+  });
+}
+
+/** Raw request without fetch's automatic decompression. */
+function get(url: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
+    const outgoing = request(url, { method, headers }, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+async function settle(cache: PageCache, key: string) {
+  await cache.fill(key); // joins the in-flight fill started by the miss
+}
+
+describe('public page cache', () => {
+  it('serves a public page from memory after the first request, with Next’s headers and bytes', async () => {
+    const server = await startServer();
+    try {
+      const first = await get(`${server.url}/`);
+      expect(first.headers['x-chrysalis-cache']).toBeUndefined();
+      await settle(server.cache, '/');
+      const callsAfterFill = server.upstream.calls;
+
+      const second = await get(`${server.url}/`);
+      expect(second.status).toBe(200);
+      expect(second.headers['x-chrysalis-cache']).toBe('HIT');
+      expect(second.headers['content-security-policy']).toBe("default-src 'self'");
+      expect(second.body.toString()).toBe(first.body.toString());
+      expect(server.upstream.calls).toBe(callsAfterFill);
+
+      const br = await get(`${server.url}/`, { 'accept-encoding': 'gzip, br' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.body).toString()).toBe(first.body.toString());
+      const gz = await get(`${server.url}/`, { 'accept-encoding': 'gzip' });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.body).toString()).toBe(first.body.toString());
+      expect(gz.headers.vary).toContain('accept-encoding');
+
+      const head = await get(`${server.url}/`, {}, 'HEAD');
+      expect(head.status).toBe(200);
+      expect(head.body).toHaveLength(0);
+
+      const revalidated = await get(`${server.url}/`, { 'if-none-match': String(second.headers.etag) });
+      expect(revalidated.status).toBe(304);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['a page that is not public', '/account', {}],
+    ['a query string', '/?q=1', {}],
+    ['a client navigation (RSC)', '/', { rsc: '1' }],
+    ['a router prefetch', '/', { 'next-router-prefetch': '1' }],
+  ])('never caches %s', async (_label, path, headers) => {
+    const server = await startServer();
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const response = await get(`${server.url}${path}`, headers as Record<string, string>);
+        expect(response.headers['x-chrysalis-cache']).toBeUndefined();
+      }
+      expect(server.cache.size).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['an error status', { status: 500 }],
+    ['a response Next rendered per request', { fromCache: false }],
+    ['a response that sets a cookie', { setCookie: true }],
+  ])('does not store %s', async (_label, change) => {
+    const server = await startServer();
+    try {
+      Object.assign(server.upstream, change);
+      await get(`${server.url}/public`);
+      await settle(server.cache, '/public');
+      expect(server.cache.size).toBe(0);
+      expect((await get(`${server.url}/public`)).headers['x-chrysalis-cache']).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves a stale copy once after the TTL while it fetches the new version', async () => {
+    let now = 0;
+    const server = await startServer({ ttlMs: 5_000, now: () => now });
+    try {
+      await get(`${server.url}/`);
+      await settle(server.cache, '/');
+      server.upstream.version = 2;
+      expect((await get(`${server.url}/`)).body.toString()).toContain('v1');
+      now = 6_000;
+      const stale = await get(`${server.url}/`);
+      expect(stale.headers['x-chrysalis-cache']).toBe('STALE');
+      expect(stale.body.toString()).toContain('v1');
+      await settle(server.cache, '/');
+      const fresh = await get(`${server.url}/`);
+      expect(fresh.headers['x-chrysalis-cache']).toBe('HIT');
+      expect(fresh.body.toString()).toContain('v2');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps within its byte budget by evicting the least recently used page, and can be purged', async () => {
+    const server = await startServer({ maxBytes: 4_500 });
+    try {
+      for (const path of ['/public/a', '/public/b', '/public/c']) {
+        await get(`${server.url}${path}`);
+        await settle(server.cache, path);
+      }
+      expect(server.cache.size).toBeLessThan(3);
+      expect((await get(`${server.url}/public/c`)).headers['x-chrysalis-cache']).toBe('HIT');
+      expect((await get(`${server.url}/public/a`)).headers['x-chrysalis-cache']).toBeUndefined();
+      server.cache.purge('/public');
+      expect(server.cache.size).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('public page paths', () => {
+  it('cover home, the VIP page, the three categories and every policy page', () => {
+    expect([...POLICY_SLUGS].sort()).toEqual(Object.keys(POLICIES).sort());
+    for (const path of ['/', '/subscribe', '/category/Sissy', '/category/Beta', '/category/Censor', ...POLICY_SLUGS.map((s) => `/${s}`)]) {
+      expect(isPublicPagePath(path)).toBe(true);
+    }
+  });
+
+  it('exclude member pages, search, the API and unknown paths', () => {
+    for (const path of ['/search', '/upload', '/admin', '/api/health', '/category/Alpha', '/category/sissy', '/no-such-page', '/privacy-policy/extra']) {
+      expect(isPublicPagePath(path)).toBe(false);
+    }
+  });
+});
