@@ -2,6 +2,8 @@ import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
+import { OnThisPage } from './OnThisPage';
+
 export default function CommunityStandards({ operator }: { operator: OperatorInfo }) {
   return (
     <>
@@ -12,43 +14,20 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         {operator.siteName} you agree to follow them, together with our <Link href="/terms-of-use">Terms of Use</Link>.
       </p>
 
-      <nav aria-label="On this page">
-        <p>
-          <strong>On this page</strong>
-        </p>
-        <ul>
-          <li>
-            <a href="#who-may-use-the-site">Who may use the site</a>
-          </li>
-          <li>
-            <a href="#consent-and-age-of-everyone-shown">Consent and age of everyone shown</a>
-          </li>
-          <li>
-            <a href="#what-you-can-share">What you can share</a>
-          </li>
-          <li>
-            <a href="#labelling-your-videos">Labelling your videos</a>
-          </li>
-          <li>
-            <a href="#hypno-content">Hypno content</a>
-          </li>
-          <li>
-            <a href="#prohibited-content">Prohibited content</a>
-          </li>
-          <li>
-            <a href="#how-we-treat-each-other">How we treat each other</a>
-          </li>
-          <li>
-            <a href="#moderation">Moderation</a>
-          </li>
-          <li>
-            <a href="#reporting">Reporting a video, comment or account</a>
-          </li>
-          <li>
-            <a href="#enforcement-and-appeals">Enforcement and appeals</a>
-          </li>
-        </ul>
-      </nav>
+      <OnThisPage
+        sections={[
+          ['who-may-use-the-site', 'Who may use the site'],
+          ['consent-and-age-of-everyone-shown', 'Consent and age of everyone shown'],
+          ['what-you-can-share', 'What you can share'],
+          ['labelling-your-videos', 'Labelling your videos'],
+          ['hypno-content', 'Hypno content'],
+          ['prohibited-content', 'Prohibited content'],
+          ['how-we-treat-each-other', 'How we treat each other'],
+          ['moderation', 'Moderation'],
+          ['reporting', 'Reporting a video, comment or account'],
+          ['enforcement-and-appeals', 'Enforcement and appeals'],
+        ]}
+      />
 
       <h2 id="who-may-use-the-site">Who may use the site</h2>
       <p>

@@ -3,6 +3,8 @@ import Link from 'next/link';
 import type { OperatorInfo } from '@/lib/operator';
 import { STORAGE_INVENTORY, type StorageEntry, type StorageKind } from '@/lib/storage-inventory';
 
+import { OnThisPage } from './OnThisPage';
+
 const KIND_LABELS: Record<StorageKind, string> = {
   cookie: 'Cookie',
   sessionStorage: 'Session storage',
@@ -24,31 +26,16 @@ export default function CookiePolicy({ operator }: { operator: OperatorInfo }) {
         work, and nothing is used to track you.
       </p>
 
-      <nav aria-label="On this page">
-        <p>
-          <strong>On this page</strong>
-        </p>
-        <ul>
-          <li>
-            <a href="#cookies-and-browser-storage">Cookies and browser storage</a>
-          </li>
-          <li>
-            <a href="#what-we-dont-use">What we don’t use</a>
-          </li>
-          <li>
-            <a href="#what-we-store">What we store</a>
-          </li>
-          <li>
-            <a href="#controlling-and-deleting-them">Controlling and deleting them</a>
-          </li>
-          <li>
-            <a href="#changes-to-this-policy">Changes to this policy</a>
-          </li>
-          <li>
-            <a href="#contact">Contact</a>
-          </li>
-        </ul>
-      </nav>
+      <OnThisPage
+        sections={[
+          ['cookies-and-browser-storage', 'Cookies and browser storage'],
+          ['what-we-dont-use', 'What we don’t use'],
+          ['what-we-store', 'What we store'],
+          ['controlling-and-deleting-them', 'Controlling and deleting them'],
+          ['changes-to-this-policy', 'Changes to this policy'],
+          ['contact', 'Contact'],
+        ]}
+      />
 
       <h2 id="cookies-and-browser-storage">Cookies and browser storage</h2>
       <p>

@@ -2,6 +2,8 @@ import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
+import { OnThisPage } from './OnThisPage';
+
 export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }) {
   const agentEmail = <a href={`mailto:${operator.dmcaAgentEmail}`}>{operator.dmcaAgentEmail}</a>;
   return (
@@ -14,37 +16,18 @@ export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }
         17 U.S.C. §&nbsp;512.
       </p>
 
-      <nav aria-label="On this page">
-        <p>
-          <strong>On this page</strong>
-        </p>
-        <ul>
-          <li>
-            <a href="#before-you-send-a-notice">Before you send a notice</a>
-          </li>
-          <li>
-            <a href="#how-to-send-a-takedown-notice">How to send a takedown notice</a>
-          </li>
-          <li>
-            <a href="#our-designated-agent">Our designated agent</a>
-          </li>
-          <li>
-            <a href="#what-happens-after-a-notice">What happens after a notice</a>
-          </li>
-          <li>
-            <a href="#counter-notices">Counter-notices</a>
-          </li>
-          <li>
-            <a href="#repeat-infringers">Repeat infringers</a>
-          </li>
-          <li>
-            <a href="#false-claims">False claims</a>
-          </li>
-          <li>
-            <a href="#rights-holders-outside-the-us">Rights holders outside the United States</a>
-          </li>
-        </ul>
-      </nav>
+      <OnThisPage
+        sections={[
+          ['before-you-send-a-notice', 'Before you send a notice'],
+          ['how-to-send-a-takedown-notice', 'How to send a takedown notice'],
+          ['our-designated-agent', 'Our designated agent'],
+          ['what-happens-after-a-notice', 'What happens after a notice'],
+          ['counter-notices', 'Counter-notices'],
+          ['repeat-infringers', 'Repeat infringers'],
+          ['false-claims', 'False claims'],
+          ['rights-holders-outside-the-us', 'Rights holders outside the United States'],
+        ]}
+      />
 
       <h2 id="before-you-send-a-notice">Before you send a notice</h2>
       <p>

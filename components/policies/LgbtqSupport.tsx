@@ -2,6 +2,8 @@ import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
+import { OnThisPage } from './OnThisPage';
+
 export default function LgbtqSupport({ operator }: { operator: OperatorInfo }) {
   return (
     <>
@@ -12,34 +14,17 @@ export default function LgbtqSupport({ operator }: { operator: OperatorInfo }) {
         talk to, and some thoughts on exploring in a way that stays good for you.
       </p>
 
-      <nav aria-label="On this page">
-        <p>
-          <strong>On this page</strong>
-        </p>
-        <ul>
-          <li>
-            <a href="#if-you-are-in-danger">If you are in danger right now</a>
-          </li>
-          <li>
-            <a href="#crisis-lines">Crisis lines</a>
-          </li>
-          <li>
-            <a href="#lgbtq-peer-support">LGBTQ+ peer support</a>
-          </li>
-          <li>
-            <a href="#family-friends-and-allies">Family, friends and allies</a>
-          </li>
-          <li>
-            <a href="#other-countries">Other countries</a>
-          </li>
-          <li>
-            <a href="#exploring-safely">Exploring safely</a>
-          </li>
-          <li>
-            <a href="#staying-safe-on-the-site">Staying safe on {operator.siteName}</a>
-          </li>
-        </ul>
-      </nav>
+      <OnThisPage
+        sections={[
+          ['if-you-are-in-danger', 'If you are in danger right now'],
+          ['crisis-lines', 'Crisis lines'],
+          ['lgbtq-peer-support', 'LGBTQ+ peer support'],
+          ['family-friends-and-allies', 'Family, friends and allies'],
+          ['other-countries', 'Other countries'],
+          ['exploring-safely', 'Exploring safely'],
+          ['staying-safe-on-the-site', 'Staying safe on {operator.siteName}'],
+        ]}
+      />
 
       <h2 id="if-you-are-in-danger">If you are in danger right now</h2>
       <p>

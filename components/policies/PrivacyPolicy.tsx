@@ -2,6 +2,8 @@ import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
+import { OnThisPage } from './OnThisPage';
+
 export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) {
   const contact = <a href={`mailto:${operator.email}`}>{operator.email}</a>;
   return (
@@ -13,49 +15,22 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
         use no advertising trackers or third-party analytics.
       </p>
 
-      <nav aria-label="On this page">
-        <p>
-          <strong>On this page</strong>
-        </p>
-        <ul>
-          <li>
-            <a href="#who-we-are">Who we are</a>
-          </li>
-          <li>
-            <a href="#what-we-collect-and-why">What we collect and why</a>
-          </li>
-          <li>
-            <a href="#sensitive-information">Sensitive information</a>
-          </li>
-          <li>
-            <a href="#what-others-can-see">What others can see</a>
-          </li>
-          <li>
-            <a href="#what-we-dont-do">What we don’t do</a>
-          </li>
-          <li>
-            <a href="#who-receives-your-data">Who receives your data</a>
-          </li>
-          <li>
-            <a href="#how-long-we-keep-it">How long we keep it</a>
-          </li>
-          <li>
-            <a href="#how-we-protect-it">How we protect it</a>
-          </li>
-          <li>
-            <a href="#your-rights">Your rights</a>
-          </li>
-          <li>
-            <a href="#international-transfers">International transfers</a>
-          </li>
-          <li>
-            <a href="#children">Children</a>
-          </li>
-          <li>
-            <a href="#changes-to-this-policy">Changes to this policy</a>
-          </li>
-        </ul>
-      </nav>
+      <OnThisPage
+        sections={[
+          ['who-we-are', 'Who we are'],
+          ['what-we-collect-and-why', 'What we collect and why'],
+          ['sensitive-information', 'Sensitive information'],
+          ['what-others-can-see', 'What others can see'],
+          ['what-we-dont-do', 'What we don’t do'],
+          ['who-receives-your-data', 'Who receives your data'],
+          ['how-long-we-keep-it', 'How long we keep it'],
+          ['how-we-protect-it', 'How we protect it'],
+          ['your-rights', 'Your rights'],
+          ['international-transfers', 'International transfers'],
+          ['children', 'Children'],
+          ['changes-to-this-policy', 'Changes to this policy'],
+        ]}
+      />
 
       <h2 id="who-we-are">Who we are</h2>
       <p>

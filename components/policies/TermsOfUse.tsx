@@ -2,6 +2,8 @@ import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
+import { OnThisPage } from './OnThisPage';
+
 export default function TermsOfUse({ operator }: { operator: OperatorInfo }) {
   const contact = <a href={`mailto:${operator.email}`}>{operator.email}</a>;
   return (
@@ -13,58 +15,25 @@ export default function TermsOfUse({ operator }: { operator: OperatorInfo }) {
         <Link href="/privacy-policy">Privacy Policy</Link>.
       </p>
 
-      <nav aria-label="On this page">
-        <p>
-          <strong>On this page</strong>
-        </p>
-        <ul>
-          <li>
-            <a href="#accepting-these-terms">Accepting these terms</a>
-          </li>
-          <li>
-            <a href="#who-can-use-the-site">Who can use the site</a>
-          </li>
-          <li>
-            <a href="#your-account">Your account</a>
-          </li>
-          <li>
-            <a href="#your-content">Your content</a>
-          </li>
-          <li>
-            <a href="#rules-of-conduct">Rules of conduct</a>
-          </li>
-          <li>
-            <a href="#edge-trainer-vip">Edge Trainer VIP</a>
-          </li>
-          <li>
-            <a href="#our-intellectual-property">Our intellectual property</a>
-          </li>
-          <li>
-            <a href="#copyright-complaints">Copyright complaints</a>
-          </li>
-          <li>
-            <a href="#suspension-and-termination">Suspension and termination</a>
-          </li>
-          <li>
-            <a href="#disclaimers">Disclaimers</a>
-          </li>
-          <li>
-            <a href="#limitation-of-liability">Limitation of liability</a>
-          </li>
-          <li>
-            <a href="#indemnity">Indemnity</a>
-          </li>
-          <li>
-            <a href="#changes-to-these-terms">Changes to these terms</a>
-          </li>
-          <li>
-            <a href="#governing-law">Governing law and disputes</a>
-          </li>
-          <li>
-            <a href="#contact">Contact</a>
-          </li>
-        </ul>
-      </nav>
+      <OnThisPage
+        sections={[
+          ['accepting-these-terms', 'Accepting these terms'],
+          ['who-can-use-the-site', 'Who can use the site'],
+          ['your-account', 'Your account'],
+          ['your-content', 'Your content'],
+          ['rules-of-conduct', 'Rules of conduct'],
+          ['edge-trainer-vip', 'Edge Trainer VIP'],
+          ['our-intellectual-property', 'Our intellectual property'],
+          ['copyright-complaints', 'Copyright complaints'],
+          ['suspension-and-termination', 'Suspension and termination'],
+          ['disclaimers', 'Disclaimers'],
+          ['limitation-of-liability', 'Limitation of liability'],
+          ['indemnity', 'Indemnity'],
+          ['changes-to-these-terms', 'Changes to these terms'],
+          ['governing-law', 'Governing law and disputes'],
+          ['contact', 'Contact'],
+        ]}
+      />
 
       <h2 id="accepting-these-terms">Accepting these terms</h2>
       <p>

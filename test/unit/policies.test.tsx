@@ -1,0 +1,34 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+
+import { POLICIES } from '@/components/policies';
+import { loadConfig } from '@/lib/config/server';
+import { STORAGE_INVENTORY } from '@/lib/storage-inventory';
+
+const { operator } = loadConfig({ SITE_NAME: 'Chrysalis', OPERATOR_NAME: 'Example Media Ltd', OPERATOR_EMAIL: 'hello@example.org' });
+
+describe.each(Object.entries(POLICIES))('%s', (slug, policy) => {
+  const html = renderToStaticMarkup(<policy.Component operator={operator} />);
+
+  it('links every "On this page" entry to a heading that exists, and lists every section', () => {
+    const toc = /<nav aria-label="On this page">(.*?)<\/nav>/s.exec(html)?.[1] ?? '';
+    const anchors = [...toc.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]);
+    const headings = [...html.matchAll(/<h2 id="([^"]+)"/g)].map((m) => m[1]);
+    expect(anchors.length).toBeGreaterThan(3);
+    expect(anchors).toEqual(headings);
+    // Links elsewhere in the text must land on a heading too.
+    for (const [, id] of html.matchAll(/href="#([^"]+)"/g)) expect(headings).toContain(id);
+  });
+
+  it('names the operator from configuration and has a meta description of sensible length', () => {
+    expect(html).toContain('Chrysalis');
+    if (slug === 'privacy-policy' || slug === 'terms-of-use') expect(html).toContain('Example Media Ltd');
+    expect(policy.description.length).toBeGreaterThan(50);
+    expect(policy.description.length).toBeLessThanOrEqual(160);
+  });
+});
+
+it('the cookie policy lists every stored key from the inventory', () => {
+  const CookiePolicy = POLICIES['cookie-policy'].Component;
+  const html = renderToStaticMarkup(<CookiePolicy operator={operator} />);
+  for (const entry of STORAGE_INVENTORY) expect(html).toContain(entry.name);
+});
