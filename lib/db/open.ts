@@ -29,8 +29,6 @@ export interface OpenOptions {
   /** postgres:// URL; unset means the embedded PGlite database under dataDir. */
   databaseUrl?: string;
   dataDir: string;
-  /** Tests only: isolate a run in its own PostgreSQL schema. */
-  pgSchema?: string;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
 }
@@ -100,24 +98,13 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
 }
 
 async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
-  if (options.pgSchema && !/^[a-z_][a-z0-9_]*$/.test(options.pgSchema)) {
-    throw new Error(`Invalid schema name: ${options.pgSchema}`);
-  }
-  const pool = new Pool({
-    connectionString: options.databaseUrl,
-    max: 10,
-    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-  });
+  const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
   try {
-    if (options.pgSchema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema}"`);
     if (options.migrate !== false) {
       const client = await pool.connect();
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        await migratePg(drizzlePg(client), {
-          migrationsFolder: MIGRATIONS_DIR,
-          ...(options.pgSchema ? { migrationsSchema: options.pgSchema } : {}),
-        });
+        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
         client.release();

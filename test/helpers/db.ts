@@ -21,13 +21,10 @@ export interface TestDatabase extends DatabaseHandle {
   dataDir: string;
 }
 
-/** A fresh, migrated database: a temp PGlite directory, or a throwaway PostgreSQL schema. */
+/** A fresh, migrated database: a temp PGlite directory, or a throwaway PostgreSQL database. */
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-test-'));
-  const options =
-    engine === 'pglite'
-      ? { dataDir }
-      : { dataDir, databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: `test_${randomBytes(6).toString('hex')}` };
+  const options = engine === 'pglite' ? { dataDir } : { dataDir, databaseUrl: await createScratchDatabase() };
   let handle = await openDatabase(options);
   const testDatabase: TestDatabase = {
     ...handle,
@@ -40,16 +37,33 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     },
     async destroy() {
       await handle.close();
-      if (options.databaseUrl) await dropSchema(options.databaseUrl, options.pgSchema!);
+      if (options.databaseUrl) await dropScratchDatabase(options.databaseUrl);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return testDatabase;
 }
 
-async function dropSchema(databaseUrl: string, pgSchema: string) {
-  const client = new Client({ connectionString: databaseUrl });
+/** A throwaway database on the TEST_DATABASE_URL server, so each test file starts empty. */
+async function createScratchDatabase(): Promise<string> {
+  const name = `chrysalis_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropScratchDatabase(databaseUrl: string) {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+}
+
+async function adminQuery(statement: string) {
+  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${pgSchema}" CASCADE`);
-  await client.end();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
