@@ -64,6 +64,18 @@ export const envSchema = z
         .max(3600, 'must be a whole number of seconds from 0 to 3600')
         .default(5),
     ),
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@mail.example.com:465')
+        .optional(),
+    ),
+    MAIL_FROM: z.preprocess(emptyToUndefined, z.string().trim().max(200).optional()),
+    ADMIN_USERNAME: optionalString,
+    ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
+    ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(12, 'must be at least 12 characters').optional()),
     OPERATOR_NAME: optionalString,
     OPERATOR_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     OPERATOR_ADDRESS: optionalString,
@@ -72,6 +84,12 @@ export const envSchema = z
     DMCA_AGENT_ADDRESS: optionalString,
   })
   .superRefine((env, ctx) => {
+    const admin = [env.ADMIN_USERNAME, env.ADMIN_EMAIL, env.ADMIN_PASSWORD];
+    if (admin.some(Boolean) && !admin.every(Boolean)) {
+      for (const [name, value] of [['ADMIN_USERNAME', env.ADMIN_USERNAME], ['ADMIN_EMAIL', env.ADMIN_EMAIL], ['ADMIN_PASSWORD', env.ADMIN_PASSWORD]] as const) {
+        if (!value) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when any of ADMIN_USERNAME, ADMIN_EMAIL, ADMIN_PASSWORD is set' });
+      }
+    }
     if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -103,7 +121,8 @@ export function parseEnv(env: Record<string, string | undefined>): RawEnv {
         const variable = String(issue.path[0] ?? 'environment');
         const got = env[variable];
         const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
-        const message = variable === 'SESSION_SECRET' ? issue.message : `${issue.message}${shown}`;
+        const secret = variable === 'SESSION_SECRET' || variable === 'ADMIN_PASSWORD' || variable === 'SMTP_URL';
+        const message = secret ? issue.message : `${issue.message}${shown}`;
         return { variable, message };
       }),
     );

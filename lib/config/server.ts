@@ -24,6 +24,11 @@ export interface ServerConfig {
   sessionSecret: string | undefined;
   /** Unset means the API is served from the same origin. */
   apiBaseUrl: string | undefined;
+  /** Unset means mail is written to DATA_DIR/outbox as .eml files. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** The admin account ensured at start, when configured. */
+  admin: { username: string; email: string; password: string } | undefined;
   operator: OperatorInfo;
 }
 
@@ -42,6 +47,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: raw.DATABASE_URL,
     sessionSecret: raw.SESSION_SECRET,
     apiBaseUrl: raw.NEXT_PUBLIC_API_BASE_URL,
+    smtpUrl: raw.SMTP_URL,
+    mailFrom: raw.MAIL_FROM ?? `${raw.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
+    admin:
+      raw.ADMIN_USERNAME && raw.ADMIN_EMAIL && raw.ADMIN_PASSWORD
+        ? { username: raw.ADMIN_USERNAME, email: raw.ADMIN_EMAIL.toLowerCase(), password: raw.ADMIN_PASSWORD }
+        : undefined,
     operator: {
       siteName: raw.SITE_NAME,
       siteUrl,

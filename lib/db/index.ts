@@ -26,3 +26,11 @@ export function getDatabaseHandle(): Promise<DatabaseHandle> {
 export async function getDb(): Promise<Database> {
   return (await getDatabaseHandle()).db;
 }
+
+/**
+ * Installs an already-open database as this process's database (integration
+ * tests open one per test file; a future worker script may share one).
+ */
+export function useDatabase(handle: DatabaseHandle): void {
+  globalForDb.__chrysalisDb = Promise.resolve(handle);
+}

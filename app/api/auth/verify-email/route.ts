@@ -1,0 +1,16 @@
+import { NextResponse } from 'next/server';
+
+import { verifyEmailToken } from '@/lib/server/accounts/verification';
+import { route } from '@/lib/server/http';
+
+// GET /api/auth/verify-email?token= — the link in verification emails; lands on a result page.
+export const GET = route(async (request) => {
+  const token = request.nextUrl.searchParams.get('token') ?? '';
+  const result = await verifyEmailToken(token);
+  const target = new URL(result.ok ? '/email-verified' : '/email-verification-failed', request.nextUrl.origin);
+  if (!result.ok && result.email) target.searchParams.set('email', result.email);
+  const response = NextResponse.redirect(target, 303);
+  response.headers.set('Cache-Control', 'no-store');
+  response.headers.set('Referrer-Policy', 'no-referrer');
+  return response;
+});

@@ -1,0 +1,6 @@
+import { changePassword } from '@/lib/server/accounts';
+import { requireUser } from '@/lib/server/auth/session';
+import { json, readJson, route } from '@/lib/server/http';
+
+// PUT /api/users/settings/password
+export const PUT = route(async (request) => json(await changePassword(await requireUser(request), await readJson(request))));

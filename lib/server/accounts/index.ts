@@ -1,0 +1,175 @@
+import 'server-only';
+
+import { eq, sql } from 'drizzle-orm';
+
+import { getConfig } from '@/lib/config/server';
+import { getDb } from '@/lib/db';
+import { users, type User } from '@/lib/db/schema';
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  loginSchema,
+  preferencesSchema,
+  registerSchema,
+  resendVerificationSchema,
+} from '@/lib/validation/auth';
+
+import { COMMON_PASSWORD_MESSAGE, decoyHash, hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
+import { revokeOtherSessions, revokeSession, startSession, type Authenticated } from '../auth/session';
+import { ApiError, BANNED_MESSAGE, badRequest, conflict, forbidden, parseInput } from '../errors';
+import { consume, reset } from '../rate-limit';
+
+import { toUserDto, type UserDto } from './dto';
+import { removeProfilePhoto, storeProfilePhoto } from './photos';
+import { sendVerificationLink } from './verification';
+
+export { toUserDto, type UserDto } from './dto';
+
+export const REGISTERED_MESSAGE = 'Registration successful! Please check your email to verify your account.';
+export const RESEND_MESSAGE = 'If that address belongs to an account that still needs verifying, a new verification email is on its way.';
+export const INVALID_LOGIN_MESSAGE = 'Invalid email or password';
+export const NEEDS_VERIFICATION_MESSAGE = 'Please verify your email address before logging in. Check your inbox for the verification link.';
+
+const byEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`;
+const byUsername = (username: string) => sql`lower(${users.username}) = ${username.toLowerCase()}`;
+
+/** Which unique field a write collided with, from the index name in the database error. */
+function duplicateOf(error: unknown): 'username' | 'email' | null {
+  const text = `${(error as { constraint?: string }).constraint ?? ''} ${(error as Error).message ?? ''} ${String((error as { cause?: unknown }).cause ?? '')}`;
+  if (text.includes('users_username_lower_key')) return 'username';
+  if (text.includes('users_email_lower_key')) return 'email';
+  return null;
+}
+
+const USERNAME_TAKEN = 'That username is already taken. Please choose another.';
+const EMAIL_TAKEN = 'An account with that email already exists. Try logging in instead.';
+
+export async function register(fields: Record<string, unknown>, photo: File | null, ip: string): Promise<{ message: string }> {
+  await consume('registerPerIp', ip, 'Too many sign-ups from your network. Please wait a few minutes and try again.');
+  const input = parseInput(registerSchema(), fields);
+  if (isCommonPassword(input.password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'password' });
+
+  const db = await getDb();
+  const [clash] = await db
+    .select({ username: users.username, email: users.email })
+    .from(users)
+    .where(sql`${byUsername(input.username)} or ${byEmail(input.email)}`)
+    .limit(1);
+  if (clash) throw conflict(clash.username.toLowerCase() === input.username.toLowerCase() ? USERNAME_TAKEN : EMAIL_TAKEN);
+
+  const photoKey = photo ? await storeProfilePhoto(photo) : null;
+  let user: User;
+  try {
+    [user] = (await db
+      .insert(users)
+      .values({
+        username: input.username,
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        dateOfBirth: input.dateOfBirth,
+        profilePhotoKey: photoKey,
+      })
+      .returning()) as [User];
+  } catch (error) {
+    if (photoKey) await removeProfilePhoto(photoKey);
+    const duplicate = duplicateOf(error);
+    if (duplicate) throw conflict(duplicate === 'username' ? USERNAME_TAKEN : EMAIL_TAKEN);
+    throw error;
+  }
+  await sendVerificationLink(user, user.email, 'verify_email');
+  return { message: REGISTERED_MESSAGE };
+}
+
+/** Same answer whether or not the address has an account; the cooldown applies to every address alike. */
+export async function resendVerification(body: unknown, ip: string): Promise<{ message: string }> {
+  const { email } = parseInput(resendVerificationSchema, body);
+  await consume('resendPerIp', ip);
+  await consume('resendPerAddress', email, 'Please wait 60 seconds before asking for another verification email.');
+  const db = await getDb();
+  const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
+  if (user && !user.emailVerifiedAt && !user.bannedAt) await sendVerificationLink(user, user.email, 'verify_email');
+  return { message: RESEND_MESSAGE };
+}
+
+export async function login(body: unknown, ip: string): Promise<{ token: string; user: UserDto; sessionId: string }> {
+  const { email, password } = parseInput(loginSchema, body);
+  await consume('loginPerIp', ip);
+  await consume('loginPerAccount', email);
+  const db = await getDb();
+  const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
+  // The hash check runs either way, so timing does not reveal which emails have accounts.
+  const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !passwordOk) throw new ApiError(401, INVALID_LOGIN_MESSAGE);
+  if (user.bannedAt) throw forbidden(BANNED_MESSAGE);
+  if (!user.emailVerifiedAt) throw new ApiError(403, NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
+  await reset('loginPerAccount', email);
+  const { token, sessionId } = await startSession(user);
+  return { token, user: toUserDto(user), sessionId };
+}
+
+export async function logout(auth: Authenticated): Promise<void> {
+  await revokeSession(auth.sessionId);
+}
+
+export async function updatePreferences(auth: Authenticated, body: unknown): Promise<{ success: true; user: UserDto }> {
+  const { autoPlayVideos } = parseInput(preferencesSchema, body);
+  const db = await getDb();
+  const [user] = await db.update(users).set({ autoPlayVideos, updatedAt: sql`now()` }).where(eq(users.id, auth.user.id)).returning();
+  return { success: true, user: toUserDto(user!) };
+}
+
+const WRONG_CURRENT_PASSWORD = 'Your current password is incorrect.';
+
+export async function changeEmail(auth: Authenticated, body: unknown): Promise<{ message: string; emailVerificationSent: boolean }> {
+  const input = parseInput(changeEmailSchema, body);
+  if (!(await verifyPassword(input.currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
+  if (input.newEmail === auth.user.email.toLowerCase()) throw badRequest('That is already your email address.', { field: 'newEmail' });
+  const db = await getDb();
+  const [taken] = await db.select({ id: users.id }).from(users).where(byEmail(input.newEmail)).limit(1);
+  if (taken) throw conflict('That email is already used by another account.');
+  const sent = await sendVerificationLink(auth.user, input.newEmail, 'change_email');
+  return sent
+    ? { message: 'Email updated successfully! Please check your new email for verification.', emailVerificationSent: true }
+    : { message: 'Email updated, but verification email could not be sent.', emailVerificationSent: false };
+}
+
+export async function changePassword(auth: Authenticated, body: unknown): Promise<{ message: string }> {
+  const input = parseInput(changePasswordSchema, body);
+  if (!(await verifyPassword(input.currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
+  if (isCommonPassword(input.newPassword)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'newPassword' });
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: sql`now()` }).where(eq(users.id, auth.user.id));
+    await revokeOtherSessions(auth.user.id, auth.sessionId, tx as unknown as Awaited<ReturnType<typeof getDb>>);
+  });
+  return { message: 'Password updated successfully!' };
+}
+
+/**
+ * With ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD set, makes sure that
+ * verified admin account exists (created, or promoted if the email exists).
+ * Returns what it did, for the start log.
+ */
+export async function ensureAdmin(): Promise<'created' | 'promoted' | 'present' | 'unconfigured' | 'missing'> {
+  const { admin } = getConfig();
+  const db = await getDb();
+  if (!admin) {
+    const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).limit(1);
+    return existing ? 'present' : 'missing';
+  }
+  const [existing] = await db.select().from(users).where(byEmail(admin.email)).limit(1);
+  if (existing) {
+    if (existing.isAdmin && existing.emailVerifiedAt) return 'present';
+    await db.update(users).set({ isAdmin: true, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` }).where(eq(users.id, existing.id));
+    return 'promoted';
+  }
+  await db.insert(users).values({
+    username: admin.username,
+    email: admin.email,
+    passwordHash: await hashPassword(admin.password),
+    dateOfBirth: '1970-01-01',
+    isAdmin: true,
+    emailVerifiedAt: new Date(),
+  });
+  return 'created';
+}

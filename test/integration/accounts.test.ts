@@ -1,0 +1,371 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+
+import { GET as verifyEmail } from '@/app/api/auth/verify-email/route';
+import { POST as login } from '@/app/api/auth/login/route';
+import { POST as logout } from '@/app/api/auth/logout/route';
+import { GET as me } from '@/app/api/auth/me/route';
+import { POST as register } from '@/app/api/auth/register/route';
+import { POST as resend } from '@/app/api/auth/resend-verification/route';
+import { PUT as changeEmail } from '@/app/api/users/settings/email/route';
+import { PUT as changePassword } from '@/app/api/users/settings/password/route';
+import { PUT as preferences } from '@/app/api/users/settings/preferences/route';
+import { useDatabase } from '@/lib/db';
+import { emailTokens, users } from '@/lib/db/schema';
+import { resetLimiters } from '@/lib/server/rate-limit';
+
+import { call, ORIGIN, outbox, registrationForm } from '../helpers/api';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+
+// Configuration is read once per test file: one data dir (outbox, avatars) for both engines.
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-accounts-'));
+process.env.SITE_URL = ORIGIN;
+process.env.DATA_DIR = dataDir;
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe.each(ENGINES)('accounts on %s', (engine) => {
+  let database: TestDatabase;
+  let ipCounter = 0;
+  /** A fresh client address per test, so rate limits only bite where a test means them to. */
+  const ip = () => `198.51.100.${(ipCounter += 1)}`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    rmSync(path.join(dataDir, 'outbox'), { recursive: true, force: true });
+    useDatabase(database);
+    resetLimiters();
+  });
+  afterAll(() => database.destroy());
+
+  const mailsTo = (address: string) => outbox(dataDir).filter((m) => m.to.includes(address));
+
+  async function registerAndVerify(username: string, email: string, password = 'velvet-chrysalis-42') {
+    const created = await call(register, '/api/auth/register', { form: registrationForm({ username, email, password, confirmPassword: password }), ip: ip() });
+    expect(created.status).toBe(201);
+    const link = mailsTo(email).at(-1)!.link!;
+    const verified = await call(verifyEmail, link.replace(ORIGIN, ''));
+    expect(verified.headers.get('location')).toBe(`${ORIGIN}/email-verified`);
+    const loggedIn = await call(login, '/api/auth/login', { json: { email, password }, ip: ip() });
+    expect(loggedIn.status).toBe(200);
+    return { token: loggedIn.body.token as string, cookie: loggedIn.setCookie[0]!.split(';')[0]! };
+  }
+
+  describe('registration and verification', () => {
+    it('registers, emails a single-use link, verifies, and then logs in', async () => {
+      const response = await call(register, '/api/auth/register', { form: registrationForm(), ip: ip() });
+      expect(response.status).toBe(201);
+      expect(response.body).toEqual({ message: 'Registration successful! Please check your email to verify your account.' });
+
+      const [mail] = mailsTo('new.member@example.org');
+      expect(mail?.subject).toBe('Verify your email for Chrysalis');
+      expect(mail?.raw).toMatch(/Content-Type: text\/plain/);
+      expect(mail?.raw).toMatch(/Content-Type: text\/html/);
+      expect(mail?.link).toBeDefined();
+
+      const [stored] = await database.db.select().from(users).where(eq(users.email, 'new.member@example.org'));
+      expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(stored?.emailVerifiedAt).toBeNull();
+
+      const beforeVerifying = await call(login, '/api/auth/login', { json: { email: 'new.member@example.org', password: 'velvet-chrysalis-42' }, ip: ip() });
+      expect(beforeVerifying.status).toBe(403);
+      expect(beforeVerifying.body).toMatchObject({ needsVerification: true, message: expect.stringMatching(/verify your email/) });
+
+      const verified = await call(verifyEmail, mail!.link!.replace(ORIGIN, ''));
+      expect(verified.status).toBe(303);
+      expect(verified.headers.get('location')).toBe(`${ORIGIN}/email-verified`);
+      // A second open (a mail scanner, a double click) still lands on success for a verified address.
+      expect((await call(verifyEmail, mail!.link!.replace(ORIGIN, ''))).headers.get('location')).toBe(`${ORIGIN}/email-verified`);
+
+      const loggedIn = await call(login, '/api/auth/login', { json: { email: 'NEW.member@example.org', password: 'velvet-chrysalis-42' }, ip: ip() });
+      expect(loggedIn.status).toBe(200);
+      expect(loggedIn.body.user).toMatchObject({ username: 'NewMember', email: 'new.member@example.org', isAdmin: false, isVIP: false, autoPlayVideos: true, tasks: 0, lastTaskCompleted: null });
+      expect(typeof loggedIn.body.token).toBe('string');
+      expect(loggedIn.setCookie[0]).toMatch(/^chrysalis_session=.+; Path=\/; .*HttpOnly/i);
+      expect(loggedIn.setCookie[0]).toMatch(/SameSite=lax/i);
+    });
+
+    it('sends bad, tampered and expired links to the failure page', async () => {
+      expect((await call(verifyEmail, '/api/auth/verify-email?token=not-a-real-token')).headers.get('location')).toBe(`${ORIGIN}/email-verification-failed`);
+      expect((await call(verifyEmail, '/api/auth/verify-email')).headers.get('location')).toBe(`${ORIGIN}/email-verification-failed`);
+
+      await call(register, '/api/auth/register', { form: registrationForm({ username: 'Expiring', email: 'expiring@example.org' }), ip: ip() });
+      const link = mailsTo('expiring@example.org')[0]!.link!;
+      await database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) });
+      const expired = await call(verifyEmail, link.replace(ORIGIN, ''));
+      expect(expired.headers.get('location')).toBe(`${ORIGIN}/email-verification-failed?email=expiring%40example.org`);
+      const [user] = await database.db.select().from(users).where(eq(users.email, 'expiring@example.org'));
+      expect(user?.emailVerifiedAt).toBeNull();
+    });
+
+    it.each([
+      [{ username: '' }, 'Username is required'],
+      [{ username: 'ab' }, 'Username must be at least 3 characters'],
+      [{ username: 'x'.repeat(31) }, 'Username must be at most 30 characters'],
+      [{ username: 'bad name!' }, 'Username can only contain letters, numbers, underscores (_), dots (.) and hyphens (-)'],
+      [{ email: '' }, 'Email is required'],
+      [{ email: 'not-an-email' }, 'Invalid email address'],
+      [{ password: '', confirmPassword: '' }, 'Password is required'],
+      [{ password: 'abc12', confirmPassword: 'abc12' }, 'Password must be at least 6 characters'],
+      [{ confirmPassword: '' }, 'Please confirm your password'],
+      [{ confirmPassword: 'something-else' }, 'Passwords must match'],
+      [{ dateOfBirth: '' }, 'Date of birth is required'],
+      [{ dateOfBirth: '2999-01-01' }, 'Date of birth cannot be in the future'],
+      [{ dateOfBirth: `${new Date().getUTCFullYear() - 17}-01-01` }, 'You must be at least 18 years old'],
+      [{ password: 'password123', confirmPassword: 'password123' }, 'This password is too common and easy to guess. Please choose a different one.'],
+    ])('refuses %p with %p and stores nothing', async (change, message) => {
+      const email = `refused-${Math.random().toString(36).slice(2)}@example.org`;
+      const response = await call(register, '/api/auth/register', { form: registrationForm({ username: 'Refused_1', email, ...change }), ip: ip() });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toBe(message);
+      expect(await database.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+      expect(mailsTo(email)).toHaveLength(0);
+    });
+
+    it('answers 409 for a username or email taken in any letter case', async () => {
+      await call(register, '/api/auth/register', { form: registrationForm({ username: 'Taken.Name', email: 'taken@example.org' }), ip: ip() });
+      const sameName = await call(register, '/api/auth/register', { form: registrationForm({ username: 'taken.name', email: 'other@example.org' }), ip: ip() });
+      expect(sameName.status).toBe(409);
+      expect(sameName.body.message).toBe('That username is already taken. Please choose another.');
+      const sameEmail = await call(register, '/api/auth/register', { form: registrationForm({ username: 'Another1', email: 'TAKEN@example.org' }), ip: ip() });
+      expect(sameEmail.status).toBe(409);
+      expect(sameEmail.body.message).toBe('An account with that email already exists. Try logging in instead.');
+    });
+
+    it('checks the profile photo by content, re-encodes it without metadata, and refuses what is not an image', async () => {
+      const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#ff4fa3' } })
+        .jpeg()
+        .withExif({ IFD0: { Copyright: 'secret-location-data' } })
+        .toBuffer();
+      const ok = await call(register, '/api/auth/register', {
+        form: registrationForm({ username: 'WithPhoto', email: 'photo@example.org', profilePhoto: new File([jpeg], 'me.jpg', { type: 'image/jpeg' }) }),
+        ip: ip(),
+      });
+      expect(ok.status).toBe(201);
+      const [user] = await database.db.select().from(users).where(eq(users.email, 'photo@example.org'));
+      const files = readdirSync(path.join(dataDir, 'media', 'avatars')).filter((f) => f.startsWith(user!.profilePhotoKey!));
+      expect(files.sort()).toEqual([`${user!.profilePhotoKey}-256.webp`, `${user!.profilePhotoKey}-64.webp`]);
+      const avatar = sharp(path.join(dataDir, 'media', 'avatars', `${user!.profilePhotoKey}-256.webp`));
+      const meta = await avatar.metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: 256, height: 256 });
+      expect(meta.exif).toBeUndefined();
+
+      const text = new File(['#!/bin/sh\necho not an image'], 'photo.png', { type: 'image/png' });
+      const bad = await call(register, '/api/auth/register', { form: registrationForm({ username: 'FakePhoto', email: 'fake@example.org', profilePhoto: text }), ip: ip() });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toMatch(/Profile photo must be an image file/);
+      expect(await database.db.select().from(users).where(eq(users.email, 'fake@example.org'))).toHaveLength(0);
+
+      const huge = new File([new Uint8Array(7 * 1024 * 1024)], 'huge.png', { type: 'image/png' });
+      const tooBig = await call(register, '/api/auth/register', { form: registrationForm({ username: 'HugePhoto', email: 'huge@example.org', profilePhoto: huge }), ip: ip() });
+      expect(tooBig.status).toBe(413);
+      expect(tooBig.body.message).toMatch(/too large/);
+    });
+
+    it('answers malformed bodies with 400 or 415 and a message, never 500', async () => {
+      const garbage = await call(register, '/api/auth/register', { body: '--xyz\r\nbroken', headers: { 'content-type': 'multipart/form-data; boundary=xyz' }, ip: ip() });
+      expect(garbage.status).toBe(400);
+      expect(garbage.body.message).toBe('The form data could not be read.');
+      const wrongType = await call(register, '/api/auth/register', { json: { username: 'x' }, ip: ip() });
+      expect(wrongType.status).toBe(415);
+      const badJson = await call(login, '/api/auth/login', { body: '{"email":', headers: { 'content-type': 'application/json' }, ip: ip() });
+      expect(badJson.status).toBe(400);
+      expect(badJson.body.message).toBe('The request body is not valid JSON.');
+      const notObject = await call(login, '/api/auth/login', { body: '[1,2]', headers: { 'content-type': 'application/json' }, ip: ip() });
+      expect(notObject.status).toBe(400);
+    });
+  });
+
+  describe('resend verification', () => {
+    it('gives the same answer for unknown, verified and unverified addresses, and sends only to the unverified one', async () => {
+      await call(register, '/api/auth/register', { form: registrationForm({ username: 'Resender', email: 'resend@example.org' }), ip: ip() });
+      const before = mailsTo('resend@example.org').length;
+      const answers = await Promise.all(
+        ['resend@example.org', 'nobody-here@example.org'].map((email) => call(resend, '/api/auth/resend-verification', { json: { email }, ip: ip() })),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers[0]!.body).toEqual(answers[1]!.body);
+      expect(mailsTo('resend@example.org').length).toBe(before + 1);
+      expect(mailsTo('nobody-here@example.org')).toHaveLength(0);
+
+      // The previous link is replaced by the new one.
+      const [oldLink, newLink] = mailsTo('resend@example.org').map((m) => m.link!);
+      expect((await call(verifyEmail, oldLink!.replace(ORIGIN, ''))).headers.get('location')).toMatch(/email-verification-failed/);
+      expect((await call(verifyEmail, newLink!.replace(ORIGIN, ''))).headers.get('location')).toBe(`${ORIGIN}/email-verified`);
+    });
+
+    it('enforces a 60-second cooldown per address, for unknown addresses too', async () => {
+      for (const email of ['cooldown@example.org', 'unknown-cooldown@example.org']) {
+        expect((await call(resend, '/api/auth/resend-verification', { json: { email }, ip: ip() })).status).toBe(200);
+        const again = await call(resend, '/api/auth/resend-verification', { json: { email }, ip: ip() });
+        expect(again.status).toBe(429);
+        expect(again.body.message).toBe('Please wait 60 seconds before asking for another verification email.');
+        expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(50);
+      }
+    });
+
+    it('validates the email', async () => {
+      const response = await call(resend, '/api/auth/resend-verification', { json: { email: 'nope' }, ip: ip() });
+      expect(response).toMatchObject({ status: 400, body: { message: 'Invalid email address' } });
+    });
+  });
+
+  describe('login', () => {
+    it('gives unknown emails and wrong passwords the same status and message', async () => {
+      await registerAndVerify('Sameness', 'same@example.org');
+      const unknown = await call(login, '/api/auth/login', { json: { email: 'ghost@example.org', password: 'whatever-123' }, ip: ip() });
+      const wrong = await call(login, '/api/auth/login', { json: { email: 'same@example.org', password: 'wrong-password-1' }, ip: ip() });
+      expect(unknown.status).toBe(401);
+      expect(wrong.status).toBe(401);
+      expect(unknown.body).toEqual({ message: 'Invalid email or password' });
+      expect(wrong.body).toEqual(unknown.body);
+    });
+
+    it.each([
+      [{ email: '', password: 'x' }, 'Email is required'],
+      [{ email: 'bad', password: 'x' }, 'Invalid email address'],
+      [{ email: 'a@example.org', password: '' }, 'Password is required'],
+      [{ password: 'x' }, 'Email is required'],
+    ])('validates %p', async (json, message) => {
+      expect(await call(login, '/api/auth/login', { json, ip: ip() })).toMatchObject({ status: 400, body: { message } });
+    });
+
+    it('limits attempts per account and per address with 429', async () => {
+      await registerAndVerify('Hammered', 'hammered@example.org');
+      let last;
+      for (let attempt = 0; attempt < 11; attempt += 1) last = await call(login, '/api/auth/login', { json: { email: 'hammered@example.org', password: 'wrong-password' }, ip: ip() });
+      expect(last!.status).toBe(429);
+      expect(last!.body.message).toMatch(/Too many attempts/);
+      const fromOneAddress = '192.0.2.77';
+      let sameIp;
+      for (let attempt = 0; attempt < 16; attempt += 1) sameIp = await call(login, '/api/auth/login', { json: { email: `spray${attempt}@example.org`, password: 'nope-nope' }, ip: fromOneAddress });
+      expect(sameIp!.status).toBe(429);
+    });
+
+    it('refuses a banned account with 403 Account is banned, at login and on every call', async () => {
+      const { token } = await registerAndVerify('Banned', 'banned@example.org');
+      await database.db.update(users).set({ bannedAt: new Date() }).where(eq(users.email, 'banned@example.org'));
+      expect(await call(me, '/api/auth/me', { bearer: token })).toMatchObject({ status: 403, body: { message: 'Account is banned' } });
+      expect(await call(login, '/api/auth/login', { json: { email: 'banned@example.org', password: 'velvet-chrysalis-42' }, ip: ip() })).toMatchObject({
+        status: 403,
+        body: { message: 'Account is banned' },
+      });
+    });
+  });
+
+  describe('the session', () => {
+    it('works by bearer token and by cookie, and logout ends it for both', async () => {
+      const { token, cookie } = await registerAndVerify('Sessioned', 'session@example.org');
+      expect((await call(me, '/api/auth/me', { bearer: token })).body.user).toMatchObject({ username: 'Sessioned', email: 'session@example.org' });
+      expect((await call(me, '/api/auth/me', { cookie })).status).toBe(200);
+
+      const out = await call(logout, '/api/auth/logout', { bearer: token });
+      expect(out.status).toBe(200);
+      expect(out.setCookie[0]).toMatch(/chrysalis_session=;.*Max-Age=0/i);
+      expect((await call(me, '/api/auth/me', { bearer: token })).status).toBe(401);
+      expect((await call(me, '/api/auth/me', { cookie })).status).toBe(401);
+    });
+
+    it.each([
+      ['no credentials', {}],
+      ['a forged token', { bearer: 'Fe26.2**forged**token' }],
+      ['a malformed header', { headers: { authorization: 'Basic abc' } }],
+      ['a forged cookie', { cookie: 'chrysalis_session=garbage' }],
+    ])('answers %s with 401', async (_label, options) => {
+      expect(await call(me, '/api/auth/me', options)).toMatchObject({ status: 401, body: { message: expect.any(String) } });
+    });
+
+    it('refuses cookie-authenticated changes from another site (CSRF) but allows them from ours', async () => {
+      const { cookie } = await registerAndVerify('Csrf', 'csrf@example.org');
+      const crossSite = await call(preferences, '/api/users/settings/preferences', {
+        method: 'PUT',
+        json: { autoPlayVideos: false },
+        cookie,
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(crossSite.status).toBe(403);
+      const sameSite = await call(preferences, '/api/users/settings/preferences', { method: 'PUT', json: { autoPlayVideos: false }, cookie, headers: { origin: ORIGIN } });
+      expect(sameSite).toMatchObject({ status: 200, body: { success: true } });
+    });
+  });
+
+  describe('settings', () => {
+    it('saves the autoplay preference', async () => {
+      const { token } = await registerAndVerify('Prefs', 'prefs@example.org');
+      expect(await call(preferences, '/api/users/settings/preferences', { method: 'PUT', json: { autoPlayVideos: false }, bearer: token })).toMatchObject({
+        status: 200,
+        body: { success: true },
+      });
+      expect((await call(me, '/api/auth/me', { bearer: token })).body.user).toMatchObject({ autoPlayVideos: false });
+      expect((await call(preferences, '/api/users/settings/preferences', { method: 'PUT', json: { autoPlayVideos: 'yes' }, bearer: token })).status).toBe(400);
+    });
+
+    it('changes the email only after the new address is verified', async () => {
+      const { token } = await registerAndVerify('Mover', 'mover-old@example.org');
+      const wrongPassword = await call(changeEmail, '/api/users/settings/email', {
+        method: 'PUT',
+        json: { currentPassword: 'not-it-at-all', newEmail: 'mover-new@example.org', confirmNewEmail: 'mover-new@example.org' },
+        bearer: token,
+      });
+      expect(wrongPassword).toMatchObject({ status: 400, body: { message: 'Your current password is incorrect.' } });
+      const mismatch = await call(changeEmail, '/api/users/settings/email', {
+        method: 'PUT',
+        json: { currentPassword: 'velvet-chrysalis-42', newEmail: 'mover-new@example.org', confirmNewEmail: 'other@example.org' },
+        bearer: token,
+      });
+      expect(mismatch).toMatchObject({ status: 400, body: { message: 'New emails do not match.' } });
+
+      const changed = await call(changeEmail, '/api/users/settings/email', {
+        method: 'PUT',
+        json: { currentPassword: 'velvet-chrysalis-42', newEmail: 'mover-new@example.org', confirmNewEmail: 'mover-new@example.org' },
+        bearer: token,
+      });
+      expect(changed).toMatchObject({ status: 200, body: { message: 'Email updated successfully! Please check your new email for verification.', emailVerificationSent: true } });
+      expect((await call(me, '/api/auth/me', { bearer: token })).body.user).toMatchObject({ email: 'mover-old@example.org' });
+
+      const link = mailsTo('mover-new@example.org')[0]!.link!;
+      expect((await call(verifyEmail, link.replace(ORIGIN, ''))).headers.get('location')).toBe(`${ORIGIN}/email-verified`);
+      expect((await call(me, '/api/auth/me', { bearer: token })).body.user).toMatchObject({ email: 'mover-new@example.org' });
+    });
+
+    it('changes the password, ending other sessions but not this one', async () => {
+      const first = await registerAndVerify('Rotator', 'rotator@example.org');
+      const second = await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'velvet-chrysalis-42' }, ip: ip() });
+      const otherToken = second.body.token as string;
+
+      const bad = await call(changePassword, '/api/users/settings/password', {
+        method: 'PUT',
+        json: { currentPassword: 'velvet-chrysalis-42', newPassword: 'brand-new-secret', confirmNewPassword: 'different' },
+        bearer: first.token,
+      });
+      expect(bad).toMatchObject({ status: 400, body: { message: 'New passwords do not match.' } });
+      const wrong = await call(changePassword, '/api/users/settings/password', {
+        method: 'PUT',
+        json: { currentPassword: 'wrong-current', newPassword: 'brand-new-secret', confirmNewPassword: 'brand-new-secret' },
+        bearer: first.token,
+      });
+      expect(wrong).toMatchObject({ status: 400, body: { message: 'Your current password is incorrect.' } });
+      expect((await call(me, '/api/auth/me', { bearer: otherToken })).status).toBe(200);
+
+      const ok = await call(changePassword, '/api/users/settings/password', {
+        method: 'PUT',
+        json: { currentPassword: 'velvet-chrysalis-42', newPassword: 'brand-new-secret', confirmNewPassword: 'brand-new-secret' },
+        bearer: first.token,
+      });
+      expect(ok).toMatchObject({ status: 200, body: { message: 'Password updated successfully!' } });
+      expect((await call(me, '/api/auth/me', { bearer: first.token })).status).toBe(200);
+      expect((await call(me, '/api/auth/me', { bearer: otherToken })).status).toBe(401);
+      expect((await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'velvet-chrysalis-42' }, ip: ip() })).status).toBe(401);
+      expect((await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'brand-new-secret' }, ip: ip() })).status).toBe(200);
+    });
+
+    it('needs a login for every settings call', async () => {
+      for (const handler of [preferences, changeEmail, changePassword]) {
+        expect((await call(handler, '/api/users/settings/x', { method: 'PUT', json: {} })).status).toBe(401);
+      }
+    });
+  });
+});
