@@ -3,6 +3,7 @@ import { Suspense, type ReactNode } from 'react';
 
 import { LogoMark } from '@/components/brand/LogoMark';
 import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
+import { SessionProvider } from '@/components/session/SessionProvider';
 import { AgeGate } from '@/components/shell/AgeGate';
 import { ScrollToTop } from '@/components/shell/ScrollToTop';
 import { SiteFooter } from '@/components/shell/SiteFooter';
@@ -32,6 +33,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <script dangerouslySetInnerHTML={{ __html: AGE_GATE_BOOT_SCRIPT }} />
       </head>
       <body>
+        <SessionProvider>
         <AgeGate siteName={siteName} logo={<LogoMark size={64} />}>
           <a className="skip-link" href="#main">
             Skip to content
@@ -42,6 +44,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </main>
           <SiteFooter siteName={siteName} />
         </AgeGate>
+        </SessionProvider>
         <Suspense fallback={null}>
           <ScrollToTop />
         </Suspense>

@@ -6,6 +6,7 @@ import { Suspense, useEffect, useState, type ReactNode } from 'react';
 
 import { CloseIcon, MenuIcon } from '@/components/icons';
 
+import { AccountArea } from './AccountArea';
 import { CategoriesMenu } from './CategoriesMenu';
 import { SearchBox } from './SearchBox';
 
@@ -27,19 +28,6 @@ function NavItems() {
         </Link>
       </li>
     </ul>
-  );
-}
-
-function AccountLinks() {
-  return (
-    <div className="nav-account">
-      <Link className="btn btn-ghost" href="/register">
-        Sign up
-      </Link>
-      <Link className="btn btn-primary" href="/login">
-        Log in
-      </Link>
-    </div>
   );
 }
 
@@ -82,7 +70,7 @@ export function SiteHeader({ siteName, logo }: { siteName: string; logo: ReactNo
         </Link>
         <NavItems />
         <Search id="site-search" />
-        <AccountLinks />
+        <AccountArea />
         <button
           type="button"
           className="btn btn-quiet menu-toggle"
@@ -101,7 +89,7 @@ export function SiteHeader({ siteName, logo }: { siteName: string; logo: ReactNo
             <nav aria-label="Mobile">
               <NavItems />
             </nav>
-            <AccountLinks />
+            <AccountArea />
           </>
         )}
       </div>

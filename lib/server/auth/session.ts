@@ -32,13 +32,13 @@ export function clearSessionCookie(response: NextResponse): void {
 }
 
 /** Starts a session for a user: a row and the sealed token naming it (the caller sets the cookie). */
-export async function startSession(user: Pick<User, 'id' | 'tokenVersion'>, db?: Database): Promise<{ token: string; sessionId: string }> {
+export async function startSession(user: Pick<User, 'id' | 'tokenVersion' | 'isAdmin'>, db?: Database): Promise<{ token: string; sessionId: string }> {
   const database = db ?? (await getDb());
   const [row] = await database
     .insert(sessions)
     .values({ userId: user.id, tokenVersion: user.tokenVersion, expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000) })
     .returning({ id: sessions.id });
-  const token = await sealToken({ sid: row!.id, uid: user.id, ver: user.tokenVersion });
+  const token = await sealToken({ sid: row!.id, uid: user.id, ver: user.tokenVersion, adm: user.isAdmin });
   return { token, sessionId: row!.id };
 }
 
@@ -47,6 +47,10 @@ export interface Authenticated {
   sessionId: string;
   /** How the request proved who it is; cookie-authenticated mutations need a same-origin check. */
   via: 'bearer' | 'cookie';
+  /** The sealed token itself. */
+  token: string;
+  /** Whether the request also carried the session cookie. */
+  hasCookie: boolean;
 }
 
 /** The sealed token a request carries: `Authorization: Bearer` first, then the session cookie. */
@@ -69,10 +73,11 @@ export async function findSession(request: NextRequest): Promise<Authenticated |
   if (!carried) return null;
   const claims = await unsealToken(carried.token);
   if (!claims) return null;
-  return resolveClaims(claims, carried.via);
+  const found = await resolveClaims(claims);
+  return found && { ...found, via: carried.via, token: carried.token, hasCookie: request.cookies.has(STORAGE_KEYS.sessionCookie) };
 }
 
-async function resolveClaims(claims: SessionClaims, via: Authenticated['via']): Promise<Authenticated | null> {
+async function resolveClaims(claims: SessionClaims): Promise<Pick<Authenticated, 'user' | 'sessionId'> | null> {
   const db = await getDb();
   const [row] = await db
     .select({ user: users })
@@ -88,7 +93,7 @@ async function resolveClaims(claims: SessionClaims, via: Authenticated['via']): 
       ),
     )
     .limit(1);
-  return row ? { user: row.user, sessionId: claims.sid, via } : null;
+  return row ? { user: row.user, sessionId: claims.sid } : null;
 }
 
 /**

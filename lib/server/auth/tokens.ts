@@ -13,6 +13,8 @@ export interface SessionClaims {
   sid: string;
   uid: string;
   ver: number;
+  /** Whether the user was an admin at login: only for proxy.ts's optimistic redirect; pages check the database. */
+  adm?: boolean;
 }
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -27,7 +29,7 @@ export async function unsealToken(token: string): Promise<SessionClaims | null> 
   try {
     const data = await unsealData<Partial<SessionClaims>>(token, { password: getSessionSecret(), ttl: SESSION_TTL_SECONDS });
     if (typeof data.sid !== 'string' || typeof data.uid !== 'string' || typeof data.ver !== 'number') return null;
-    return { sid: data.sid, uid: data.uid, ver: data.ver };
+    return { sid: data.sid, uid: data.uid, ver: data.ver, adm: data.adm === true };
   } catch {
     return null;
   }

@@ -1,0 +1,21 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+
+import { pageMetadata } from '@/lib/seo/metadata';
+
+export function generateMetadata(): Metadata {
+  return pageMetadata({ title: 'Email verified', description: 'Your email address is verified.', path: '/email-verified', noindex: true });
+}
+
+export default function EmailVerifiedPage() {
+  return (
+    <section className="auth-page result-page" aria-labelledby="verified-title">
+      <span className="result-icon result-ok" aria-hidden="true">✓</span>
+      <h1 id="verified-title">Email verified</h1>
+      <p>Thank you! Your email address is confirmed. You can log in now.</p>
+      <Link className="btn btn-primary" href="/login">
+        Log in
+      </Link>
+    </section>
+  );
+}

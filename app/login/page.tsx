@@ -1,0 +1,21 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+
+import { LoginForm } from '@/components/account/LoginForm';
+import { pageMetadata } from '@/lib/seo/metadata';
+
+export function generateMetadata(): Metadata {
+  return pageMetadata({ title: 'Log in', description: 'Log in to upload, like, follow and keep your favourite videos.', path: '/login', noindex: true });
+}
+
+export default function LoginPage() {
+  return (
+    <section className="auth-page" aria-labelledby="login-title">
+      <h1 id="login-title">Log in</h1>
+      <p className="muted">Welcome back. Log in to upload, like and follow.</p>
+      <Suspense fallback={null}>
+        <LoginForm />
+      </Suspense>
+    </section>
+  );
+}

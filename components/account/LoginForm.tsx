@@ -1,0 +1,66 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+
+import { useSession } from '@/components/session/SessionProvider';
+import { ApiClientError } from '@/lib/client/http';
+import { safeReturnPath } from '@/lib/return-path';
+import { loginSchema, type LoginInput } from '@/lib/validation/auth';
+
+import { VerificationPopup } from './VerificationPopup';
+
+export function LoginForm() {
+  const { login } = useSession();
+  const router = useRouter();
+  const next = safeReturnPath(useSearchParams().get('next'));
+  const [formError, setFormError] = useState<string | null>(null);
+  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), mode: 'onTouched' });
+
+  const onSubmit = handleSubmit(async ({ email, password }) => {
+    setFormError(null);
+    try {
+      await login(email, password);
+      router.push(next);
+      router.refresh();
+    } catch (error) {
+      if (error instanceof ApiClientError && error.data.needsVerification) setUnverifiedEmail(email);
+      else setFormError(error instanceof ApiClientError && error.status ? error.message : 'Failed to login');
+    }
+  });
+
+  return (
+    <>
+      <form className="form-card" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor="login-email">Email</label>
+          <input id="login-email" type="email" autoComplete="email" aria-invalid={Boolean(errors.email)} aria-describedby="login-email-error" {...register('email')} />
+          <p id="login-email-error" className="field-error">{errors.email?.message}</p>
+        </div>
+        <div className="field">
+          <label htmlFor="login-password">Password</label>
+          <input id="login-password" type="password" autoComplete="current-password" aria-invalid={Boolean(errors.password)} aria-describedby="login-password-error" {...register('password')} />
+          <p id="login-password-error" className="field-error">{errors.password?.message}</p>
+        </div>
+        <p role="alert" className="form-error">{formError}</p>
+        <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
+          {isSubmitting ? 'Logging in…' : 'Log in'}
+        </button>
+        <p className="form-foot">
+          New here? <Link href={next === '/' ? '/register' : `/register?next=${encodeURIComponent(next)}`}>Create an account</Link>
+        </p>
+      </form>
+      {unverifiedEmail && (
+        <VerificationPopup email={unverifiedEmail} onClose={() => setUnverifiedEmail(null)} failureFallback="Unknown error occurred. Please try again." />
+      )}
+    </>
+  );
+}

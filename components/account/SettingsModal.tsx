@@ -1,0 +1,170 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+
+import { useSession } from '@/components/session/SessionProvider';
+import { apiRequest, ApiClientError } from '@/lib/client/http';
+import { readStorage } from '@/lib/client/browser-store';
+import { STORAGE_KEYS } from '@/lib/storage-keys';
+import { PASSWORD_MIN } from '@/lib/validation/auth';
+
+const AUTH_ERROR = 'Authentication error. Please log in again.';
+
+// The forms' own checks, with the spec's inline messages; the server checks again with its own.
+const emailForm = z
+  .object({
+    currentPassword: z.string().min(1, 'Current password is required'),
+    newEmail: z.string().trim().min(1, 'Email is required').pipe(z.email('Invalid email address')),
+    confirmNewEmail: z.string().trim().min(1, 'Please confirm your new email'),
+  })
+  .refine((v) => v.newEmail.toLowerCase() === v.confirmNewEmail.toLowerCase(), { path: ['confirmNewEmail'], message: 'Emails do not match.' });
+
+const passwordForm = z
+  .object({
+    currentPassword: z.string().min(1, 'Current password is required'),
+    newPassword: z.string().min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`),
+    confirmNewPassword: z.string().min(1, 'Please confirm your password'),
+  })
+  .refine((v) => v.newPassword === v.confirmNewPassword, { path: ['confirmNewPassword'], message: 'Passwords do not match.' });
+
+type Status = { ok: boolean; text: string } | null;
+const hasToken = () => Boolean(readStorage('localStorage', STORAGE_KEYS.token));
+const serverMessage = (error: unknown, fallback: string) => (error instanceof ApiClientError && error.status ? error.message : fallback);
+
+function StatusLine({ status }: { status: Status }) {
+  return (
+    <p role="status" aria-live="polite" className={status?.ok === false ? 'form-error' : 'form-success'}>
+      {status?.text}
+    </p>
+  );
+}
+
+function Input({ id, label, error, ...props }: { id: string; label: string; error?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={Boolean(error)} aria-describedby={`${id}-error`} {...props} />
+      <p id={`${id}-error`} className="field-error">
+        {error}
+      </p>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="settings-section" aria-label={title}>
+      <h3>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function Preferences() {
+  const { user, updateUser } = useSession();
+  const [status, setStatus] = useState<Status>(null);
+  async function toggle(autoPlayVideos: boolean) {
+    if (!hasToken()) return setStatus({ ok: false, text: AUTH_ERROR });
+    try {
+      await apiRequest('/api/users/settings/preferences', { method: 'PUT', json: { autoPlayVideos } });
+      updateUser({ autoPlayVideos });
+      setStatus({ ok: true, text: 'Preferences saved.' });
+    } catch (error) {
+      setStatus({ ok: false, text: serverMessage(error, 'Failed to update preferences') });
+    }
+  }
+  return (
+    <Section title="Video preferences">
+      <label className="toggle">
+        <input type="checkbox" role="switch" checked={user?.autoPlayVideos ?? true} onChange={(e) => toggle(e.target.checked)} />
+        <span>Autoplay videos</span>
+      </label>
+      <StatusLine status={status} />
+    </Section>
+  );
+}
+
+function EmailSettings() {
+  const { user } = useSession();
+  const [status, setStatus] = useState<Status>(null);
+  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof emailForm>>({ resolver: zodResolver(emailForm) });
+  const onSubmit = handleSubmit(async (values) => {
+    if (!hasToken()) return setStatus({ ok: false, text: AUTH_ERROR });
+    try {
+      const result = await apiRequest<{ message: string; emailVerificationSent: boolean }>('/api/users/settings/email', { method: 'PUT', json: values });
+      setStatus({
+        ok: true,
+        text: result.emailVerificationSent ? 'Email updated successfully! Please check your new email for verification.' : 'Email updated, but verification email could not be sent.',
+      });
+      reset();
+    } catch (error) {
+      setStatus({ ok: false, text: serverMessage(error, 'Failed to update email.') });
+    }
+  });
+  const e = formState.errors;
+  return (
+    <Section title="Update email">
+      <p className="muted">Current address: {user?.email}</p>
+      <form onSubmit={onSubmit} noValidate>
+        <Input id="settings-new-email" label="New email" type="email" autoComplete="email" error={e.newEmail?.message} {...register('newEmail')} />
+        <Input id="settings-confirm-email" label="Confirm new email" type="email" autoComplete="email" error={e.confirmNewEmail?.message} {...register('confirmNewEmail')} />
+        <Input id="settings-email-password" label="Current password" type="password" autoComplete="current-password" error={e.currentPassword?.message} {...register('currentPassword')} />
+        <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
+          Update email
+        </button>
+      </form>
+      <StatusLine status={status} />
+    </Section>
+  );
+}
+
+function PasswordSettings() {
+  const [status, setStatus] = useState<Status>(null);
+  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof passwordForm>>({ resolver: zodResolver(passwordForm) });
+  const onSubmit = handleSubmit(async (values) => {
+    if (!hasToken()) return setStatus({ ok: false, text: AUTH_ERROR });
+    try {
+      await apiRequest('/api/users/settings/password', { method: 'PUT', json: values });
+      setStatus({ ok: true, text: 'Password updated successfully!' });
+      reset();
+    } catch (error) {
+      setStatus({ ok: false, text: serverMessage(error, 'Failed to update password.') });
+    }
+  });
+  const e = formState.errors;
+  return (
+    <Section title="Update password">
+      <form onSubmit={onSubmit} noValidate>
+        <Input id="settings-current-password" label="Current password" type="password" autoComplete="current-password" error={e.currentPassword?.message} {...register('currentPassword')} />
+        <Input id="settings-new-password" label="New password" type="password" autoComplete="new-password" error={e.newPassword?.message} {...register('newPassword')} />
+        <Input id="settings-confirm-password" label="Confirm new password" type="password" autoComplete="new-password" error={e.confirmNewPassword?.message} {...register('confirmNewPassword')} />
+        <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
+          Update password
+        </button>
+      </form>
+      <StatusLine status={status} />
+    </Section>
+  );
+}
+
+/** The settings modal of spec section 2: autoplay, email, password. A native dialog traps focus and closes on Escape. */
+export function SettingsModal({ onClose }: { onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => dialog.current?.showModal(), []);
+  return (
+    <dialog ref={dialog} className="modal settings-modal" aria-labelledby="settings-title" onClose={onClose}>
+      <div className="modal-head">
+        <h2 id="settings-title">Settings</h2>
+        <button type="button" className="btn btn-quiet" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
+      </div>
+      <Preferences />
+      <EmailSettings />
+      <PasswordSettings />
+    </dialog>
+  );
+}

@@ -1,0 +1,177 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+
+import { apiRequest, onClientEvent, setAuthToken } from '@/lib/client/http';
+import { readStorage, writeStorage } from '@/lib/client/browser-store';
+import { STORAGE_KEYS } from '@/lib/storage-keys';
+
+/** The user as GET /api/auth/me and login return it. */
+export interface SessionUser {
+  _id: string;
+  username: string;
+  email: string;
+  isAdmin: boolean;
+  isVIP: boolean;
+  autoPlayVideos: boolean;
+  tasks: number;
+  lastTaskCompleted: string | null;
+  profilePhotoUrl: string | null;
+}
+
+export const SESSION_RECHECK_MS = 60_000;
+
+interface SessionValue {
+  /** True until the start-up restore has finished, whether or not it succeeded. */
+  loading: boolean;
+  user: SessionUser | null;
+  token: string | null;
+  login(email: string, password: string): Promise<SessionUser>;
+  logout(): Promise<void>;
+  /** Re-fetches the current user; does nothing without a stored token. */
+  refreshUser(): Promise<void>;
+  /** Merges a partial update into the current user locally. */
+  updateUser(partial: Partial<SessionUser>): void;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+const debug = (...args: unknown[]) => {
+  if (readStorage('localStorage', STORAGE_KEYS.debugMode) === 'true') console.debug('[session]', ...args);
+};
+
+async function fetchCurrentUser(): Promise<SessionUser> {
+  const { user } = await apiRequest<{ user: SessionUser }>('/api/auth/me');
+  return user;
+}
+
+/** Reads the stored token, sets or clears the auth header, and fetches the user when there is a token. */
+async function restoreSession(): Promise<{ token: string | null; user: SessionUser | null }> {
+  const token = readStorage('localStorage', STORAGE_KEYS.token);
+  setAuthToken(token);
+  if (!token) return { token: null, user: null };
+  try {
+    return { token, user: await fetchCurrentUser() };
+  } catch (error) {
+    console.error('Could not load the current user:', error);
+    return { token, user: null };
+  }
+}
+
+/**
+ * The session of spec section 4: loading at start; logged out without a
+ * stored token; logged in with token and user. Public pages are rendered on
+ * the server, so the provider never hides them: member-only islands read
+ * `loading` and render only after it ends (see SessionGate).
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const router = useRouter();
+  const [loading, setLoading] = useState(true);
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [token, setToken] = useState<string | null>(null);
+
+  const clearLocal = useCallback(() => {
+    writeStorage('localStorage', STORAGE_KEYS.token, null);
+    writeStorage('localStorage', STORAGE_KEYS.username, null);
+    setAuthToken(null);
+    setToken(null);
+    setUser(null);
+  }, []);
+
+  const logout = useCallback(async () => {
+    clearLocal();
+    // Also end the server session and its cookie; failure here must not keep anyone logged in locally.
+    await apiRequest('/api/auth/logout', { method: 'POST' }).catch((error: unknown) => debug('server logout failed', error));
+    router.push('/');
+  }, [clearLocal, router]);
+
+  const logoutRef = useRef(logout);
+  useEffect(() => {
+    logoutRef.current = logout;
+  }, [logout]);
+
+  // Start-up: restore from the stored token; loading ends whether or not that works.
+  useEffect(() => {
+    let live = true;
+    restoreSession().then((restored) => {
+      if (!live) return;
+      setToken(restored.token);
+      setUser(restored.user);
+      setLoading(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  // The spec's automatic logouts: 401 elsewhere than /api/auth/me, banned, or admin-only.
+  useEffect(
+    () =>
+      onClientEvent((event) => {
+        if (event.type === 'unauthorized' || event.type === 'forbidden') {
+          debug('logging out after', event);
+          void logoutRef.current();
+        }
+      }),
+    [],
+  );
+
+  // While logged in, re-check every 60 s; a token removed meanwhile logs out.
+  useEffect(() => {
+    if (!user) return;
+    const timer = setInterval(() => {
+      if (!readStorage('localStorage', STORAGE_KEYS.token)) {
+        void logoutRef.current();
+        return;
+      }
+      fetchCurrentUser()
+        .then(setUser)
+        .catch((error: unknown) => console.error('Could not refresh the current user:', error));
+    }, SESSION_RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [user]);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      try {
+        const result = await apiRequest<{ token: string; user: SessionUser }>('/api/auth/login', { json: { email, password } });
+        writeStorage('localStorage', STORAGE_KEYS.token, result.token);
+        writeStorage('localStorage', STORAGE_KEYS.username, result.user.username);
+        setAuthToken(result.token);
+        setToken(result.token);
+        setUser(result.user);
+        return result.user;
+      } catch (error) {
+        clearLocal();
+        throw error;
+      }
+    },
+    [clearLocal],
+  );
+
+  const refreshUser = useCallback(async () => {
+    if (!readStorage('localStorage', STORAGE_KEYS.token)) return;
+    setUser(await fetchCurrentUser());
+  }, []);
+
+  const updateUser = useCallback((partial: Partial<SessionUser>) => setUser((current) => (current ? { ...current, ...partial } : current)), []);
+
+  const value = useMemo<SessionValue>(
+    () => ({ loading, user, token, login, logout, refreshUser, updateUser }),
+    [loading, user, token, login, logout, refreshUser, updateUser],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession must be used within a SessionProvider');
+  return value;
+}
+
+/** Renders its children only once the session has finished loading (spec: children wait for the restore). */
+export function SessionGate({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
+  const { loading } = useSession();
+  return <>{loading ? fallback : children}</>;
+}

@@ -1,0 +1,51 @@
+'use client';
+
+import Link from 'next/link';
+import { useState } from 'react';
+
+import { SettingsModal } from '@/components/account/SettingsModal';
+import { useSession } from '@/components/session/SessionProvider';
+
+/** Logged out: Sign up, Log in. Logged in: the member's links, settings, profile, Upload and Logout. */
+export function AccountArea() {
+  const { loading, user, logout } = useSession();
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  if (loading) return <div className="nav-account" aria-hidden="true" />;
+  if (!user) {
+    return (
+      <div className="nav-account nav-account-guest">
+        <Link className="btn btn-ghost" href="/register">
+          Sign up
+        </Link>
+        <Link className="btn btn-primary" href="/login">
+          Log in
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="nav-account nav-account-member">
+      {/* The notification bell joins here with the community issue. */}
+      <Link className="nav-link" href="/following">
+        Following
+      </Link>
+      <Link className="nav-link" href="/liked-videos">
+        Liked
+      </Link>
+      <button type="button" className="nav-link" onClick={() => setSettingsOpen(true)}>
+        Settings
+      </button>
+      <Link className="nav-link nav-username" href={`/profile/${encodeURIComponent(user.username)}`}>
+        {user.username}
+      </Link>
+      <Link className="btn btn-primary" href="/upload">
+        Upload
+      </Link>
+      <button type="button" className="btn btn-ghost" onClick={() => void logout()}>
+        Logout
+      </button>
+      {settingsOpen && <SettingsModal onClose={() => setSettingsOpen(false)} />}
+    </div>
+  );
+}
