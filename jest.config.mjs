@@ -20,10 +20,10 @@ const integration = await createJestConfig({
   displayName: 'integration',
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/integration/**/*.test.ts?(x)'],
-  // PGlite's first start in a directory initialises a whole cluster (a few seconds).
-  testTimeout: 60_000,
 })();
 
-const config = { projects: [unit, integration] };
+// Global, not per project (Jest ignores it there): PGlite's first start in a
+// directory initialises a whole cluster, a few seconds on a busy machine.
+const config = { projects: [unit, integration], testTimeout: 60_000 };
 
 export default config;

@@ -37,7 +37,8 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   // Loaded from node_modules at run time: PGlite ships WebAssembly and data
   // files it finds next to itself, which bundling would break.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'proper-lockfile'],
+  // rate-limiter-flexible imports drizzle-orm dynamically, which bundling cannot follow.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'proper-lockfile', 'rate-limiter-flexible', 'sharp'],
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];
   },

@@ -21,7 +21,10 @@ export function VerificationPopup({
   failureFallback: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [secondsLeft, setSecondsLeft] = useState(RESEND_COOLDOWN_SECONDS);
+  // Counted against a deadline, so a throttled background tab still unlocks on time.
+  const [deadline, setDeadline] = useState(() => Date.now() + RESEND_COOLDOWN_SECONDS * 1000);
+  const [now, setNow] = useState(() => Date.now());
+  const secondsLeft = Math.max(0, Math.ceil((deadline - now) / 1000));
   const [status, setStatus] = useState<{ kind: 'idle' | 'sending' | 'sent' | 'error'; text?: string }>({ kind: 'idle' });
 
   useEffect(() => {
@@ -30,8 +33,8 @@ export function VerificationPopup({
 
   useEffect(() => {
     if (secondsLeft <= 0) return;
-    const timer = setTimeout(() => setSecondsLeft((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
   }, [secondsLeft]);
 
   async function resend() {
@@ -39,7 +42,9 @@ export function VerificationPopup({
     try {
       const { message } = await apiRequest<{ message: string }>('/api/auth/resend-verification', { json: { email } });
       setStatus({ kind: 'sent', text: message });
-      setSecondsLeft(RESEND_COOLDOWN_SECONDS);
+      const restart = Date.now();
+      setDeadline(restart + RESEND_COOLDOWN_SECONDS * 1000);
+      setNow(restart);
     } catch (error) {
       setStatus({ kind: 'error', text: error instanceof ApiClientError && error.status ? error.message : failureFallback });
     }

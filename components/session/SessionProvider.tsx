@@ -79,17 +79,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(null);
   }, []);
 
-  const logout = useCallback(async () => {
+  /** Ends the session here and on the server; failure on the server must not keep anyone logged in locally. */
+  const endSession = useCallback(async () => {
     clearLocal();
-    // Also end the server session and its cookie; failure here must not keep anyone logged in locally.
     await apiRequest('/api/auth/logout', { method: 'POST' }).catch((error: unknown) => debug('server logout failed', error));
-    router.push('/');
-  }, [clearLocal, router]);
+  }, [clearLocal]);
 
-  const logoutRef = useRef(logout);
+  /** The member's own Logout: ends the session, then goes home. */
+  const logout = useCallback(async () => {
+    await endSession();
+    router.push('/');
+  }, [endSession, router]);
+
+  // Automatic logouts clear the session but leave the visitor where they are (a failed login stays on the form).
+  const endSessionRef = useRef(endSession);
   useEffect(() => {
-    logoutRef.current = logout;
-  }, [logout]);
+    endSessionRef.current = endSession;
+  }, [endSession]);
 
   // Start-up: restore from the stored token; loading ends whether or not that works.
   useEffect(() => {
@@ -111,7 +117,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       onClientEvent((event) => {
         if (event.type === 'unauthorized' || event.type === 'forbidden') {
           debug('logging out after', event);
-          void logoutRef.current();
+          void endSessionRef.current();
         }
       }),
     [],
@@ -122,7 +128,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!user) return;
     const timer = setInterval(() => {
       if (!readStorage('localStorage', STORAGE_KEYS.token)) {
-        void logoutRef.current();
+        void endSessionRef.current();
         return;
       }
       fetchCurrentUser()

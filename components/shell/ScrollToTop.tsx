@@ -1,14 +1,16 @@
 'use client';
 
 import { usePathname, useSearchParams } from 'next/navigation';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 
-/** The spec: every route change scrolls to top, including a new search query. */
+/** The spec: every route change scrolls to top, including a new search query (not the first load: the browser owns that). */
 export function ScrollToTop() {
-  const pathname = usePathname();
-  const search = useSearchParams().toString();
+  const route = `${usePathname()}?${useSearchParams().toString()}`;
+  const previous = useRef(route);
   useEffect(() => {
+    if (previous.current === route) return;
+    previous.current = route;
     window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
-  }, [pathname, search]);
+  }, [route]);
   return null;
 }

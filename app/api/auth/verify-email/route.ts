@@ -1,5 +1,6 @@
 import { NextResponse } from 'next/server';
 
+import { getConfig } from '@/lib/config/server';
 import { verifyEmailToken } from '@/lib/server/accounts/verification';
 import { route } from '@/lib/server/http';
 
@@ -7,7 +8,8 @@ import { route } from '@/lib/server/http';
 export const GET = route(async (request) => {
   const token = request.nextUrl.searchParams.get('token') ?? '';
   const result = await verifyEmailToken(token);
-  const target = new URL(result.ok ? '/email-verified' : '/email-verification-failed', request.nextUrl.origin);
+  // The canonical origin: behind a proxy the request's own origin may be an internal address.
+  const target = new URL(result.ok ? '/email-verified' : '/email-verification-failed', `${getConfig().siteUrl}/`);
   if (!result.ok && result.email) target.searchParams.set('email', result.email);
   const response = NextResponse.redirect(target, 303);
   response.headers.set('Cache-Control', 'no-store');
