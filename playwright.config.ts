@@ -12,6 +12,8 @@ const serverEnv = {
   SITE_URL: baseURL,
   DATA_DIR: path.join(os.tmpdir(), 'chrysalis-e2e-data'),
   SITE_NAME: 'Chrysalis',
+  // Regional blocking is exercised by e2e/geo.spec.ts through the CDN headers.
+  GEO_BLOCKED_REGIONS: 'GB,US-TX',
 };
 
 const chromium = {

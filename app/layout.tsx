@@ -5,6 +5,7 @@ import { LogoMark } from '@/components/brand/LogoMark';
 import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
 import { SessionProvider } from '@/components/session/SessionProvider';
 import { AgeGate } from '@/components/shell/AgeGate';
+import { RegionBlockedModal } from '@/components/shell/RegionBlockedModal';
 import { ScrollToTop } from '@/components/shell/ScrollToTop';
 import { SiteFooter } from '@/components/shell/SiteFooter';
 import { SiteHeader } from '@/components/shell/SiteHeader';
@@ -44,6 +45,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </main>
           <SiteFooter siteName={siteName} />
         </AgeGate>
+        <RegionBlockedModal siteName={siteName} />
         </SessionProvider>
         <Suspense fallback={null}>
           <ScrollToTop />

@@ -8,14 +8,23 @@
  */
 import { createServer } from 'node:http';
 
+import { open as openGeoDatabase, type CityResponse } from 'maxmind';
 import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
+import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
 import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
 import { isPublicPagePath } from '../lib/site';
 
 async function main() {
-  const { PORT: port, PUBLIC_PAGE_CACHE_SECONDS: ttlSeconds } = parseEnv(process.env);
+  const env = parseEnv(process.env);
+  const { PORT: port, PUBLIC_PAGE_CACHE_SECONDS: ttlSeconds } = env;
+  const geo: GeoRules = {
+    blocked: parseBlockedRegions(env.GEO_BLOCKED_REGIONS),
+    countryHeader: env.GEO_COUNTRY_HEADER,
+    regionHeader: env.GEO_REGION_HEADER,
+    reader: env.GEOIP_DB ? await openGeoDatabase<CityResponse>(env.GEOIP_DB) : undefined,
+  };
   const app = next({ dev: false, port });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -28,11 +37,14 @@ async function main() {
   });
 
   const server = createServer((req, res) => {
+    // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
+    if (handleGeo(req, res, geo, env.SITE_NAME)) return;
     if (cache.handle(req, res)) return;
     void handle(req, res);
   });
   server.listen(port, () => {
-    console.log(`[chrysalis] listening on port ${port} (public page cache: ${ttlSeconds > 0 ? `${ttlSeconds} s` : 'off'})`);
+    const blocked = geo.blocked.size ? [...geo.blocked].join(', ') : 'none';
+    console.log(`[chrysalis] listening on port ${port} (public page cache: ${ttlSeconds > 0 ? `${ttlSeconds} s` : 'off'}; blocked regions: ${blocked})`);
   });
 
   const shutdown = () => {

@@ -76,6 +76,20 @@ export const envSchema = z
     ADMIN_USERNAME: optionalString,
     ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(12, 'must be at least 12 characters').optional()),
+    GEO_BLOCKED_REGIONS: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(
+          /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?(\s*,\s*[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?)*$/,
+          'must be a comma-separated list of ISO 3166-1 country codes and ISO 3166-2 subdivision codes, e.g. GB,US-TX',
+        )
+        .optional(),
+    ),
+    GEO_COUNTRY_HEADER: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().default('cf-ipcountry')),
+    GEO_REGION_HEADER: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().default('cf-region-code')),
+    GEOIP_DB: optionalString,
     OPERATOR_NAME: optionalString,
     OPERATOR_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     OPERATOR_ADDRESS: optionalString,

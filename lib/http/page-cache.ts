@@ -170,7 +170,8 @@ export class PageCache {
     const ttlSeconds = Math.max(1, Math.round(this.options.ttlMs / 1000));
     // Browsers revalidate (cheap 304s); shared caches may keep it as long as we do.
     res.setHeader('cache-control', `public, max-age=0, s-maxage=${ttlSeconds}, stale-while-revalidate=60`);
-    res.setHeader('vary', 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, accept-encoding');
+    const earlier = res.getHeader('vary'); // e.g. the region headers, set before the cache runs
+    res.setHeader('vary', [earlier, 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, accept-encoding'].filter(Boolean).join(', '));
     res.setHeader('etag', entry.etag);
     res.setHeader(STATUS_HEADER, status);
     if (req.headers['if-none-match'] === entry.etag) {
