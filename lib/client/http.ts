@@ -87,7 +87,7 @@ function classify(status: number, path: string, body: string, contentType: strin
     }
   }
   const message = typeof data.message === 'string' ? data.message : `Request failed with status ${status}`;
-  if (status === 401 && !path.startsWith(CURRENT_USER_PATH)) emit({ type: 'unauthorized', path });
+  if (status === 401 && new URL(path, 'http://relative.invalid').pathname !== CURRENT_USER_PATH) emit({ type: 'unauthorized', path });
   if (status === 403) {
     if (contentType.includes('text/html')) emit({ type: 'regionBlocked', countryCode: countryFromHtml(body) });
     else if (BAN_OR_ADMIN.has(message)) emit({ type: 'forbidden', message });
