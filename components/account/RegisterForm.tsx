@@ -102,8 +102,9 @@ export function RegisterForm() {
         </div>
         <p className="terms-note">
           By creating an account you confirm that you are at least 18 years old and agree to our{' '}
-          <Link href="/terms-of-use">Terms of Use</Link> and <Link href="/community-standards">Community Standards</Link>. We handle your
-          data as our <Link href="/privacy-policy">Privacy Policy</Link> describes.
+          <Link href="/terms-of-use">Terms of Use</Link> and <Link href="/community-standards">Community Standards</Link>, and that you
+          explicitly consent to us processing the sensitive information your activity here may reveal, as our{' '}
+          <Link href="/privacy-policy">Privacy Policy</Link> describes.
         </p>
         <p role="alert" className="form-error">{formError}</p>
         <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
