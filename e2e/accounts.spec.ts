@@ -68,6 +68,13 @@ test.describe('accounts', () => {
     await expect(nav.getByRole('link', { name: `member_${id}` })).toHaveAttribute('href', `/profile/member_${id}`);
     await expect(nav.getByRole('link', { name: 'Upload' })).toBeVisible();
     expect(await page.evaluate(() => [localStorage.getItem('token') !== null, localStorage.getItem('username')])).toEqual([true, `member_${id}`]);
+    // The member navbar fits from the desktop breakpoint up, without sideways scrolling.
+    for (const width of [1024, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `at ${width} px`).toBeLessThanOrEqual(0);
+      await expect(nav.getByRole('button', { name: 'Logout' })).toBeInViewport();
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Settings: mismatched emails are caught inline, the password change succeeds.
     await nav.getByRole('button', { name: 'Settings' }).click();
