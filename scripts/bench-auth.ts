@@ -18,7 +18,7 @@ import { argon2Sync, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 
 import { buildIfNeeded } from './lib/build';
-import { startServerProcess } from './lib/server-process';
+import { startServerProcess, waitForServer } from './lib/server-process';
 
 const PORT = 3201;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -36,19 +36,6 @@ const nextAddress = () => {
   addressCounter += 1;
   return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
 };
-
-async function waitForServer(url: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`server did not answer ${url}`);
-}
 
 function linkFor(dataDir: string, email: string): string {
   const outbox = path.join(dataDir, 'outbox');

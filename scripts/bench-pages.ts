@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 
 import { buildIfNeeded } from './lib/build';
-import { startServerProcess } from './lib/server-process';
+import { startServerProcess, waitForServer } from './lib/server-process';
 
 const PORT = 3200;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -42,19 +42,6 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-
-async function waitForServer(url: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
-}
 
 async function measure(pathname: string) {
   const result = await autocannon({ url: `${ORIGIN}${pathname}`, connections: CONNECTIONS, duration: DURATION_S, headers: HEADERS });

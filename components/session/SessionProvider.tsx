@@ -3,22 +3,13 @@
 import { useRouter } from 'next/navigation';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
+import type { UserDto } from '@/lib/api-types';
 import { apiRequest, onClientEvent, setAuthToken } from '@/lib/client/http';
 import { readStorage, writeStorage } from '@/lib/client/browser-store';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 /** The user as GET /api/auth/me and login return it. */
-export interface SessionUser {
-  _id: string;
-  username: string;
-  email: string;
-  isAdmin: boolean;
-  isVIP: boolean;
-  autoPlayVideos: boolean;
-  tasks: number;
-  lastTaskCompleted: string | null;
-  profilePhotoUrl: string | null;
-}
+export type SessionUser = UserDto;
 
 export const SESSION_RECHECK_MS = 60_000;
 

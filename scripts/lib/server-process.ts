@@ -10,3 +10,17 @@ export function startServerProcess(env: NodeJS.ProcessEnv, stdio: StdioOptions =
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
   return server;
 }
+
+/** Resolves once the URL answers 2xx; throws after the timeout. */
+export async function waitForServer(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
+}

@@ -1,21 +1,9 @@
 import 'server-only';
 
+import type { UserDto } from '@/lib/api-types';
 import type { User } from '@/lib/db/schema';
 
-/** The user as the API shows it to its owner (spec section 3 plus what the client needs). */
-export interface UserDto {
-  _id: string;
-  username: string;
-  email: string;
-  isAdmin: boolean;
-  isVIP: boolean;
-  autoPlayVideos: boolean;
-  tasks: number;
-  lastTaskCompleted: string | null;
-  profilePhotoUrl: string | null;
-  emailVerified: boolean;
-  createdAt: string;
-}
+export type { UserDto };
 
 export function toUserDto(user: User): UserDto {
   return {
