@@ -1,10 +1,13 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useState } from 'react';
 
-import { SettingsModal } from '@/components/account/SettingsModal';
 import { useSession } from '@/components/session/SessionProvider';
+
+// Loaded when opened: its forms (react-hook-form, zod) stay out of every page's first load.
+const SettingsModal = dynamic(() => import('@/components/account/SettingsModal').then((m) => m.SettingsModal), { ssr: false });
 
 /** Logged out: Sign up, Log in. Logged in: the member's links, settings, profile, Upload and Logout. */
 export function AccountArea() {
