@@ -90,6 +90,14 @@ export const envSchema = z
     GEO_COUNTRY_HEADER: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().default('cf-ipcountry')),
     GEO_REGION_HEADER: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().default('cf-region-code')),
     GEOIP_DB: optionalString,
+    MAX_UPLOAD_BYTES: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of bytes' })
+        .int('must be a whole number of bytes')
+        .min(1024, 'must be at least 1024 bytes')
+        .default(4 * 1024 * 1024 * 1024),
+    ),
     OPERATOR_NAME: optionalString,
     OPERATOR_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     OPERATOR_ADDRESS: optionalString,

@@ -27,6 +27,8 @@ export interface ServerConfig {
   /** Unset means mail is written to DATA_DIR/outbox as .eml files. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Largest video upload accepted, in bytes. */
+  maxUploadBytes: number;
   /** The admin account ensured at start, when configured. */
   admin: { username: string; email: string; password: string } | undefined;
   operator: OperatorInfo;
@@ -48,6 +50,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret: raw.SESSION_SECRET,
     apiBaseUrl: raw.NEXT_PUBLIC_API_BASE_URL,
     smtpUrl: raw.SMTP_URL,
+    maxUploadBytes: raw.MAX_UPLOAD_BYTES,
     mailFrom: raw.MAIL_FROM ?? `${raw.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
     admin:
       raw.ADMIN_USERNAME && raw.ADMIN_EMAIL && raw.ADMIN_PASSWORD

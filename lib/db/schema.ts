@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Members. Usernames and emails are unique regardless of case (the indexes
@@ -114,3 +114,42 @@ export const jobs = pgTable(
 );
 
 export type Job = typeof jobs.$inferSelect;
+
+/**
+ * Uploaded videos. Processing state (what the media pipeline has done) and
+ * moderation status (whether people may see it) are separate: a video is
+ * public only when it is ready and approved.
+ */
+export const videos = pgTable(
+  'videos',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The public id in URLs (/video/{streamVideoId}). */
+    streamVideoId: text('stream_video_id').notNull(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    category: text('category', { enum: ['Sissy', 'Beta', 'Censor'] }).notNull(),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    processingState: text('processing_state', { enum: ['queued', 'processing', 'ready', 'failed'] }).notNull().default('queued'),
+    processingError: text('processing_error'),
+    moderationStatus: text('moderation_status', { enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
+    rejectionReason: text('rejection_reason'),
+    /** The original file as uploaded, under the media storage root. */
+    sourceKey: text('source_key').notNull(),
+    sourceBytes: bigint('source_bytes', { mode: 'number' }).notNull(),
+    durationSeconds: doublePrecision('duration_seconds'),
+    width: integer('width'),
+    height: integer('height'),
+    thumbnailKey: text('thumbnail_key'),
+    views: integer('views').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('videos_stream_video_id_key').on(t.streamVideoId), index('videos_owner_id_idx').on(t.ownerId)],
+);
+
+export type Video = typeof videos.$inferSelect;

@@ -1,0 +1,187 @@
+import 'server-only';
+
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+import { Busboy } from '@fastify/busboy';
+
+import { getConfig } from '@/lib/config/server';
+import { getDb } from '@/lib/db';
+import { videos, type Video } from '@/lib/db/schema';
+import { splitTags, uploadFieldsSchema } from '@/lib/validation/videos';
+
+import type { Authenticated } from '../auth/session';
+import { ApiError, badRequest, parseInput } from '../errors';
+import { enqueue } from '../jobs/queue';
+import { NotAVideoError, probeVideo } from '../media/probe';
+
+export const VIDEO_FIELD = 'video';
+export const PROCESS_VIDEO_JOB = 'process-video';
+
+const tooLarge = (limit: number) => new ApiError(413, `This video is too large. The limit is ${formatBytes(limit)}.`);
+
+function formatBytes(bytes: number): string {
+  const gib = bytes / 1024 ** 3;
+  if (gib >= 1) return `${Number.isInteger(gib) ? gib : gib.toFixed(1)} GB`;
+  return `${Math.max(1, Math.round(bytes / 1024 ** 2))} MB`;
+}
+
+export function quarantineDir(): string {
+  return path.join(getConfig().dataDir, 'quarantine');
+}
+export function originalsDir(): string {
+  return path.join(getConfig().dataDir, 'media', 'originals');
+}
+
+/** Counts bytes as they pass and stops the stream past the limit, so an oversized upload never lands whole on disk. */
+function byteLimit(limit: number) {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) callback(tooLarge(limit));
+      else callback(null, chunk);
+    },
+  });
+}
+
+interface ParsedUpload {
+  fields: Record<string, string[]>;
+  file: { tempPath: string; bytes: number; originalName: string } | null;
+}
+
+/**
+ * Streams a multipart upload: text fields into memory (small, limited), the
+ * video straight to a quarantine file whose name we choose, counting bytes.
+ * Never buffers the body. On any error the quarantine file is removed.
+ */
+async function parseUpload(request: Request, limit: number): Promise<ParsedUpload> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!contentType.startsWith('multipart/form-data')) throw new ApiError(415, 'Send the upload as multipart/form-data.');
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit + 1024 * 1024) throw tooLarge(limit);
+  if (!request.body) throw badRequest('Choose a video file to upload.');
+
+  await mkdir(quarantineDir(), { recursive: true });
+  const fields: Record<string, string[]> = {};
+  let file: ParsedUpload['file'] = null;
+  let writing: Promise<void> | null = null;
+  const tempPath = path.join(quarantineDir(), `${randomUUID()}.upload`);
+  const source = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream);
+
+  let parser: ReturnType<typeof Busboy>;
+  try {
+    parser = Busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fields: 20, fieldSize: 16 * 1024, parts: 25 } });
+  } catch {
+    throw badRequest('The upload form could not be read.');
+  }
+  parser.on('field', (name: string, value: string) => {
+    (fields[name] ??= []).push(value);
+  });
+  parser.on('file', (name: string, stream: NodeJS.ReadableStream & { truncated?: boolean }, filename: string) => {
+    if (name !== VIDEO_FIELD || file) {
+      stream.resume(); // only one video per upload; other files are drained and ignored
+      return;
+    }
+    file = { tempPath, bytes: 0, originalName: filename };
+    const counter = byteLimit(limit);
+    counter.on('data', (chunk: Buffer) => {
+      file!.bytes += chunk.length;
+    });
+    writing = pipeline(stream, counter, createWriteStream(tempPath, { flags: 'wx' }));
+    // A failed write (over the limit, disk full) stops reading the request at once and fails the parse with its reason.
+    writing.catch((error: unknown) => {
+      source.destroy(error as Error);
+      parser.destroy(error as Error);
+    });
+  });
+
+  try {
+    await pipeline(source, parser);
+    if (writing) await writing;
+  } catch (error) {
+    await rm(tempPath, { force: true });
+    if (error instanceof ApiError) throw error;
+    throw badRequest('The upload was interrupted or is not valid form data. Please try again.');
+  }
+  return { fields, file };
+}
+
+export interface UploadedVideo {
+  video: Pick<Video, 'id' | 'streamVideoId' | 'title' | 'processingState' | 'moderationStatus'>;
+}
+
+/** POST /api/videos/upload: stream, check fields, check the file is a video by content, store, queue processing. */
+export async function uploadVideo(auth: Authenticated, request: Request) {
+  const limit = getConfig().maxUploadBytes;
+  const { fields, file } = await parseUpload(request, limit);
+  let storedPath: string | null = null;
+  // Nothing half-stored: on any failure both the quarantine file and a moved original go.
+  const cleanup = () => Promise.all([file ? rm(file.tempPath, { force: true }) : null, storedPath ? rm(storedPath, { force: true }) : null]);
+  try {
+    const input = parseInput(uploadFieldsSchema, {
+      title: fields.title?.[0],
+      description: fields.description?.[0],
+      category: fields.category?.[0],
+      tags: splitTags(fields.tags),
+    });
+    if (!file) throw badRequest('Choose a video file to upload.', { field: VIDEO_FIELD });
+    if (file.bytes === 0) throw badRequest('The video file is empty.', { field: VIDEO_FIELD });
+    const probe = await probeVideo(file.tempPath).catch((error: unknown) => {
+      if (error instanceof NotAVideoError) throw new ApiError(415, error.message, { field: VIDEO_FIELD });
+      throw error;
+    });
+
+    const id = randomUUID();
+    const streamVideoId = randomBytes(9).toString('base64url');
+    const sourceKey = `${id}${path.extname(file.originalName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 6) || '.bin'}`;
+    await mkdir(originalsDir(), { recursive: true });
+    storedPath = path.join(originalsDir(), sourceKey);
+    await rename(file.tempPath, storedPath);
+
+    const db = await getDb();
+    const [video] = await db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(videos)
+        .values({
+          id,
+          streamVideoId,
+          ownerId: auth.user.id,
+          title: input.title,
+          description: input.description,
+          category: input.category,
+          tags: input.tags,
+          sourceKey,
+          sourceBytes: file.bytes,
+          durationSeconds: probe.durationSeconds,
+          width: probe.width,
+          height: probe.height,
+        })
+        .returning();
+      await enqueue(tx as unknown as typeof db, PROCESS_VIDEO_JOB, { videoId: id }, { dedupeKey: `${PROCESS_VIDEO_JOB}:${id}` });
+      return rows;
+    });
+    return {
+      video: {
+        _id: video!.id,
+        streamVideoId: video!.streamVideoId,
+        title: video!.title,
+        description: video!.description,
+        category: video!.category,
+        tags: video!.tags,
+        status: video!.processingState,
+        moderationStatus: video!.moderationStatus,
+        durationSeconds: video!.durationSeconds,
+        width: video!.width,
+        height: video!.height,
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { eq } from 'drizzle-orm';
+
+import { POST as login } from '@/app/api/auth/login/route';
+import { POST as upload } from '@/app/api/videos/upload/route';
+import { useDatabase } from '@/lib/db';
+import { jobs, users, videos } from '@/lib/db/schema';
+import { hashPassword } from '@/lib/server/auth/passwords';
+import { resetLimiters } from '@/lib/server/rate-limit';
+
+import { call, ORIGIN } from '../helpers/api';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-upload-'));
+process.env.SITE_URL = ORIGIN;
+process.env.DATA_DIR = dataDir;
+process.env.MAX_UPLOAD_BYTES = String(2 * 1024 * 1024);
+
+/** Small real inputs made by ffmpeg: a 2-second H.264/AAC clip and an audio-only file. */
+const fixtures = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-fixtures-'));
+const clip = path.join(fixtures, 'clip.mp4');
+const audioOnly = path.join(fixtures, 'tone.m4a');
+execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip]);
+execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:a', 'aac', audioOnly]);
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(fixtures, { recursive: true, force: true });
+});
+
+function uploadForm(file: Blob | null, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries({ title: 'Morning transformation', description: 'A test clip', category: 'Sissy', tags: 'Sissy, training ,#Soft', ...fields })) {
+    form.append(key, value);
+  }
+  if (file) form.append('video', file, 'clip.mp4');
+  return form;
+}
+
+const quarantined = () => {
+  try {
+    return readdirSync(path.join(dataDir, 'quarantine'));
+  } catch {
+    return [];
+  }
+};
+
+describe.each(ENGINES)('video upload on %s', (engine) => {
+  let database: TestDatabase;
+  let token: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    useDatabase(database);
+    resetLimiters();
+    await database.db.insert(users).values({
+      username: 'uploader',
+      email: 'uploader@example.org',
+      passwordHash: await hashPassword('uploader-password-1'),
+      dateOfBirth: '1990-01-01',
+      emailVerifiedAt: new Date(),
+    });
+    token = (await call(login, '/api/auth/login', { json: { email: 'uploader@example.org', password: 'uploader-password-1' }, ip: '198.18.1.1' })).body.token as string;
+  });
+  afterAll(() => database.destroy());
+
+  it('stores a real video, checks it with ffprobe, and queues its processing', async () => {
+    const response = await call(upload, '/api/videos/upload', { form: uploadForm(new Blob([readFileSync(clip)], { type: 'video/mp4' })), bearer: token });
+    expect(response.status).toBe(201);
+    const video = response.body.video as Record<string, unknown>;
+    expect(video).toMatchObject({ title: 'Morning transformation', category: 'Sissy', tags: ['sissy', 'training', 'soft'], status: 'queued', moderationStatus: 'pending', width: 320, height: 240 });
+    expect(video.streamVideoId).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(video.durationSeconds).toBeCloseTo(2, 0);
+
+    const [row] = await database.db.select().from(videos).where(eq(videos.id, video._id as string));
+    expect(readFileSync(path.join(dataDir, 'media', 'originals', row!.sourceKey))).toEqual(readFileSync(clip));
+    const queued = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `process-video:${row!.id}`));
+    expect(queued).toHaveLength(1);
+    expect(quarantined()).toEqual([]);
+  });
+
+  it.each([
+    ['a text file named .mp4', () => new Blob(['this is not a video at all'], { type: 'video/mp4' }), 415, /not a video we can read/],
+    ['an audio-only file', () => new Blob([readFileSync(audioOnly)]), 415, /no video picture/],
+    ['a truncated video', () => new Blob([readFileSync(clip).subarray(0, 4000)]), 415, /damaged or incomplete/],
+    ['an empty file', () => new Blob([]), 400, /empty/],
+    ['a file far over the limit (refused from its declared length)', () => new Blob([new Uint8Array(4 * 1024 * 1024)]), 413, /too large\. The limit is 2 MB/],
+    ['a file just over the limit (stopped while streaming)', () => new Blob([new Uint8Array(2.5 * 1024 * 1024)]), 413, /too large\. The limit is 2 MB/],
+  ])('refuses %s with a clear error and keeps nothing', async (_label, makeFile, status, message) => {
+    const before = (await database.db.select().from(videos)).length;
+    const response = await call(upload, '/api/videos/upload', { form: uploadForm(makeFile()), bearer: token });
+    expect(response.status).toBe(status);
+    expect(response.body.message).toMatch(message);
+    expect(await database.db.select().from(videos)).toHaveLength(before);
+    expect(quarantined()).toEqual([]);
+  });
+
+  it.each([
+    [{ title: '' }, 'Title is required'],
+    [{ title: 'x'.repeat(121) }, 'Title must be at most 120 characters'],
+    [{ category: 'Alpha' }, 'Category must be one of Sissy, Beta, Censor'],
+    [{ tags: Array.from({ length: 16 }, (_, i) => `t${i}`).join(',') }, 'Use at most 15 tags'],
+  ])('refuses fields %p: %p, and keeps nothing', async (fields, message) => {
+    const response = await call(upload, '/api/videos/upload', { form: uploadForm(new Blob([readFileSync(clip)]), fields), bearer: token });
+    expect(response).toMatchObject({ status: 400, body: { message } });
+    expect(quarantined()).toEqual([]);
+  });
+
+  it('needs a file, a login, and multipart', async () => {
+    expect(await call(upload, '/api/videos/upload', { form: uploadForm(null), bearer: token })).toMatchObject({ status: 400, body: { message: 'Choose a video file to upload.' } });
+    expect((await call(upload, '/api/videos/upload', { form: uploadForm(new Blob([readFileSync(clip)])) })).status).toBe(401);
+    expect((await call(upload, '/api/videos/upload', { json: { title: 'x' }, bearer: token })).status).toBe(415);
+  });
+});
