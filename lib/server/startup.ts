@@ -5,14 +5,21 @@ import { getDatabaseHandle } from '@/lib/db';
 import { DatabaseLockedError } from '@/lib/db/open';
 
 import { ensureAdmin } from './accounts';
+import { startWorker } from './jobs/worker';
+import { JOB_HANDLERS } from './videos/processing';
 
 /** Start-up checks for the web process; exits the process when they fail. */
 export async function startServer(): Promise<void> {
   try {
     const config = getConfig();
-    const { engine } = await getDatabaseHandle();
+    const { engine, db } = await getDatabaseHandle();
     const where = engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
     console.log(`[chrysalis] ${config.siteName} ready: ${config.siteUrl} · database: ${where}, migrations applied`);
+    if (engine === 'pglite') {
+      // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
+      startWorker(db, { handlers: JOB_HANDLERS, concurrency: 1, onError: logJobError });
+      console.log('[chrysalis] job worker running in this process');
+    }
     const admin = await ensureAdmin();
     if (admin === 'created' || admin === 'promoted') console.log(`[chrysalis] admin account ${config.admin!.email} ${admin}`);
     if (admin === 'missing') {
@@ -29,4 +36,8 @@ export async function startServer(): Promise<void> {
     }
     process.exit(1);
   }
+}
+
+function logJobError(job: { type: string; id: string }, error: unknown, status: 'queued' | 'failed') {
+  console.error(`[worker] ${job.type} ${job.id} ${status === 'failed' ? 'gave up' : 'will retry'}:`, error instanceof Error ? error.message : error);
 }
