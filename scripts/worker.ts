@@ -5,7 +5,7 @@
  * the embedded database the server runs the jobs itself.)
  */
 import { ConfigError, loadConfig } from '@/lib/config/server';
-import { useDatabase } from '@/lib/db';
+import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { JOB_HANDLERS } from '@/lib/server/videos/processing';
@@ -17,7 +17,7 @@ async function main() {
     process.exit(1);
   }
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  useDatabase(handle);
+  installDatabase(handle);
   const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 1);
   const worker = startWorker(handle.db, {
     handlers: JOB_HANDLERS,

@@ -31,6 +31,6 @@ export async function getDb(): Promise<Database> {
  * Installs an already-open database as this process's database (integration
  * tests open one per test file; a future worker script may share one).
  */
-export function useDatabase(handle: DatabaseHandle): void {
+export function installDatabase(handle: DatabaseHandle): void {
   globalForDb.__chrysalisDb = Promise.resolve(handle);
 }

@@ -14,7 +14,7 @@ import { POST as resend } from '@/app/api/auth/resend-verification/route';
 import { PUT as changeEmail } from '@/app/api/users/settings/email/route';
 import { PUT as changePassword } from '@/app/api/users/settings/password/route';
 import { PUT as preferences } from '@/app/api/users/settings/preferences/route';
-import { useDatabase } from '@/lib/db';
+import { installDatabase } from '@/lib/db';
 import { emailTokens, users } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
@@ -36,7 +36,7 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     rmSync(path.join(dataDir, 'outbox'), { recursive: true, force: true });
-    useDatabase(database);
+    installDatabase(database);
     resetLimiters();
   });
   afterAll(() => database.destroy());

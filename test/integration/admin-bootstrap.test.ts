@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 
 import { POST as login } from '@/app/api/auth/login/route';
-import { useDatabase } from '@/lib/db';
+import { installDatabase } from '@/lib/db';
 import { users } from '@/lib/db/schema';
 import { ensureAdmin } from '@/lib/server/accounts';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -22,7 +22,7 @@ describe.each(ENGINES)('the first admin on %s', (engine) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(engine);
-    useDatabase(database);
+    installDatabase(database);
     resetLimiters();
   });
   afterAll(() => database.destroy());
@@ -35,7 +35,7 @@ describe.each(ENGINES)('the first admin on %s', (engine) => {
     jest.resetModules();
     // A fresh module registry re-reads the configuration, as a restart would.
     const fresh = await import('@/lib/server/accounts');
-    (await import('@/lib/db')).useDatabase(database);
+    (await import('@/lib/db')).installDatabase(database);
     expect(await fresh.ensureAdmin()).toBe('created');
     expect(await fresh.ensureAdmin()).toBe('present');
     const [admin] = await database.db.select().from(users).where(eq(users.username, 'root_admin'));

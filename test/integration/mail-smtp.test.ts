@@ -6,7 +6,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 
 import { POST as register } from '@/app/api/auth/register/route';
-import { useDatabase } from '@/lib/db';
+import { installDatabase } from '@/lib/db';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN, registrationForm } from '../helpers/api';
@@ -50,7 +50,7 @@ describe('mail through SMTP', () => {
     process.env.SITE_URL = ORIGIN;
     process.env.DATA_DIR = dataDir;
     database = await createTestDatabase('pglite');
-    useDatabase(database);
+    installDatabase(database);
     resetLimiters();
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 
 import { POST as login } from '@/app/api/auth/login/route';
 import { POST as upload } from '@/app/api/videos/upload/route';
-import { useDatabase } from '@/lib/db';
+import { installDatabase } from '@/lib/db';
 import { jobs, users, videos } from '@/lib/db/schema';
 import { hashPassword } from '@/lib/server/auth/passwords';
 import { startWorker } from '@/lib/server/jobs/worker';
@@ -44,7 +44,7 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
-    useDatabase(database);
+    installDatabase(database);
     resetLimiters();
     await database.db.insert(users).values({ username: 'maker', email: 'maker@example.org', passwordHash: await hashPassword('maker-password-1'), dateOfBirth: '1990-01-01', emailVerifiedAt: new Date() });
     token = (await call(login, '/api/auth/login', { json: { email: 'maker@example.org', password: 'maker-password-1' }, ip: '198.18.2.1' })).body.token as string;

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 
 import { POST as login } from '@/app/api/auth/login/route';
 import { POST as upload } from '@/app/api/videos/upload/route';
-import { useDatabase } from '@/lib/db';
+import { installDatabase } from '@/lib/db';
 import { jobs, users, videos } from '@/lib/db/schema';
 import { hashPassword } from '@/lib/server/auth/passwords';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -54,7 +54,7 @@ describe.each(ENGINES)('video upload on %s', (engine) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
-    useDatabase(database);
+    installDatabase(database);
     resetLimiters();
     await database.db.insert(users).values({
       username: 'uploader',
