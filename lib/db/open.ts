@@ -99,6 +99,8 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
 
 async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
   const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
+  // An idle connection the server drops (restart, failover, admin) must not crash the process; the pool replaces it.
+  pool.on('error', (error) => console.error('[db] an idle PostgreSQL connection failed:', error.message));
   try {
     if (options.migrate !== false) {
       const client = await pool.connect();
