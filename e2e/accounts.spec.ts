@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { expect, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 const OUTBOX = path.join(os.tmpdir(), 'chrysalis-e2e-data', 'outbox');
 
@@ -71,7 +71,7 @@ test.describe('accounts', () => {
     // The member navbar fits from the desktop breakpoint up, without sideways scrolling.
     for (const width of [1024, 1280, 1920]) {
       await page.setViewportSize({ width, height: 800 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `at ${width} px`).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page, `at ${width} px`);
       await expect(nav.getByRole('button', { name: 'Logout' })).toBeInViewport();
     }
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -18,3 +18,9 @@ export const POLICY_PAGES = [
   ['/cookie-policy', 'Cookie Policy'],
   ['/lgbtq-support', 'LGBTQ+ Support'],
 ] as const;
+
+/** Nothing on the page makes it scroll sideways at the current width. */
+export async function expectNoSidewaysScroll(page: Page, context = '') {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `sideways overflow ${context}`).toBeLessThanOrEqual(0);
+}

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 test.describe('navbar and footer (desktop)', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop layout');
@@ -98,8 +98,7 @@ test.describe('mobile menu', () => {
     await expect(page).toHaveURL(`/search?q=${encodeURIComponent('🦋 exploration')}`);
 
     // Nothing overflows sideways at 375 px.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
   });
 });
 
@@ -151,8 +150,7 @@ test.describe('pages', () => {
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       const heading = page.getByRole('heading', { level: 1 });
       await expect(heading).toContainText(query.slice(0, 100));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
     });
   }

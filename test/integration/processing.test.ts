@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,21 +16,16 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { mediaFixtures } from '../helpers/media';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-processing-'));
 process.env.SITE_URL = ORIGIN;
 process.env.DATA_DIR = dataDir;
 
-const fixtures = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-fixtures-'));
-const h264 = path.join(fixtures, 'h264.mp4');
-const mpeg4 = path.join(fixtures, 'mpeg4.avi');
-// H.264/AAC without faststart (index at the end), and an old MPEG-4 Part 2 AVI that browsers cannot play.
-execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', h264]);
-execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'mpeg4', mpeg4]);
-afterAll(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(fixtures, { recursive: true, force: true });
-});
+const media = mediaFixtures();
+const h264 = media.h264Clip(3);
+const mpeg4 = media.mpeg4Avi();
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const indexFirst = (file: string) => {
   const bytes = readFileSync(file);

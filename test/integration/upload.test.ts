@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,22 +13,17 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { mediaFixtures } from '../helpers/media';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-upload-'));
 process.env.SITE_URL = ORIGIN;
 process.env.DATA_DIR = dataDir;
 process.env.MAX_UPLOAD_BYTES = String(2 * 1024 * 1024);
 
-/** Small real inputs made by ffmpeg: a 2-second H.264/AAC clip and an audio-only file. */
-const fixtures = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-fixtures-'));
-const clip = path.join(fixtures, 'clip.mp4');
-const audioOnly = path.join(fixtures, 'tone.m4a');
-execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip]);
-execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:a', 'aac', audioOnly]);
-afterAll(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(fixtures, { recursive: true, force: true });
-});
+const media = mediaFixtures();
+const clip = media.h264Clip();
+const audioOnly = media.audioOnly();
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function uploadForm(file: Blob | null, fields: Record<string, string> = {}) {
   const form = new FormData();

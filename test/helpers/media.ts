@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Small real media made by ffmpeg's test sources (no binary fixtures in the
+ * repository). Call from a test file's top level; files go away after it.
+ */
+export function mediaFixtures() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-fixtures-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const make = (name: string, args: string[]) => {
+    const file = path.join(dir, name);
+    execFileSync('ffmpeg', ['-v', 'error', ...args, file]);
+    return file;
+  };
+  return {
+    /** H.264/AAC MP4 as ffmpeg writes it by default: index (moov) at the end. */
+    h264Clip: (seconds = 2) =>
+      make(`h264-${seconds}s.mp4`, ['-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=25`, '-f', 'lavfi', '-i', `sine=duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
+    /** Old MPEG-4 Part 2 in AVI: a real video no browser plays. */
+    mpeg4Avi: () => make('mpeg4.avi', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'mpeg4']),
+    audioOnly: () => make('tone.m4a', ['-f', 'lavfi', '-i', 'sine=duration=2', '-c:a', 'aac']),
+  };
+}
