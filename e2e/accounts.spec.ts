@@ -84,6 +84,8 @@ test.describe('accounts', () => {
     await settings.getByLabel('Current password').first().fill('orchid-velvet-77');
     await settings.getByRole('button', { name: 'Update email' }).click();
     await expect(settings.getByText('Emails do not match.')).toBeVisible();
+    // The form moves focus to the field in error; wait for it, or typing below could land there.
+    await expect(settings.getByLabel('Confirm new email')).toBeFocused();
 
     await settings.getByLabel('Current password').last().fill('wrong-one');
     await settings.getByLabel('New password', { exact: true }).fill('lotus-silk-88');

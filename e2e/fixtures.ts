@@ -2,8 +2,11 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 /** Pages that have already passed the age gate in this browser session. */
 export const test = base.extend<{ confirmedPage: Page }>({
-  confirmedPage: async ({ page }, provide) => {
+  confirmedPage: async ({ page }, provide, testInfo) => {
     await page.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
+    // Each test is a different visitor to the per-address rate limits (sign-ups, logins), as real users are.
+    const n = testInfo.workerIndex * 10_000 + testInfo.repeatEachIndex * 1_000 + testInfo.retry * 100 + (hashTitle(testInfo.title) % 100);
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
     await provide(page);
   },
 });
@@ -23,4 +26,10 @@ export const POLICY_PAGES = [
 export async function expectNoSidewaysScroll(page: Page, context = '') {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `sideways overflow ${context}`).toBeLessThanOrEqual(0);
+}
+
+function hashTitle(title: string): number {
+  let hash = 0;
+  for (const char of title) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash;
 }
