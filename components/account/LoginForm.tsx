@@ -11,6 +11,7 @@ import { ApiClientError } from '@/lib/client/http';
 import { safeReturnPath } from '@/lib/return-path';
 import { loginSchema, type LoginInput } from '@/lib/validation/auth';
 
+import { serverMessage, TextField } from './form-parts';
 import { VerificationPopup } from './VerificationPopup';
 
 export function LoginForm() {
@@ -33,23 +34,15 @@ export function LoginForm() {
       router.refresh();
     } catch (error) {
       if (error instanceof ApiClientError && error.data.needsVerification) setUnverifiedEmail(email);
-      else setFormError(error instanceof ApiClientError && error.status ? error.message : 'Failed to login');
+      else setFormError(serverMessage(error, 'Failed to login'));
     }
   });
 
   return (
     <>
       <form className="form-card" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor="login-email">Email</label>
-          <input id="login-email" type="email" autoComplete="email" aria-invalid={Boolean(errors.email)} aria-describedby="login-email-error" {...register('email')} />
-          <p id="login-email-error" className="field-error">{errors.email?.message}</p>
-        </div>
-        <div className="field">
-          <label htmlFor="login-password">Password</label>
-          <input id="login-password" type="password" autoComplete="current-password" aria-invalid={Boolean(errors.password)} aria-describedby="login-password-error" {...register('password')} />
-          <p id="login-password-error" className="field-error">{errors.password?.message}</p>
-        </div>
+        <TextField id="login-email" label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+        <TextField id="login-password" label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
         <p role="alert" className="form-error">{formError}</p>
         <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
           {isSubmitting ? 'Logging in…' : 'Log in'}

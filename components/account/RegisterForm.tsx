@@ -5,9 +5,10 @@ import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 
-import { apiRequest, ApiClientError } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/http';
 import { registerSchema, todayIso, type RegisterInput } from '@/lib/validation/auth';
 
+import { serverMessage, TextField } from './form-parts';
 import { VerificationPopup } from './VerificationPopup';
 
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'];
@@ -57,25 +58,12 @@ export function RegisterForm() {
       reset();
       setPhoto(null);
     } catch (error) {
-      setFormError(error instanceof ApiClientError && error.status ? error.message : 'Failed to register');
+      setFormError(serverMessage(error, 'Failed to register'));
     }
   });
 
   const field = (name: keyof RegisterInput, label: string, type: string, autoComplete: string) => (
-    <div className="field">
-      <label htmlFor={`register-${name}`}>{label}</label>
-      <input
-        id={`register-${name}`}
-        type={type}
-        autoComplete={autoComplete}
-        aria-invalid={Boolean(errors[name])}
-        aria-describedby={`register-${name}-error`}
-        {...register(name)}
-      />
-      <p id={`register-${name}-error`} className="field-error">
-        {errors[name]?.message}
-      </p>
-    </div>
+    <TextField id={`register-${name}`} label={label} type={type} autoComplete={autoComplete} error={errors[name]?.message} {...register(name)} />
   );
 
   return (

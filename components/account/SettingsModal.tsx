@@ -6,10 +6,12 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { apiRequest, ApiClientError } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/http';
 import { readStorage } from '@/lib/client/browser-store';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { PASSWORD_MIN } from '@/lib/validation/auth';
+
+import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
 
@@ -30,29 +32,7 @@ const passwordForm = z
   })
   .refine((v) => v.newPassword === v.confirmNewPassword, { path: ['confirmNewPassword'], message: 'Passwords do not match.' });
 
-type Status = { ok: boolean; text: string } | null;
 const hasToken = () => Boolean(readStorage('localStorage', STORAGE_KEYS.token));
-const serverMessage = (error: unknown, fallback: string) => (error instanceof ApiClientError && error.status ? error.message : fallback);
-
-function StatusLine({ status }: { status: Status }) {
-  return (
-    <p role="status" aria-live="polite" className={status?.ok === false ? 'form-error' : 'form-success'}>
-      {status?.text}
-    </p>
-  );
-}
-
-function Input({ id, label, error, ...props }: { id: string; label: string; error?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={Boolean(error)} aria-describedby={`${id}-error`} {...props} />
-      <p id={`${id}-error`} className="field-error">
-        {error}
-      </p>
-    </div>
-  );
-}
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -109,9 +89,9 @@ function EmailSettings() {
     <Section title="Update email">
       <p className="muted">Current address: {user?.email}</p>
       <form onSubmit={onSubmit} noValidate>
-        <Input id="settings-new-email" label="New email" type="email" autoComplete="email" error={e.newEmail?.message} {...register('newEmail')} />
-        <Input id="settings-confirm-email" label="Confirm new email" type="email" autoComplete="email" error={e.confirmNewEmail?.message} {...register('confirmNewEmail')} />
-        <Input id="settings-email-password" label="Current password" type="password" autoComplete="current-password" error={e.currentPassword?.message} {...register('currentPassword')} />
+        <TextField id="settings-new-email" label="New email" type="email" autoComplete="email" error={e.newEmail?.message} {...register('newEmail')} />
+        <TextField id="settings-confirm-email" label="Confirm new email" type="email" autoComplete="email" error={e.confirmNewEmail?.message} {...register('confirmNewEmail')} />
+        <TextField id="settings-email-password" label="Current password" type="password" autoComplete="current-password" error={e.currentPassword?.message} {...register('currentPassword')} />
         <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
           Update email
         </button>
@@ -138,9 +118,9 @@ function PasswordSettings() {
   return (
     <Section title="Update password">
       <form onSubmit={onSubmit} noValidate>
-        <Input id="settings-current-password" label="Current password" type="password" autoComplete="current-password" error={e.currentPassword?.message} {...register('currentPassword')} />
-        <Input id="settings-new-password" label="New password" type="password" autoComplete="new-password" error={e.newPassword?.message} {...register('newPassword')} />
-        <Input id="settings-confirm-password" label="Confirm new password" type="password" autoComplete="new-password" error={e.confirmNewPassword?.message} {...register('confirmNewPassword')} />
+        <TextField id="settings-current-password" label="Current password" type="password" autoComplete="current-password" error={e.currentPassword?.message} {...register('currentPassword')} />
+        <TextField id="settings-new-password" label="New password" type="password" autoComplete="new-password" error={e.newPassword?.message} {...register('newPassword')} />
+        <TextField id="settings-confirm-password" label="Confirm new password" type="password" autoComplete="new-password" error={e.confirmNewPassword?.message} {...register('confirmNewPassword')} />
         <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
           Update password
         </button>

@@ -2,7 +2,9 @@
 
 import { useEffect, useRef, useState } from 'react';
 
-import { apiRequest, ApiClientError } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/http';
+
+import { serverMessage } from './form-parts';
 
 export const RESEND_COOLDOWN_SECONDS = 60;
 
@@ -46,7 +48,7 @@ export function VerificationPopup({
       setDeadline(restart + RESEND_COOLDOWN_SECONDS * 1000);
       setNow(restart);
     } catch (error) {
-      setStatus({ kind: 'error', text: error instanceof ApiClientError && error.status ? error.message : failureFallback });
+      setStatus({ kind: 'error', text: serverMessage(error, failureFallback) });
     }
   }
 

@@ -4,11 +4,9 @@ import path from 'node:path';
 
 import { eq } from 'drizzle-orm';
 
-import { POST as login } from '@/app/api/auth/login/route';
 import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
-import { jobs, users, videos } from '@/lib/db/schema';
-import { hashPassword } from '@/lib/server/auth/passwords';
+import { jobs, videos } from '@/lib/db/schema';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { probeVideo } from '@/lib/server/media/probe';
 import { JOB_HANDLERS, videoDir } from '@/lib/server/videos/processing';
@@ -16,6 +14,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { verifiedMemberToken } from '../helpers/members';
 import { mediaFixtures } from '../helpers/media';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-processing-'));
@@ -40,8 +39,7 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     database = await createTestDatabase(engine);
     installDatabase(database);
     resetLimiters();
-    await database.db.insert(users).values({ username: 'maker', email: 'maker@example.org', passwordHash: await hashPassword('maker-password-1'), dateOfBirth: '1990-01-01', emailVerifiedAt: new Date() });
-    token = (await call(login, '/api/auth/login', { json: { email: 'maker@example.org', password: 'maker-password-1' }, ip: '198.18.2.1' })).body.token as string;
+    token = await verifiedMemberToken(database.db, 'maker');
   });
   afterAll(() => database.destroy());
 

@@ -4,15 +4,14 @@ import path from 'node:path';
 
 import { eq } from 'drizzle-orm';
 
-import { POST as login } from '@/app/api/auth/login/route';
 import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
-import { jobs, users, videos } from '@/lib/db/schema';
-import { hashPassword } from '@/lib/server/auth/passwords';
+import { jobs, videos } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { verifiedMemberToken } from '../helpers/members';
 import { mediaFixtures } from '../helpers/media';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-upload-'));
@@ -50,14 +49,7 @@ describe.each(ENGINES)('video upload on %s', (engine) => {
     database = await createTestDatabase(engine);
     installDatabase(database);
     resetLimiters();
-    await database.db.insert(users).values({
-      username: 'uploader',
-      email: 'uploader@example.org',
-      passwordHash: await hashPassword('uploader-password-1'),
-      dateOfBirth: '1990-01-01',
-      emailVerifiedAt: new Date(),
-    });
-    token = (await call(login, '/api/auth/login', { json: { email: 'uploader@example.org', password: 'uploader-password-1' }, ip: '198.18.1.1' })).body.token as string;
+    token = await verifiedMemberToken(database.db, 'uploader');
   });
   afterAll(() => database.destroy());
 

@@ -1,0 +1,16 @@
+import { POST as login } from '@/app/api/auth/login/route';
+import type { Database } from '@/lib/db';
+import { users } from '@/lib/db/schema';
+import { hashPassword } from '@/lib/server/auth/passwords';
+
+import { call } from './api';
+
+/** A verified member inserted directly, logged in through the real login route; returns the bearer token. */
+export async function verifiedMemberToken(db: Database, username: string): Promise<string> {
+  const email = `${username}@example.org`;
+  const password = `${username}-password-1`;
+  await db.insert(users).values({ username, email, passwordHash: await hashPassword(password), dateOfBirth: '1990-01-01', emailVerifiedAt: new Date() });
+  const response = await call(login, '/api/auth/login', { json: { email, password }, ip: '198.18.9.9' });
+  if (response.status !== 200) throw new Error(`login failed: ${JSON.stringify(response.body)}`);
+  return response.body.token as string;
+}
