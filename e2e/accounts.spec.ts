@@ -60,6 +60,8 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { name: 'Email verified' })).toBeVisible();
 
     await page.getByRole('link', { name: 'Log in' }).last().click();
+    // Wait for the login page: until then "Email" also names the verified page's section.
+    await expect(page).toHaveURL('/login');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('orchid-velvet-77');
     await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
