@@ -40,7 +40,8 @@ const nextConfig: NextConfig = {
   // rate-limiter-flexible imports drizzle-orm dynamically, which bundling cannot follow.
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'proper-lockfile', 'rate-limiter-flexible', 'sharp'],
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    // /embed/* is the one page other sites may frame; its route sets its own CSP (frame-ancestors *).
+    return [{ source: '/((?!embed/).*)', headers: securityHeaders }];
   },
 };
 

@@ -11,9 +11,15 @@ const serverEnv = {
   PORT: String(PORT),
   SITE_URL: baseURL,
   DATA_DIR: path.join(os.tmpdir(), 'chrysalis-e2e-data'),
+  // Empty-state tests need an empty site: no demo videos (docs/configuration.md, SEED_DEMO).
+  SEED_DEMO: '0',
   SITE_NAME: 'Chrysalis',
   // Regional blocking is exercised by e2e/geo.spec.ts through the CDN headers.
   GEO_BLOCKED_REGIONS: 'GB,US-TX',
+  // The first-admin bootstrap (docs/configuration.md): e2e/admin-moderation.spec.ts logs in as this account.
+  ADMIN_USERNAME: 'e2e_admin',
+  ADMIN_EMAIL: 'admin@e2e.example.org',
+  ADMIN_PASSWORD: 'moderate-orchid-velvet-2026',
 };
 
 const chromium = {
@@ -35,8 +41,22 @@ export default defineConfig({
     launchOptions: chromium,
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium }, grepInvert: /@mobile-only/ },
-    { name: 'mobile', use: { ...devices['Desktop Chrome'], viewport: { width: 375, height: 740 }, isMobile: false, launchOptions: chromium }, grep: /@mobile/ },
+    // The server starts with an empty site; what an empty site shows is checked before any test uploads videos.
+    { name: 'empty-site', testMatch: /empty-site\.spec\.ts/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
+    {
+      name: 'desktop',
+      dependencies: ['empty-site'],
+      testIgnore: /empty-site\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium },
+      grepInvert: /@mobile-only/,
+    },
+    {
+      name: 'mobile',
+      dependencies: ['empty-site'],
+      testIgnore: /empty-site\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 375, height: 740 }, isMobile: false, launchOptions: chromium },
+      grep: /@mobile/,
+    },
   ],
   webServer: {
     command: 'tsx scripts/e2e-server.ts',

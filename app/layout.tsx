@@ -13,6 +13,8 @@ import { getConfig } from '@/lib/config/server';
 import { rootMetadata } from '@/lib/seo/metadata';
 
 import './globals.css';
+import '@/components/videos/videos.css';
+import '@/components/community/community.css';
 
 export function generateMetadata(): Metadata {
   return rootMetadata();

@@ -3,17 +3,19 @@ import Link from 'next/link';
 
 import { SparkIcon } from '@/components/icons';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
-import { NoVideos } from '@/components/videos/NoVideos';
+import { VideoFeed } from '@/components/videos/VideoFeed';
 import { getConfig } from '@/lib/config/server';
+import { loadHomeFeeds } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
-import { CATEGORIES } from '@/lib/site';
+import { CATEGORIES, HOME_PAGE_SIZES } from '@/lib/site';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ path: '/' });
 }
 
-export default function HomePage() {
+export default async function HomePage() {
   const { siteName } = getConfig();
+  const { top, recent } = await loadHomeFeeds();
   return (
     <>
       <WebSiteStructuredData path="/" withSearch />
@@ -39,7 +41,14 @@ export default function HomePage() {
         <div className="section-head">
           <h2 id="top-videos">Top Videos</h2>
         </div>
-        <NoVideos />
+        <VideoFeed
+          initial={top && { videos: top, hasMore: false }}
+          cacheKey="top"
+          listUrl={`/api/videos/top?limit=${HOME_PAGE_SIZES.top}`}
+          pageSize={HOME_PAGE_SIZES.top}
+          label="Top videos"
+          priorityCount={3}
+        />
       </section>
 
       <aside className="section banner" aria-labelledby="daily-task">
@@ -56,7 +65,14 @@ export default function HomePage() {
         <div className="section-head">
           <h2 id="recent-uploads">Recent Uploads</h2>
         </div>
-        <NoVideos />
+        <VideoFeed
+          initial={recent && { videos: recent.videos, hasMore: recent.pagination.hasMore }}
+          cacheKey="recent"
+          listUrl={`/api/videos?limit=${HOME_PAGE_SIZES.recent}`}
+          pageSize={HOME_PAGE_SIZES.recent}
+          label="Recent uploads"
+          infinite
+        />
       </section>
     </>
   );

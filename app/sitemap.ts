@@ -2,10 +2,22 @@ import type { MetadataRoute } from 'next';
 
 import { POLICIES } from '@/components/policies';
 import { getConfig } from '@/lib/config/server';
+import { escapeHtml } from '@/lib/html';
+import { listPublicVideoRows } from '@/lib/server/videos/catalog';
+import { toVideoDto } from '@/lib/server/videos/dto';
 import { CATEGORIES } from '@/lib/site';
 
-/** Public, indexable pages. Videos join this list when they exist (videos issue). */
-export default function sitemap(): MetadataRoute.Sitemap {
+// Lists videos from the database, so it renders per request (the build never opens the database).
+export const dynamic = 'force-dynamic';
+
+/** One sitemap holds at most 50,000 URLs; the newest public videos fill what the fixed pages leave. */
+export const SITEMAP_VIDEO_LIMIT = 45_000;
+
+/** Next writes video fields into the XML as they are; user text must be escaped here. */
+const xml = (text: string) => escapeHtml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, ''));
+
+/** Public, indexable pages, and every public video with a Google video-sitemap entry. */
+export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
   const { siteUrl } = getConfig();
   const page = (path: string, changeFrequency: 'hourly' | 'daily' | 'monthly', priority: number, lastModified?: string) => ({
     url: `${siteUrl}${path}`,
@@ -13,10 +25,41 @@ export default function sitemap(): MetadataRoute.Sitemap {
     priority,
     ...(lastModified ? { lastModified } : {}),
   });
+  let videos: MetadataRoute.Sitemap = [];
+  try {
+    const rows = await listPublicVideoRows(SITEMAP_VIDEO_LIMIT);
+    videos = rows.map((row) => {
+      const video = toVideoDto(row);
+      return {
+        url: `${siteUrl}/video/${video.streamVideoId}`,
+        lastModified: video.createdAt,
+        changeFrequency: 'weekly' as const,
+        priority: 0.6,
+        videos: [
+          {
+            title: xml(video.title),
+            description: xml(video.description.slice(0, 2000) || video.title),
+            thumbnail_loc: video.thumbnailUrl ? `${siteUrl}${video.thumbnailUrl}` : `${siteUrl}/logo-512.png`,
+            content_loc: row.web_mp4_key ? `${siteUrl}/media/videos/${video.streamVideoId}/web.mp4` : undefined,
+            player_loc: `${siteUrl}/embed/${video.streamVideoId}`,
+            duration: video.durationSeconds ? Math.max(1, Math.round(video.durationSeconds)) : undefined,
+            view_count: video.views || undefined,
+            publication_date: video.createdAt,
+            family_friendly: 'no' as const,
+            uploader: { content: xml(video.uploader.username), info: `${siteUrl}/profile/${encodeURIComponent(video.uploader.username)}` },
+          },
+        ],
+      };
+    });
+  } catch (error) {
+    // The fixed pages are still worth serving.
+    console.error('[sitemap] could not list videos:', error);
+  }
   return [
     page('/', 'hourly', 1),
     ...CATEGORIES.map((category) => page(`/category/${category}`, 'hourly', 0.8)),
     page('/subscribe', 'monthly', 0.5),
     ...Object.entries(POLICIES).map(([slug, policy]) => page(`/${slug}`, 'monthly', 0.3, policy.lastUpdated)),
+    ...videos,
   ];
 }

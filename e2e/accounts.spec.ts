@@ -1,38 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-
 import type { Page } from '@playwright/test';
 
+import { logInThroughForm, unique, verificationLinkFor, verifiedMember } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
-const OUTBOX = path.join(os.tmpdir(), 'chrysalis-e2e-data', 'outbox');
 
-/** The newest verification link mailed to an address (from the server's .eml outbox). */
-async function verificationLinkFor(email: string): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(() => {
-      const files = (() => {
-        try {
-          return readdirSync(OUTBOX).filter((f) => f.endsWith('.eml')).sort();
-        } catch {
-          return [];
-        }
-      })();
-      for (const file of files.reverse()) {
-        const raw = readFileSync(path.join(OUTBOX, file), 'utf8');
-        if (!raw.includes(`To: ${email}`)) continue;
-        link = /(http:\/\/127\.0\.0\.1:3100\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
-        if (link) return link;
-      }
-      return undefined;
-    })
-    .toBeTruthy();
-  return link!;
-}
 
-const unique = () => Math.random().toString(36).slice(2, 8);
 
 async function registerThroughForm(page: Page, username: string, email: string, password: string) {
   await page.goto('/register');
@@ -196,5 +168,23 @@ test.describe('accounts', () => {
     await page.getByLabel('Password').fill('orchid-velvet-77');
     await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
     await expect(page).toHaveURL('/');
+  });
+
+  test('a session ended elsewhere logs this browser out once, without a logout loop', async ({ confirmedPage: page, request }) => {
+    const member = await verifiedMember(request, 'revoked');
+    await logInThroughForm(page, member.email, member.password, '/upload');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    // The session is revoked on the server (a logout on another device with the same token).
+    expect((await request.post('/api/auth/logout', { headers: { Authorization: `Bearer ${token}` } })).ok()).toBe(true);
+
+    const logouts: string[] = [];
+    page.on('request', (sent) => {
+      if (sent.url().endsWith('/api/auth/logout')) logouts.push(sent.method());
+    });
+    await page.reload();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' })).toBeVisible();
+    await page.waitForTimeout(1_000);
+    expect(logouts.length).toBeLessThanOrEqual(1);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   });
 });

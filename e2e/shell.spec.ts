@@ -103,22 +103,6 @@ test.describe('mobile menu', () => {
 });
 
 test.describe('pages', () => {
-  test('home shows Top Videos and Recent Uploads with the empty state linking to log in', async ({ confirmedPage: page }) => {
-    await page.goto('/');
-    await expect(page.getByRole('heading', { level: 2, name: 'Top Videos' })).toBeVisible();
-    await expect(page.getByRole('heading', { level: 2, name: 'Recent Uploads' })).toBeVisible();
-    const empty = page.getByText('No videos available yet.');
-    await expect(empty).toHaveCount(2);
-    await expect(page.getByRole('link', { name: 'Log in to upload' }).first()).toHaveAttribute('href', '/login');
-    await expect(page.getByRole('link', { name: 'Unlock Daily Tasks with VIP' })).toHaveAttribute('href', '/subscribe');
-  });
-
-  test('the empty state links to upload for a browser holding a login token', async ({ confirmedPage: page }) => {
-    await page.addInitScript(() => window.localStorage.setItem('token', 'stored-token'));
-    await page.goto('/');
-    await expect(page.getByRole('link', { name: 'Upload a video' }).first()).toHaveAttribute('href', '/upload');
-  });
-
   test('category names are canonicalised and unknown categories are a 404', async ({ confirmedPage: page }) => {
     const lower = await page.goto('/category/sissy');
     expect(lower?.url()).toMatch(/\/category\/Sissy$/);

@@ -14,3 +14,179 @@ export interface UserDto {
   emailVerified: boolean;
   createdAt: string;
 }
+
+/** A video as lists and the video page show it (spec section 3: _id, streamVideoId, title, thumbnailUrl, views, likedBy). */
+export interface VideoDto {
+  _id: string;
+  streamVideoId: string;
+  title: string;
+  description: string;
+  category: 'Sissy' | 'Beta' | 'Censor';
+  tags: string[];
+  thumbnailUrl: string | null;
+  views: number;
+  /** Member ids; its length is the like count. */
+  likedBy: string[];
+  durationSeconds: number | null;
+  width: number | null;
+  height: number | null;
+  /** When it became public (or was uploaded, for the owner's unpublished videos). */
+  createdAt: string;
+  uploader: { _id: string; username: string };
+}
+
+/** What the uploader and admins also see: where the video is in processing and review. */
+export interface OwnVideoDto extends VideoDto {
+  status: 'queued' | 'processing' | 'ready' | 'failed';
+  moderationStatus: 'pending' | 'approved' | 'rejected';
+  processingError: string | null;
+  rejectionReason: string | null;
+  /** Where the MP4 and HLS can be played from (the owner's and admins' preview). */
+  playback: VideoPlayback | null;
+}
+
+export interface VideoPlayback {
+  mp4Url: string | null;
+  hlsUrl: string | null;
+}
+
+export interface VideoListDto {
+  videos: VideoDto[];
+  pagination: { page: number; limit: number; hasMore: boolean; nextCursor: string | null };
+}
+
+// ---------- Reports and blocks ----------
+
+/** What a report points at, summarised for the moderators' queue; null when the target has since been deleted. */
+export type ReportTargetSummary =
+  | { type: 'video'; _id: string; streamVideoId: string; title: string; uploader: { username: string }; link: string }
+  | { type: 'comment'; _id: string; excerpt: string; author: { username: string }; video: { streamVideoId: string; title: string }; link: string }
+  | { type: 'profile'; _id: string; username: string; link: string };
+
+/** A report as GET /api/admin/reports lists it. */
+export interface AdminReportDto {
+  _id: string;
+  targetType: 'video' | 'comment' | 'profile';
+  targetId: string;
+  target: ReportTargetSummary | null;
+  reason: 'underage' | 'non_consensual' | 'illegal' | 'copyright' | 'harassment' | 'spam' | 'other';
+  /** The reason in the words the reporter chose it by. */
+  reasonLabel: string;
+  details: string;
+  status: 'open' | 'resolved' | 'dismissed';
+  /** Possible harm to a person or a crime (underage, non-consensual, illegal): listed first among open reports. */
+  urgent: boolean;
+  /** Null for a visitor's report. */
+  reporter: { _id: string; username: string } | null;
+  createdAt: string;
+  /** "3 hours ago", in the spec's relative-time units, at the moment of the answer. */
+  age: string;
+  ageHours: number;
+  /** Seven business days (Monday to Friday, UTC) after createdAt. */
+  dueAt: string;
+  /** Still open after dueAt. */
+  overdue: boolean;
+  /** How many reports with this status point at the same target (this one included). */
+  reportsOnTarget: number;
+  resolvedAt: string | null;
+  resolutionNote: string | null;
+}
+
+export interface AdminReportListDto {
+  reports: AdminReportDto[];
+  counts: { open: number; resolved: number; dismissed: number };
+  pagination: { page: number; limit: number; hasMore: boolean };
+}
+
+/** A member the caller has blocked (GET /api/users/me/blocks). */
+export interface BlockDto {
+  /** The blocked member's id. */
+  _id: string;
+  username: string;
+  /** When the block was made. */
+  createdAt: string;
+}
+
+// ---------- Notifications ----------
+
+/** Spec section 3: a notification as GET /api/notifications lists it. */
+export interface NotificationDto {
+  _id: string;
+  /** Who caused it; null for the site itself (moderation decisions) or a deleted account. */
+  sender: { _id: string; username: string } | null;
+  type: 'follow' | 'like' | 'comment' | 'video_approved' | 'video_rejected';
+  /** Where clicking it goes; '#' means nowhere. */
+  link: string;
+  /** The text to show: the stored message, or the spec's default for the type (section 8). */
+  message: string;
+  createdAt: string;
+  read: boolean;
+}
+
+export interface NotificationListDto {
+  notifications: NotificationDto[];
+  /** All of the member's unread notifications, not just this page's. */
+  unreadCount: number;
+  pagination: { hasMore: boolean; nextCursor: string | null };
+}
+
+// ---------- Comments ----------
+
+/** A comment as GET /api/videos/{streamVideoId}/comments lists it: plain text, shown escaped. */
+export interface CommentDto {
+  _id: string;
+  body: string;
+  createdAt: string;
+  /** Set when the author last changed the text; null if never edited. */
+  editedAt: string | null;
+  author: { _id: string; username: string; profilePhotoUrl: string | null };
+}
+
+/** One page of a video's comments, newest first; pass nextCursor back as `cursor` for the next page. */
+export interface CommentPageDto {
+  comments: CommentDto[];
+  /** Comments on the video (those of members the caller blocked left out). */
+  total: number;
+  pagination: { limit: number; hasMore: boolean; nextCursor: string | null };
+}
+
+// ---------- Likes ----------
+
+/** What POST, DELETE and GET /api/videos/{streamVideoId}/like answer: whether the caller likes the video, and its like count. */
+export interface LikeStateDto {
+  liked: boolean;
+  likes: number;
+}
+
+// ---------- Follows and profiles ----------
+
+/** What POST, DELETE and GET /api/users/{username}/follow answer: whether the caller follows the member, and their follower count. */
+export interface FollowStateDto {
+  following: boolean;
+  followers: number;
+}
+
+/** A member's public profile (GET /api/users/{username}); counts cover public videos only. */
+export interface ProfileDto {
+  _id: string;
+  username: string;
+  /** Plain text; render it escaped, never as HTML. */
+  bio: string;
+  profilePhotoUrl: string | null;
+  /** When they joined. */
+  createdAt: string;
+  counts: { videos: number; followers: number; following: number; likesReceived: number };
+  /** Whether the caller follows them (present whenever a member asks, which the API requires). */
+  isFollowing?: boolean;
+  isSelf: boolean;
+}
+
+/** A creator suggested to someone who follows nobody yet (uploaders of the current top videos). */
+export interface CreatorSuggestionDto {
+  _id: string;
+  username: string;
+  profilePhotoUrl: string | null;
+  /** Their public videos. */
+  videos: number;
+  followers: number;
+}

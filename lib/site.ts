@@ -21,6 +21,7 @@ export const POLICY_SLUGS = ['community-standards', 'privacy-policy', 'terms-of-
 export function isPublicPagePath(pathname: string): boolean {
   if (pathname === '/' || pathname === '/subscribe') return true;
   if (pathname.startsWith('/category/')) return CATEGORIES.some((category) => pathname === `/category/${category}`);
+  if (pathname.startsWith('/video/')) return /^\/video\/[A-Za-z0-9_-]{1,32}$/.test(pathname);
   return (POLICY_SLUGS as readonly string[]).includes(pathname.slice(1));
 }
 

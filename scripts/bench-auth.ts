@@ -73,7 +73,8 @@ async function login(email: string): Promise<{ ms: number; token: string }> {
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bench-auth-'));
-  const env = { ...process.env, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production' as const };
+  // SEED_DEMO=0: demo seeding would run ffmpeg in the background.
+  const env = { ...process.env, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production' as const, SEED_DEMO: '0' };
   buildIfNeeded(env);
   const server = startServerProcess(env, ['ignore', 'ignore', 'inherit']);
   try {

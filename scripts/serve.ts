@@ -13,7 +13,7 @@ import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
 import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
-import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
+import { FILL_HEADER, PageCache, registerPageCache } from '../lib/http/page-cache';
 import { isPublicPagePath } from '../lib/site';
 
 async function main() {
@@ -35,6 +35,8 @@ async function main() {
     isPublicPath: isPublicPagePath,
     fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1', 'accept-encoding': 'identity' }, redirect: 'manual' }),
   });
+
+  registerPageCache(cache);
 
   const server = createServer((req, res) => {
     // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.

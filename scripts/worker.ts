@@ -7,6 +7,7 @@
 import { ConfigError, loadConfig } from '@/lib/config/server';
 import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
+import { DEMO_JOB_HANDLERS } from '@/lib/server/demo/jobs';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { JOB_HANDLERS } from '@/lib/server/videos/processing';
 
@@ -19,12 +20,22 @@ async function main() {
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   installDatabase(handle);
   const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 1);
+  const all = { ...JOB_HANDLERS, ...DEMO_JOB_HANDLERS };
+  // WORKER_JOB_TYPES=process-video gives new uploads their own worker, never queued behind HLS packaging.
+  const only = (process.env.WORKER_JOB_TYPES ?? '').split(',').map((type) => type.trim()).filter(Boolean);
+  const unknown = only.filter((type) => !(type in all));
+  if (unknown.length) {
+    console.error(`WORKER_JOB_TYPES names unknown job types: ${unknown.join(', ')}. Known: ${Object.keys(all).join(', ')}`);
+    process.exit(1);
+  }
+  const handlers = only.length ? Object.fromEntries(only.map((type) => [type, all[type]!])) : all;
   const worker = startWorker(handle.db, {
-    handlers: JOB_HANDLERS,
+    handlers,
     concurrency,
+    pollMs: Number(process.env.WORKER_POLL_MS ?? 1_000),
     onError: (job, error, status) => console.error(`[worker] ${job.type} ${job.id} ${status === 'failed' ? 'gave up' : 'will retry'}:`, error),
   });
-  console.log(`[worker] ${worker.id} running ${Object.keys(JOB_HANDLERS).join(', ')} (concurrency ${concurrency})`);
+  console.log(`[worker] ${worker.id} running ${Object.keys(handlers).join(', ')} (concurrency ${concurrency})`);
   const stop = async () => {
     console.log('[worker] stopping after the running job…');
     await worker.stop();

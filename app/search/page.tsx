@@ -1,12 +1,35 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 
+import { connection } from 'next/server';
+
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { SearchIcon } from '@/components/icons';
+import { Pager } from '@/components/videos/Pager';
+import { VideoGrid } from '@/components/videos/VideoCard';
+import { searchVideos } from '@/lib/server/videos/search';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, searchHref } from '@/lib/site';
 
-type Props = { searchParams: Promise<{ q?: string | string[] }> };
+type Props = { searchParams: Promise<{ q?: string | string[]; page?: string | string[] }> };
+
+const PAGE_SIZE = 24;
+
+async function readPage(searchParams: Props['searchParams']): Promise<number> {
+  const { page } = await searchParams;
+  const value = Number(Array.isArray(page) ? page[0] : page);
+  return Number.isInteger(value) && value >= 1 && value <= 1_000 ? value : 1;
+}
+
+async function runSearch(query: string, page: number) {
+  await connection();
+  try {
+    return await searchVideos(query, { limit: PAGE_SIZE, page });
+  } catch (error) {
+    console.error('[search] failed:', error);
+    return null;
+  }
+}
 
 /** The first q parameter, trimmed; repeated or missing parameters are handled, not trusted. */
 async function readQuery(searchParams: Props['searchParams']): Promise<string> {
@@ -30,6 +53,22 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 export default async function SearchPage({ searchParams }: Props) {
   const query = await readQuery(searchParams);
+  const page = await readPage(searchParams);
+  const results = query ? await runSearch(query, page) : null;
+  const href = (n: number) => `${searchHref(query)}${n > 1 ? `&page=${n}` : ''}`;
+  if (results && results.videos.length > 0) {
+    return (
+      <>
+        <WebSiteStructuredData path="/search" name="Search" />
+        <header className="page-header">
+          <span className="eyebrow">Search</span>
+          <h1 className="query">Results for “{shorten(query, 200)}”</h1>
+        </header>
+        <VideoGrid videos={results.videos} label="Search results" priorityCount={4} />
+        <Pager page={page} hasMore={results.pagination.hasMore} href={href} />
+      </>
+    );
+  }
   return (
     <>
       <WebSiteStructuredData path="/search" name="Search" />
@@ -43,7 +82,9 @@ export default async function SearchPage({ searchParams }: Props) {
       </header>
       <div className="empty-state" role="status">
         <SearchIcon size={40} />
-        {query ? (
+        {query && query.length > 0 && results === null ? (
+          <p className="form-error">Error loading videos. Please try again later.</p>
+        ) : query ? (
           <p className="query">No videos match “{shorten(query, 200)}”.</p>
         ) : (
           <p>Type what you are looking for in the search box above.</p>

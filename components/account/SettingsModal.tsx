@@ -1,15 +1,18 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
+import useSWR from 'swr';
 import { z } from 'zod';
 
 import { useSession } from '@/components/session/SessionProvider';
+import type { ProfileDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 import { readStorage } from '@/lib/client/browser-store';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { PASSWORD_MIN } from '@/lib/validation/auth';
+import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 
@@ -40,6 +43,82 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <h3>{title}</h3>
       {children}
     </section>
+  );
+}
+
+/** The bio shown on the member's profile: plain text, at most 500 characters, with a live counter. */
+function ProfileSettings({ autoFocus }: { autoFocus: boolean }) {
+  const { user } = useSession();
+  const id = useId();
+  const path = user ? `/api/users/${encodeURIComponent(user.username)}` : null;
+  const { data, error: loadError, mutate } = useSWR(path, (url: string) => apiRequest<{ user: ProfileDto }>(url), { revalidateOnFocus: false });
+  const [draft, setDraft] = useState<string | null>(null);
+  const [status, setStatus] = useState<Status>(null);
+  const [saving, setSaving] = useState(false);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const loaded = data !== undefined;
+  const bio = draft ?? data?.user.bio ?? '';
+  const length = bioLength(bio);
+  const over = length > BIO_MAX;
+
+  useEffect(() => {
+    if (autoFocus && loaded) field.current?.focus();
+  }, [autoFocus, loaded]);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!hasToken()) return setStatus({ ok: false, text: AUTH_ERROR });
+    if (over) return setStatus({ ok: false, text: PROFILE_MESSAGES.bioTooLong });
+    setSaving(true);
+    try {
+      const result = await apiRequest<{ success: true; bio: string }>('/api/users/settings/profile', { method: 'PUT', json: { bio } });
+      setDraft(result.bio);
+      if (data) void mutate({ user: { ...data.user, bio: result.bio } }, { revalidate: false });
+      setStatus({ ok: true, text: 'Profile saved.' });
+    } catch (error) {
+      setStatus({ ok: false, text: serverMessage(error, 'Failed to update profile.') });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Section title="Profile">
+      <form onSubmit={save} noValidate className="settings-bio">
+        <div className="field">
+          <label htmlFor={`${id}-bio`}>Bio</label>
+          <textarea
+            ref={field}
+            id={`${id}-bio`}
+            name="bio"
+            rows={4}
+            value={bio}
+            disabled={!loaded}
+            placeholder={loaded ? 'A few words about you and what you share' : 'Loading…'}
+            aria-invalid={over}
+            aria-describedby={`${id}-bio-hint ${id}-bio-count`}
+            onChange={(event) => {
+              setDraft(event.target.value);
+              setStatus(null);
+            }}
+          />
+          <p className="settings-bio-meta">
+            <span id={`${id}-bio-hint`} className="muted">
+              Plain text, shown on your profile.
+            </span>
+            <span id={`${id}-bio-count`} className="settings-bio-count" data-over={over || undefined} aria-live="polite">
+              {length} / {BIO_MAX}
+            </span>
+          </p>
+          {over && <p className="field-error">{PROFILE_MESSAGES.bioTooLong}</p>}
+          {loadError && !data && <p className="field-error">{serverMessage(loadError, 'Could not load your profile.')}</p>}
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={!loaded || saving || over}>
+          {saving ? 'Saving…' : 'Save profile'}
+        </button>
+      </form>
+      <StatusLine status={status} />
+    </Section>
   );
 }
 
@@ -130,8 +209,12 @@ function PasswordSettings() {
   );
 }
 
-/** The settings modal of spec section 2: autoplay, email, password. A native dialog traps focus and closes on Escape. */
-export function SettingsModal({ onClose }: { onClose: () => void }) {
+/**
+ * The settings modal of spec section 2: autoplay, email, password, plus the
+ * profile's bio. A native dialog traps focus and closes on Escape. `focus`
+ * puts the caret in the bio (the profile's "Edit profile").
+ */
+export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?: 'bio' }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => dialog.current?.showModal(), []);
   return (
@@ -142,6 +225,7 @@ export function SettingsModal({ onClose }: { onClose: () => void }) {
           Close
         </button>
       </div>
+      <ProfileSettings autoFocus={focus === 'bio'} />
       <Preferences />
       <EmailSettings />
       <PasswordSettings />

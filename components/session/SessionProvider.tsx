@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 import type { UserDto } from '@/lib/api-types';
-import { apiRequest, onClientEvent, setAuthToken } from '@/lib/client/http';
+import { ApiClientError, apiRequest, onClientEvent, setAuthToken } from '@/lib/client/http';
 import { readStorage, writeStorage } from '@/lib/client/browser-store';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
@@ -46,6 +46,13 @@ async function restoreSession(): Promise<{ token: string | null; user: SessionUs
     return { token, user: await fetchCurrentUser() };
   } catch (error) {
     console.error('Could not load the current user:', error);
+    // A refused token (revoked, expired, account banned) is dead: forget it. A network error keeps it for the next try.
+    if (error instanceof ApiClientError && (error.status === 401 || error.status === 403)) {
+      writeStorage('localStorage', STORAGE_KEYS.token, null);
+      writeStorage('localStorage', STORAGE_KEYS.username, null);
+      setAuthToken(null);
+      return { token: null, user: null };
+    }
     return { token, user: null };
   }
 }
@@ -71,9 +78,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   /** Ends the session here and on the server; failure on the server must not keep anyone logged in locally. */
+  // The server call goes first (while the token is still sent) so the session cookie is gone by the time the page says "logged out".
+  // A logout answered 401/403 raises the very event that triggers a logout: one at a time, or it would loop.
+  const ending = useRef(false);
   const endSession = useCallback(async () => {
-    clearLocal();
-    await apiRequest('/api/auth/logout', { method: 'POST' }).catch((error: unknown) => debug('server logout failed', error));
+    if (ending.current) return;
+    ending.current = true;
+    try {
+      await apiRequest('/api/auth/logout', { method: 'POST' });
+    } catch (error) {
+      debug('server logout failed', error);
+    } finally {
+      clearLocal();
+      ending.current = false;
+    }
   }, [clearLocal]);
 
   /** The member's own Logout: ends the session, then goes home. */

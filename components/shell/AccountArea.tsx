@@ -4,12 +4,13 @@ import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useState } from 'react';
 
+import { NotificationBell } from '@/components/community/NotificationBell';
 import { useSession } from '@/components/session/SessionProvider';
 
 // Loaded when opened: its forms (react-hook-form, zod) stay out of every page's first load.
 const SettingsModal = dynamic(() => import('@/components/account/SettingsModal').then((m) => m.SettingsModal), { ssr: false });
 
-/** Logged out: Sign up, Log in. Logged in: the member's links, settings, profile, Upload and Logout. */
+/** Logged out: Sign up, Log in. Logged in: the notification bell, the member's links, settings, profile, Upload and Logout (header and mobile menu alike). */
 export function AccountArea() {
   const { loading, user, logout } = useSession();
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -29,7 +30,7 @@ export function AccountArea() {
   }
   return (
     <div className="nav-account nav-account-member">
-      {/* The notification bell joins here with the community issue. */}
+      <NotificationBell />
       <Link className="nav-link" href="/following">
         Following
       </Link>

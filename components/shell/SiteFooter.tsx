@@ -1,5 +1,6 @@
 import Link from 'next/link';
 
+import { AdminFooterLink } from '@/components/admin/AdminFooterLink';
 import { RTA_LABEL } from '@/lib/site';
 
 const MAIN_LINKS = [
@@ -25,6 +26,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
                 <Link href={link.href}>{link.label}</Link>
               </li>
             ))}
+            <AdminFooterLink />
           </ul>
         </nav>
         <ul className="footer-links footer-legal" aria-label="Legal">

@@ -11,6 +11,14 @@ const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value
 
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
 
+const optionalBoolean = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .transform((value) => value === 'true' || value === '1' || value === 'yes')
+    .optional(),
+);
+
 const httpOrigin = z
   .string()
   .trim()
@@ -98,12 +106,42 @@ export const envSchema = z
         .min(1024, 'must be at least 1024 bytes')
         .default(4 * 1024 * 1024 * 1024),
     ),
+    // Demo videos on the first start of an empty embedded database; 0 turns them off.
+    SEED_DEMO: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+      z
+        .enum(['1', '0', 'true', 'false', 'yes', 'no'], { error: 'must be 1 (demo content on an empty site) or 0 (none)' })
+        .transform((value) => value === '1' || value === 'true' || value === 'yes')
+        .default(true),
+    ),
     OPERATOR_NAME: optionalString,
     OPERATOR_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     OPERATOR_ADDRESS: optionalString,
     DMCA_AGENT_NAME: optionalString,
     DMCA_AGENT_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     DMCA_AGENT_ADDRESS: optionalString,
+    MEDIA_S3_BUCKET: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,62}$/, 'must be a bucket name: 3 to 63 letters, digits, dots, hyphens or underscores')
+        .optional(),
+    ),
+    MEDIA_S3_REGION: z.preprocess(emptyToUndefined, z.string().trim().default('us-east-1')),
+    MEDIA_S3_ENDPOINT: z.preprocess(emptyToUndefined, httpOrigin.optional()),
+    MEDIA_S3_ACCESS_KEY_ID: optionalString,
+    MEDIA_S3_SECRET_ACCESS_KEY: optionalString,
+    MEDIA_S3_FORCE_PATH_STYLE: optionalBoolean,
+    MEDIA_S3_PREFIX: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .transform((value) => value.replace(/^\/+|\/+$/g, ''))
+        .refine((value) => value === '' || !value.split('/').some((part) => part === '' || part === '.' || part === '..'), 'must be a key prefix such as chrysalis or site/media (no empty, . or .. parts)')
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const admin = [env.ADMIN_USERNAME, env.ADMIN_EMAIL, env.ADMIN_PASSWORD];
@@ -111,6 +149,14 @@ export const envSchema = z
       for (const [name, value] of [['ADMIN_USERNAME', env.ADMIN_USERNAME], ['ADMIN_EMAIL', env.ADMIN_EMAIL], ['ADMIN_PASSWORD', env.ADMIN_PASSWORD]] as const) {
         if (!value) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when any of ADMIN_USERNAME, ADMIN_EMAIL, ADMIN_PASSWORD is set' });
       }
+    }
+    if (env.MEDIA_S3_BUCKET) {
+      for (const [name, value] of [['MEDIA_S3_ACCESS_KEY_ID', env.MEDIA_S3_ACCESS_KEY_ID], ['MEDIA_S3_SECRET_ACCESS_KEY', env.MEDIA_S3_SECRET_ACCESS_KEY]] as const) {
+        if (!value) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when MEDIA_S3_BUCKET is set (S3 media storage)' });
+      }
+    } else if (env.MEDIA_S3_ENDPOINT || env.MEDIA_S3_ACCESS_KEY_ID || env.MEDIA_S3_SECRET_ACCESS_KEY || env.MEDIA_S3_PREFIX) {
+      // Otherwise media would quietly go to DATA_DIR while the operator believes it is in a bucket.
+      ctx.addIssue({ code: 'custom', path: ['MEDIA_S3_BUCKET'], message: 'is required when other MEDIA_S3_* variables are set (or unset them to keep media in DATA_DIR/media)' });
     }
     if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({
@@ -143,7 +189,7 @@ export function parseEnv(env: Record<string, string | undefined>): RawEnv {
         const variable = String(issue.path[0] ?? 'environment');
         const got = env[variable];
         const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
-        const secret = variable === 'SESSION_SECRET' || variable === 'ADMIN_PASSWORD' || variable === 'SMTP_URL';
+        const secret = ['SESSION_SECRET', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'].includes(variable);
         const message = secret ? issue.message : `${issue.message}${shown}`;
         return { variable, message };
       }),

@@ -10,6 +10,20 @@ import { parseEnv } from './schema';
 
 export { ConfigError } from './schema';
 
+/** S3-compatible media storage (AWS S3, MinIO, Cloudflare R2, Backblaze B2…); see docs/configuration.md. */
+export interface MediaS3Config {
+  bucket: string;
+  region: string;
+  /** Unset means AWS S3 itself. */
+  endpoint: string | undefined;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `endpoint/bucket/key` URLs instead of `bucket.endpoint/key`. */
+  forcePathStyle: boolean;
+  /** Prepended to every key with a slash; '' for none. */
+  prefix: string;
+}
+
 export interface ServerConfig {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -32,6 +46,8 @@ export interface ServerConfig {
   /** The admin account ensured at start, when configured. */
   admin: { username: string; email: string; password: string } | undefined;
   operator: OperatorInfo;
+  /** Null means media lives in DATA_DIR/media. */
+  mediaS3: MediaS3Config | null;
 }
 
 const placeholder = (variable: string, what: string) => `[${what} — set ${variable}]`;
@@ -67,6 +83,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dmcaAgentAddress:
         raw.DMCA_AGENT_ADDRESS ?? raw.OPERATOR_ADDRESS ?? placeholder('DMCA_AGENT_ADDRESS', 'DMCA agent postal address'),
     },
+    // The schema already requires both keys when the bucket is set.
+    mediaS3:
+      raw.MEDIA_S3_BUCKET && raw.MEDIA_S3_ACCESS_KEY_ID && raw.MEDIA_S3_SECRET_ACCESS_KEY
+        ? {
+            bucket: raw.MEDIA_S3_BUCKET,
+            region: raw.MEDIA_S3_REGION,
+            endpoint: raw.MEDIA_S3_ENDPOINT,
+            accessKeyId: raw.MEDIA_S3_ACCESS_KEY_ID,
+            secretAccessKey: raw.MEDIA_S3_SECRET_ACCESS_KEY,
+            forcePathStyle: raw.MEDIA_S3_FORCE_PATH_STYLE ?? Boolean(raw.MEDIA_S3_ENDPOINT),
+            prefix: raw.MEDIA_S3_PREFIX ?? '',
+          }
+        : null,
   };
 }
 

@@ -34,3 +34,9 @@ export async function getDb(): Promise<Database> {
 export function installDatabase(handle: DatabaseHandle): void {
   globalForDb.__chrysalisDb = Promise.resolve(handle);
 }
+
+/** Runs raw SQL and returns its rows; node-postgres and PGlite both answer { rows }. */
+export async function queryRows<T>(db: Database, query: import('drizzle-orm').SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
+  return Array.isArray(result) ? result : (result.rows ?? []);
+}

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -80,7 +81,8 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     throw error;
   }
   try {
-    const client = await PGlite.create(directory);
+    // pg_trgm ships with PGlite but must be loaded here before migration 0004 can create it.
+    const client = await PGlite.create(directory, { extensions: { pg_trgm } });
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     if (options.migrate !== false) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
     return {

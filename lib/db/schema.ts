@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
  * Members. Usernames and emails are unique regardless of case (the indexes
@@ -15,6 +17,8 @@ export const users = pgTable(
     dateOfBirth: date('date_of_birth', { mode: 'string' }).notNull(),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     profilePhotoKey: text('profile_photo_key'),
+    /** Shown on the profile; plain text, edited in settings. */
+    bio: text('bio').notNull().default(''),
     isAdmin: boolean('is_admin').notNull().default(false),
     isVip: boolean('is_vip').notNull().default(false),
     autoPlayVideos: boolean('auto_play_videos').notNull().default(true),
@@ -115,6 +119,9 @@ export const jobs = pgTable(
 
 export type Job = typeof jobs.$inferSelect;
 
+/** The condition for a video anyone may see; every public query and its partial indexes use exactly this. */
+export const PUBLIC_VIDEO = sql`processing_state = 'ready' AND moderation_status = 'approved' AND NOT owner_banned`;
+
 /**
  * Uploaded videos. Processing state (what the media pipeline has done) and
  * moderation status (whether people may see it) are separate: a video is
@@ -144,12 +151,190 @@ export const videos = pgTable(
     width: integer('width'),
     height: integer('height'),
     thumbnailKey: text('thumbnail_key'),
+    /** The web MP4 (plays at once, the fallback player source); set when processing makes the video ready. */
+    webMp4Key: text('web_mp4_key'),
+    /** The HLS master playlist; set when the adaptive ladder is packaged, after the video is already playable. */
+    hlsMasterKey: text('hls_master_key'),
+    /** Heights of the HLS renditions, e.g. {360,720,1080}. */
+    hlsHeights: integer('hls_heights').array(),
     views: integer('views').notNull().default(0),
+    /** Kept equal to the number of video_likes rows (the community issue maintains it); ranks Top Videos without counting. */
+    likesCount: integer('likes_count').notNull().default(0),
+    /** Set while the owner is banned: their videos leave every public list without losing their moderation status. */
+    ownerBanned: boolean('owner_banned').notNull().default(false),
+    /** Title (weight A), tags (B) and description (C) for full-text search; chrysalis_video_search_document is in migration 0004. */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`chrysalis_video_search_document(title, description, tags)`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When it was approved (first became public); public lists sort by it. */
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    moderatedBy: uuid('moderated_by').references(() => users.id, { onDelete: 'set null' }),
+    moderatedAt: timestamp('moderated_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('videos_stream_video_id_key').on(t.streamVideoId), index('videos_owner_id_idx').on(t.ownerId)],
+  (t) => [
+    uniqueIndex('videos_stream_video_id_key').on(t.streamVideoId),
+    index('videos_owner_id_idx').on(t.ownerId, t.createdAt.desc()),
+    // Public lists read only these partial indexes, newest first or by rank, so deep pages stay cheap.
+    index('videos_public_recent_idx').on(t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    index('videos_public_category_idx').on(t.category, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    index('videos_public_top_idx').on(sql`(${t.views} + 10 * ${t.likesCount}) desc`, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    index('videos_search_idx').using('gin', t.searchVector).where(PUBLIC_VIDEO),
+    index('videos_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`).where(PUBLIC_VIDEO),
+    index('videos_moderation_queue_idx').on(t.moderationStatus, t.createdAt),
+    // A creator's public videos, newest first: profiles and the following feed.
+    index('videos_public_owner_idx').on(t.ownerId, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+  ],
 );
 
 export type Video = typeof videos.$inferSelect;
+
+/** One row per member who liked a video; unique per member and video whatever the concurrency. */
+export const videoLikes = pgTable(
+  'video_likes',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.userId] }), index('video_likes_user_idx').on(t.userId, t.createdAt.desc())],
+);
+
+/**
+ * Who has been counted as a viewer of a video, and when. A view counts once
+ * per viewer (member id, or a keyed hash of address and browser) within the
+ * view window; the upsert that refreshes counted_at decides atomically.
+ */
+export const videoViews = pgTable(
+  'video_views',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    viewerKey: text('viewer_key').notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.viewerKey] }), index('video_views_counted_at_idx').on(t.countedAt)],
+);
+
+export const NOTIFICATION_TYPES = ['follow', 'like', 'comment', 'video_approved', 'video_rejected'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** What a member is told about: follows, likes, comments, and the fate of their uploads. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Who caused it; null for the site itself (moderation). */
+    senderId: uuid('sender_id').references(() => users.id, { onDelete: 'set null' }),
+    type: text('type', { enum: NOTIFICATION_TYPES }).notNull(),
+    link: text('link').notNull().default('#'),
+    message: text('message'),
+    /** Makes a repeat of the same event (the same member liking again) a no-op. */
+    dedupeKey: text('dedupe_key'),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('notifications_recipient_idx').on(t.recipientId, t.createdAt.desc(), t.id.desc()),
+    index('notifications_unread_idx').on(t.recipientId).where(sql`read_at IS NULL`),
+    uniqueIndex('notifications_dedupe_key').on(t.dedupeKey),
+  ],
+);
+
+export type Notification = typeof notifications.$inferSelect;
+
+/** Who follows whom. One row per pair whatever the concurrency; nobody follows themselves. */
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: uuid('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    followeeId: uuid('followee_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    index('follows_followee_idx').on(t.followeeId, t.createdAt.desc()),
+    check('follows_not_self', sql`${t.followerId} <> ${t.followeeId}`),
+  ],
+);
+
+/** Comments on videos: plain text, edited and deleted by their authors; the video owner and admins can delete too. */
+export const comments = pgTable(
+  'comments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+  },
+  (t) => [index('comments_video_idx').on(t.videoId, t.createdAt.desc(), t.id.desc()), index('comments_author_idx').on(t.authorId)],
+);
+
+export type Comment = typeof comments.$inferSelect;
+
+/** A member blocking another: the blocked member cannot follow them or comment on their videos, and their comments are hidden from the blocker. */
+export const blocks = pgTable(
+  'blocks',
+  {
+    blockerId: uuid('blocker_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: uuid('blocked_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked_idx').on(t.blockedId), check('blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`)],
+);
+
+export const REPORT_REASONS = ['underage', 'non_consensual', 'illegal', 'copyright', 'harassment', 'spam', 'other'] as const;
+export const REPORT_TARGETS = ['video', 'comment', 'profile'] as const;
+
+/**
+ * Reports from anyone (a video can be reported without an account). The
+ * admin issue turns this queue into a panel; status and resolution fields
+ * are here so it does not need another migration for the basics.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    targetType: text('target_type', { enum: REPORT_TARGETS }).notNull(),
+    /** The reported video, comment or member. */
+    targetId: uuid('target_id').notNull(),
+    reason: text('reason', { enum: REPORT_REASONS }).notNull(),
+    details: text('details').notNull().default(''),
+    /** Null for anonymous reports. */
+    reporterId: uuid('reporter_id').references(() => users.id, { onDelete: 'set null' }),
+    /** A keyed hash of the anonymous reporter's address, for rate limits and duplicate detection; no raw addresses. */
+    reporterKey: text('reporter_key').notNull(),
+    status: text('status', { enum: ['open', 'resolved', 'dismissed'] }).notNull().default('open'),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolutionNote: text('resolution_note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('reports_open_idx').on(t.status, t.createdAt),
+    index('reports_target_idx').on(t.targetType, t.targetId),
+    // One open report per reporter and target: reporting twice does not flood the queue.
+    uniqueIndex('reports_once_per_reporter').on(t.targetType, t.targetId, t.reporterKey).where(sql`status = 'open'`),
+  ],
+);

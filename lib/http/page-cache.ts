@@ -8,8 +8,10 @@
  * static-file speed. Entries are filled by asking Next for the page, so
  * content, headers and status are exactly Next's; they are served for
  * `ttlMs`, then served stale once while a fresh copy is fetched in the
- * background (stale-while-revalidate), so a change reaches visitors within
- * the TTL in every process without any cross-process messaging.
+ * background (stale-while-revalidate); an entry older than twice the TTL is
+ * not served at all. So a change reaches visitors within 2 × TTL in every
+ * process without cross-process messaging, and at once in this process when
+ * the service that made it calls purgePublicPages().
  *
  * Deliberately plain Node (no Next or app imports): it runs in the server
  * entry before Next is involved.
@@ -84,7 +86,14 @@ export class PageCache {
     // Refresh LRU position.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    const stale = this.now() - entry.storedAt > this.options.ttlMs;
+    const age = this.now() - entry.storedAt;
+    if (age > 2 * this.options.ttlMs) {
+      // Too old to serve even once (no traffic for a while): Next answers and the entry refills, so a change
+      // is never shown later than twice the TTL.
+      void this.fill(key);
+      return false;
+    }
+    const stale = age > this.options.ttlMs;
     if (stale) void this.fill(key);
     this.send(req, res, entry, stale ? 'STALE' : 'HIT');
     return true;
@@ -123,9 +132,9 @@ export class PageCache {
   private async fetchAndStore(key: string): Promise<void> {
     const response = await this.options.fetchPage(key);
     const body = Buffer.from(await response.arrayBuffer());
-    // Only what Next itself served from its prerender cache, as a plain 200 without cookies.
-    const fromNextCache = response.headers.has('x-nextjs-cache') || response.headers.has('x-nextjs-prerender');
-    if (response.status !== 200 || !fromNextCache || response.headers.has('set-cookie')) {
+    // Only plain 200s without cookies. Public pages (isPublicPath) never read the
+    // visitor's cookies or headers, so prerendered and per-request ones alike are the same for everyone.
+    if (response.status !== 200 || response.headers.has('set-cookie')) {
       this.remove(key);
       return;
     }
@@ -194,4 +203,17 @@ export class PageCache {
   private now() {
     return (this.options.now ?? Date.now)();
   }
+}
+
+const REGISTRY = Symbol.for('chrysalis.pageCache');
+
+/** Makes this cache reachable from app code (Next's bundles are separate module instances; globalThis is shared). */
+export function registerPageCache(cache: PageCache): void {
+  (globalThis as Record<symbol, unknown>)[REGISTRY] = cache;
+}
+
+/** Drops cached public pages in this process after a change to what they show (a video approved, removed or edited). */
+export function purgePublicPages(prefix = '/'): void {
+  const cache = (globalThis as Record<symbol, unknown>)[REGISTRY] as PageCache | undefined;
+  cache?.purge(prefix);
 }

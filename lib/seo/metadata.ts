@@ -44,7 +44,7 @@ export function pageMetadata(seo: PageSeo): Metadata {
     title: { absolute: title },
     description,
     keywords: [...(seo.keywords ?? DEFAULT_KEYWORDS)],
-    alternates: { canonical: url },
+    alternates: { canonical: url, types: { 'application/rss+xml': absoluteUrl('/feed.xml') } },
     openGraph: {
       title,
       description,

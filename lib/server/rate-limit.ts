@@ -20,6 +20,12 @@ export const LIMITS = {
   resendPerIp: { points: 5, duration: 15 * 60 },
   /** The spec's 60-second cooldown between verification emails to one address. */
   resendPerAddress: { points: 1, duration: 60 },
+  /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */
+  reportPerIp: { points: 10, duration: 60 * 60 },
+  reportPerMember: { points: 20, duration: 60 * 60 },
+  /** Comments (lib/server/community/comments.ts), per member: a burst limit and a daily one. */
+  commentPerMinute: { points: 5, duration: 60 },
+  commentPerDay: { points: 60, duration: 24 * 60 * 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -5,8 +5,12 @@ import { getDatabaseHandle } from '@/lib/db';
 import { DatabaseLockedError } from '@/lib/db/open';
 
 import { ensureAdmin } from './accounts';
+import { DEMO_JOB_HANDLERS } from './demo/jobs';
+import { demoSeedingEnabled, enqueueDemoSeedIfEmpty } from './demo/seed-demo';
 import { startWorker } from './jobs/worker';
 import { JOB_HANDLERS } from './videos/processing';
+import { startQuarantineSweeper } from './videos/quarantine';
+import { PROCESS_VIDEO_JOB } from './videos/upload';
 
 /** Start-up checks for the web process; exits the process when they fail. */
 export async function startServer(): Promise<void> {
@@ -15,10 +19,18 @@ export async function startServer(): Promise<void> {
     const { engine, db } = await getDatabaseHandle();
     const where = engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
     console.log(`[chrysalis] ${config.siteName} ready: ${config.siteUrl} · database: ${where}, migrations applied`);
+    startQuarantineSweeper();
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
-      startWorker(db, { handlers: JOB_HANDLERS, concurrency: 1, onError: logJobError });
-      console.log('[chrysalis] job worker running in this process');
+      // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.
+      const { [PROCESS_VIDEO_JOB]: processVideo, ...background } = { ...JOB_HANDLERS, ...DEMO_JOB_HANDLERS };
+      startWorker(db, { handlers: { [PROCESS_VIDEO_JOB]: processVideo! }, concurrency: 1, onError: logJobError });
+      startWorker(db, { handlers: background, concurrency: 1, onError: logJobError });
+      console.log('[chrysalis] job workers running in this process');
+      // Before ensureAdmin: a first start with ADMIN_* set still counts as an empty site. The clips are made by the worker, not here.
+      if (demoSeedingEnabled() && (await enqueueDemoSeedIfEmpty(db))) {
+        console.log('[chrysalis] empty site: making a dozen labelled demo videos in the background (SEED_DEMO=0 skips this)');
+      }
     }
     const admin = await ensureAdmin();
     if (admin === 'created' || admin === 'promoted') console.log(`[chrysalis] admin account ${config.admin!.email} ${admin}`);

@@ -25,3 +25,44 @@ export const uploadFieldsSchema = z.object({
 });
 
 export type UploadFields = z.infer<typeof uploadFieldsSchema>;
+
+/** Query strings arrive as text; numbers are coerced and bounded, junk is a 400 with a message. */
+const positiveInt = (name: string, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(max, `${name} must be at most ${max}`)
+    .default(fallback);
+
+export const LIST_LIMIT_MAX = 50;
+
+export const videoListQuerySchema = z.object({
+  limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
+  page: positiveInt('page', 10_000, 1),
+  cursor: z.string().max(200).optional(),
+  category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
+});
+
+export const topVideosQuerySchema = z.object({ limit: positiveInt('limit', LIST_LIMIT_MAX, 6) });
+
+export const searchQuerySchema = z.object({
+  q: z.string({ error: 'Type something to search for' }).trim().max(200, 'Search for at most 200 characters'),
+  limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
+  page: positiveInt('page', 1_000, 1),
+});
+
+export const REJECTION_REASON_MAX = 500;
+
+export const moderationSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('approve') }),
+  z.object({
+    action: z.literal('reject'),
+    reason: z.string({ error: 'Give a reason for the rejection' }).trim().min(1, 'Give a reason for the rejection').max(REJECTION_REASON_MAX, `The reason must be at most ${REJECTION_REASON_MAX} characters`),
+  }),
+], { error: 'action must be approve or reject' });
+
+/** Query parameters of a URL as a plain object (first value of each), for the schemas above. */
+export function queryOf(url: string): Record<string, string> {
+  return Object.fromEntries(new URL(url).searchParams.entries());
+}

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import path from 'node:path';
 
+import { killSnapshot, listeningPid, processTree, snapshotTree } from './proc';
+
 /** Starts the production server (scripts/serve.ts) as a child process that stops with its parent. */
 export function startServerProcess(env: NodeJS.ProcessEnv, stdio: StdioOptions = 'inherit'): ChildProcess {
   const server = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/serve.ts'], {
@@ -23,4 +25,41 @@ export async function waitForServer(url: string, timeoutMs = 60_000): Promise<vo
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * Stops a server started by startServerProcess and waits until it has exited:
+ * SIGTERM, then SIGKILL after the grace period. Whatever the server started
+ * (ffmpeg runs of its job worker outlive it otherwise) is killed too.
+ */
+export async function stopServerProcess(server: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (server.pid === undefined) return;
+  const pid = server.pid;
+  const seen = new Map<string, { pid: number; start: string }>();
+  const look = () => {
+    for (const proc of snapshotTree(pid)) seen.set(`${proc.pid}:${proc.start}`, proc);
+  };
+  look();
+  if (server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    server.kill('SIGTERM');
+    // Keep noting the tree until the server is gone: its children are reparented once it exits.
+    const watch = setInterval(look, 100);
+    const timer = setTimeout(() => server.kill('SIGKILL'), graceMs);
+    await exited;
+    clearInterval(watch);
+    clearTimeout(timer);
+  }
+  killSnapshot([...seen.values()].filter((proc) => proc.pid !== pid));
+}
+
+/**
+ * The pid of the process that listens on port, checked to be the server's
+ * own (under the tsx wrapper); throws when another program holds the port,
+ * which a benchmark would otherwise measure instead.
+ */
+export function ownServerPid(server: ChildProcess, port: number): number {
+  const pid = server.pid === undefined ? undefined : listeningPid(port, processTree(server.pid));
+  if (pid === undefined) throw new Error(`port ${port} is not served by the server this script started (is another program using it? set BENCH_PORT)`);
+  return pid;
 }

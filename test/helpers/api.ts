@@ -3,7 +3,8 @@ import path from 'node:path';
 
 import { NextRequest } from 'next/server';
 
-type RouteHandler = (request: NextRequest, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route types its own params
+type RouteHandler = (request: NextRequest, context: { params: Promise<any> }) => Promise<Response>;
 
 export interface CallOptions {
   method?: string;
@@ -14,6 +15,8 @@ export interface CallOptions {
   bearer?: string;
   cookie?: string;
   ip?: string;
+  /** Dynamic route segments, as Next passes them to the handler. */
+  params?: Record<string, string | string[]>;
 }
 
 export const ORIGIN = 'http://localhost:3999';
@@ -40,7 +43,7 @@ export async function call(handler: RouteHandler, pathname: string, options: Cal
     headers.set('content-length', String(body.byteLength));
   }
   const request = new NextRequest(new URL(pathname, ORIGIN), { method: options.method ?? (body ? 'POST' : 'GET'), headers, body });
-  return readResponse(await handler(request, { params: Promise.resolve({}) }));
+  return readResponse(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
 }
 
 async function readResponse(response: Response) {

@@ -21,6 +21,21 @@ export function mediaFixtures() {
       make(`h264-${seconds}s.mp4`, ['-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=25`, '-f', 'lavfi', '-i', `sine=duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
     /** Old MPEG-4 Part 2 in AVI: a real video no browser plays. */
     mpeg4Avi: () => make('mpeg4.avi', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'mpeg4']),
+    /** H.264 MP4 of any size, with a tone unless audio is false (for the HLS ladder). */
+    sizedClip: ({ seconds = 2, width, height, audio = true }: { seconds?: number; width: number; height: number; audio?: boolean }) =>
+      make(`h264-${width}x${height}-${seconds}s${audio ? '' : '-silent'}.mp4`, [
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=duration=${seconds}:size=${width}x${height}:rate=25`,
+        ...(audio ? ['-f', 'lavfi', '-i', `sine=duration=${seconds}`, '-c:a', 'aac', '-shortest'] : []),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+      ]),
     audioOnly: () => make('tone.m4a', ['-f', 'lavfi', '-i', 'sine=duration=2', '-c:a', 'aac']),
   };
 }

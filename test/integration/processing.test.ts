@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -7,9 +7,11 @@ import { eq } from 'drizzle-orm';
 import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
 import { jobs, videos } from '@/lib/db/schema';
+import { claim } from '@/lib/server/jobs/queue';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { probeVideo } from '@/lib/server/media/probe';
-import { JOB_HANDLERS, videoDir } from '@/lib/server/videos/processing';
+import { JOB_HANDLERS, PACKAGE_HLS_JOB } from '@/lib/server/videos/processing';
+import { PROCESS_VIDEO_JOB } from '@/lib/server/videos/upload';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
@@ -24,6 +26,8 @@ process.env.DATA_DIR = dataDir;
 const media = mediaFixtures();
 const h264 = media.h264Clip(3);
 const mpeg4 = media.mpeg4Avi();
+const hd720 = media.sizedClip({ seconds: 3, width: 1280, height: 720 });
+const silent = media.sizedClip({ seconds: 2, width: 640, height: 360, audio: false });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const indexFirst = (file: string) => {
@@ -53,8 +57,8 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     return (response.body.video as { _id: string })._id;
   }
 
-  async function runJobsUntil(done: () => Promise<boolean>) {
-    const worker = startWorker(database.db, { handlers: JOB_HANDLERS, pollMs: 20, baseBackoffMs: 1 });
+  async function runJobsUntil(done: () => Promise<boolean>, handlers = JOB_HANDLERS) {
+    const worker = startWorker(database.db, { handlers, pollMs: 20, baseBackoffMs: 1 });
     const deadline = Date.now() + 45_000;
     try {
       while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -63,6 +67,7 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     }
   }
 
+  const videoDir = (id: string) => path.join(dataDir, 'media', 'videos', id);
   const videoRow = async (id: string) => (await database.db.select().from(videos).where(eq(videos.id, id)))[0]!;
 
   it('remuxes a browser-ready H.264 upload with its index first and makes a thumbnail', async () => {
@@ -70,7 +75,7 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     const id = await uploadFile(h264, 'remux me');
     await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready');
     const row = await videoRow(id);
-    expect(row).toMatchObject({ processingState: 'ready', processingError: null, thumbnailKey: `${id}/thumbnail.jpg`, width: 320, height: 240 });
+    expect(row).toMatchObject({ processingState: 'ready', processingError: null, thumbnailKey: `videos/${id}/thumbnail.jpg`, width: 320, height: 240 });
     const web = path.join(videoDir(id), 'web.mp4');
     expect(indexFirst(web)).toBe(true);
     expect(await probeVideo(web)).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
@@ -83,6 +88,20 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     expect(await probeVideo(path.join(videoDir(id), 'web.mp4'))).toMatchObject({ videoCodec: 'h264', formatName: expect.stringContaining('mp4') });
   });
 
+  it('resumes a video whose worker died mid-processing once the lease runs out, so none stays stuck', async () => {
+    const id = await uploadFile(h264, 'worker dies');
+    // A worker claims the job, marks the video processing, then its process is killed (it never answers).
+    const job = await claim(database.db, 'dead-worker', [PROCESS_VIDEO_JOB], 300);
+    expect(job?.payload).toEqual({ videoId: id });
+    await database.db.update(videos).set({ processingState: 'processing' }).where(eq(videos.id, id));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // After the restart another worker takes it over.
+    await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready', { [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]! });
+    expect(await videoRow(id)).toMatchObject({ processingState: 'ready', processingError: null, webMp4Key: `videos/${id}/web.mp4` });
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `process-video:${id}`));
+    expect(row).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
   it('shows the reason of a failure, retries, then gives up and marks the video failed', async () => {
     const id = await uploadFile(h264, 'will break');
     // The stored original gets damaged after the upload was accepted.
@@ -93,5 +112,99 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     expect(row.processingError).toMatch(/not a video we can read/);
     const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `process-video:${id}`));
     expect(job).toMatchObject({ status: 'failed', attempts: 5 });
+  });
+
+  describe('HLS ladder (package-hls, after the video is playable)', () => {
+    const hlsDir = (id: string) => path.join(videoDir(id), 'hls');
+    const packaged = (id: string) => async () => (await videoRow(id)).hlsMasterKey !== null;
+    const streamInfs = (id: string) =>
+      readFileSync(path.join(hlsDir(id), 'master.m3u8'), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('#EXT-X-STREAM-INF:'));
+
+    /** Every rendition folder holds its playlist and every segment the playlist names; returns the folder names. */
+    const renditionsOnDisk = (id: string) => {
+      const names = readdirSync(hlsDir(id), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort((a, b) => parseInt(a) - parseInt(b));
+      for (const name of names) {
+        const playlist = readFileSync(path.join(hlsDir(id), name, 'index.m3u8'), 'utf8');
+        expect(playlist).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
+        expect(playlist).toContain('#EXT-X-ENDLIST');
+        const segments = playlist.split('\n').filter((line) => line.endsWith('.ts'));
+        expect(segments.length).toBeGreaterThan(0);
+        for (const segment of segments) {
+          expect(segment).toMatch(/^seg_\d{5}\.ts$/);
+          expect(existsSync(path.join(hlsDir(id), name, segment))).toBe(true);
+        }
+      }
+      return names;
+    };
+
+    it('packages a 720p source as 360p and 720p (no upscaling), master playlist with resolution, codecs and bandwidth', async () => {
+      const id = await uploadFile(hd720, 'ladder');
+      await runJobsUntil(packaged(id));
+      const row = await videoRow(id);
+      expect(row).toMatchObject({
+        processingState: 'ready',
+        processingError: null,
+        webMp4Key: `videos/${id}/web.mp4`,
+        hlsMasterKey: `videos/${id}/hls/master.m3u8`,
+        hlsHeights: [360, 720],
+      });
+      expect(renditionsOnDisk(id)).toEqual(['360p', '720p']);
+      const variants = streamInfs(id);
+      expect(variants).toHaveLength(2);
+      expect(variants[0]).toMatch(/RESOLUTION=640x360/);
+      expect(variants[1]).toMatch(/RESOLUTION=1280x720/);
+      for (const variant of variants) expect(variant).toMatch(/BANDWIDTH=\d+.*CODECS="avc1\.[0-9a-f]{6},mp4a\.40\.2"/);
+      expect(await probeVideo(path.join(hlsDir(id), '720p', 'seg_00000.ts'))).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', height: 720 });
+      // Both jobs finished and their work folders are gone.
+      const done = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`));
+      expect(done).toMatchObject([{ status: 'done', attempts: 1 }]);
+      expect(existsSync(path.join(dataDir, 'work', id))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'work', `${id}-hls`))).toBe(false);
+    });
+
+    it('packages a source without audio', async () => {
+      const id = await uploadFile(silent, 'silent');
+      await runJobsUntil(packaged(id));
+      expect((await videoRow(id)).hlsHeights).toEqual([360]);
+      expect(renditionsOnDisk(id)).toEqual(['360p']);
+      expect(streamInfs(id)[0]).not.toMatch(/mp4a/);
+      expect(await probeVideo(path.join(hlsDir(id), '360p', 'seg_00000.ts'))).toMatchObject({ videoCodec: 'h264', audioCodec: null });
+    });
+
+    it('gives a source below 360 px one rendition at its own height, and a rerun changes nothing', async () => {
+      const id = await uploadFile(h264, 'tiny');
+      await runJobsUntil(packaged(id));
+      expect((await videoRow(id)).hlsHeights).toEqual([240]);
+      expect(renditionsOnDisk(id)).toEqual(['240p']);
+      expect(streamInfs(id)).toEqual([expect.stringMatching(/RESOLUTION=320x240/)]);
+
+      const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`));
+      const before = readFileSync(path.join(hlsDir(id), '240p', 'index.m3u8'), 'utf8');
+      await JOB_HANDLERS[PACKAGE_HLS_JOB]!(job!, { heartbeat: async () => true });
+      expect(await videoRow(id)).toMatchObject({ processingState: 'ready', hlsHeights: [240], hlsMasterKey: `videos/${id}/hls/master.m3u8` });
+      expect(readFileSync(path.join(hlsDir(id), '240p', 'index.m3u8'), 'utf8')).toBe(before);
+      expect(renditionsOnDisk(id)).toEqual(['240p']);
+      expect(existsSync(path.join(dataDir, 'work', `${id}-hls`))).toBe(false);
+    });
+
+    it('keeps the video playable from its MP4 when packaging fails for good, and records why', async () => {
+      const id = await uploadFile(h264, 'no ladder');
+      await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready', { [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]! });
+      const hlsJob = async () => (await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`)))[0]!;
+      expect(await hlsJob()).toMatchObject({ status: 'queued' });
+      writeFileSync(path.join(dataDir, 'media', 'originals', (await videoRow(id)).sourceKey), 'damaged');
+      await runJobsUntil(async () => (await hlsJob()).status === 'failed');
+      expect(await hlsJob()).toMatchObject({ status: 'failed', attempts: 5 });
+      const row = await videoRow(id);
+      expect(row).toMatchObject({ processingState: 'ready', webMp4Key: `videos/${id}/web.mp4`, hlsMasterKey: null, hlsHeights: null });
+      expect(row.processingError).toMatch(/^Adaptive streaming \(HLS\) failed: .*not a video we can read/);
+      expect(existsSync(path.join(videoDir(id), 'web.mp4'))).toBe(true);
+      expect(existsSync(hlsDir(id))).toBe(false);
+    });
   });
 });

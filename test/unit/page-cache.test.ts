@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 import { POLICIES } from '@/components/policies';
-import { FILL_HEADER, PageCache } from '@/lib/http/page-cache';
+import { FILL_HEADER, PageCache, purgePublicPages, registerPageCache } from '@/lib/http/page-cache';
 import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
 
 /**
@@ -121,7 +121,6 @@ describe('public page cache', () => {
 
   it.each([
     ['an error status', { status: 500 }],
-    ['a response Next rendered per request', { fromCache: false }],
     ['a response that sets a cookie', { setCookie: true }],
   ])('does not store %s', async (_label, change) => {
     const server = await startServer();
@@ -152,6 +151,50 @@ describe('public page cache', () => {
       const fresh = await get(`${server.url}/`);
       expect(fresh.headers['x-chrysalis-cache']).toBe('HIT');
       expect(fresh.body.toString()).toContain('v2');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not serve an entry older than twice the TTL: Next answers and the entry refills', async () => {
+    let now = 0;
+    const server = await startServer({ ttlMs: 5_000, now: () => now });
+    try {
+      await get(`${server.url}/`);
+      await settle(server.cache, '/');
+      server.upstream.version = 2;
+      now = 10_001;
+      const answer = await get(`${server.url}/`);
+      expect(answer.headers['x-chrysalis-cache']).toBeUndefined();
+      expect(answer.body.toString()).toContain('v2');
+      await settle(server.cache, '/');
+      expect((await get(`${server.url}/`)).headers['x-chrysalis-cache']).toBe('HIT');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stores pages Next rendered per request too (public pages never depend on the visitor)', async () => {
+    const server = await startServer();
+    try {
+      server.upstream.fromCache = false;
+      await get(`${server.url}/public`);
+      await settle(server.cache, '/public');
+      expect((await get(`${server.url}/public`)).headers['x-chrysalis-cache']).toBe('HIT');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is purged from app code through purgePublicPages once registered', async () => {
+    const server = await startServer();
+    try {
+      await get(`${server.url}/public`);
+      await settle(server.cache, '/public');
+      expect(server.cache.size).toBe(1);
+      registerPageCache(server.cache);
+      purgePublicPages();
+      expect(server.cache.size).toBe(0);
     } finally {
       await server.close();
     }

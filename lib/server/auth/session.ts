@@ -8,7 +8,7 @@ import { getDb, type Database } from '@/lib/db';
 import { sessions, users, type User } from '@/lib/db/schema';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
-import { BANNED_MESSAGE, forbidden, unauthorized } from '../errors';
+import { ADMIN_REQUIRED_MESSAGE, BANNED_MESSAGE, forbidden, unauthorized } from '../errors';
 
 import { sealToken, SESSION_TTL_SECONDS, unsealToken, type SessionClaims } from './tokens';
 
@@ -108,6 +108,13 @@ export async function requireUser(request: NextRequest): Promise<Authenticated> 
   if (auth.via === 'cookie' && !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && !isSameOrigin(request)) {
     throw forbidden('This request did not come from this site.');
   }
+  return auth;
+}
+
+/** An admin, or 401 (anonymous) / 403 with the spec's message (members) / 403 'Account is banned'. */
+export async function requireAdmin(request: NextRequest): Promise<Authenticated> {
+  const auth = await requireUser(request);
+  if (!auth.user.isAdmin) throw forbidden(ADMIN_REQUIRED_MESSAGE);
   return auth;
 }
 

@@ -31,6 +31,18 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+const wakeListeners = new Set<() => void>();
+
+/**
+ * Tells this process's idle workers that a job was just committed, so it
+ * starts at once instead of after the poll interval (an upload is playable
+ * sooner). Call after the enqueueing transaction commits. Workers in other
+ * processes still find it on their next poll.
+ */
+export function wakeWorkers(): void {
+  for (const wake of wakeListeners) wake();
+}
+
 /**
  * Runs jobs: inside the web process in the embedded mode, or as separate
  * `npm run worker` processes beside PostgreSQL. Polls while idle, drains
@@ -64,8 +76,21 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
         console.error('[worker] could not claim a job:', error);
       }
       if (job) await runOne(job);
-      else await new Promise((resolve) => setTimeout(resolve, pollMs));
+      else await idle();
     }
+  }
+
+  /** Sleeps for the poll interval, or until wakeWorkers() or stop(). */
+  function idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        wakeListeners.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, pollMs);
+      wakeListeners.add(done);
+    });
   }
 
   const loops = Array.from({ length: concurrency }, () => loop());
@@ -73,6 +98,7 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
     id,
     async stop() {
       stopping = true;
+      wakeWorkers();
       await Promise.all(loops);
     },
   };

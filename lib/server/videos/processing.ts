@@ -1,28 +1,49 @@
 import 'server-only';
 
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import { eq, sql } from 'drizzle-orm';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
+import { purgePublicPages } from '@/lib/http/page-cache';
 import { videos, type Job } from '@/lib/db/schema';
 
-import type { JobHandler } from '../jobs/worker';
+import { enqueue } from '../jobs/queue';
+import { wakeWorkers, type JobHandler } from '../jobs/worker';
+import { HLS_MASTER, packageHls } from '../media/hls';
 import { probeVideo } from '../media/probe';
 import { makeThumbnail, makeWebMp4 } from '../media/web-mp4';
+import { contentTypeFor, getMediaStorage, mediaKeys } from '../storage';
 
-import { originalsDir, PROCESS_VIDEO_JOB } from './upload';
+import { PROCESS_VIDEO_JOB } from './upload';
 
-export function videoDir(videoId: string): string {
-  return path.join(getConfig().dataDir, 'media', 'videos', videoId);
+/** Packages the adaptive HLS ladder after the video is already playable from its web MP4. */
+export const PACKAGE_HLS_JOB = 'package-hls';
+
+/** Scratch space for one video's outputs before they go to media storage; removed after each attempt. */
+export function workDir(videoId: string): string {
+  return path.join(getConfig().dataDir, 'work', videoId);
+}
+
+/** Every file under dir, as paths relative to it (forward slashes, so they double as storage key suffixes). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
 }
 
 /**
- * The process-video job: probe again, write the web MP4 and the thumbnail,
- * then mark the video ready. Idempotent: outputs are renamed into place, so
- * a rerun after a crash simply redoes them. (The HLS ladder joins this job
- * in the rest of the videos issue.)
+ * The process-video job: probe again, write the web MP4 and the thumbnail
+ * into a work folder, move them into media storage, then mark the video
+ * ready. The web MP4 goes first so the video is playable as soon as
+ * possible. Idempotent: outputs are written whole and put in place, so a
+ * rerun after a crash simply redoes them. Marking the video ready and
+ * enqueueing the package-hls job happen in one transaction, so a crash
+ * between them cannot leave a ready video that never gets its ladder.
  */
 export const processVideo: JobHandler = async (job: Job) => {
   const videoId = String(job.payload.videoId);
@@ -30,22 +51,37 @@ export const processVideo: JobHandler = async (job: Job) => {
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
   if (!video) return; // deleted meanwhile: nothing to do
   await db.update(videos).set({ processingState: 'processing', processingError: null, updatedAt: sql`now()` }).where(eq(videos.id, videoId));
+  const storage = getMediaStorage();
+  const work = workDir(videoId);
+  const original = await storage.openLocal(mediaKeys.original(video.sourceKey));
   try {
-    const source = path.join(originalsDir(), video.sourceKey);
-    const probe = await probeVideo(source);
-    await makeWebMp4(source, path.join(videoDir(videoId), 'web.mp4'), probe);
-    await makeThumbnail(source, path.join(videoDir(videoId), 'thumbnail.jpg'), probe.durationSeconds);
-    await db
-      .update(videos)
-      .set({
-        processingState: 'ready',
-        thumbnailKey: `${videoId}/thumbnail.jpg`,
-        durationSeconds: probe.durationSeconds,
-        width: probe.width,
-        height: probe.height,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(videos.id, videoId));
+    await rm(work, { recursive: true, force: true });
+    await mkdir(work, { recursive: true });
+    const probe = await probeVideo(original.path);
+    await makeWebMp4(original.path, path.join(work, 'web.mp4'), probe);
+    await makeThumbnail(original.path, path.join(work, 'thumbnail.jpg'), probe.durationSeconds);
+    for (const file of await filesUnder(work)) {
+      const key = `${mediaKeys.videoPrefix(videoId)}/${file}`;
+      await storage.putFile(key, path.join(work, file), contentTypeFor(key));
+    }
+    await db.transaction(async (tx) => {
+      await tx
+        .update(videos)
+        .set({
+          processingState: 'ready',
+          thumbnailKey: mediaKeys.thumbnail(videoId),
+          webMp4Key: mediaKeys.webMp4(videoId),
+          durationSeconds: probe.durationSeconds,
+          width: probe.width,
+          height: probe.height,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(videos.id, videoId));
+      await enqueue(tx as unknown as typeof db, PACKAGE_HLS_JOB, { videoId }, { dedupeKey: `${PACKAGE_HLS_JOB}:${videoId}` });
+    });
+    wakeWorkers();
+    // If it was approved before it was ready, it has just become public.
+    purgePublicPages();
   } catch (error) {
     // Shown to the uploader and admins; the job retries with backoff and marks the video failed when it gives up.
     const reason = error instanceof Error ? error.message : String(error);
@@ -55,9 +91,87 @@ export const processVideo: JobHandler = async (job: Job) => {
       .set({ processingState: final ? 'failed' : 'queued', processingError: reason.slice(0, 1000), updatedAt: sql`now()` })
       .where(eq(videos.id, videoId));
     throw error;
+  } finally {
+    await original.release();
+    await rm(work, { recursive: true, force: true });
+  }
+};
+
+/** How often a package-hls run renews its lease while ffmpeg works (leases are 60 s by default). */
+const HLS_HEARTBEAT_MS = 15_000;
+
+/** Segments first, then each rendition's playlist, the master last: a reader never sees a playlist naming missing files. */
+function hlsPutOrder(file: string): number {
+  if (file === HLS_MASTER) return 2;
+  return file.endsWith('.m3u8') ? 1 : 0;
+}
+
+/**
+ * The package-hls job: the adaptive ladder (360p/720p/1080p, never above
+ * the source; lib/server/media/hls.ts) from the original, put into media
+ * storage under `videos/{id}/hls/`, master playlist last, then
+ * hlsMasterKey and hlsHeights are set. The video stays playable from its
+ * web MP4 all along: a failure is retried with backoff, and after the
+ * last attempt its reason goes to processingError while processingState
+ * stays 'ready'. Idempotent: a rerun packages again and overwrites the
+ * same keys. Its work folder is its own, so it never meets process-video's.
+ */
+export const packageHlsVideo: JobHandler = async (job: Job, context) => {
+  const videoId = String(job.payload.videoId);
+  const db = await getDb();
+  const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+  if (!video) return; // deleted meanwhile: nothing to do
+  const storage = getMediaStorage();
+  const work = `${workDir(videoId)}-hls`;
+  // Keep the lease while ffmpeg runs (long videos take minutes); stop ffmpeg if another worker took the job over.
+  const lease = new AbortController();
+  const beat = setInterval(() => {
+    context.heartbeat().then(
+      (held) => {
+        if (!held) lease.abort(new Error('the job lease was lost'));
+      },
+      () => {}, // a missed heartbeat is retried on the next beat
+    );
+  }, HLS_HEARTBEAT_MS);
+  let original: { path: string; release: () => Promise<void> } | null = null;
+  try {
+    original = await storage.openLocal(mediaKeys.original(video.sourceKey));
+    await rm(work, { recursive: true, force: true });
+    await mkdir(work, { recursive: true });
+    const probe = await probeVideo(original.path);
+    const out = path.join(work, 'hls');
+    const ladder = await packageHls(original.path, out, probe, { signal: lease.signal });
+    const files = (await filesUnder(out)).sort((a, b) => hlsPutOrder(a) - hlsPutOrder(b) || a.localeCompare(b));
+    for (const file of files) {
+      lease.signal.throwIfAborted();
+      const key = mediaKeys.hls(videoId, file);
+      await storage.putFile(key, path.join(out, file), contentTypeFor(key));
+    }
+    const updated = await db
+      .update(videos)
+      .set({ hlsMasterKey: mediaKeys.hls(videoId, HLS_MASTER), hlsHeights: ladder.heights, processingError: null, updatedAt: sql`now()` })
+      .where(eq(videos.id, videoId))
+      .returning({ id: videos.id });
+    // Deleted while we packaged: take back what we just stored.
+    if (updated.length === 0) await storage.deletePrefix(`${mediaKeys.videoPrefix(videoId)}/hls`);
+  } catch (error) {
+    if (job.attempts >= job.maxAttempts) {
+      // The ladder is an upgrade: the video stays 'ready' on its web MP4; the reason is shown to the uploader and admins.
+      const reason = error instanceof Error ? error.message : String(error);
+      await db
+        .update(videos)
+        .set({ processingError: `Adaptive streaming (HLS) failed: ${reason}`.slice(0, 1000), updatedAt: sql`now()` })
+        .where(eq(videos.id, videoId));
+    }
+    throw error;
+  } finally {
+    clearInterval(beat);
+    await original?.release();
+    await rm(work, { recursive: true, force: true });
   }
 };
 
 export const JOB_HANDLERS: Record<string, JobHandler> = {
   [PROCESS_VIDEO_JOB]: processVideo,
+  [PACKAGE_HLS_JOB]: packageHlsVideo,
 };

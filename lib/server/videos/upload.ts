@@ -2,7 +2,7 @@ import 'server-only';
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,12 +12,14 @@ import { Busboy } from '@fastify/busboy';
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
 import { videos, type Video } from '@/lib/db/schema';
-import { splitTags, uploadFieldsSchema } from '@/lib/validation/videos';
+import { splitTags, uploadFieldsSchema, type UploadFields } from '@/lib/validation/videos';
 
 import type { Authenticated } from '../auth/session';
 import { ApiError, badRequest, parseInput } from '../errors';
 import { enqueue } from '../jobs/queue';
+import { wakeWorkers } from '../jobs/worker';
 import { NotAVideoError, probeVideo } from '../media/probe';
+import { getMediaStorage, mediaKeys } from '../storage';
 
 export const VIDEO_FIELD = 'video';
 export const PROCESS_VIDEO_JOB = 'process-video';
@@ -32,9 +34,6 @@ function formatBytes(bytes: number): string {
 
 export function quarantineDir(): string {
   return path.join(getConfig().dataDir, 'quarantine');
-}
-export function originalsDir(): string {
-  return path.join(getConfig().dataDir, 'media', 'originals');
 }
 
 /** Counts bytes as they pass and stops the stream past the limit, so an oversized upload never lands whole on disk. */
@@ -115,13 +114,71 @@ export interface UploadedVideo {
   video: Pick<Video, 'id' | 'streamVideoId' | 'title' | 'processingState' | 'moderationStatus'>;
 }
 
+/** A video file on local disk that is about to become a video's original. */
+export interface VideoFile {
+  path: string;
+  bytes: number;
+  /** Only its extension is kept, for the stored original's key. */
+  originalName: string;
+}
+
+/**
+ * What a trusted caller (the demo seeder) may set on a new video. Uploads
+ * leave these at their defaults: pending moderation, unpublished, no views.
+ */
+export type InitialVideoState = Partial<Pick<typeof videos.$inferInsert, 'moderationStatus' | 'publishedAt' | 'moderatedAt' | 'views' | 'createdAt'>>;
+
+/**
+ * Turns a local file into a video: ffprobe checks it is one (NotAVideoError
+ * if not), it is stored as the original (the local file may be moved), and
+ * the video row and its process-video job are written in one transaction.
+ * On failure the stored original is removed again; the local file stays the
+ * caller's to clean up. Used by uploads and by the demo seeder.
+ */
+export async function createVideoFromFile(ownerId: string, file: VideoFile, fields: UploadFields, initial: InitialVideoState = {}): Promise<Video> {
+  const probe = await probeVideo(file.path);
+  const id = randomUUID();
+  const streamVideoId = randomBytes(9).toString('base64url');
+  const sourceKey = `${id}${path.extname(file.originalName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 6) || '.bin'}`;
+  const storedKey = mediaKeys.original(sourceKey);
+  try {
+    await getMediaStorage().putFile(storedKey, file.path, 'application/octet-stream');
+    const db = await getDb();
+    const created = await db.transaction(async (tx) => {
+      const [video] = await tx
+        .insert(videos)
+        .values({
+          ...initial,
+          id,
+          streamVideoId,
+          ownerId,
+          title: fields.title,
+          description: fields.description,
+          category: fields.category,
+          tags: fields.tags,
+          sourceKey,
+          sourceBytes: file.bytes,
+          durationSeconds: probe.durationSeconds,
+          width: probe.width,
+          height: probe.height,
+        })
+        .returning();
+      await enqueue(tx as unknown as typeof db, PROCESS_VIDEO_JOB, { videoId: id }, { dedupeKey: `${PROCESS_VIDEO_JOB}:${id}` });
+      return video!;
+    });
+    wakeWorkers();
+    return created;
+  } catch (error) {
+    // Nothing half-stored: the original goes when its row could not be written.
+    await getMediaStorage().deletePrefix(storedKey);
+    throw error;
+  }
+}
+
 /** POST /api/videos/upload: stream, check fields, check the file is a video by content, store, queue processing. */
 export async function uploadVideo(auth: Authenticated, request: Request) {
   const limit = getConfig().maxUploadBytes;
   const { fields, file } = await parseUpload(request, limit);
-  let storedPath: string | null = null;
-  // Nothing half-stored: on any failure both the quarantine file and a moved original go.
-  const cleanup = () => Promise.all([file ? rm(file.tempPath, { force: true }) : null, storedPath ? rm(storedPath, { force: true }) : null]);
   try {
     const input = parseInput(uploadFieldsSchema, {
       title: fields.title?.[0],
@@ -131,57 +188,28 @@ export async function uploadVideo(auth: Authenticated, request: Request) {
     });
     if (!file) throw badRequest('Choose a video file to upload.', { field: VIDEO_FIELD });
     if (file.bytes === 0) throw badRequest('The video file is empty.', { field: VIDEO_FIELD });
-    const probe = await probeVideo(file.tempPath).catch((error: unknown) => {
+    const video = await createVideoFromFile(auth.user.id, { path: file.tempPath, bytes: file.bytes, originalName: file.originalName }, input).catch((error: unknown) => {
       if (error instanceof NotAVideoError) throw new ApiError(415, error.message, { field: VIDEO_FIELD });
       throw error;
     });
-
-    const id = randomUUID();
-    const streamVideoId = randomBytes(9).toString('base64url');
-    const sourceKey = `${id}${path.extname(file.originalName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 6) || '.bin'}`;
-    await mkdir(originalsDir(), { recursive: true });
-    storedPath = path.join(originalsDir(), sourceKey);
-    await rename(file.tempPath, storedPath);
-
-    const db = await getDb();
-    const [video] = await db.transaction(async (tx) => {
-      const rows = await tx
-        .insert(videos)
-        .values({
-          id,
-          streamVideoId,
-          ownerId: auth.user.id,
-          title: input.title,
-          description: input.description,
-          category: input.category,
-          tags: input.tags,
-          sourceKey,
-          sourceBytes: file.bytes,
-          durationSeconds: probe.durationSeconds,
-          width: probe.width,
-          height: probe.height,
-        })
-        .returning();
-      await enqueue(tx as unknown as typeof db, PROCESS_VIDEO_JOB, { videoId: id }, { dedupeKey: `${PROCESS_VIDEO_JOB}:${id}` });
-      return rows;
-    });
     return {
       video: {
-        _id: video!.id,
-        streamVideoId: video!.streamVideoId,
-        title: video!.title,
-        description: video!.description,
-        category: video!.category,
-        tags: video!.tags,
-        status: video!.processingState,
-        moderationStatus: video!.moderationStatus,
-        durationSeconds: video!.durationSeconds,
-        width: video!.width,
-        height: video!.height,
+        _id: video.id,
+        streamVideoId: video.streamVideoId,
+        title: video.title,
+        description: video.description,
+        category: video.category,
+        tags: video.tags,
+        status: video.processingState,
+        moderationStatus: video.moderationStatus,
+        durationSeconds: video.durationSeconds,
+        width: video.width,
+        height: video.height,
       },
     };
   } catch (error) {
-    await cleanup();
+    // Nothing half-stored: createVideoFromFile removed any stored original; the quarantine file goes here.
+    if (file) await rm(file.tempPath, { force: true });
     throw error;
   }
 }

@@ -1,0 +1,29 @@
+import type { Metadata } from 'next';
+
+import { pageMetadata } from '@/lib/seo/metadata';
+
+import { LikedVideosFeed } from './LikedVideosFeed';
+
+export function generateMetadata(): Metadata {
+  return pageMetadata({ title: 'Liked videos', description: 'The videos you liked, newest like first.', path: '/liked-videos', noindex: true });
+}
+
+/**
+ * /liked-videos (login required: proxy.ts sends visitors without a session
+ * to /login?next=/liked-videos). The shell is static; the list is a client
+ * island that waits for the session and pages through the API.
+ */
+export default function LikedVideosPage() {
+  return (
+    <>
+      <header className="page-header">
+        <span className="eyebrow">Your library</span>
+        <h1>Liked videos</h1>
+        <p>Everything you gave a heart, newest like first.</p>
+      </header>
+      <section className="section" aria-label="Liked videos">
+        <LikedVideosFeed />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { notFound, redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+
+import { decodeSegment, loadProfilePage, pageViewer } from '@/lib/server/community/profiles';
+
+/**
+ * The gate of /profile/{username}, outside the page's loading boundary so its
+ * answers are real HTTP ones before anything streams: visitors (and revoked
+ * or banned sessions, which proxy.ts cannot tell) go to log in, unknown
+ * members are a 404, and /profile/ALEX goes to /profile/alex. The lookup is
+ * memoised for the request, so the page reuses it.
+ */
+export default async function ProfileLayout({ children, params }: { children: ReactNode; params: Promise<{ username: string }> }) {
+  const raw = (await params).username;
+  const viewer = await pageViewer();
+  if (!viewer) redirect(`/login?next=${encodeURIComponent(`/profile/${raw}`)}`);
+  const username = decodeSegment(raw);
+  const profile = username ? await loadProfilePage(viewer.id, username) : null;
+  if (!profile) notFound();
+  if (profile.username !== username) redirect(`/profile/${encodeURIComponent(profile.username)}`);
+  return children;
+}

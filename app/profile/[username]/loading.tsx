@@ -1,0 +1,6 @@
+import { Spinner } from '@/components/shell/Spinner';
+
+/** Profiles render per request for the viewer; client navigations show this while the server works. */
+export default function Loading() {
+  return <Spinner label="Loading profile…" />;
+}

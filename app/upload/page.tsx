@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+
+import { OwnVideos } from '@/components/videos/OwnVideos';
+import { UploadForm } from '@/components/videos/UploadForm';
+import { getConfig } from '@/lib/config/server';
+import { pageMetadata } from '@/lib/seo/metadata';
+
+export function generateMetadata(): Metadata {
+  return pageMetadata({ title: 'Upload', description: 'Upload a video and follow its processing and review.', path: '/upload', noindex: true });
+}
+
+/**
+ * /upload (login required: proxy.ts sends visitors without a session to
+ * /login first). The shell is static; the form and the member's list are
+ * client islands that wait for the session. "Your videos" is in the HTML from
+ * the start so /upload#your-videos (the rejection notification's link) has a
+ * target.
+ */
+export default function UploadPage() {
+  const { maxUploadBytes } = getConfig();
+  return (
+    <div className="upload-page">
+      <header className="page-header">
+        <span className="eyebrow">Upload</span>
+        <h1>Upload a video</h1>
+        <p>
+          Share your transformation with the community. Each upload is checked and reviewed before it goes public; read the{' '}
+          <Link href="/community-standards">Community Standards</Link> first.
+        </p>
+      </header>
+      <UploadForm maxUploadBytes={maxUploadBytes} />
+      <section id="your-videos" className="section own-videos-section" aria-labelledby="your-videos-title">
+        <div className="section-head">
+          <h2 id="your-videos-title">Your videos</h2>
+        </div>
+        <OwnVideos />
+      </section>
+    </div>
+  );
+}

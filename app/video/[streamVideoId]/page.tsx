@@ -1,0 +1,135 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { VideoJsonLd } from 'next-seo';
+
+import { Comments } from '@/components/community/Comments';
+import { FollowButton } from '@/components/community/FollowButton';
+import { LikeButton } from '@/components/community/LikeButton';
+import { ReportDialog } from '@/components/community/ReportDialog';
+import { EyeIcon } from '@/components/icons';
+import { RelativeTime } from '@/components/videos/RelativeTime';
+import { VideoGrid } from '@/components/videos/VideoCard';
+import { VideoPlayer } from '@/components/videos/VideoPlayer';
+import { getConfig } from '@/lib/config/server';
+import { countLabel, isoDuration } from '@/lib/format/numbers';
+import { relativeTime } from '@/lib/format/relative-time';
+import { loadMoreLikeThis, loadVideoPage } from '@/lib/server/videos/video-page';
+import { absoluteUrl, fullTitle, pageMetadata } from '@/lib/seo/metadata';
+import { DEFAULT_KEYWORDS, searchHref } from '@/lib/site';
+
+type Props = { params: Promise<{ streamVideoId: string }> };
+
+const summary = (text: string, fallback: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (!flat) return fallback;
+  return flat.length > 160 ? `${flat.slice(0, 157)}…` : flat;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const data = await loadVideoPage((await params).streamVideoId);
+  if (!data) return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
+  const { video, playback } = data;
+  const { siteName } = getConfig();
+  const path = `/video/${video.streamVideoId}`;
+  const description = summary(video.description, `${video.title}: a ${video.category} video by ${video.uploader.username} on ${siteName}.`);
+  const image = video.thumbnailUrl ? { url: absoluteUrl(video.thumbnailUrl), width: 640, height: Math.round((640 * (video.height ?? 360)) / (video.width ?? 640)), alt: video.title } : undefined;
+  const base = pageMetadata({ title: video.title, description, path, image, keywords: [...video.tags, video.category.toLowerCase(), ...DEFAULT_KEYWORDS] });
+  const size = { width: video.width ?? 1280, height: video.height ?? 720 };
+  const embedUrl = absoluteUrl(`/embed/${video.streamVideoId}`);
+  return {
+    ...base,
+    openGraph: {
+      type: 'video.other',
+      title: fullTitle(video.title, siteName),
+      description,
+      url: absoluteUrl(path),
+      siteName,
+      images: base.openGraph?.images,
+      videos: playback.mp4Url ? [{ url: absoluteUrl(playback.mp4Url), secureUrl: absoluteUrl(playback.mp4Url), type: 'video/mp4', ...size }] : undefined,
+    },
+    twitter: {
+      card: 'player',
+      title: base.twitter?.title,
+      description,
+      images: image ? [image.url] : base.twitter?.images,
+      players: [{ playerUrl: embedUrl, streamUrl: playback.mp4Url ? absoluteUrl(playback.mp4Url) : embedUrl, ...size }],
+    },
+  };
+}
+
+export default async function VideoPage({ params }: Props) {
+  const data = await loadVideoPage((await params).streamVideoId);
+  if (!data) notFound();
+  const { video, playback } = data;
+  const more = await loadMoreLikeThis(video);
+  const likes = video.likedBy.length;
+  const { siteName } = getConfig();
+  return (
+    <>
+      <VideoJsonLd
+        scriptId="structured-data"
+        name={video.title}
+        description={summary(video.description, video.title)}
+        thumbnailUrl={video.thumbnailUrl ? absoluteUrl(video.thumbnailUrl) : absoluteUrl('/logo-512.png')}
+        uploadDate={video.createdAt}
+        duration={isoDuration(video.durationSeconds)}
+        contentUrl={playback.mp4Url ? absoluteUrl(playback.mp4Url) : undefined}
+        embedUrl={absoluteUrl(`/embed/${video.streamVideoId}`)}
+        interactionStatistic={[
+          { '@type': 'InteractionCounter', interactionType: 'https://schema.org/WatchAction', userInteractionCount: video.views },
+          { '@type': 'InteractionCounter', interactionType: 'https://schema.org/LikeAction', userInteractionCount: likes },
+        ]}
+        author={{ '@type': 'Person', name: video.uploader.username, url: absoluteUrl(`/profile/${encodeURIComponent(video.uploader.username)}`) }}
+        publisher={{ '@type': 'Organization', name: siteName, logo: absoluteUrl('/logo-512.png') }}
+      />
+      <div className="watch">
+        <article aria-labelledby="video-title">
+          <VideoPlayer streamVideoId={video.streamVideoId} title={video.title} poster={video.thumbnailUrl} mp4Url={playback.mp4Url} hlsUrl={playback.hlsUrl} />
+          <h1 id="video-title" className="watch-title">
+            {video.title}
+          </h1>
+          <div className="watch-meta">
+            <span className="watch-uploader">
+              <Link href={`/profile/${encodeURIComponent(video.uploader.username)}`} rel="author">
+                {video.uploader.username}
+              </Link>
+              {/* A client island: the member's follow state is fetched; the cached HTML is the same for everyone. */}
+              <FollowButton username={video.uploader.username} small />
+            </span>
+            <Link href={`/category/${video.category}`}>{video.category}</Link>
+            <RelativeTime date={video.createdAt} serverText={relativeTime(video.createdAt)} />
+            <span className="watch-stats">
+              <span>
+                <EyeIcon /> {countLabel(video.views, 'view')}
+              </span>
+              {/* The count is in the server HTML for crawlers; the member's own state fills in on the client. */}
+              <LikeButton streamVideoId={video.streamVideoId} ownerId={video.uploader._id} likes={likes} />
+            </span>
+            {/* For everyone, visitors included; the page stays the same for all (a client island). */}
+            <ReportDialog targetType="video" target={video.streamVideoId} />
+          </div>
+          {video.tags.length > 0 && (
+            <ul className="tag-list" aria-label="Tags">
+              {video.tags.map((tag) => (
+                <li key={tag}>
+                  <Link className="tag" href={searchHref(tag) ?? '/search'} rel="tag">
+                    #{tag}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+          {video.description && <p className="watch-description">{video.description}</p>}
+          <Comments streamVideoId={video.streamVideoId} videoOwnerId={video.uploader._id} initial={data.comments} />
+        </article>
+        {more.length > 0 && (
+          <aside className="watch-aside" aria-labelledby="more-videos">
+            <h2 id="more-videos">More {video.category} videos</h2>
+            <VideoGrid videos={more} label={`More ${video.category} videos`} />
+          </aside>
+        )}
+      </div>
+    </>
+  );
+}

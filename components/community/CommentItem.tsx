@@ -1,0 +1,135 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useRef, useState } from 'react';
+
+import { RelativeTime } from '@/components/videos/RelativeTime';
+import type { CommentDto } from '@/lib/api-types';
+import { ApiClientError } from '@/lib/client/http';
+import { relativeTime } from '@/lib/format/relative-time';
+
+import { CommentForm } from './CommentForm';
+import { CommentText } from './CommentText';
+
+interface Props {
+  comment: CommentDto;
+  canEdit: boolean;
+  canDelete: boolean;
+  onEdit(body: string): Promise<void>;
+  onDelete(): Promise<void>;
+}
+
+function Avatar({ author }: { author: CommentDto['author'] }) {
+  if (author.profilePhotoUrl) {
+    // eslint-disable-next-line @next/next/no-img-element -- already a 64 px WebP from our own media route
+    return <img className="comment-avatar" src={author.profilePhotoUrl} alt="" width={32} height={32} loading="lazy" decoding="async" />;
+  }
+  return (
+    <span className="comment-avatar comment-avatar-letter" aria-hidden="true">
+      {Array.from(author.username)[0] ?? '?'}
+    </span>
+  );
+}
+
+/** One comment: author, time, text; edit for its author, delete (after a confirmation) for its author, the video's owner and admins. */
+export function CommentItem({ comment, canEdit, canDelete, onEdit, onDelete }: Props) {
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
+
+  async function remove() {
+    setDeleting(true);
+    setError(null);
+    try {
+      await onDelete();
+    } catch (caught) {
+      setError(caught instanceof ApiClientError ? caught.message : 'Could not delete the comment. Please try again.');
+      setDeleting(false);
+      setConfirming(false);
+    }
+  }
+
+  const profile = `/profile/${encodeURIComponent(comment.author.username)}`;
+  return (
+    <article className="comment" id={`comment-${comment._id}`} aria-label={`Comment by ${comment.author.username}`}>
+      <Avatar author={comment.author} />
+      <div className="comment-meta">
+        <Link className="comment-author" href={profile}>
+          {comment.author.username}
+        </Link>
+        <RelativeTime date={comment.createdAt} serverText={relativeTime(comment.createdAt)} />
+        {comment.editedAt && (
+          <span className="comment-edited" title={`Edited ${new Date(comment.editedAt).toUTCString()}`}>
+            (edited)
+          </span>
+        )}
+      </div>
+      {editing ? (
+        <CommentForm
+          label="Edit your comment"
+          submitLabel="Save"
+          busyLabel="Saving…"
+          initialBody={comment.body}
+          autoFocus
+          onSubmit={async (body) => {
+            await onEdit(body);
+            setEditing(false);
+            requestAnimationFrame(() => editButton.current?.focus());
+          }}
+          onCancel={() => {
+            setEditing(false);
+            requestAnimationFrame(() => editButton.current?.focus());
+          }}
+        />
+      ) : (
+        <CommentText text={comment.body} />
+      )}
+      {!editing && (canEdit || canDelete) && !confirming && (
+        <div className="comment-actions">
+          {canEdit && (
+            <button ref={editButton} type="button" className="comment-action" onClick={() => setEditing(true)}>
+              Edit
+            </button>
+          )}
+          {canDelete && (
+            <button ref={deleteButton} type="button" className="comment-action comment-action-danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          )}
+        </div>
+      )}
+      {confirming && (
+        <div className="comment-confirm" role="group" aria-label="Confirm deletion">
+          <p>Delete this comment? This cannot be undone.</p>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={deleting}
+            onClick={() => {
+              setConfirming(false);
+              requestAnimationFrame(() => deleteButton.current?.focus());
+            }}
+          >
+            Cancel
+          </button>
+          <button ref={confirmButton} type="button" className="btn btn-danger" disabled={deleting} onClick={() => void remove()}>
+            {deleting ? 'Deleting…' : 'Delete comment'}
+          </button>
+        </div>
+      )}
+      {error && (
+        <p className="comment-error" role="alert">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,172 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useMemo, useRef } from 'react';
+import useSWRInfinite from 'swr/infinite';
+
+import { useSession } from '@/components/session/SessionProvider';
+import type { CommentDto, CommentPageDto } from '@/lib/api-types';
+import { apiRequest } from '@/lib/client/http';
+import { COMMENTS_PAGE_SIZE } from '@/lib/validation/community';
+
+import { CommentForm } from './CommentForm';
+import { CommentItem } from './CommentItem';
+
+interface Props {
+  streamVideoId: string;
+  /** The video's owner may delete any comment on it. */
+  videoOwnerId: string;
+  /** The first page as the server rendered it (the same for every visitor); null when it could not be read. */
+  initial: CommentPageDto | null;
+}
+
+type PageKey = [path: string, viewer: string];
+
+const fetchPage = ([path]: PageKey) => apiRequest<CommentPageDto>(path);
+
+/**
+ * The video page's comments. The first page arrives in the cached HTML, so
+ * crawlers and visitors read it without JavaScript; everything that depends
+ * on who is reading happens here: the post form or the login link, edit and
+ * delete buttons, and, for members, the first page again from the API,
+ * which leaves out comments by members they blocked.
+ */
+export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
+  const { loading, user } = useSession();
+  const base = `/api/videos/${encodeURIComponent(streamVideoId)}/comments?limit=${COMMENTS_PAGE_SIZE}`;
+  // Until the session is restored we do not know whose view to fetch; the server's page shows meanwhile.
+  const viewer = loading ? null : (user?._id ?? 'visitor');
+
+  const getKey = (index: number, previous: CommentPageDto | null): PageKey | null => {
+    if (!viewer) return null;
+    if (index === 0) return [base, viewer];
+    if (!previous?.pagination.hasMore || !previous.pagination.nextCursor) return null;
+    return [`${base}&cursor=${encodeURIComponent(previous.pagination.nextCursor)}`, viewer];
+  };
+
+  const { data, error, size, setSize, mutate, isValidating } = useSWRInfinite(getKey, fetchPage, {
+    // Visitors see what the server rendered; members get their own first page (blocked authors left out).
+    revalidateOnMount: !initial || Boolean(user),
+    revalidateFirstPage: false,
+    revalidateOnFocus: Boolean(user),
+  });
+
+  const pages = useMemo(() => data ?? (initial ? [initial] : undefined), [data, initial]);
+  const comments = useMemo(() => {
+    const seen = new Set<string>();
+    return (pages ?? []).flatMap((page) => page.comments).filter((comment) => (seen.has(comment._id) ? false : (seen.add(comment._id), true)));
+  }, [pages]);
+  const total = pages?.[0]?.total ?? comments.length;
+  const hasMore = pages?.at(-1)?.pagination.hasMore ?? false;
+  const loadingMore = isValidating && size > (data?.length ?? 1);
+
+  // A notification links to #comment-{id}; after a client-side navigation the layout scrolls to the top, so look again once the list is in.
+  const scrolledTo = useRef<string | null>(null);
+  useEffect(() => {
+    const hash = window.location.hash;
+    if (!hash.startsWith('#comment-') || scrolledTo.current === hash) return;
+    const target = document.getElementById(hash.slice(1));
+    if (!target) return;
+    scrolledTo.current = hash;
+    const frame = requestAnimationFrame(() => requestAnimationFrame(() => target.scrollIntoView({ block: 'center' })));
+    return () => cancelAnimationFrame(frame);
+  }, [comments]);
+
+  /** Applies a local change to the loaded pages without asking the server again. */
+  function update(change: (pages: CommentPageDto[]) => CommentPageDto[]) {
+    if (!data) return void mutate();
+    return void mutate(change(data), { revalidate: false });
+  }
+
+  async function post(body: string) {
+    const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/videos/${encodeURIComponent(streamVideoId)}/comments`, { json: { body } });
+    update(([first, ...rest]) => (first ? [{ ...first, total: first.total + 1, comments: [comment, ...first.comments] }, ...rest] : [{ comments: [comment], total: 1, pagination: { limit: COMMENTS_PAGE_SIZE, hasMore: false, nextCursor: null } }]));
+  }
+
+  async function edit(id: string, body: string) {
+    const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/comments/${encodeURIComponent(id)}`, { method: 'PATCH', json: { body } });
+    update((current) => current.map((page) => ({ ...page, comments: page.comments.map((other) => (other._id === id ? comment : other)) })));
+  }
+
+  async function remove(id: string) {
+    await apiRequest(`/api/comments/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    update((current) =>
+      current.map((page, index) => ({
+        ...page,
+        total: index === 0 ? Math.max(0, page.total - 1) : page.total,
+        comments: page.comments.filter((other) => other._id !== id),
+      })),
+    );
+  }
+
+  const loginHref = `/login?next=${encodeURIComponent(`/video/${streamVideoId}`)}`;
+
+  return (
+    <section className="comments" id="comments" aria-labelledby="comments-heading">
+      <div className="comments-head">
+        <h2 id="comments-heading">Comments</h2>
+        {total > 0 && (
+          <span className="comments-count" aria-label={`${total} ${total === 1 ? 'comment' : 'comments'}`}>
+            {total}
+          </span>
+        )}
+      </div>
+
+      {user ? (
+        <CommentForm label="Add a comment" placeholder="Add a comment…" submitLabel="Post comment" busyLabel="Posting…" onSubmit={post} resetOnSuccess />
+      ) : loading ? null : (
+        <div className="comment-login">
+          <p>Join the conversation.</p>
+          <Link className="btn btn-primary" href={loginHref}>
+            Log in to comment
+          </Link>
+        </div>
+      )}
+
+      {pages === undefined && error ? (
+        <div className="comments-empty" role="alert">
+          <p>Comments could not be loaded.</p>
+          <button type="button" className="btn btn-ghost" onClick={() => void mutate()}>
+            Try again
+          </button>
+        </div>
+      ) : pages === undefined ? (
+        <p className="comments-empty" role="status">
+          Loading comments…
+        </p>
+      ) : comments.length === 0 ? (
+        <p className="comments-empty">No comments yet.{user ? ' Be the first to say something.' : ''}</p>
+      ) : (
+        <ol className="comment-list" aria-label="Comments">
+          {comments.map((comment) => {
+            const own = Boolean(user && user._id === comment.author._id);
+            return (
+              <li key={comment._id}>
+                <CommentItem
+                  comment={comment}
+                  canEdit={own}
+                  canDelete={Boolean(user && (own || user._id === videoOwnerId || user.isAdmin))}
+                  onEdit={(body) => edit(comment._id, body)}
+                  onDelete={() => remove(comment._id)}
+                />
+              </li>
+            );
+          })}
+        </ol>
+      )}
+
+      {hasMore && (
+        <div className="comments-more">
+          <button type="button" className="btn btn-ghost" disabled={loadingMore || !viewer} onClick={() => void setSize(Math.max(size, pages?.length ?? 1) + 1)}>
+            {loadingMore ? 'Loading…' : 'Load more comments'}
+          </button>
+          {error && data && (
+            <p className="comment-error" role="alert">
+              More comments could not be loaded. Please try again.
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+import { VideoCard } from '@/components/videos/VideoCard';
+import type { VideoDto, VideoListDto } from '@/lib/api-types';
+import { apiRequest } from '@/lib/client/http';
+import { isVideoList, VIDEO_ERRORS } from '@/lib/client/video-cache';
+
+interface InfiniteVideoGridProps {
+  /** The first page, rendered by the server. */
+  initial: VideoListDto;
+  /** The list endpoint with its fixed query, e.g. `/api/feed/following?limit=12`; page and cursor are added. */
+  listUrl: string;
+  label: string;
+  priorityCount?: number;
+}
+
+function mergeUnique(first: VideoDto[], second: VideoDto[]): VideoDto[] {
+  const seen = new Set(first.map((video) => video._id));
+  return [...first, ...second.filter((video) => !seen.has(video._id))];
+}
+
+/**
+ * A member's list of videos (a profile, the following feed): the server's
+ * first page, then the next one whenever the last card comes near the
+ * screen and hasMore is true, by cursor so new uploads never shift it. No
+ * local-storage cache: these lists are per member. A "Show more" button
+ * does the same for keyboards and when the observer cannot.
+ */
+export function InfiniteVideoGrid({ initial, listUrl, label, priorityCount = 4 }: InfiniteVideoGridProps) {
+  const [videos, setVideos] = useState<VideoDto[]>(initial.videos);
+  const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
+  const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
+  const [page, setPage] = useState(1);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const lastCard = useRef<HTMLLIElement | null>(null);
+  const busy = useRef(false);
+
+  const loadMore = useCallback(async () => {
+    if (busy.current) return;
+    busy.current = true;
+    setLoading(true);
+    setError(null);
+    try {
+      const separator = listUrl.includes('?') ? '&' : '?';
+      const answer = await apiRequest<unknown>(`${listUrl}${separator}page=${page + 1}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      if (!isVideoList(answer)) {
+        setError(VIDEO_ERRORS.format);
+        return;
+      }
+      const list = answer as VideoListDto;
+      setVideos((current) => mergeUnique(current, list.videos));
+      setHasMore(Boolean(list.pagination?.hasMore));
+      setCursor(list.pagination?.nextCursor ?? null);
+      setPage((current) => current + 1);
+    } catch {
+      setError(VIDEO_ERRORS.loading);
+    } finally {
+      busy.current = false;
+      setLoading(false);
+    }
+  }, [listUrl, page, cursor]);
+
+  useEffect(() => {
+    const target = lastCard.current;
+    if (!target || !hasMore || loading || error || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.disconnect();
+          void loadMore();
+        }
+      },
+      { rootMargin: '400px 0px' },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [hasMore, loading, error, videos.length, loadMore]);
+
+  return (
+    <>
+      <ul className="video-grid" aria-label={label} aria-busy={loading}>
+        {videos.map((video, index) => (
+          <li key={video._id} ref={index === videos.length - 1 ? lastCard : undefined}>
+            <VideoCard video={video} priority={index < priorityCount} />
+          </li>
+        ))}
+      </ul>
+      <div className="feed-status" aria-live="polite">
+        {loading && <span className="feed-loading">Loading more videos…</span>}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}{' '}
+            <button type="button" className="btn btn-quiet btn-small" onClick={() => void loadMore()}>
+              Try again
+            </button>
+          </p>
+        )}
+        {!loading && !error && hasMore && (
+          <button type="button" className="btn btn-ghost" onClick={() => void loadMore()}>
+            Show more videos
+          </button>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,353 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import Link from 'next/link';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+
+import { useSession } from '@/components/session/SessionProvider';
+import { Spinner } from '@/components/shell/Spinner';
+import { checkVideoFile, formatBytes, retryLabel } from '@/lib/client/format';
+import { ApiClientError, UPLOAD_RETRY_DELAYS_MS, UploadCancelledError, uploadRequest, type UploadRetry } from '@/lib/client/http';
+import { CATEGORIES } from '@/lib/site';
+import { DESCRIPTION_MAX, splitTags, TAG_MAX, TAGS_MAX, TITLE_MAX, uploadFieldsSchema } from '@/lib/validation/videos';
+
+import { useRefreshOwnVideos } from './OwnVideos';
+import { UploadDropZone } from './UploadDropZone';
+import { UploadProgressBar } from './UploadProgress';
+import { UploadStatus, type UploadedVideo } from './UploadStatus';
+
+/** The API's rules (lib/validation/videos.ts), shaped for a form: tags are typed as one comma-separated line. */
+const uploadFormSchema = z.object({
+  title: uploadFieldsSchema.shape.title,
+  description: uploadFieldsSchema.shape.description,
+  category: z.string().pipe(z.enum(CATEGORIES, { error: 'Choose a category' })),
+  tags: z.string().superRefine((value, ctx) => {
+    const checked = uploadFieldsSchema.shape.tags.safeParse(splitTags(value));
+    if (!checked.success) ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'Check the tags' });
+  }),
+});
+type UploadFormInput = z.input<typeof uploadFormSchema>;
+type UploadFormValues = z.output<typeof uploadFormSchema>;
+
+const EMPTY: UploadFormInput = { title: '', description: '', category: '', tags: '' };
+const TEXT_FIELDS = ['title', 'description', 'category', 'tags'] as const;
+type TextFieldName = (typeof TEXT_FIELDS)[number];
+const isTextField = (name: unknown): name is TextFieldName => TEXT_FIELDS.includes(name as TextFieldName);
+
+const FILE_INPUT_ID = 'upload-video';
+const MAX_ATTEMPTS = UPLOAD_RETRY_DELAYS_MS.length + 1;
+
+type Phase = { name: 'editing' } | { name: 'uploading' } | { name: 'done'; video: UploadedVideo; bytes: number };
+type RetryState = Omit<UploadRetry, 'error'> & { until: number; serverError: boolean };
+
+/** The upload form (login required): fields, file, progress with Cancel, retries, server errors, then status. */
+export function UploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
+  const { loading, user } = useSession();
+  if (loading) return <Spinner label="Loading the upload form…" />;
+  if (!user) {
+    return (
+      <div className="form-card upload-login">
+        <p>Log in to upload videos.</p>
+        <Link className="btn btn-primary" href={`/login?next=${encodeURIComponent('/upload')}`}>
+          Log in
+        </Link>
+      </div>
+    );
+  }
+  return <MemberUploadForm maxUploadBytes={maxUploadBytes} />;
+}
+
+function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
+  const refreshOwnVideos = useRefreshOwnVideos();
+  const [phase, setPhase] = useState<Phase>({ name: 'editing' });
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [progress, setProgress] = useState({ loaded: 0, total: 0 });
+  const [attempt, setAttempt] = useState(1);
+  const [retry, setRetry] = useState<RetryState | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const controller = useRef<AbortController | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setFocus,
+    reset,
+    control,
+    formState: { errors },
+  } = useForm<UploadFormInput, unknown, UploadFormValues>({ resolver: zodResolver(uploadFormSchema), mode: 'onTouched', defaultValues: EMPTY });
+  const [title = '', description = '', tagsText = ''] = useWatch({ control, name: ['title', 'description', 'tags'] });
+  const tags = splitTags(tagsText);
+  const uploading = phase.name === 'uploading';
+  const limitText = formatBytes(maxUploadBytes, { trim: true });
+
+  // Leaving the page cancels the upload; while it runs, the browser asks first.
+  useEffect(() => () => controller.current?.abort(), []);
+  useEffect(() => {
+    if (!uploading) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [uploading]);
+  // The retry countdown ticks while the client waits.
+  useEffect(() => {
+    if (!retry) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [retry]);
+  useEffect(() => {
+    if (uploading) cancelButton.current?.focus();
+  }, [uploading]);
+
+  function chooseFile(chosen: File | null) {
+    setNotice(null);
+    setFile(chosen);
+    setFileError(chosen ? checkVideoFile(chosen, maxUploadBytes) : null);
+  }
+
+  /** The file's check, shown beside the picker; true when it may be sent. */
+  function fileIsFine(): boolean {
+    const problem = checkVideoFile(file, maxUploadBytes);
+    setFileError(problem);
+    return problem === null;
+  }
+
+  const send = async (values: UploadFormValues) => {
+    setFormError(null);
+    setNotice(null);
+    if (!fileIsFine() || !file) {
+      fileInput.current?.focus();
+      return;
+    }
+    const form = new FormData();
+    form.append('title', values.title);
+    form.append('description', values.description);
+    form.append('category', values.category);
+    form.append('tags', splitTags(values.tags).join(','));
+    form.append('video', file, file.name); // last: the text fields arrive before the bytes
+
+    const abort = new AbortController();
+    controller.current = abort;
+    setProgress({ loaded: 0, total: file.size });
+    setAttempt(1);
+    setRetry(null);
+    setPhase({ name: 'uploading' });
+    try {
+      const { video } = await uploadRequest<{ video: UploadedVideo }>('/api/videos/upload', form, {
+        signal: abort.signal,
+        onProgress: (_fraction, bytes) => {
+          setRetry(null);
+          if (bytes.total > 0) setProgress(bytes);
+        },
+        onRetry: ({ error, ...next }) => {
+          setAttempt(next.attempt);
+          setProgress({ loaded: 0, total: file.size });
+          setNow(Date.now());
+          setRetry({ ...next, until: Date.now() + next.delayMs, serverError: error.status !== undefined });
+        },
+      });
+      setPhase({ name: 'done', video, bytes: file.size });
+      refreshOwnVideos();
+    } catch (error) {
+      setPhase({ name: 'editing' });
+      setRetry(null);
+      showFailure(error);
+    } finally {
+      controller.current = null;
+    }
+  };
+
+  function showFailure(error: unknown) {
+    if (error instanceof UploadCancelledError) {
+      setNotice('Upload cancelled.');
+      return;
+    }
+    if (error instanceof ApiClientError && error.status) {
+      const field = error.data.field;
+      if (isTextField(field)) return setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
+      if (field === 'video' || error.status === 413 || error.status === 415) {
+        setFileError(error.message);
+        fileInput.current?.focus();
+        return;
+      }
+      return setFormError(error.status >= 500 ? `Upload failed after ${MAX_ATTEMPTS} attempts: ${error.message}` : error.message);
+    }
+    // No answer after every attempt (network down, timeout): the client's own words.
+    setFormError(error instanceof ApiClientError ? `Upload failed after ${MAX_ATTEMPTS} attempts. ${error.message}` : 'The upload failed. Please try again.');
+  }
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) =>
+    void handleSubmit(send, () => {
+      // Field errors are shown and focused by the form; the file's problem shows beside the picker at the same time.
+      fileIsFine();
+    })(event);
+
+  function uploadAnother() {
+    reset(EMPTY);
+    setFile(null);
+    setFileError(null);
+    setFormError(null);
+    setNotice(null);
+    setProgress({ loaded: 0, total: 0 });
+    setPhase({ name: 'editing' });
+    // After the form is back on screen.
+    setTimeout(() => setFocus('title'), 0);
+  }
+
+  if (phase.name === 'done') return <UploadStatus upload={phase.video} bytes={phase.bytes} onUploadAnother={uploadAnother} />;
+
+  const secondsLeft = retry ? Math.max(0, Math.ceil((retry.until - now) / 1000)) : 0;
+  return (
+    <form className="form-card upload-form" onSubmit={onSubmit} noValidate aria-busy={uploading}>
+      <fieldset className="upload-fields" disabled={uploading}>
+        <legend className="visually-hidden">Video details</legend>
+        <div className="upload-grid">
+          <div className="upload-col upload-col-file">
+            <UploadDropZone id={FILE_INPUT_ID} file={file} error={fileError} disabled={uploading} limitText={limitText} onChoose={chooseFile} inputRef={fileInput} />
+          </div>
+
+          <div className="upload-col">
+            <div className="field">
+              <div className="upload-label-row">
+                <label htmlFor="upload-title">Title</label>
+                <span id="upload-title-count" className={`upload-count${title.length > TITLE_MAX ? ' is-over' : ''}`}>
+                  {title.length}/{TITLE_MAX}
+                </span>
+              </div>
+              <input
+                id="upload-title"
+                type="text"
+                autoComplete="off"
+                aria-invalid={Boolean(errors.title)}
+                aria-describedby="upload-title-count upload-title-error"
+                {...register('title')}
+              />
+              <p id="upload-title-error" className="field-error">
+                {errors.title?.message}
+              </p>
+            </div>
+
+            <div className="field">
+              <div className="upload-label-row">
+                <label htmlFor="upload-description">
+                  Description <span className="upload-optional">(optional)</span>
+                </label>
+                <span id="upload-description-count" className={`upload-count${description.length > DESCRIPTION_MAX ? ' is-over' : ''}`}>
+                  {description.length}/{DESCRIPTION_MAX}
+                </span>
+              </div>
+              <textarea
+                id="upload-description"
+                rows={4}
+                className="upload-textarea"
+                aria-invalid={Boolean(errors.description)}
+                aria-describedby="upload-description-count upload-description-error"
+                {...register('description')}
+              />
+              <p id="upload-description-error" className="field-error">
+                {errors.description?.message}
+              </p>
+            </div>
+
+            <div className="field">
+              <label htmlFor="upload-category">Category</label>
+              <select id="upload-category" className="upload-select" aria-invalid={Boolean(errors.category)} aria-describedby="upload-category-error" {...register('category')}>
+                <option value="">Choose a category</option>
+                {CATEGORIES.map((category) => (
+                  <option key={category} value={category}>
+                    {category}
+                  </option>
+                ))}
+              </select>
+              <p id="upload-category-error" className="field-error">
+                {errors.category?.message}
+              </p>
+            </div>
+
+            <div className="field">
+              <div className="upload-label-row">
+                <label htmlFor="upload-tags">
+                  Tags <span className="upload-optional">(optional)</span>
+                </label>
+                <span className={`upload-count${tags.length > TAGS_MAX ? ' is-over' : ''}`}>
+                  {tags.length}/{TAGS_MAX}
+                </span>
+              </div>
+              <input
+                id="upload-tags"
+                type="text"
+                autoComplete="off"
+                placeholder="makeover, heels, first time"
+                aria-invalid={Boolean(errors.tags)}
+                aria-describedby="upload-tags-hint upload-tags-error"
+                {...register('tags')}
+              />
+              <div id="upload-tags-hint" className="upload-tags-hint">
+                {tags.length === 0 ? (
+                  <span>Separate tags with commas: up to {TAGS_MAX}, each up to {TAG_MAX} characters.</span>
+                ) : (
+                  <ul className="upload-tags" aria-label="Your tags">
+                    {tags.map((tag) => (
+                      <li key={tag} className={`upload-tag${tag.length > TAG_MAX ? ' is-over' : ''}`}>
+                        #{tag}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+              <p id="upload-tags-error" className="field-error">
+                {errors.tags?.message}
+              </p>
+            </div>
+          </div>
+        </div>
+      </fieldset>
+
+      {uploading && file && (
+        <div className="upload-sending">
+          <div className="upload-sending-head">
+            <p className="upload-sending-name">
+              Uploading <strong>{file.name}</strong>
+            </p>
+            <button ref={cancelButton} type="button" className="btn btn-ghost" onClick={() => controller.current?.abort()}>
+              Cancel
+            </button>
+          </div>
+          <UploadProgressBar loaded={progress.loaded} total={progress.total || file.size} />
+          <p role="status" aria-live="polite" className={retry ? 'upload-retry' : 'upload-attempt'}>
+            {retry
+              ? retryLabel({ secondsLeft, attempt: retry.attempt, maxAttempts: retry.maxAttempts, serverError: retry.serverError })
+              : attempt > 1
+                ? `Attempt ${attempt} of ${MAX_ATTEMPTS}`
+                : 'Keep this page open until the upload finishes.'}
+          </p>
+        </div>
+      )}
+
+      <p role="alert" className="form-error upload-form-error">
+        {formError}
+      </p>
+      {!uploading && (
+        <div className="upload-submit">
+          <p role="status" aria-live="polite" className="upload-notice">
+            {notice}
+          </p>
+          <p className="upload-terms">
+            By uploading you confirm everyone in the video is an adult who agreed to be filmed and to this upload, as our{' '}
+            <Link href="/community-standards">Community Standards</Link> require. Every video is reviewed before it goes public.
+          </p>
+          <button type="submit" className="btn btn-primary upload-submit-button">
+            Upload video
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}

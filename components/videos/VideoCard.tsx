@@ -1,0 +1,57 @@
+import Link from 'next/link';
+
+import { LikeButton } from '@/components/community/LikeButton';
+import { EyeIcon, VideoIcon } from '@/components/icons';
+import type { VideoDto } from '@/lib/api-types';
+import { countLabel, formatDuration } from '@/lib/format/numbers';
+
+/**
+ * A video in a grid: thumbnail (a placeholder when there is none), title,
+ * views and likes, linking to its page. Server-rendered and reused by the
+ * client feeds, so it holds no state.
+ */
+export function VideoCard({ video, priority = false }: { video: VideoDto; priority?: boolean }) {
+  const duration = formatDuration(video.durationSeconds);
+  const likes = video.likedBy.length;
+  return (
+    <article className="video-card">
+      <Link href={`/video/${video.streamVideoId}`} className="video-card-link">
+        <span className="video-thumb">
+          {video.thumbnailUrl ? (
+            // Thumbnails are already sized JPEGs from our pipeline; the image optimiser would only add work.
+            // eslint-disable-next-line @next/next/no-img-element
+            <img src={video.thumbnailUrl} alt="" width={640} height={360} loading={priority ? 'eager' : 'lazy'} decoding="async" />
+          ) : (
+            <span className="video-thumb-placeholder" data-testid="thumbnail-placeholder">
+              <VideoIcon size={36} />
+            </span>
+          )}
+          {duration && <span className="video-duration">{duration}</span>}
+        </span>
+        <span className="video-card-title">{video.title}</span>
+      </Link>
+      <p className="video-card-meta">
+        <span className="video-card-uploader">{video.uploader.username}</span>
+        <span className="video-card-stats">
+          <span aria-label={countLabel(video.views, 'view')}>
+            <EyeIcon /> {countLabel(video.views, 'view').split(' ')[0]}
+          </span>
+          {/* A small island: the count for everyone, the heart for members (state from likedBy, no request per card). */}
+          <LikeButton compact streamVideoId={video.streamVideoId} ownerId={video.uploader._id} likes={likes} likedBy={video.likedBy} />
+        </span>
+      </p>
+    </article>
+  );
+}
+
+export function VideoGrid({ videos, label, priorityCount = 0 }: { videos: VideoDto[]; label: string; priorityCount?: number }) {
+  return (
+    <ul className="video-grid" aria-label={label}>
+      {videos.map((video, index) => (
+        <li key={video._id}>
+          <VideoCard video={video} priority={index < priorityCount} />
+        </li>
+      ))}
+    </ul>
+  );
+}

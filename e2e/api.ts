@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import type { APIRequestContext, Page } from '@playwright/test';
+
+import { expect } from './fixtures';
+
+/** The bootstrap admin playwright.config.ts starts the e2e server with. */
+export const ADMIN = { email: 'admin@e2e.example.org', password: 'moderate-orchid-velvet-2026' };
+const OUTBOX = path.join(os.tmpdir(), 'chrysalis-e2e-data', 'outbox');
+export const PASSWORD = 'orchid-velvet-77';
+
+export const unique = () => Math.random().toString(36).slice(2, 8);
+
+/** Each API visitor gets its own address, as real members do, so per-address rate limits stay out of the way. */
+export const visitor = () => ({ 'x-forwarded-for': `10.${200 + Math.floor(Math.random() * 50)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}` });
+
+/** A short real H.264/AAC clip made with ffmpeg into dir. */
+export function makeClip(dir: string, name = 'clip.mp4', seconds = 2, size = '320x240'): Buffer {
+  const file = path.join(dir, name);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${size}:rate=25`, '-f', 'lavfi', '-i', `sine=duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file]);
+  return readFileSync(file);
+}
+
+/** The newest verification link mailed to an address (from the server's .eml outbox). */
+export async function verificationLinkFor(email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      let files: string[] = [];
+      try {
+        files = readdirSync(OUTBOX).filter((f) => f.endsWith('.eml')).sort().reverse();
+      } catch {
+        return undefined;
+      }
+      for (const file of files) {
+        const raw = readFileSync(path.join(OUTBOX, file), 'utf8');
+        if (!raw.includes(`To: ${email}`)) continue;
+        link = /(http:\/\/127\.0\.0\.1:3100\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
+        if (link) return link;
+      }
+      return undefined;
+    })
+    .toBeTruthy();
+  return link!;
+}
+
+/** A verified member made through the API: register, open the emailed link, log in. */
+export async function verifiedMember(request: APIRequestContext, prefix: string) {
+  const id = unique();
+  const username = `${prefix}_${id}`;
+  const email = `${prefix}-${id}@example.org`;
+  const headers = visitor();
+  const registered = await request.post('/api/auth/register', {
+    headers,
+    multipart: { username, email, password: PASSWORD, confirmPassword: PASSWORD, dateOfBirth: '1993-04-12' },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  expect((await request.get(await verificationLinkFor(email), { headers })).ok()).toBe(true);
+  const login = await request.post('/api/auth/login', { headers, data: { email, password: PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  return { username, email, password: PASSWORD, token: ((await login.json()) as { token: string }).token };
+}
+
+export interface UploadFields {
+  title: string;
+  description?: string;
+  category?: 'Sissy' | 'Beta' | 'Censor';
+  tags?: string;
+}
+
+/** Uploads a clip through the API; returns its public id. */
+export async function uploadClip(request: APIRequestContext, token: string, clip: Buffer, fields: UploadFields): Promise<string> {
+  const response = await request.post('/api/videos/upload', {
+    headers: { Authorization: `Bearer ${token}`, ...visitor() },
+    multipart: {
+      video: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: clip },
+      title: fields.title,
+      description: fields.description ?? '',
+      category: fields.category ?? 'Beta',
+      tags: fields.tags ?? 'e2e',
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { video: { streamVideoId: string } }).video.streamVideoId;
+}
+
+export async function adminToken(request: APIRequestContext): Promise<string> {
+  const login = await request.post('/api/auth/login', { headers: visitor(), data: ADMIN });
+  expect(login.status(), await login.text()).toBe(200);
+  return ((await login.json()) as { token: string }).token;
+}
+
+/** Approves through the admin API (approval before processing ends is allowed: it goes public when ready). */
+export async function approve(request: APIRequestContext, token: string, streamVideoId: string): Promise<void> {
+  const response = await request.patch(`/api/admin/videos/${streamVideoId}`, { headers: { Authorization: `Bearer ${token}` }, data: { action: 'approve' } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+export const BASE_URL = 'http://127.0.0.1:3100';
+
+/**
+ * Waits until a video is public (processed and approved). Asks as a visitor:
+ * Playwright's request context keeps the session cookies of its logins, and
+ * owners and admins see unpublished videos too.
+ */
+export async function waitUntilPublic(streamVideoId: string): Promise<void> {
+  await expect.poll(async () => (await fetch(`${BASE_URL}/api/videos/${streamVideoId}`)).status, { timeout: 60_000, intervals: [250] }).toBe(200);
+}
+
+export async function logInThroughForm(page: Page, email: string, password: string, next = '/') {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(next);
+}

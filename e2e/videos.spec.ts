@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import { expect, expectNoSidewaysScroll, test } from './fixtures';
+
+let mediaDir: string;
+let clip: Buffer;
+test.beforeAll(() => {
+  mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-e2e-videos-'));
+  clip = makeClip(mediaDir, 'clip.mp4', 3, '640x360');
+});
+test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
+
+test.describe('watching videos', () => {
+  test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop journey; the 375 px test is below');
+
+  test('an approved video shows on home, in its category and in search, and plays on its own page', async ({ confirmedPage: page, request }) => {
+    test.setTimeout(120_000);
+    const member = await verifiedMember(request, 'maker');
+    const word = `orchid${unique()}`;
+    const title = `Mirror practice ${word}`;
+    const id = await uploadClip(request, member.token, clip, { title, description: `First line.\n<b>not bold</b> ${word}`, category: 'Sissy', tags: `${word}tag, practice` });
+    await approve(request, await adminToken(request), id);
+    await waitUntilPublic(id);
+
+    // Public pages are cached for a few seconds; a new video shows within 10 s.
+    await expect(async () => {
+      await page.goto('/');
+      await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('link', { name: title })).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 12_000 });
+    const card = page.getByRole('list', { name: 'Recent uploads' }).getByRole('article').filter({ hasText: title });
+    await expect(card.locator('img')).toHaveAttribute('src', `/media/videos/${id}/thumbnail.jpg`);
+    await expect(card.getByLabel('0 views')).toBeVisible();
+    await expect(card.getByLabel('0 likes')).toBeVisible();
+
+    await page.goto('/category/Sissy');
+    await expect(page.getByRole('link', { name: title })).toBeVisible();
+    await page.goto(`/search?q=${encodeURIComponent(word.slice(0, -2))}`);
+    await expect(page.getByRole('link', { name: title })).toBeVisible();
+
+    await page.getByRole('link', { name: title }).click();
+    await expect(page).toHaveURL(`/video/${id}`);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByText('<b>not bold</b>', { exact: false })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sissy', exact: true })).toHaveAttribute('href', '/category/Sissy');
+    await expect(page.getByRole('link', { name: `#${word}tag` })).toHaveAttribute('href', `/search?q=${word}tag`);
+    await expect(page.getByRole('main').getByText(/seconds? ago|minutes? ago/)).toBeVisible();
+
+    const video = page.getByLabel(`Video: ${title}`);
+    await video.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+      return element.play();
+    });
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+
+    // Crawlers and link previews get the video's metadata.
+    await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'video.other');
+    await expect(page.locator('meta[property="og:video"]')).toHaveAttribute('content', `http://127.0.0.1:3100/media/videos/${id}/web.mp4`);
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'player');
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `http://127.0.0.1:3100/video/${id}`);
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
+    expect(jsonLd).toMatchObject({ '@type': 'VideoObject', name: title, embedUrl: `http://127.0.0.1:3100/embed/${id}`, duration: 'PT3S' });
+
+    // Media answer byte ranges, as players seek.
+    const range = await request.get(`/media/videos/${id}/web.mp4`, { headers: { Range: 'bytes=0-99' } });
+    expect(range.status()).toBe(206);
+    expect(range.headers()['content-range']).toMatch(/^bytes 0-99\/\d+$/);
+    expect((await range.body()).length).toBe(100);
+
+    // The sitemap and the feed list it.
+    expect(await (await request.get('/sitemap.xml')).text()).toContain(`<loc>http://127.0.0.1:3100/video/${id}</loc>`);
+    const feed = await (await request.get('/feed.xml')).text();
+    expect(feed).toContain(`<title>${title}</title>`);
+    expect(feed).toContain('<media:rating scheme="urn:simple">adult</media:rating>');
+  });
+
+  test('the embed page asks for age confirmation, then plays', async ({ page, request }) => {
+    test.setTimeout(90_000);
+    const member = await verifiedMember(request, 'embedder');
+    const title = `Embed me ${unique()}`;
+    const id = await uploadClip(request, member.token, clip, { title, category: 'Beta' });
+    await approve(request, await adminToken(request), id);
+    await waitUntilPublic(id);
+
+    const response = await page.goto(`/embed/${id}`);
+    expect(response?.headers()['content-security-policy']).toContain('frame-ancestors *');
+    expect(response?.headers()['x-frame-options']).toBeUndefined();
+    await expect(page.getByRole('dialog', { name: 'Adults only (18+)' })).toBeVisible();
+    await page.getByLabel(`Video: ${title}`).evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+    });
+    await page.getByRole('button', { name: 'I am 18 or older — play' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect.poll(() => page.getByLabel(`Video: ${title}`).evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    expect((await request.get('/embed/unknown-video')).status()).toBe(404);
+  });
+
+  test('an unpublished video is a 404 to visitors and a preview for its owner', async ({ confirmedPage: page, request, browser }) => {
+    test.setTimeout(90_000);
+    const member = await verifiedMember(request, 'previewer');
+    const title = `Waiting for review ${unique()}`;
+    const id = await uploadClip(request, member.token, clip, { title, category: 'Censor' });
+
+    const visitor = await browser.newPage();
+    await visitor.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
+    const answer = await visitor.goto(`/video/${id}`);
+    expect(answer?.status()).toBe(404);
+    await expect(visitor.getByRole('heading', { level: 1, name: 'This page doesn’t exist' })).toBeVisible();
+    await visitor.close();
+
+    await logInThroughForm(page, member.email, member.password);
+    await page.goto(`/video/${id}`);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Preview.' })).toContainText(/waiting for review|Processing/);
+  });
+
+  test('Recent Uploads loads the next page when the last card is visible, and keeps the list in the local cache', async ({ confirmedPage: page, request }) => {
+    test.setTimeout(180_000);
+    const member = await verifiedMember(request, 'prolific');
+    const admin = await adminToken(request);
+    const ids: string[] = [];
+    for (let i = 0; i < 13; i += 1) {
+      const id = await uploadClip(request, member.token, clip, { title: `Scroll clip ${i} ${unique()}`, category: 'Beta' });
+      await approve(request, admin, id);
+      ids.push(id);
+    }
+    for (const id of ids) await waitUntilPublic(id);
+
+    await expect(async () => {
+      await page.goto('/');
+      await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('listitem')).toHaveCount(12, { timeout: 1_000 });
+    }).toPass({ timeout: 12_000 });
+    const recent = page.getByRole('list', { name: 'Recent uploads' });
+    await recent.getByRole('listitem').last().scrollIntoViewIfNeeded();
+    await expect.poll(() => recent.getByRole('listitem').count()).toBeGreaterThan(12);
+
+    const cached = await page.evaluate(() => JSON.parse(window.localStorage.getItem('chrysalis.videoCache.recent') ?? 'null'));
+    expect(cached.videos.length).toBeGreaterThan(12);
+    expect(Date.now() - cached.timestamp).toBeLessThan(60_000);
+    expect(cached.videos[0]).toEqual(expect.objectContaining({ _id: expect.any(String), streamVideoId: expect.any(String), title: expect.any(String), views: expect.any(Number), likedBy: expect.any(Array) }));
+  });
+});
+
+test('@mobile a video page fits a 375 px screen', async ({ confirmedPage: page, request }) => {
+  test.setTimeout(90_000);
+  const member = await verifiedMember(request, 'phone');
+  const title = `A rather long title that needs to wrap on a small phone screen ${unique()}`;
+  const id = await uploadClip(request, member.token, clip, { title, description: 'x'.repeat(300), category: 'Sissy', tags: 'one, two, three, four, five' });
+  await approve(request, await adminToken(request), id);
+  await waitUntilPublic(id);
+  await page.goto(`/video/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expectNoSidewaysScroll(page, 'video page');
+  await page.goto('/');
+  await expectNoSidewaysScroll(page, 'home with videos');
+});

@@ -1,0 +1,247 @@
+import 'server-only';
+
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { cookies } from 'next/headers';
+import { NextRequest } from 'next/server';
+import { cache } from 'react';
+
+import type { CreatorSuggestionDto, ProfileDto, VideoListDto } from '@/lib/api-types';
+import { getConfig } from '@/lib/config/server';
+import { getDb, queryRows, type Database } from '@/lib/db';
+import { users, type User } from '@/lib/db/schema';
+import { STORAGE_KEYS } from '@/lib/storage-keys';
+import { PROFILE_MESSAGES, PROFILE_USERNAME_PATTERN, profileSettingsSchema } from '@/lib/validation/community';
+
+import { findSession, type Authenticated } from '../auth/session';
+import { ApiError, badRequest, parseInput } from '../errors';
+import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
+import { toVideoDto, type VideoRow } from '../videos/dto';
+
+export type Member = Pick<User, 'id'>;
+
+export interface NamedMember {
+  id: string;
+  username: string;
+  profile_photo_key: string | null;
+}
+
+/**
+ * A member by username, case-insensitively (the unique index is on
+ * lower(username)); null for a name that cannot exist, an unknown one, or a
+ * banned account (banned members leave every public place, their profile too).
+ */
+export async function findMemberByUsername(db: Database, username: string): Promise<NamedMember | null> {
+  if (!PROFILE_USERNAME_PATTERN.test(username)) return null;
+  const [row] = await queryRows<NamedMember>(
+    db,
+    sql`SELECT id, username, profile_photo_key FROM users WHERE lower(username) = ${username.toLowerCase()} AND banned_at IS NULL LIMIT 1`,
+  );
+  return row ?? null;
+}
+
+export async function requireMemberByUsername(db: Database, username: string): Promise<NamedMember> {
+  const member = await findMemberByUsername(db, username);
+  if (!member) throw new ApiError(404, PROFILE_MESSAGES.notFound);
+  return member;
+}
+
+export const avatarUrl = (key: string | null, size: 256 | 64 = 256) => (key ? `/media/avatars/${key}-${size}.webp` : null);
+
+interface ProfileRow {
+  id: string;
+  username: string;
+  bio: string;
+  profile_photo_key: string | null;
+  created_at: Date | string;
+  videos: number | string;
+  likes_received: number | string;
+  followers: number | string;
+  following: number | string;
+  is_following: boolean;
+}
+
+/**
+ * A member's profile as `viewer` sees it, or null (unknown or banned). One
+ * statement: the public-video count and likes come from the partial index
+ * videos_public_owner_idx, the follow counts from the follows primary key
+ * and follows_followee_idx.
+ */
+export async function getProfile(viewer: Member, username: string): Promise<ProfileDto | null> {
+  if (!PROFILE_USERNAME_PATTERN.test(username)) return null;
+  const db = await getDb();
+  const [row] = await queryRows<ProfileRow>(
+    db,
+    sql`SELECT u.id, u.username, u.bio, u.profile_photo_key, u.created_at,
+               pv.videos, pv.likes_received,
+               (SELECT count(*) FROM follows f WHERE f.followee_id = u.id) AS followers,
+               (SELECT count(*) FROM follows f WHERE f.follower_id = u.id) AS following,
+               EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewer.id} AND f.followee_id = u.id) AS is_following
+        FROM users u
+        CROSS JOIN LATERAL (
+          SELECT count(*) AS videos, coalesce(sum(v.likes_count), 0) AS likes_received
+          FROM videos v WHERE v.owner_id = u.id AND ${PUBLIC}
+        ) pv
+        WHERE lower(u.username) = ${username.toLowerCase()} AND u.banned_at IS NULL
+        LIMIT 1`,
+  );
+  if (!row) return null;
+  return {
+    _id: row.id,
+    username: row.username,
+    bio: row.bio,
+    profilePhotoUrl: avatarUrl(row.profile_photo_key),
+    createdAt: new Date(row.created_at).toISOString(),
+    counts: {
+      videos: Number(row.videos),
+      followers: Number(row.followers),
+      following: Number(row.following),
+      likesReceived: Number(row.likes_received),
+    },
+    isFollowing: Boolean(row.is_following),
+    isSelf: row.id === viewer.id,
+  };
+}
+
+export async function requireProfile(viewer: Member, username: string): Promise<{ user: ProfileDto }> {
+  const profile = await getProfile(viewer, username);
+  if (!profile) throw new ApiError(404, PROFILE_MESSAGES.notFound);
+  return { user: profile };
+}
+
+// ---------- Lists of public videos, newest first, by cursor ----------
+
+export interface ListRequest {
+  limit: number;
+  page?: number;
+  cursor?: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EXACT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const CURSOR_INVALID = 'The cursor is not valid. Start again from page 1.';
+
+/** published_at as exact UTC text (microseconds), so a cursor compares equal to the stored value. */
+export const PUBLISHED_KEY = sql`to_char(v.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS published_key`;
+
+export type KeyedVideoRow = VideoRow & { published_key: string };
+
+function encodeCursor(row: KeyedVideoRow): string {
+  return Buffer.from(`${row.published_key}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: string; id: string } {
+  const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!at || !id || extra !== undefined || !EXACT_TIME.test(at) || Number.isNaN(Date.parse(at)) || !UUID.test(id)) throw badRequest(CURSOR_INVALID);
+  return { at, id };
+}
+
+/** The condition "after the cursor's card" (for any alias of videos, default v), and the offset to use. */
+export function pagePosition(request: ListRequest): { after: SQL; offset: number; page: number } {
+  const page = request.page ?? 1;
+  if (!request.cursor) return { after: sql``, offset: (page - 1) * request.limit, page };
+  const { at, id } = decodeCursor(request.cursor);
+  return { after: sql` AND (v.published_at, v.id) < (${at}::timestamptz, ${id}::uuid)`, offset: 0, page };
+}
+
+/** Rows fetched one past the limit become a page with hasMore and the next cursor. */
+export function toPage(rows: KeyedVideoRow[], request: ListRequest, page: number): VideoListDto {
+  const hasMore = rows.length > request.limit;
+  const shown = rows.slice(0, request.limit);
+  const last = shown[shown.length - 1];
+  return { videos: shown.map(toVideoDto), pagination: { page, limit: request.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null } };
+}
+
+/** A creator's public videos, newest first: a range of videos_public_owner_idx. */
+export async function listMemberVideos(ownerId: string, request: ListRequest): Promise<VideoListDto> {
+  const db = await getDb();
+  const { after, offset, page } = pagePosition(request);
+  const rows = await queryRows<KeyedVideoRow>(
+    db,
+    sql`SELECT ${VIDEO_COLUMNS}, ${PUBLISHED_KEY}
+        FROM videos v JOIN users u ON u.id = v.owner_id
+        WHERE v.owner_id = ${ownerId} AND ${PUBLIC}${after}
+        ORDER BY v.published_at DESC NULLS LAST, v.id DESC NULLS LAST
+        LIMIT ${request.limit + 1} OFFSET ${offset}`,
+  );
+  return toPage(rows, request, page);
+}
+
+/** GET /api/users/{username}/videos. */
+export async function listProfileVideos(username: string, request: ListRequest): Promise<VideoListDto> {
+  const member = await requireMemberByUsername(await getDb(), username);
+  return listMemberVideos(member.id, request);
+}
+
+// ---------- Bio ----------
+
+/** PUT /api/users/settings/profile: the caller's own bio, stored as the plain text it is. */
+export async function updateProfile(auth: Authenticated, body: unknown): Promise<{ success: true; bio: string }> {
+  const input = parseInput(profileSettingsSchema, body);
+  const db = await getDb();
+  await db.update(users).set({ bio: input.bio, updatedAt: sql`now()` }).where(eq(users.id, auth.user.id));
+  return { success: true, bio: input.bio };
+}
+
+// ---------- Creators to follow ----------
+
+/**
+ * A few creators for someone who follows nobody yet: the uploaders of the
+ * current top videos (the same ranking and index as Top Videos), without
+ * the member and whoever they already follow.
+ */
+export async function suggestCreators(viewer: Member, limit = 6): Promise<CreatorSuggestionDto[]> {
+  const db = await getDb();
+  const rows = await queryRows<{ id: string; username: string; profile_photo_key: string | null; videos: number | string; followers: number | string }>(
+    db,
+    sql`WITH top AS (
+          SELECT t.owner_id, row_number() OVER (ORDER BY t.score DESC, t.published_at DESC NULLS LAST, t.id DESC NULLS LAST) AS rank
+          FROM (SELECT v.owner_id, v.id, v.published_at, (v.views + 10 * v.likes_count) AS score FROM videos v WHERE ${PUBLIC}
+                ORDER BY (v.views + 10 * v.likes_count) DESC, v.published_at DESC NULLS LAST, v.id DESC NULLS LAST
+                LIMIT 60) t
+        ), picked AS (
+          SELECT owner_id, min(rank) AS best FROM top
+          WHERE owner_id <> ${viewer.id}
+            AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewer.id} AND f.followee_id = top.owner_id)
+          GROUP BY owner_id
+          ORDER BY best
+          LIMIT ${limit}
+        )
+        SELECT u.id, u.username, u.profile_photo_key,
+               (SELECT count(*) FROM videos v WHERE v.owner_id = u.id AND ${PUBLIC}) AS videos,
+               (SELECT count(*) FROM follows f WHERE f.followee_id = u.id) AS followers
+        FROM picked p JOIN users u ON u.id = p.owner_id
+        WHERE u.banned_at IS NULL
+        ORDER BY p.best`,
+  );
+  return rows.map((row) => ({ _id: row.id, username: row.username, profilePhotoUrl: avatarUrl(row.profile_photo_key), videos: Number(row.videos), followers: Number(row.followers) }));
+}
+
+// ---------- Member pages ----------
+
+/**
+ * The member viewing a login-required page, from the session cookie (the
+ * same check as the API: session row, token version, not banned); null for
+ * visitors. Pages that call it render per request and are never cached.
+ * Memoised per request, so metadata and page share one lookup.
+ */
+export const pageViewer = cache(async (): Promise<User | null> => {
+  const jar = await cookies();
+  const token = jar.get(STORAGE_KEYS.sessionCookie)?.value;
+  if (!token) return null;
+  const request = new NextRequest(new URL('/', getConfig().siteUrl), { headers: { cookie: `${STORAGE_KEYS.sessionCookie}=${token}` } });
+  const auth = await findSession(request);
+  if (!auth || auth.user.bannedAt) return null;
+  return auth.user;
+});
+
+/** A URL segment decoded, or null when its escapes are malformed. */
+export function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** The profile for its page, memoised per request (layout, metadata and page). */
+export const loadProfilePage = cache(async (viewerId: string, username: string) => getProfile({ id: viewerId }, username));

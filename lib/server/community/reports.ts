@@ -1,0 +1,246 @@
+import 'server-only';
+
+import { createHmac } from 'node:crypto';
+
+import { sql } from 'drizzle-orm';
+import type { NextRequest } from 'next/server';
+
+import type { AdminReportDto, AdminReportListDto, ReportTargetSummary } from '@/lib/api-types';
+import { getSessionSecret } from '@/lib/config/server';
+import { getDb, queryRows } from '@/lib/db';
+import { addBusinessDays } from '@/lib/format/business-days';
+import { relativeTime } from '@/lib/format/relative-time';
+import {
+  REPORT_DUE_BUSINESS_DAYS,
+  REPORT_MESSAGES,
+  REPORT_REASON_LABELS,
+  URGENT_REPORT_REASONS,
+  type ReportInput,
+  type ReportReason,
+  type ReportStatus,
+  type ReportTargetType,
+} from '@/lib/validation/community';
+
+import { findSession, isSameOrigin, type Authenticated } from '../auth/session';
+import { ApiError, badRequest, BANNED_MESSAGE, forbidden, unauthorized } from '../errors';
+import { consume } from '../rate-limit';
+import { findVideoRow, isPublicRow } from '../videos/catalog';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const STREAM_VIDEO_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const USERNAME = /^[A-Za-z0-9_.-]{1,30}$/;
+
+export const REPORT_RATE_LIMIT_MESSAGE = 'You have sent a lot of reports in a short time. Please wait a while before sending another.';
+
+/**
+ * The caller when the request carries a valid session, else null (a
+ * visitor). A banned member is refused, and a cookie-authenticated report
+ * must come from this site, as with requireUser().
+ */
+async function optionalUser(request: NextRequest): Promise<Authenticated | null> {
+  const auth = await findSession(request);
+  if (!auth) return null;
+  if (auth.user.bannedAt) throw forbidden(BANNED_MESSAGE);
+  if (auth.via === 'cookie' && !isSameOrigin(request)) throw forbidden('This request did not come from this site.');
+  return auth;
+}
+
+/**
+ * Who is reporting, for duplicate detection and rate limits: `m:{memberId}`
+ * for members, for visitors an HMAC of their address keyed with the session
+ * secret (no raw addresses are stored; the hash is useless elsewhere).
+ */
+export function reporterKeyOf(memberId: string | null, ip: string): string {
+  if (memberId) return `m:${memberId}`;
+  return `a:${createHmac('sha256', getSessionSecret()).update(`report\n${ip}`).digest('hex').slice(0, 32)}`;
+}
+
+/** 400 for a target that cannot exist (checked before the rate limit and the database). */
+function assertTargetFormat(type: ReportTargetType, target: string): void {
+  const [pattern, message] =
+    type === 'video' ? [STREAM_VIDEO_ID, 'That is not a valid video id.'] : type === 'comment' ? [UUID, 'That is not a valid comment id.'] : [USERNAME, 'That is not a valid username.'];
+  if (!pattern.test(target)) throw badRequest(message, { field: 'target' });
+}
+
+/** The reported thing's row id, or 404. */
+async function resolveTarget(type: ReportTargetType, target: string, reporterId: string | null): Promise<string> {
+  const db = await getDb();
+  if (type === 'video') {
+    const row = await findVideoRow(target);
+    // Only what the reporter could have seen: unpublished videos are 404 to everyone but their owner and admins.
+    if (!row || !isPublicRow(row)) throw new ApiError(404, 'Video not found');
+    return row.id;
+  }
+  if (type === 'comment') {
+    const [row] = await queryRows<{ id: string }>(
+      db,
+      sql`SELECT c.id FROM comments c JOIN videos v ON v.id = c.video_id
+          WHERE c.id = ${target} AND v.processing_state = 'ready' AND v.moderation_status = 'approved' AND NOT v.owner_banned`,
+    );
+    if (!row) throw new ApiError(404, 'Comment not found');
+    return row.id;
+  }
+  const [row] = await queryRows<{ id: string }>(db, sql`SELECT id FROM users WHERE lower(username) = ${target.toLowerCase()}`);
+  if (!row) throw new ApiError(404, 'Member not found');
+  if (row.id === reporterId) throw badRequest('You cannot report yourself.', { field: 'target' });
+  return row.id;
+}
+
+export interface ReportOutcome {
+  created: boolean;
+  message: string;
+}
+
+/**
+ * Files a report. Anyone may report a video; comments and profiles need a
+ * member (401). Rate limited per address for visitors and per account for
+ * members (429). Reporting the same target again while the first report is
+ * open changes nothing: the partial unique index decides, also when two
+ * requests race.
+ */
+export async function createReport(request: NextRequest, input: ReportInput, ip: string): Promise<ReportOutcome> {
+  const auth = await optionalUser(request);
+  if (!auth && input.targetType !== 'video') throw unauthorized(REPORT_MESSAGES.loginRequired);
+  const memberId = auth?.user.id ?? null;
+  const reporterKey = reporterKeyOf(memberId, ip);
+  // Cheap format checks first, then the budget, then the database lookups it protects.
+  assertTargetFormat(input.targetType, input.target);
+  if (memberId) await consume('reportPerMember', memberId, REPORT_RATE_LIMIT_MESSAGE);
+  else await consume('reportPerIp', reporterKey, REPORT_RATE_LIMIT_MESSAGE);
+
+  const targetId = await resolveTarget(input.targetType, input.target, memberId);
+  const db = await getDb();
+  const inserted = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO reports (target_type, target_id, reason, details, reporter_id, reporter_key)
+        VALUES (${input.targetType}, ${targetId}, ${input.reason}, ${input.details}, ${memberId}, ${reporterKey})
+        ON CONFLICT (target_type, target_id, reporter_key) WHERE status = 'open' DO NOTHING
+        RETURNING id`,
+  );
+  return inserted.length ? { created: true, message: REPORT_MESSAGES.thanks } : { created: false, message: REPORT_MESSAGES.duplicate };
+}
+
+interface ReportRow {
+  id: string;
+  target_type: ReportTargetType;
+  target_id: string;
+  reason: ReportReason;
+  details: string;
+  status: ReportStatus;
+  reporter_id: string | null;
+  reporter_username: string | null;
+  created_at: Date | string;
+  resolved_at: Date | string | null;
+  resolution_note: string | null;
+  on_target: number | string;
+  video_sid: string | null;
+  video_title: string | null;
+  video_owner: string | null;
+  comment_body: string | null;
+  comment_author: string | null;
+  comment_video_sid: string | null;
+  comment_video_title: string | null;
+  profile_username: string | null;
+}
+
+const toDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+const URGENT = sql.join(
+  URGENT_REPORT_REASONS.map((reason) => sql`${reason}`),
+  sql`, `,
+);
+
+/** A comment as a one-line excerpt for the queue. */
+export function excerpt(text: string, max = 140): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function targetOf(row: ReportRow): ReportTargetSummary | null {
+  if (row.target_type === 'video') {
+    if (!row.video_sid) return null;
+    return { type: 'video', _id: row.target_id, streamVideoId: row.video_sid, title: row.video_title ?? '', uploader: { username: row.video_owner ?? '' }, link: `/video/${row.video_sid}` };
+  }
+  if (row.target_type === 'comment') {
+    if (!row.comment_video_sid) return null;
+    return {
+      type: 'comment',
+      _id: row.target_id,
+      excerpt: excerpt(row.comment_body ?? ''),
+      author: { username: row.comment_author ?? '' },
+      video: { streamVideoId: row.comment_video_sid, title: row.comment_video_title ?? '' },
+      link: `/video/${row.comment_video_sid}#comment-${row.target_id}`,
+    };
+  }
+  if (!row.profile_username) return null;
+  return { type: 'profile', _id: row.target_id, username: row.profile_username, link: `/profile/${encodeURIComponent(row.profile_username)}` };
+}
+
+export function toAdminReportDto(row: ReportRow, now: number): AdminReportDto {
+  const created = toDate(row.created_at);
+  const due = addBusinessDays(created, REPORT_DUE_BUSINESS_DAYS);
+  return {
+    _id: row.id,
+    targetType: row.target_type,
+    targetId: row.target_id,
+    target: targetOf(row),
+    reason: row.reason,
+    reasonLabel: REPORT_REASON_LABELS[row.reason].label,
+    details: row.details,
+    status: row.status,
+    urgent: URGENT_REPORT_REASONS.includes(row.reason),
+    reporter: row.reporter_id && row.reporter_username ? { _id: row.reporter_id, username: row.reporter_username } : null,
+    createdAt: created.toISOString(),
+    age: relativeTime(created, now),
+    ageHours: Math.max(0, Math.floor((now - created.getTime()) / 3_600_000)),
+    dueAt: due.toISOString(),
+    overdue: row.status === 'open' && now > due.getTime(),
+    reportsOnTarget: Number(row.on_target),
+    resolvedAt: row.resolved_at ? toDate(row.resolved_at).toISOString() : null,
+    resolutionNote: row.resolution_note,
+  };
+}
+
+/**
+ * The moderators' queue. Open reports: urgent reasons (possible minors,
+ * non-consent, crime) first, then oldest first, each with its age and due
+ * date. Resolved and dismissed: newest decision first.
+ */
+export async function listReports(status: ReportStatus, request: { page: number; limit: number }, now = Date.now()): Promise<AdminReportListDto> {
+  const db = await getDb();
+  const order =
+    status === 'open'
+      ? sql`(r.reason IN (${URGENT})) DESC, r.created_at ASC, r.id ASC`
+      : sql`coalesce(r.resolved_at, r.created_at) DESC, r.id DESC`;
+  const rows = await queryRows<ReportRow>(
+    db,
+    sql`SELECT r.id, r.target_type, r.target_id, r.reason, r.details, r.status, r.reporter_id, r.created_at, r.resolved_at, r.resolution_note,
+               ru.username AS reporter_username,
+               count(*) OVER (PARTITION BY r.target_type, r.target_id) AS on_target,
+               v.stream_video_id AS video_sid, v.title AS video_title, vu.username AS video_owner,
+               c.body AS comment_body, cu.username AS comment_author, cv.stream_video_id AS comment_video_sid, cv.title AS comment_video_title,
+               pu.username AS profile_username
+        FROM reports r
+        LEFT JOIN users ru ON ru.id = r.reporter_id
+        LEFT JOIN videos v ON r.target_type = 'video' AND v.id = r.target_id
+        LEFT JOIN users vu ON vu.id = v.owner_id
+        LEFT JOIN comments c ON r.target_type = 'comment' AND c.id = r.target_id
+        LEFT JOIN users cu ON cu.id = c.author_id
+        LEFT JOIN videos cv ON cv.id = c.video_id
+        LEFT JOIN users pu ON r.target_type = 'profile' AND pu.id = r.target_id
+        WHERE r.status = ${status}
+        ORDER BY ${order}
+        LIMIT ${request.limit + 1} OFFSET ${(request.page - 1) * request.limit}`,
+  );
+  const [counts] = await queryRows<Record<ReportStatus, number>>(
+    db,
+    sql`SELECT count(*) FILTER (WHERE status = 'open')::int AS open,
+               count(*) FILTER (WHERE status = 'resolved')::int AS resolved,
+               count(*) FILTER (WHERE status = 'dismissed')::int AS dismissed
+        FROM reports`,
+  );
+  return {
+    reports: rows.slice(0, request.limit).map((row) => toAdminReportDto(row, now)),
+    counts: { open: Number(counts!.open), resolved: Number(counts!.resolved), dismissed: Number(counts!.dismissed) },
+    pagination: { page: request.page, limit: request.limit, hasMore: rows.length > request.limit },
+  };
+}

@@ -1,0 +1,94 @@
+import 'server-only';
+
+import { and, eq, sql } from 'drizzle-orm';
+
+import type { OwnVideoDto } from '@/lib/api-types';
+import { getDb, queryRows } from '@/lib/db';
+import { videos } from '@/lib/db/schema';
+import { purgePublicPages } from '@/lib/http/page-cache';
+
+import type { Authenticated } from '../auth/session';
+import { ApiError, conflict } from '../errors';
+import { notify } from '../notifications';
+
+import { VIDEO_COLUMNS } from './catalog';
+import { toOwnVideoDto, type VideoRow } from './dto';
+
+export const MODERATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ModerationStatus = (typeof MODERATION_STATUSES)[number];
+
+/** The moderation queue: oldest first for pending (first come, first reviewed), newest first otherwise. */
+export async function listForModeration(status: ModerationStatus, request: { page: number; limit: number }) {
+  const db = await getDb();
+  const order = status === 'pending' ? sql`v.created_at ASC, v.id ASC` : sql`coalesce(v.moderated_at, v.created_at) DESC, v.id DESC`;
+  const rows = await queryRows<VideoRow>(
+    db,
+    sql`SELECT ${VIDEO_COLUMNS}
+        FROM videos v JOIN users u ON u.id = v.owner_id
+        WHERE v.moderation_status = ${status}
+        ORDER BY ${order}
+        LIMIT ${request.limit + 1} OFFSET ${(request.page - 1) * request.limit}`,
+  );
+  const [counts] = await queryRows<Record<ModerationStatus, number>>(
+    db,
+    sql`SELECT count(*) FILTER (WHERE moderation_status = 'pending')::int AS pending,
+               count(*) FILTER (WHERE moderation_status = 'approved')::int AS approved,
+               count(*) FILTER (WHERE moderation_status = 'rejected')::int AS rejected
+        FROM videos`,
+  );
+  return {
+    videos: rows.slice(0, request.limit).map(toOwnVideoDto),
+    counts: counts!,
+    pagination: { page: request.page, limit: request.limit, hasMore: rows.length > request.limit, nextCursor: null },
+  };
+}
+
+export type ModerationDecision = { action: 'approve' } | { action: 'reject'; reason: string };
+
+/**
+ * Approves or rejects a video and tells the uploader. Approving a video
+ * whose processing failed is refused (nothing could be shown); approving one
+ * still processing is allowed: it goes public the moment it is ready.
+ * Deciding again (reject after approve) is allowed: admins correct mistakes.
+ */
+export async function moderateVideo(admin: Authenticated, streamVideoId: string, decision: ModerationDecision): Promise<OwnVideoDto> {
+  const db = await getDb();
+  const [video] = await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId));
+  if (!video) throw new ApiError(404, 'Video not found');
+  const status = decision.action === 'approve' ? 'approved' : 'rejected';
+  if (decision.action === 'approve' && video.processingState === 'failed') {
+    throw conflict('This video could not be processed, so it cannot be approved.');
+  }
+  if (video.moderationStatus === status) throw conflict(`This video is already ${status}.`);
+
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(videos)
+      .set({
+        moderationStatus: status,
+        rejectionReason: decision.action === 'reject' ? decision.reason : null,
+        moderatedBy: admin.user.id,
+        moderatedAt: sql`now()`,
+        // The first approval is the publication date; lists sort by it.
+        publishedAt: decision.action === 'approve' ? sql`coalesce(${videos.publishedAt}, now())` : videos.publishedAt,
+        updatedAt: sql`now()`,
+      })
+      // Only from the state we read: two admins deciding at once cannot both win.
+      .where(and(eq(videos.id, video.id), eq(videos.moderationStatus, video.moderationStatus)))
+      .returning({ id: videos.id });
+    if (updated.length === 0) throw conflict('Another admin decided on this video just now. Reload to see the decision.');
+    await notify(tx as unknown as typeof db, {
+      recipientId: video.ownerId,
+      senderId: admin.user.id,
+      type: decision.action === 'approve' ? 'video_approved' : 'video_rejected',
+      link: decision.action === 'approve' ? `/video/${video.streamVideoId}` : '/upload#your-videos',
+      message:
+        decision.action === 'approve'
+          ? `Your video "${video.title}" has been approved.`
+          : `Your video "${video.title}" was not approved. Reason: ${decision.reason}`,
+    });
+  });
+  purgePublicPages();
+  const [row] = await queryRows<VideoRow>(db, sql`SELECT ${VIDEO_COLUMNS} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${video.id}`);
+  return toOwnVideoDto(row!);
+}

@@ -1,0 +1,51 @@
+import 'server-only';
+
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+import { quarantineDir } from './upload';
+
+/** An upload's quarantine file is written continuously; one untouched this long belongs to a dead upload. */
+export const STALE_UPLOAD_MS = 15 * 60_000;
+
+/**
+ * Removes what uploads cut off by a crash or a kill left in the quarantine
+ * folder. Such an upload never got a database row (the row is written only
+ * after the whole file arrived and passed ffprobe), so nothing else refers
+ * to these files. Files still being written are left alone, so this is safe
+ * while other processes upload.
+ */
+export async function sweepQuarantine(now: number = Date.now(), maxAgeMs: number = STALE_UPLOAD_MS): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(quarantineDir());
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(quarantineDir(), name);
+    try {
+      const info = await stat(file);
+      if (now - info.mtimeMs < maxAgeMs) continue;
+      await rm(file, { recursive: true, force: true });
+      removed += 1;
+    } catch {
+      // Gone meanwhile (its upload finished or failed): nothing to do.
+    }
+  }
+  return removed;
+}
+
+/** At start-up and then every few minutes in each web process. */
+export function startQuarantineSweeper(): void {
+  const sweep = () =>
+    sweepQuarantine()
+      .then((removed) => {
+        if (removed) console.log(`[uploads] removed ${removed} file(s) left by interrupted uploads`);
+      })
+      .catch((error: unknown) => console.error('[uploads] could not sweep the quarantine folder:', error));
+  void sweep();
+  setInterval(sweep, 5 * 60_000).unref();
+}

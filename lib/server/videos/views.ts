@@ -1,0 +1,49 @@
+import 'server-only';
+
+import { createHmac } from 'node:crypto';
+
+import { sql } from 'drizzle-orm';
+
+import { getSessionSecret } from '@/lib/config/server';
+import { getDb, queryRows } from '@/lib/db';
+
+/** A viewer counts once per video in this window: a reload, a replay or a second tab add nothing. */
+export const VIEW_WINDOW_HOURS = 24;
+
+/** Crawlers, link-preview fetchers and headless tools: their visits are not views. */
+const BOT_USER_AGENT = /bot|crawl|spider|slurp|bingpreview|facebookexternalhit|embedly|whatsapp|telegram|discord|skype|preview|headless|curl|wget|python-requests|httpclient|okhttp|go-http|node-fetch|axios/i;
+
+export function isBot(userAgent: string | null): boolean {
+  return !userAgent || BOT_USER_AGENT.test(userAgent);
+}
+
+/**
+ * Who is viewing: the member, or for visitors a keyed hash of address and
+ * browser (no raw addresses are stored, and the key makes the hash useless
+ * outside this site).
+ */
+export function viewerKeyOf(memberId: string | null, ip: string, userAgent: string): string {
+  if (memberId) return `m:${memberId}`;
+  const digest = createHmac('sha256', getSessionSecret()).update(`${ip}\n${userAgent}`).digest('base64url');
+  return `v:${digest.slice(0, 22)}`;
+}
+
+/**
+ * Counts a view unless this viewer was counted within the window. One
+ * statement: the upsert only touches an old row, and views only grow when
+ * it did, so concurrent plays by one viewer count once.
+ */
+export async function countView(videoId: string, viewerKey: string): Promise<{ counted: boolean; views: number | null }> {
+  const db = await getDb();
+  const rows = await queryRows<{ views: number }>(
+    db,
+    sql`WITH counted AS (
+          INSERT INTO video_views (video_id, viewer_key) VALUES (${videoId}, ${viewerKey})
+          ON CONFLICT (video_id, viewer_key) DO UPDATE SET counted_at = now()
+            WHERE video_views.counted_at < now() - make_interval(hours => ${VIEW_WINDOW_HOURS})
+          RETURNING 1
+        )
+        UPDATE videos SET views = views + 1 WHERE id = ${videoId} AND EXISTS (SELECT 1 FROM counted) RETURNING views`,
+  );
+  return rows.length ? { counted: true, views: Number(rows[0]!.views) } : { counted: false, views: null };
+}

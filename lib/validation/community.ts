@@ -1,0 +1,247 @@
+/** Community inputs (reports, blocks, …), shared by the dialogs, the API and tests. */
+import { z } from 'zod';
+
+import type { REPORT_REASONS as DB_REPORT_REASONS, REPORT_TARGETS as DB_REPORT_TARGETS } from '@/lib/db/schema';
+
+// ---------- Reports and blocks ----------
+
+/** The reasons the database accepts (lib/db/schema.ts), repeated here so the browser bundle does not pull in Drizzle. */
+export const REPORT_REASONS = ['underage', 'non_consensual', 'illegal', 'copyright', 'harassment', 'spam', 'other'] as const;
+export const REPORT_TARGETS = ['video', 'comment', 'profile'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export type ReportTargetType = (typeof REPORT_TARGETS)[number];
+
+// Compile-time guard: these lists and the schema's must stay identical.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const reasonsMatch: Same<ReportReason, (typeof DB_REPORT_REASONS)[number]> = true;
+const targetsMatch: Same<ReportTargetType, (typeof DB_REPORT_TARGETS)[number]> = true;
+void reasonsMatch;
+void targetsMatch;
+
+/** Plain-language labels and hints for the report dialog, in the order shown. */
+export const REPORT_REASON_LABELS: Record<ReportReason, { label: string; hint: string }> = {
+  underage: { label: 'Involves someone under 18', hint: 'Someone who is, looks or is said to be a minor.' },
+  non_consensual: { label: 'Without someone’s consent', hint: 'Someone did not agree to be filmed, to what happens, or to it being shared.' },
+  illegal: { label: 'Something illegal', hint: 'Violence, threats, drugs for sale or other crimes.' },
+  copyright: { label: 'Someone else’s work, used without permission', hint: 'Your video, picture or text, or one you represent.' },
+  harassment: { label: 'Harassment, hate or bullying', hint: 'Targeting someone, slurs, outing or threats.' },
+  spam: { label: 'Spam or scam', hint: 'Advertising, misleading links or fake accounts.' },
+  other: { label: 'Something else', hint: 'Tell us what is wrong in the details box.' },
+};
+
+/** Reasons moderators look at first: possible harm to a person, and crime. */
+export const URGENT_REPORT_REASONS: readonly ReportReason[] = ['underage', 'non_consensual', 'illegal'];
+
+export const REPORT_DETAILS_MAX = 2000;
+/** Admins get a due date this many business days after a report arrives. */
+export const REPORT_DUE_BUSINESS_DAYS = 7;
+
+export const REPORT_MESSAGES = {
+  targetType: 'targetType must be one of video, comment, profile',
+  target: 'Say what you are reporting',
+  reason: 'Choose a reason for the report',
+  detailsTooLong: `Details must be at most ${REPORT_DETAILS_MAX} characters`,
+  detailsRequired: 'Please describe the problem when you choose “Something else”.',
+  thanks: 'Thank you. Our moderators will review this report.',
+  duplicate: 'You have already reported this.',
+  loginRequired: 'Please log in to report comments and profiles.',
+} as const;
+
+export const reportSchema = z
+  .object({
+    targetType: z.enum(REPORT_TARGETS, { error: REPORT_MESSAGES.targetType }),
+    target: z.string({ error: REPORT_MESSAGES.target }).trim().min(1, REPORT_MESSAGES.target).max(100, 'The target is not valid'),
+    reason: z.enum(REPORT_REASONS, { error: REPORT_MESSAGES.reason }),
+    details: z.string({ error: 'details must be text' }).trim().max(REPORT_DETAILS_MAX, REPORT_MESSAGES.detailsTooLong).default(''),
+  })
+  .superRefine((value, context) => {
+    if (value.reason === 'other' && !value.details) context.addIssue({ code: 'custom', path: ['details'], message: REPORT_MESSAGES.detailsRequired });
+  });
+
+export type ReportInput = z.infer<typeof reportSchema>;
+
+const positiveInt = (name: string, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(max, `${name} must be at most ${max}`)
+    .default(fallback);
+
+export const REPORT_STATUSES = ['open', 'resolved', 'dismissed'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export const reportListQuerySchema = z.object({
+  status: z.enum(REPORT_STATUSES, { error: `status must be one of ${REPORT_STATUSES.join(', ')}` }).default('open'),
+  page: positiveInt('page', 10_000, 1),
+  limit: positiveInt('limit', 100, 25),
+});
+
+// ---------- Likes ----------
+
+/** A video's public id as URLs carry it; anything else is a 400 before the database is asked. */
+export const STREAM_VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+export const streamVideoIdSchema = z.string().regex(STREAM_VIDEO_ID_PATTERN, 'The video id is not valid.');
+
+export const LIKED_VIDEOS_LIMIT_MAX = 50;
+
+const likedListInt = (name: string, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(max, `${name} must be at most ${max}`)
+    .default(fallback);
+
+/** GET /api/users/me/liked-videos: `limit` 1–50 (12), `page` 1–10000 (1), or the `cursor` of the last answer. */
+export const likedVideosQuerySchema = z.object({
+  limit: likedListInt('limit', LIKED_VIDEOS_LIMIT_MAX, 12),
+  page: likedListInt('page', 10_000, 1),
+  cursor: z.string().max(200).optional(),
+});
+
+// ---------- Notifications ----------
+
+export const NOTIFICATIONS_PAGE_DEFAULT = 20;
+export const NOTIFICATIONS_PAGE_MAX = 50;
+export const NOTIFICATION_CURSOR_INVALID = 'The cursor is not valid. Start again from the newest notifications.';
+export const NOTIFICATION_ID_INVALID = 'The notification id is not valid.';
+
+// Any 8-4-4-4-12 hex id PostgreSQL accepts as a uuid; anything else is a 400 before the database sees it.
+const notificationId = z.guid({ error: NOTIFICATION_ID_INVALID });
+
+/** GET /api/notifications?limit&cursor */
+export const notificationListQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(NOTIFICATIONS_PAGE_MAX, `limit must be at most ${NOTIFICATIONS_PAGE_MAX}`)
+    .default(NOTIFICATIONS_PAGE_DEFAULT),
+  cursor: z.string().max(200, NOTIFICATION_CURSOR_INVALID).optional(),
+});
+
+/** PUT /api/notifications/{id}/read */
+export const notificationIdParamsSchema = z.object({ id: notificationId });
+
+/** PUT /api/notifications/read-all[?upTo=<id>]: with upTo, only that notification and older ones (what the member has seen). */
+export const readAllQuerySchema = z.object({ upTo: notificationId.optional() });
+
+// ---------- Comments ----------
+
+export const COMMENT_MAX = 2000;
+export const COMMENTS_PAGE_SIZE = 20;
+export const COMMENTS_LIMIT_MAX = 50;
+
+export const COMMENT_MESSAGES = {
+  empty: 'Write a comment first.',
+  tooLong: `Comments can be at most ${COMMENT_MAX} characters.`,
+  blocked: 'You cannot comment on this video.',
+  notFound: 'Comment not found',
+  editOthers: 'You can only edit your own comments.',
+  deleteOthers: 'You can only delete your own comments, or comments on your own videos.',
+  tooFast: 'You are commenting too quickly. Please wait a moment before posting again.',
+  dailyLimit: 'You have posted a lot of comments today. Please try again tomorrow.',
+  badCursor: 'The cursor is not valid. Start again from the first page.',
+} as const;
+
+/** Characters as people count them (code points, so an emoji is one), for the limit and the form's counter. */
+export function commentLength(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/**
+ * Line endings become \n and control characters other than tab and newline
+ * are dropped (PostgreSQL refuses NUL in text), then the body is trimmed.
+ */
+export function normalizeCommentBody(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '').trim();
+}
+
+export const commentBodySchema = z.object({
+  body: z
+    .string({ error: COMMENT_MESSAGES.empty })
+    .transform(normalizeCommentBody)
+    .pipe(z.string().min(1, COMMENT_MESSAGES.empty).refine((body) => commentLength(body) <= COMMENT_MAX, COMMENT_MESSAGES.tooLong)),
+});
+
+export type CommentBodyInput = z.infer<typeof commentBodySchema>;
+
+export const commentListQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(COMMENTS_LIMIT_MAX, `limit must be at most ${COMMENTS_LIMIT_MAX}`)
+    .default(COMMENTS_PAGE_SIZE),
+  cursor: z.string().max(200, COMMENT_MESSAGES.badCursor).optional(),
+});
+
+// ---------- Follows and profiles ----------
+
+export const BIO_MAX = 500;
+
+export const PROFILE_MESSAGES = {
+  bioTooLong: `Your bio can be at most ${BIO_MAX} characters.`,
+  bioNotText: 'bio must be text',
+  selfFollow: 'You cannot follow yourself.',
+  notFound: 'Member not found',
+  // Says no more: the blocker is promised the other member is not told about the block.
+  blocked: 'You cannot follow this member.',
+  deepPage: 'Pages past 20 need the cursor from the previous answer.',
+} as const;
+
+/** Characters as people count them (code points, so an emoji is one), for the bio limit and the settings counter. */
+export function bioLength(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/** Line endings become \n, control characters other than tab and newline are dropped, runs of blank lines shrink to one, then it is trimmed. */
+export function normalizeBio(text: string): string {
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
+}
+
+/** PUT /api/users/settings/profile: the bio is plain text (shown escaped, never as HTML); empty clears it. */
+export const profileSettingsSchema = z.object({
+  bio: z
+    .string({ error: PROFILE_MESSAGES.bioNotText })
+    .transform(normalizeBio)
+    .pipe(z.string().refine((bio) => bioLength(bio) <= BIO_MAX, PROFILE_MESSAGES.bioTooLong)),
+});
+
+export type ProfileSettingsInput = z.infer<typeof profileSettingsSchema>;
+
+export const FOLLOW_LIST_LIMIT_MAX = 50;
+/** Without a cursor, pages are offsets; past this page the cursor is required (the following feed reads limit × page rows per creator). */
+export const FOLLOW_OFFSET_PAGE_MAX = 20;
+
+const followListInt = (name: string, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(max, `${name} must be at most ${max}`)
+    .default(fallback);
+
+/** GET /api/feed/following and GET /api/users/{username}/videos: `limit` 1–50 (12), `page` (1), or the `cursor` of the last answer. */
+export const followListQuerySchema = z
+  .object({
+    limit: followListInt('limit', FOLLOW_LIST_LIMIT_MAX, 12),
+    page: followListInt('page', 10_000, 1),
+    cursor: z.string().max(200).optional(),
+  })
+  .refine((query) => Boolean(query.cursor) || query.page <= FOLLOW_OFFSET_PAGE_MAX, { path: ['page'], message: PROFILE_MESSAGES.deepPage });
+
+/** Usernames as registration allows them; anything else cannot name a member. */
+export const PROFILE_USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,30}$/;

@@ -1,0 +1,699 @@
+/**
+ * npm run bench:videos
+ *
+ * The video pipeline and the catalogue under load, each against a baseline
+ * measured in the same run (the machine is shared and noisy: compare ratios,
+ * not absolute numbers across runs). Sections (BENCH_ONLY=upload,playable,lists,pages):
+ *
+ * - upload: a 1 GiB video (raw 1080p frames in NUT, made by ffmpeg without
+ *   encoding) streamed as multipart to POST /api/videos/upload; peak RSS
+ *   growth of the server process (the one listening on the port, below the
+ *   tsx wrapper; VmRSS every 50 ms) over its level just before, and MB/s
+ *   against a plain Node server (a child process) piping the same request
+ *   body into a file on the same disk, sent by the same client. Rounds
+ *   alternate the two. Each upload gets a fresh server and DATA_DIR, stopped
+ *   with its ffmpeg children as soon as the answer is in, so the 1 GiB
+ *   video's transcode never overlaps a later measurement. A small upload
+ *   first warms the route (module loading is not upload memory).
+ * - playable: a 60 s 1080p30 H.264/AAC MP4 (made once, kept in the system
+ *   temp folder) uploaded to one server; from the upload's answer,
+ *   GET /api/videos/{id} every 25 ms until `status` is ready, then every
+ *   200 ms until `playback.hlsUrl` appears. The ladder's time (HLS there
+ *   minus ready) is compared with the bare ffmpeg command (hlsFfmpegArgs) on
+ *   the same file, alternating.
+ * - lists: `npm run seed` catalogues of BENCH_SIZES videos on PostgreSQL
+ *   (scratch databases on BENCH_PG_URL's server, dropped at the end) and on
+ *   the embedded PGlite for the sizes in BENCH_PGLITE_SIZES; p50/p95 of
+ *   sequential requests to the list (offset and cursor) and search APIs at
+ *   pages 1, 100 and 1000.
+ * - pages: on the smallest PostgreSQL catalogue, autocannon on /,
+ *   /category/Sissy and a video page against static twins of the same bytes
+ *   served by the same server (as bench:pages does).
+ */
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+
+import { hlsFfmpegArgs } from '@/lib/server/media/hls';
+import { probeVideo } from '@/lib/server/media/probe';
+
+import { buildIfNeeded } from './lib/build';
+import { rssBytes } from './lib/proc';
+import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
+import { writeStaticTwins } from './lib/static-twins';
+
+const run = promisify(execFile);
+
+// bench:pages' port by default, so the two share one build (PORT and SITE_URL are baked into it).
+const PORT = Number(process.env.BENCH_PORT ?? 3200);
+const PLAIN_PORT = PORT + 9;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const SECTIONS = ['upload', 'playable', 'lists', 'pages'] as const;
+type Section = (typeof SECTIONS)[number];
+const ONLY = new Set((process.env.BENCH_ONLY || SECTIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
+const sizesOf = (value: string) => value.split(',').map((s) => Number(s.replace(/[_\s]/g, ''))).filter((n) => Number.isInteger(n) && n > 0);
+const SIZES = sizesOf(process.env.BENCH_SIZES ?? '100000,1000000');
+const PGLITE_SIZES = sizesOf(process.env.BENCH_PGLITE_SIZES ?? '100000').filter((size) => SIZES.includes(size));
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
+const PLAYABLE_ROUNDS = Number(process.env.BENCH_PLAYABLE_ROUNDS ?? 3);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+/** A slow query gets fewer samples (at least 20) rather than taking minutes. */
+const QUERY_BUDGET_MS = Number(process.env.BENCH_QUERY_SECONDS ?? 30) * 1000;
+const PAGE_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PAGE_DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const PAGE_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const KEEP_DATABASES = process.env.BENCH_KEEP_DB === '1';
+
+const BIG_FRAMES = 346; // 1920×1080 yuv420p is 3,110,400 bytes a frame: 346 frames are just over 1 GiB
+const PLAYABLE_SOURCE = path.join(os.tmpdir(), 'chrysalis-bench-60s-1080p30.mp4');
+const READY_POLL_MS = 25;
+const HLS_POLL_MS = 200;
+/** Search words by share of titles (lib/server/demo/bulk-seed.ts): an adjective (~4 %), an extra (~0.6 %), and three words. */
+const SEARCHES = [
+  { label: 'common', q: 'velvet' },
+  { label: 'rare', q: 'tango' },
+  { label: '3 words', q: 'velvet heels tips' },
+];
+const ADMIN = { ADMIN_USERNAME: 'bench_admin', ADMIN_EMAIL: 'bench-admin@example.org', ADMIN_PASSWORD: `bench-${randomBytes(12).toString('hex')}` };
+const BROWSER_HEADERS = { accept: 'text/html,application/xhtml+xml', 'accept-encoding': 'br, gzip, deflate' };
+
+// ---------------------------------------------------------------------------------------------- reporting
+
+interface SummaryRow {
+  section: string;
+  measure: string;
+  result: string;
+  target: string;
+  ok: boolean | null;
+}
+const summary: SummaryRow[] = [];
+const note = (row: SummaryRow) => summary.push(row);
+const say = (line: string) => console.log(line);
+const progress = (line: string) => console.error(`[bench:videos] ${line}`);
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const count = (n: number) => n.toLocaleString('en-US');
+
+// ---------------------------------------------------------------------------------------------- servers
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bench-videos-'));
+const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PORT: String(PORT),
+  SITE_URL: ORIGIN,
+  NODE_ENV: 'production',
+  SEED_DEMO: '0', // demo seeding would run ffmpeg in the background
+  DATABASE_URL: '', // empty counts as unset: the embedded database unless a section sets one
+  ...ADMIN,
+  ...extra,
+});
+
+interface Server {
+  child: ChildProcess;
+  env: NodeJS.ProcessEnv;
+  /** The process that listens on the port (tsx runs the server in a child of its own). */
+  pid: number;
+}
+
+async function startServer(env: NodeJS.ProcessEnv, readyPath = '/api/health'): Promise<Server> {
+  const child = startServerProcess(env, ['ignore', 'ignore', 'inherit']);
+  try {
+    await waitForServer(`${ORIGIN}${readyPath}`, 120_000);
+    return { child, env, pid: ownServerPid(child, PORT) };
+  } catch (error) {
+    await stopServerProcess(child);
+    throw error;
+  }
+}
+
+const stopServer = (server: Server | null | undefined) => (server ? stopServerProcess(server.child) : Promise.resolve());
+
+async function adminToken(): Promise<string> {
+  const response = await fetch(`${ORIGIN}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD }),
+  });
+  const body = (await response.json()) as { token?: string; message?: string };
+  if (!response.ok || !body.token) throw new Error(`admin login ${response.status}: ${body.message}`);
+  return body.token;
+}
+
+// ---------------------------------------------------------------------------------------------- upload client
+
+interface UploadAnswer {
+  status: number;
+  body: string;
+  ms: number;
+  /** performance.now() when the answer was complete. */
+  at: number;
+  /** From the last byte sent to the answer: what the server does after reading (ffprobe, storing, the database). */
+  tailMs: number;
+}
+
+/** Streams a multipart upload (fields, then the file from disk) with a hand-made boundary; never holds the file in memory. */
+function uploadFile(port: number, file: string, fields: Record<string, string>, token?: string): Promise<UploadAnswer> {
+  const boundary = `----chrysalis-bench-${randomBytes(12).toString('hex')}`;
+  const type = file.endsWith('.mp4') ? 'video/mp4' : 'application/octet-stream';
+  const head = Buffer.from(
+    Object.entries(fields)
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="${path.basename(file)}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = head.length + statSync(file).size + tail.length;
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let sentAt = started;
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/videos/upload',
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const at = performance.now();
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: at - started, at, tailMs: at - sentAt });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.on('finish', () => {
+      sentAt = performance.now();
+    });
+    req.write(head);
+    const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+    stream.on('error', (error) => req.destroy(error));
+    stream.on('end', () => req.end(tail));
+    stream.pipe(req, { end: false });
+  });
+}
+
+async function uploadVideo(file: string, token: string, title: string): Promise<UploadAnswer & { streamVideoId: string }> {
+  const answer = await uploadFile(PORT, file, { title, category: 'Sissy' }, token);
+  if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+  return { ...answer, streamVideoId: (JSON.parse(answer.body) as { video: { streamVideoId: string } }).video.streamVideoId };
+}
+
+interface OwnVideo {
+  status: string;
+  processingError: string | null;
+  playback: { mp4Url: string | null; hlsUrl: string | null } | null;
+}
+
+async function getOwnVideo(streamVideoId: string, token: string): Promise<OwnVideo> {
+  const response = await fetch(`${ORIGIN}/api/videos/${streamVideoId}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`GET /api/videos/${streamVideoId} answered ${response.status}`);
+  return ((await response.json()) as { video: OwnVideo }).video;
+}
+
+/** Polls until the test passes; returns performance.now() when the answer that passed arrived. */
+async function pollUntil(streamVideoId: string, token: string, everyMs: number, test: (video: OwnVideo) => boolean, timeoutMs = 30 * 60_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const asked = performance.now();
+    const video = await getOwnVideo(streamVideoId, token);
+    const at = performance.now();
+    if (test(video)) return at;
+    if (video.status === 'failed') throw new Error(`video ${streamVideoId} failed: ${video.processingError}`);
+    await sleep(Math.max(0, everyMs - (at - asked)));
+  }
+  throw new Error(`video ${streamVideoId} did not get there within ${timeoutMs / 1000} s`);
+}
+
+// ---------------------------------------------------------------------------------------------- media files
+
+async function ffmpeg(args: string[]) {
+  await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args], { timeout: 30 * 60_000, maxBuffer: 8 * 1024 * 1024 });
+}
+
+/** Writes to a temp name and renames, so an interrupted run never leaves a half file under the real name. */
+async function makeFile(target: string, args: (out: string) => string[]) {
+  const temp = `${target}.partial${path.extname(target)}`;
+  try {
+    await ffmpeg(args(temp));
+    renameSync(temp, target);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+async function tinyClip(): Promise<string> {
+  const file = path.join(scratch, 'tiny.mp4');
+  if (!existsSync(file)) {
+    await makeFile(file, (out) => ['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30', '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out]);
+  }
+  return file;
+}
+
+// ---------------------------------------------------------------------------------------------- a. upload
+
+/** A throwaway Node server that pipes each request body into a file: the loopback-and-disk baseline. */
+async function startPlainServer(dir: string): Promise<ChildProcess> {
+  const source = `
+    const http = require('node:http'), fs = require('node:fs'), path = require('node:path');
+    const { pipeline } = require('node:stream/promises');
+    let n = 0;
+    http.createServer((req, res) => {
+      const file = path.join(process.env.PLAIN_DIR, (++n) + '.upload');
+      pipeline(req, fs.createWriteStream(file)).then(
+        () => { res.writeHead(201, { 'content-type': 'application/json' }); res.end('{}'); },
+        (error) => { res.writeHead(500); res.end(String(error)); });
+    }).listen(Number(process.env.PLAIN_PORT), '127.0.0.1', () => console.log('ready'));`;
+  const child = spawn(process.execPath, ['-e', source], { env: { ...process.env, PLAIN_DIR: dir, PLAIN_PORT: String(PLAIN_PORT) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`plain server exited (${code})`)));
+  });
+  return child;
+}
+
+/** VmRSS of one process every 50 ms until stopped. */
+function sampleRss(pid: number) {
+  const samples: number[] = [];
+  const take = () => {
+    const rss = rssBytes(pid);
+    if (rss !== null) samples.push(rss);
+  };
+  take();
+  const timer = setInterval(take, 50);
+  return {
+    samples,
+    stop() {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
+}
+
+async function sectionUpload() {
+  const big = path.join(scratch, 'big-1080p-raw.nut');
+  const plainDir = path.join(scratch, 'plain');
+  mkdirSync(plainDir, { recursive: true });
+  progress(`making a ${BIG_FRAMES}-frame raw 1080p video…`);
+  const made = performance.now();
+  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-frames:v', String(BIG_FRAMES), '-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-f', 'nut', big]);
+  const bytes = statSync(big).size;
+  const probe = await probeVideo(big);
+  progress(`${mb(bytes)} in ${secs(performance.now() - made)}; ffprobe: ${probe.videoCodec} ${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(1)} s`);
+  const tiny = await tinyClip();
+
+  const ours: { mbps: number; growth: number; peak: number; base: number; tailMs: number; samples: number }[] = [];
+  const plain: number[] = [];
+  const plainServer = await startPlainServer(plainDir);
+  try {
+    const measurePlain = async () => {
+      spawnSync('sync');
+      const answer = await uploadFile(PLAIN_PORT, big, { title: 'Plain copy', category: 'Sissy' });
+      if (answer.status !== 201) throw new Error(`plain server answered ${answer.status}`);
+      rmSync(plainDir, { recursive: true, force: true });
+      mkdirSync(plainDir, { recursive: true });
+      plain.push(bytes / 1e6 / (answer.ms / 1000));
+      progress(`plain: ${plain.at(-1)!.toFixed(0)} MB/s`);
+    };
+    const measureOurs = async (round: number) => {
+      const dataDir = path.join(scratch, `upload-${round}`);
+      let server: Server | null = null;
+      try {
+        server = await startServer(baseEnv({ DATA_DIR: dataDir }));
+        const token = await adminToken();
+        // Warm-up: load the route, busboy, ffprobe's path and the worker once, and wait until that clip is fully processed.
+        const warm = await uploadVideo(tiny, token, 'Warm-up clip');
+        await pollUntil(warm.streamVideoId, token, 100, (video) => Boolean(video.playback?.hlsUrl), 120_000);
+        spawnSync('sync');
+        await sleep(500);
+        const before = sampleRss(server.pid);
+        await sleep(1000);
+        const baseline = median(before.stop());
+        const during = sampleRss(server.pid);
+        const answer = await uploadVideo(big, token, `Big raw upload ${round}`);
+        const samples = during.stop();
+        const peak = Math.max(...samples);
+        ours.push({ mbps: bytes / 1e6 / (answer.ms / 1000), growth: peak - baseline, peak, base: baseline, tailMs: answer.tailMs, samples: samples.length });
+        progress(`ours: ${ours.at(-1)!.mbps.toFixed(0)} MB/s, RSS ${mb(baseline)} → peak ${mb(peak)} (pid ${server.pid})`);
+      } finally {
+        // Stops the transcode the upload just queued (ffmpeg children included) before anything else is measured.
+        await stopServer(server);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    };
+    for (let round = 1; round <= UPLOAD_ROUNDS; round += 1) {
+      if (round % 2) {
+        await measurePlain();
+        await measureOurs(round);
+      } else {
+        await measureOurs(round);
+        await measurePlain();
+      }
+      progress(`upload round ${round}/${UPLOAD_ROUNDS} done`);
+    }
+  } finally {
+    plainServer.kill('SIGTERM');
+    rmSync(big, { force: true });
+    rmSync(plainDir, { recursive: true, force: true });
+  }
+
+  const growth = median(ours.map((o) => o.growth));
+  const maxGrowth = Math.max(...ours.map((o) => o.growth));
+  const oursMbps = median(ours.map((o) => o.mbps));
+  const plainMbps = median(plain);
+  say(`\na. upload of ${mb(bytes)} (${probe.width}x${probe.height} rawvideo in NUT), ${UPLOAD_ROUNDS} rounds alternating with a plain Node server`);
+  say('round   ours MB/s   plain MB/s   answer after last byte   server RSS before → peak (samples)     growth');
+  ours.forEach((o, i) =>
+    say(
+      `${String(i + 1).padStart(5)}${o.mbps.toFixed(0).padStart(12)}${plain[i]!.toFixed(0).padStart(13)}${`${o.tailMs.toFixed(0)} ms`.padStart(25)}   ` +
+        `${mb(o.base).padStart(11)} → ${mb(o.peak).padStart(11)} (${o.samples})${mb(o.growth).padStart(11)}`,
+    ),
+  );
+  say(`median: ours ${oursMbps.toFixed(0)} MB/s, plain ${plainMbps.toFixed(0)} MB/s, ratio ${(oursMbps / plainMbps).toFixed(2)}; RSS growth median ${mb(growth)}, max ${mb(maxGrowth)}`);
+  note({ section: 'upload', measure: 'peak RSS growth, 1 GiB upload (median)', result: mb(growth), target: '≤ 64 MiB', ok: growth <= 64 * 1024 * 1024 });
+  note({ section: 'upload', measure: 'throughput ours / plain copy', result: `${oursMbps.toFixed(0)} / ${plainMbps.toFixed(0)} MB/s = ${(oursMbps / plainMbps).toFixed(2)}`, target: '≥ 0.70', ok: oursMbps / plainMbps >= 0.7 });
+}
+
+// ---------------------------------------------------------------------------------------------- b. time to playable
+
+async function sectionPlayable() {
+  if (!existsSync(PLAYABLE_SOURCE)) {
+    progress(`making ${PLAYABLE_SOURCE} (60 s 1080p30 H.264/AAC, once)…`);
+    await makeFile(PLAYABLE_SOURCE, (out) => [
+      '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+      '-t', '60', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', out,
+    ]);
+  }
+  const probe = await probeVideo(PLAYABLE_SOURCE);
+  const rounds: { ready: number; hls: number; ladder: number; bare: number }[] = [];
+  const dataDir = path.join(scratch, 'playable');
+  let server: Server | null = null;
+  try {
+    server = await startServer(baseEnv({ DATA_DIR: dataDir }));
+    const token = await adminToken();
+    const ours = async (round: number) => {
+      const upload = await uploadVideo(PLAYABLE_SOURCE, token, `Playable ${round}`);
+      const readyAt = await pollUntil(upload.streamVideoId, token, READY_POLL_MS, (video) => video.status === 'ready');
+      const hlsAt = await pollUntil(upload.streamVideoId, token, HLS_POLL_MS, (video) => Boolean(video.playback?.hlsUrl));
+      return { ready: readyAt - upload.at, hls: hlsAt - upload.at, ladder: hlsAt - readyAt };
+    };
+    const bare = async () => {
+      const out = mkdtempSync(path.join(scratch, 'ladder-'));
+      try {
+        const started = performance.now();
+        await ffmpeg(hlsFfmpegArgs(PLAYABLE_SOURCE, out, probe));
+        return performance.now() - started;
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    };
+    for (let round = 1; round <= PLAYABLE_ROUNDS; round += 1) {
+      let result: Awaited<ReturnType<typeof ours>>;
+      let bareMs: number;
+      if (round % 2) {
+        result = await ours(round);
+        bareMs = await bare();
+      } else {
+        bareMs = await bare();
+        result = await ours(round);
+      }
+      rounds.push({ ...result, bare: bareMs });
+      progress(`playable round ${round}/${PLAYABLE_ROUNDS}: ready ${secs(result.ready)}, HLS ${secs(result.hls)} (ladder ${secs(result.ladder)}), bare ffmpeg ${secs(bareMs)}`);
+    }
+  } finally {
+    await stopServer(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const ready = median(rounds.map((r) => r.ready));
+  const ladder = median(rounds.map((r) => r.ladder));
+  const bareMs = median(rounds.map((r) => r.bare));
+  say(`\nb. time to playable: ${probe.width}x${probe.height} ${probe.durationSeconds.toFixed(0)} s ${probe.videoCodec}/${probe.audioCodec}, ${PLAYABLE_ROUNDS} uploads to one server (polls every ${READY_POLL_MS} ms, then ${HLS_POLL_MS} ms)`);
+  say('round   ready after answer   HLS after answer   ladder (HLS − ready)   bare ffmpeg ladder');
+  rounds.forEach((r, i) => say(`${String(i + 1).padStart(5)}${secs(r.ready).padStart(21)}${secs(r.hls).padStart(19)}${secs(r.ladder).padStart(23)}${secs(r.bare).padStart(21)}`));
+  say(`median: ready ${secs(ready)}, HLS ${secs(median(rounds.map((r) => r.hls)))}, ladder ${secs(ladder)} vs bare ${secs(bareMs)}: ratio ${(ladder / bareMs).toFixed(2)}`);
+  note({ section: 'playable', measure: 'upload answer → status ready (median)', result: secs(ready), target: '≤ 5 s', ok: ready <= 5000 });
+  note({ section: 'playable', measure: 'HLS ladder / bare ffmpeg (medians)', result: `${secs(ladder)} / ${secs(bareMs)} = ${(ladder / bareMs).toFixed(2)}`, target: '≤ 1.10', ok: ladder / bareMs <= 1.1 });
+}
+
+// ---------------------------------------------------------------------------------------------- c. lists and search
+
+interface Latency {
+  p50: number;
+  p95: number;
+  n: number;
+  shown: number;
+}
+
+/** Sequential GETs after a warm-up: p50/p95 in ms, and how many videos the page held. */
+async function latency(pathname: string): Promise<Latency> {
+  const get = async () => {
+    const started = performance.now();
+    const response = await fetch(`${ORIGIN}${pathname}`);
+    const body = await response.text();
+    if (!response.ok) throw new Error(`${pathname} answered ${response.status}: ${body.slice(0, 200)}`);
+    return { ms: performance.now() - started, body };
+  };
+  let shown = 0;
+  for (let i = 0; i < 10; i += 1) shown = ((JSON.parse((await get()).body) as { videos: unknown[] }).videos ?? []).length;
+  const times: number[] = [];
+  const started = performance.now();
+  while (times.length < REQUESTS && (times.length < 20 || performance.now() - started < QUERY_BUDGET_MS)) times.push((await get()).ms);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, shown };
+}
+
+/** The cursor that leads to a page (the next-cursor of the page before it), or null past the end. */
+async function cursorFor(page: number): Promise<string | null> {
+  const response = await fetch(`${ORIGIN}/api/videos?limit=12&page=${page - 1}`);
+  return ((await response.json()) as { pagination?: { nextCursor?: string | null } }).pagination?.nextCursor ?? null;
+}
+
+async function measureLists(label: string) {
+  const rows: { what: string; page: string; result: Latency; first?: Latency }[] = [];
+  const lists: Record<number, Latency> = {};
+  for (const page of [1, 100, 1000]) {
+    lists[page] = await latency(`/api/videos?limit=12&page=${page}`);
+    rows.push({ what: 'list, offset', page: lists[page]!.shown ? String(page) : `${page} (empty)`, result: lists[page]!, first: page > 1 ? lists[1] : undefined });
+    const cursor = page > 1 ? await cursorFor(page) : null;
+    if (cursor) rows.push({ what: 'list, cursor', page: String(page), result: await latency(`/api/videos?limit=12&cursor=${encodeURIComponent(cursor)}`), first: lists[1] });
+  }
+  for (const search of SEARCHES) {
+    const first = await latency(`/api/videos/search?q=${encodeURIComponent(search.q)}&page=1`);
+    rows.push({ what: `search ${search.label} "${search.q}"`, page: '1', result: first });
+    for (const page of [100, 1000]) {
+      const probe = await fetch(`${ORIGIN}/api/videos/search?q=${encodeURIComponent(search.q)}&page=${page}`);
+      const empty = ((await probe.json()) as { videos: unknown[] }).videos.length === 0;
+      if (empty && page === 1000) continue; // page 1000 only where there are results
+      rows.push({ what: `search ${search.label} "${search.q}"`, page: empty ? `${page} (empty)` : String(page), result: await latency(`/api/videos/search?q=${encodeURIComponent(search.q)}&page=${page}`), first });
+    }
+  }
+  say(`\nc. ${label}: sequential requests after 10 warm-ups (up to ${REQUESTS}, at most ${QUERY_BUDGET_MS / 1000} s each)`);
+  say('request                              page          p50 ms   p95 ms     n   p50 ×page 1');
+  let worstP95 = 0;
+  let worstDepth = 0;
+  for (const row of rows) {
+    const depth = row.first ? row.result.p50 / row.first.p50 : null;
+    worstP95 = Math.max(worstP95, row.result.p95);
+    if (depth !== null) worstDepth = Math.max(worstDepth, depth);
+    say(`${row.what.padEnd(37)}${row.page.padEnd(12)}${row.result.p50.toFixed(1).padStart(8)}${row.result.p95.toFixed(1).padStart(9)}${String(row.result.n).padStart(6)}${depth === null ? '' : depth.toFixed(2).padStart(14)}`);
+  }
+  const worst = rows.reduce((a, b) => (b.result.p95 > a.result.p95 ? b : a));
+  note({ section: 'lists', measure: `${label}: worst p95 (${worst.what}, page ${worst.page})`, result: `${worstP95.toFixed(1)} ms`, target: '≤ 30 ms', ok: worstP95 <= 30 });
+  note({ section: 'lists', measure: `${label}: deepest page p50 / page 1 p50 (worst)`, result: `${worstDepth.toFixed(2)}×`, target: '≤ 3×', ok: worstDepth <= 3 });
+}
+
+function seed(size: number, env: NodeJS.ProcessEnv): Promise<number> {
+  const started = performance.now();
+  const child = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/seed.ts', '--videos', String(size)], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`seed of ${size} videos exited with ${code}`))));
+  });
+}
+
+/** Share of titles (in %) each search word matches, from the database itself. */
+async function wordShares(databaseUrl: string): Promise<string> {
+  const words = [...new Set(SEARCHES.flatMap((s) => s.q.split(' ')))];
+  const result = await withDatabase(databaseUrl, (client) =>
+    client.query<Record<string, string>>(
+      `SELECT ${words.map((w, i) => `round(100.0 * count(*) FILTER (WHERE title ILIKE '%' || $${i + 1} || '%') / count(*), 2) AS "${w}"`).join(', ')} FROM videos`,
+      words,
+    ),
+  );
+  return words.map((w) => `${w} ${result.rows[0]![w]} %`).join(', ');
+}
+
+async function withDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function sectionListsAndPages() {
+  const pagesSize = Math.min(...SIZES);
+  const sizes = ONLY.has('lists') ? SIZES : [pagesSize];
+  for (const size of sizes) {
+    const engines: ('PostgreSQL' | 'PGlite')[] = ['PostgreSQL', ...(ONLY.has('lists') && PGLITE_SIZES.includes(size) ? (['PGlite'] as const) : [])];
+    for (const engine of engines) {
+      const dataDir = path.join(scratch, `catalogue-${engine}-${size}`);
+      const database = `chrysalis_bench_${size}`;
+      const url = new URL(PG_URL);
+      url.pathname = `/${database}`;
+      const databaseUrl = engine === 'PostgreSQL' ? url.toString() : '';
+      const env = baseEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ...(databaseUrl ? { SESSION_SECRET: randomBytes(32).toString('hex') } : {}) });
+      let server: Server | null = null;
+      try {
+        if (databaseUrl) {
+          await withDatabase(PG_URL, async (client) => {
+            await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+            await client.query(`CREATE DATABASE ${database}`);
+          });
+        }
+        progress(`seeding ${count(size)} videos on ${engine}…`);
+        // The seeder opens the database itself (one process at a time for PGlite): run it before the server.
+        const seedMs = await seed(size, { ...env, NODE_ENV: 'development' });
+        const label = `${count(size)} videos on ${engine}`;
+        say(`\n${label}: seeded in ${secs(seedMs)}${databaseUrl ? `; title words: ${await wordShares(databaseUrl)}` : ''}`);
+        if (databaseUrl) {
+          // What autovacuum does to a live database soon after a bulk insert (visibility map for index-only scans);
+          // done now so it does not start in the middle of a measurement.
+          const vacuumMs = await withDatabase(databaseUrl, async (client) => {
+            const vacuumStarted = performance.now();
+            await client.query('VACUUM videos');
+            return performance.now() - vacuumStarted;
+          });
+          say(`VACUUM videos after seeding: ${secs(vacuumMs)}`);
+        }
+        server = await startServer(env);
+        if (ONLY.has('lists')) await measureLists(label);
+        if (ONLY.has('pages') && engine === 'PostgreSQL' && size === pagesSize) {
+          const running = { server };
+          try {
+            await sectionPages(running, label);
+          } finally {
+            server = running.server; // restarted to serve the twins
+          }
+        }
+      } finally {
+        await stopServer(server);
+        rmSync(dataDir, { recursive: true, force: true });
+        if (databaseUrl && !KEEP_DATABASES) await withDatabase(PG_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch((error: unknown) => progress(`could not drop ${database}: ${String(error)}`));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- d. pages
+
+/** Runs on a server with a seeded catalogue; restarts it so Next sees the twins (running.server is then the new one). */
+async function sectionPages(running: { server: Server }, label: string): Promise<void> {
+  const recent = (await (await fetch(`${ORIGIN}/api/videos?limit=12&page=1`)).json()) as { videos: { streamVideoId: string; thumbnailUrl: string | null }[] };
+  const video = recent.videos.find((v) => v.thumbnailUrl);
+  if (!video) throw new Error('no public video with media in the catalogue');
+  const pages = [
+    { path: '/', twin: '/__bench-videos-home.html' },
+    { path: '/category/Sissy', twin: '/__bench-videos-category.html' },
+    { path: `/video/${video.streamVideoId}`, twin: '/__bench-videos-video.html' },
+  ];
+  const twinFiles = pages.map((page) => path.join(process.cwd(), 'public', page.twin.slice(1)));
+  const samples = new Map<string, { rps: number[]; p99: number[] }>();
+  try {
+    await writeStaticTwins(ORIGIN, pages);
+    // Next lists public/ once at start.
+    const { env } = running.server;
+    await stopServer(running.server);
+    running.server = await startServer(env, pages[0]!.twin);
+    const measure = async (pathname: string, connections = PAGE_CONNECTIONS, duration = PAGE_DURATION_S) => {
+      const result = await autocannon({ url: `${ORIGIN}${pathname}`, connections, duration, headers: BROWSER_HEADERS });
+      if (result.non2xx || result.errors) throw new Error(`${pathname}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return { rps: result.requests.average, p99: result.latency.p99 };
+    };
+    for (const page of pages) for (const pathname of [page.twin, page.path]) await measure(pathname, 10, 2);
+    for (let round = 1; round <= PAGE_ROUNDS; round += 1) {
+      for (const page of pages) {
+        for (const pathname of [page.twin, page.path]) {
+          const sample = await measure(pathname);
+          const entry = samples.get(pathname) ?? { rps: [], p99: [] };
+          entry.rps.push(sample.rps);
+          entry.p99.push(sample.p99);
+          samples.set(pathname, entry);
+        }
+      }
+      progress(`pages round ${round}/${PAGE_ROUNDS} done`);
+    }
+  } finally {
+    for (const file of twinFiles) rmSync(file, { force: true });
+  }
+  say(`\nd. pages on ${label}: ${PAGE_ROUNDS} rounds × ${PAGE_DURATION_S} s, ${PAGE_CONNECTIONS} connections, accept-encoding: ${BROWSER_HEADERS['accept-encoding']}`);
+  say('page                      page req/s  page p99 ms   static req/s  static p99 ms   ratio');
+  for (const page of pages) {
+    const s = samples.get(page.path)!;
+    const base = samples.get(page.twin)!;
+    const ratio = median(s.rps) / median(base.rps);
+    say(
+      `${(page.path.length > 24 ? `${page.path.slice(0, 21)}…` : page.path).padEnd(24)}${median(s.rps).toFixed(0).padStart(12)}${median(s.p99).toFixed(1).padStart(13)}` +
+        `${median(base.rps).toFixed(0).padStart(15)}${median(base.p99).toFixed(1).padStart(15)}${ratio.toFixed(2).padStart(8)}`,
+    );
+    note({ section: 'pages', measure: `${page.path.startsWith('/video/') ? '/video/<id>' : page.path} req/s vs static twin`, result: `${median(s.rps).toFixed(0)} / ${median(base.rps).toFixed(0)} = ${ratio.toFixed(2)}`, target: '≥ 0.80', ok: ratio >= 0.8 });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- main
+
+async function main() {
+  const started = performance.now();
+  try {
+    const unknown = [...ONLY].filter((name) => !(SECTIONS as readonly string[]).includes(name));
+    if (unknown.length) throw new Error(`BENCH_ONLY: unknown section ${unknown.join(', ')} (use ${SECTIONS.join(',')})`);
+    if (!SIZES.length) throw new Error('BENCH_SIZES must list catalogue sizes, e.g. 100000,1000000');
+    // Each server start adds signal listeners (scripts/lib/server-process.ts); this run starts a dozen.
+    process.setMaxListeners(64);
+    buildIfNeeded(baseEnv({}));
+    say(`bench:videos — Node ${process.version}, ${os.cpus().length} cores, ${mb(os.totalmem())} RAM, sections: ${SECTIONS.filter((s) => ONLY.has(s)).join(', ')}`);
+    const has = (section: Section) => ONLY.has(section);
+    if (has('upload')) await sectionUpload();
+    if (has('playable')) await sectionPlayable();
+    if (has('lists') || has('pages')) await sectionListsAndPages();
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  say(`\nsummary (${secs(performance.now() - started)} in all)`);
+  const width = Math.max(...summary.map((row) => row.measure.length));
+  const resultWidth = Math.max(...summary.map((row) => row.result.length));
+  say(`${'section'.padEnd(10)}${'measure'.padEnd(width + 2)}${'result'.padEnd(resultWidth + 2)}${'target'.padEnd(10)}ok`);
+  for (const row of summary) say(`${row.section.padEnd(10)}${row.measure.padEnd(width + 2)}${row.result.padEnd(resultWidth + 2)}${row.target.padEnd(10)}${row.ok === null ? '' : row.ok ? 'yes' : 'NO'}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+import { hlsFfmpegArgs, ladderFor } from '@/lib/server/media/hls';
+
+const heights = (sourceHeight: number) => ladderFor(sourceHeight).map((r) => r.height);
+
+describe('HLS ladder', () => {
+  it.each([
+    [2160, [360, 720, 1080]],
+    [1080, [360, 720, 1080]],
+    [1079, [360, 720]],
+    [720, [360, 720]],
+    [480, [360]],
+    [360, [360]],
+  ])('a %p px source gets %p', (source, expected) => {
+    expect(heights(source)).toEqual(expected);
+  });
+
+  it('never goes above the source: below 360 px one rendition at the source height, rounded down to even', () => {
+    expect(ladderFor(240)).toEqual([{ name: '240p', height: 240, videoKbps: 360, audioKbps: 96 }]);
+    expect(heights(239)).toEqual([238]);
+    expect(heights(2)).toEqual([2]);
+  });
+
+  it('uses the planned bitrates and names', () => {
+    expect(ladderFor(1080)).toEqual([
+      { name: '360p', height: 360, videoKbps: 800, audioKbps: 96 },
+      { name: '720p', height: 720, videoKbps: 2800, audioKbps: 128 },
+      { name: '1080p', height: 1080, videoKbps: 5000, audioKbps: 128 },
+    ]);
+  });
+
+  it.each([0, 1, -5, Number.NaN])('refuses a source %p px high', (source) => {
+    expect(() => ladderFor(source)).toThrow(RangeError);
+  });
+});
+
+describe('HLS ffmpeg command', () => {
+  const value = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+
+  it('splits once, maps one audio per rendition and names the variants', () => {
+    const args = hlsFfmpegArgs('/in.mp4', '/out', { height: 720, audioCodec: 'aac' });
+    expect(value(args, '-filter_complex')).toBe('[0:v:0]split=2[s0][s1];[s0]scale=-2:360,format=yuv420p[v0];[s1]scale=-2:720,format=yuv420p[v1]');
+    expect(value(args, '-var_stream_map')).toBe('v:0,a:0,name:360p v:1,a:1,name:720p');
+    expect(args.filter((a) => a === '0:a:0')).toHaveLength(2);
+    expect(value(args, '-b:v:1')).toBe('2800k');
+    expect(value(args, '-b:a:0')).toBe('96k');
+    expect(value(args, '-master_pl_name')).toBe('master.m3u8');
+    expect(value(args, '-hls_segment_filename')).toBe('/out/%v/seg_%05d.ts');
+    expect(args.at(-1)).toBe('/out/%v/index.m3u8');
+  });
+
+  it('leaves audio out for a silent source', () => {
+    const args = hlsFfmpegArgs('/in.mp4', '/out', { height: 240, audioCodec: null });
+    expect(value(args, '-var_stream_map')).toBe('v:0,name:240p');
+    expect(args.some((a) => a.startsWith('-b:a') || a === '0:a:0' || a === '-c:a')).toBe(false);
+  });
+});
