@@ -1,16 +1,15 @@
-import os from 'node:os';
-import path from 'node:path';
-
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 3100;
-const baseURL = `http://127.0.0.1:${PORT}`;
+import { E2E_DATA_DIR, E2E_PORT, ORIGIN } from './e2e/env';
+
+const PORT = E2E_PORT;
+const baseURL = ORIGIN;
 
 // The e2e server is built with these settings baked in (see scripts/lib/build.ts).
 const serverEnv = {
   PORT: String(PORT),
   SITE_URL: baseURL,
-  DATA_DIR: path.join(os.tmpdir(), 'chrysalis-e2e-data'),
+  DATA_DIR: E2E_DATA_DIR,
   // Empty-state tests need an empty site: no demo videos (docs/configuration.md, SEED_DEMO).
   SEED_DEMO: '0',
   SITE_NAME: 'Chrysalis',

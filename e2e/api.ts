@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import { expect } from './fixtures';
+import { E2E_DATA_DIR, ORIGIN } from './env';
 
 /** The bootstrap admin playwright.config.ts starts the e2e server with. */
 export const ADMIN = { email: 'admin@e2e.example.org', password: 'moderate-orchid-velvet-2026' };
-const OUTBOX = path.join(os.tmpdir(), 'chrysalis-e2e-data', 'outbox');
+const OUTBOX = path.join(E2E_DATA_DIR, 'outbox');
 export const PASSWORD = 'orchid-velvet-77';
 
 export const unique = () => Math.random().toString(36).slice(2, 8);
@@ -38,7 +38,7 @@ export async function verificationLinkFor(email: string): Promise<string> {
       for (const file of files) {
         const raw = readFileSync(path.join(OUTBOX, file), 'utf8');
         if (!raw.includes(`To: ${email}`)) continue;
-        link = /(http:\/\/127\.0\.0\.1:3100\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
+        link = /(https?:\/\/[^/\s]+\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
         if (link) return link;
       }
       return undefined;
@@ -99,7 +99,7 @@ export async function approve(request: APIRequestContext, token: string, streamV
   expect(response.status(), await response.text()).toBe(200);
 }
 
-export const BASE_URL = 'http://127.0.0.1:3100';
+export const BASE_URL = ORIGIN;
 
 /**
  * Waits until a video is public (processed and approved). Asks as a visitor:

@@ -1,6 +1,6 @@
 import { expect, POLICY_PAGES, test } from './fixtures';
+import { ORIGIN } from './env';
 
-const ORIGIN = 'http://127.0.0.1:3100';
 
 async function structuredData(page: import('@playwright/test').Page) {
   const text = await page.locator('script[type="application/ld+json"]').first().textContent();

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { ORIGIN } from './env';
 
 let mediaDir: string;
 let clip: Buffer;
@@ -57,11 +58,11 @@ test.describe('watching videos', () => {
 
     // Crawlers and link previews get the video's metadata.
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'video.other');
-    await expect(page.locator('meta[property="og:video"]')).toHaveAttribute('content', `http://127.0.0.1:3100/media/videos/${id}/web.mp4`);
+    await expect(page.locator('meta[property="og:video"]')).toHaveAttribute('content', `${ORIGIN}/media/videos/${id}/web.mp4`);
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'player');
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `http://127.0.0.1:3100/video/${id}`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${ORIGIN}/video/${id}`);
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
-    expect(jsonLd).toMatchObject({ '@type': 'VideoObject', name: title, embedUrl: `http://127.0.0.1:3100/embed/${id}`, duration: 'PT3S' });
+    expect(jsonLd).toMatchObject({ '@type': 'VideoObject', name: title, embedUrl: `${ORIGIN}/embed/${id}`, duration: 'PT3S' });
 
     // Media answer byte ranges, as players seek.
     const range = await request.get(`/media/videos/${id}/web.mp4`, { headers: { Range: 'bytes=0-99' } });
@@ -70,7 +71,7 @@ test.describe('watching videos', () => {
     expect((await range.body()).length).toBe(100);
 
     // The sitemap and the feed list it.
-    expect(await (await request.get('/sitemap.xml')).text()).toContain(`<loc>http://127.0.0.1:3100/video/${id}</loc>`);
+    expect(await (await request.get('/sitemap.xml')).text()).toContain(`<loc>${ORIGIN}/video/${id}</loc>`);
     const feed = await (await request.get('/feed.xml')).text();
     expect(feed).toContain(`<title>${title}</title>`);
     expect(feed).toContain('<media:rating scheme="urn:simple">adult</media:rating>');

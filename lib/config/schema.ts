@@ -32,6 +32,42 @@ const httpOrigin = z
   }, 'must be an absolute http(s) URL such as https://example.com')
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** One VIP plan offered on /subscribe; VIP_PLANS is a JSON array of these. */
+export const vipPlanSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'plan ids are 1 to 32 lower-case letters, digits or hyphens'),
+  name: z.string().trim().min(1).max(60),
+  /** Decimal price with two places, as the processor takes it, e.g. "9.99". */
+  priceAmount: z.string().regex(/^\d{1,6}\.\d{2}$/, 'priceAmount is a string like "9.99"'),
+  priceCurrency: z.enum(['USD', 'EUR', 'GBP', 'AUD', 'CAD', 'CHF', 'DKK', 'NOK', 'SEK'], { error: 'priceCurrency must be one of USD, EUR, GBP, AUD, CAD, CHF, DKK, NOK, SEK' }),
+  /** Days of VIP a payment buys (the billing period of a recurring plan). */
+  periodDays: z.number().int().min(1).max(3650),
+  /** Renewed by the processor until cancelled, or a one-time pass. */
+  recurring: z.boolean().default(true),
+});
+export type VipPlan = z.infer<typeof vipPlanSchema>;
+
+export const DEFAULT_VIP_PLANS: VipPlan[] = [
+  { id: 'monthly', name: 'Monthly', priceAmount: '9.99', priceCurrency: 'USD', periodDays: 30, recurring: true },
+  { id: 'quarterly', name: 'Quarterly', priceAmount: '24.99', priceCurrency: 'USD', periodDays: 90, recurring: true },
+  { id: 'pass-30', name: '30-day pass', priceAmount: '12.99', priceCurrency: 'USD', periodDays: 30, recurring: false },
+];
+
+const vipPlans = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string' || value.trim() === '') return undefined;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value; // not JSON: the array check below names the problem
+    }
+  },
+  z
+    .array(vipPlanSchema, { error: 'must be a JSON array of plans like [{"id":"monthly","name":"Monthly","priceAmount":"9.99","priceCurrency":"USD","periodDays":30,"recurring":true}]' })
+    .min(1, 'must list at least one plan')
+    .refine((plans) => new Set(plans.map((plan) => plan.id)).size === plans.length, 'plan ids must be unique')
+    .default(DEFAULT_VIP_PLANS),
+);
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -142,8 +178,18 @@ export const envSchema = z
         .refine((value) => value === '' || !value.split('/').some((part) => part === '' || part === '.' || part === '..'), 'must be a key prefix such as chrysalis or site/media (no empty, . or .. parts)')
         .optional(),
     ),
+    VIP_PLANS: vipPlans,
+    // Verotel FlexPay (an adult-capable card processor): the website's shop id and signature key from its Control Center.
+    VEROTEL_SHOP_ID: z.preprocess(emptyToUndefined, z.string().trim().regex(/^\d{1,12}$/, 'must be the numeric shop (website) id from the Verotel Control Center').optional()),
+    VEROTEL_SIGNATURE_KEY: z.preprocess(emptyToUndefined, z.string().trim().min(8, 'must be the signature key from the Verotel Control Center').optional()),
+    // Verotel's other brands (CardBilling, GayCharge…) use their own host for the same protocol.
+    VEROTEL_FLEXPAY_BASE_URL: z.preprocess(emptyToUndefined, httpOrigin.default('https://secure.verotel.com')),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.VEROTEL_SHOP_ID) !== Boolean(env.VEROTEL_SIGNATURE_KEY)) {
+      const missing = env.VEROTEL_SHOP_ID ? 'VEROTEL_SIGNATURE_KEY' : 'VEROTEL_SHOP_ID';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required when the other VEROTEL_* variable is set (Verotel payments)' });
+    }
     const admin = [env.ADMIN_USERNAME, env.ADMIN_EMAIL, env.ADMIN_PASSWORD];
     if (admin.some(Boolean) && !admin.every(Boolean)) {
       for (const [name, value] of [['ADMIN_USERNAME', env.ADMIN_USERNAME], ['ADMIN_EMAIL', env.ADMIN_EMAIL], ['ADMIN_PASSWORD', env.ADMIN_PASSWORD]] as const) {
@@ -189,7 +235,7 @@ export function parseEnv(env: Record<string, string | undefined>): RawEnv {
         const variable = String(issue.path[0] ?? 'environment');
         const got = env[variable];
         const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
-        const secret = ['SESSION_SECRET', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'].includes(variable);
+        const secret = ['SESSION_SECRET', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY'].includes(variable);
         const message = secret ? issue.message : `${issue.message}${shown}`;
         return { variable, message };
       }),

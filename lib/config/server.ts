@@ -6,9 +6,10 @@ import path from 'node:path';
 
 import type { OperatorInfo } from '@/lib/operator';
 
-import { parseEnv } from './schema';
+import { parseEnv, type VipPlan } from './schema';
 
 export { ConfigError } from './schema';
+export type { VipPlan } from './schema';
 
 /** S3-compatible media storage (AWS S3, MinIO, Cloudflare R2, Backblaze B2…); see docs/configuration.md. */
 export interface MediaS3Config {
@@ -48,6 +49,10 @@ export interface ServerConfig {
   operator: OperatorInfo;
   /** Null means media lives in DATA_DIR/media. */
   mediaS3: MediaS3Config | null;
+  /** The VIP plans /subscribe offers (VIP_PLANS, or the defaults). */
+  vipPlans: VipPlan[];
+  /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
+  verotel: { shopId: string; signatureKey: string; baseUrl: string } | null;
 }
 
 const placeholder = (variable: string, what: string) => `[${what} — set ${variable}]`;
@@ -95,6 +100,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             forcePathStyle: raw.MEDIA_S3_FORCE_PATH_STYLE ?? Boolean(raw.MEDIA_S3_ENDPOINT),
             prefix: raw.MEDIA_S3_PREFIX ?? '',
           }
+        : null,
+    vipPlans: raw.VIP_PLANS,
+    verotel:
+      raw.VEROTEL_SHOP_ID && raw.VEROTEL_SIGNATURE_KEY
+        ? { shopId: raw.VEROTEL_SHOP_ID, signatureKey: raw.VEROTEL_SIGNATURE_KEY, baseUrl: raw.VEROTEL_FLEXPAY_BASE_URL }
         : null,
   };
 }

@@ -20,13 +20,23 @@ export const users = pgTable(
     /** Shown on the profile; plain text, edited in settings. */
     bio: text('bio').notNull().default(''),
     isAdmin: boolean('is_admin').notNull().default(false),
-    isVip: boolean('is_vip').notNull().default(false),
+    /**
+     * VIP lasts until this moment: the latest end among the member's active or
+     * cancelled entitlements (lib/server/vip), kept here so isVIP is one
+     * comparison with now() and needs no job to turn off on time.
+     */
+    vipUntil: timestamp('vip_until', { withTimezone: true }),
     autoPlayVideos: boolean('auto_play_videos').notNull().default(true),
+    /** Daily tasks completed (the reward counter). */
     tasks: integer('tasks').notNull().default(0),
     lastTaskCompleted: timestamp('last_task_completed', { withTimezone: true }),
+    /** Consecutive UTC days with a completed task, as of lastTaskCompleted. */
+    taskStreak: integer('task_streak').notNull().default(0),
     /** Bumped on password change, ban or logout-everywhere; sessions carrying an older value are refused. */
     tokenVersion: integer('token_version').notNull().default(0),
     bannedAt: timestamp('banned_at', { withTimezone: true }),
+    banReason: text('ban_reason'),
+    bannedBy: uuid('banned_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -336,5 +346,164 @@ export const reports = pgTable(
     index('reports_target_idx').on(t.targetType, t.targetId),
     // One open report per reporter and target: reporting twice does not flood the queue.
     uniqueIndex('reports_once_per_reporter').on(t.targetType, t.targetId, t.reporterKey).where(sql`status = 'open'`),
+  ],
+);
+
+export const ENTITLEMENT_SOURCES = ['verotel', 'manual'] as const;
+export const ENTITLEMENT_STATUSES = ['active', 'cancelled', 'expired', 'revoked'] as const;
+export type EntitlementStatus = (typeof ENTITLEMENT_STATUSES)[number];
+
+/**
+ * A period of VIP. active → cancelled (still VIP until period_end) → expired;
+ * a refund or chargeback makes it revoked at once. A member is VIP while an
+ * active or cancelled entitlement's period has not ended (users.vip_until
+ * caches the latest end).
+ */
+export const entitlements = pgTable(
+  'entitlements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    source: text('source', { enum: ENTITLEMENT_SOURCES }).notNull(),
+    /** The plan bought (from configuration); null for a manual grant. */
+    planId: text('plan_id'),
+    /** The processor's id of the sale (Verotel saleID); null for manual grants. */
+    externalId: text('external_id'),
+    status: text('status', { enum: ENTITLEMENT_STATUSES }).notNull().default('active'),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    /** Whether the processor renews it (a recurring subscription). */
+    recurring: boolean('recurring').notNull().default(false),
+    grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    note: text('note'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('entitlements_user_idx').on(t.userId, t.periodEnd.desc()),
+    uniqueIndex('entitlements_external_key').on(t.source, t.externalId).where(sql`external_id IS NOT NULL`),
+    // The expiry job reads only entitlements that still grant VIP.
+    index('entitlements_live_end_idx').on(t.periodEnd).where(sql`status IN ('active', 'cancelled')`),
+  ],
+);
+
+export type Entitlement = typeof entitlements.$inferSelect;
+
+/**
+ * A checkout started by a member: its id is the referenceID sent to the
+ * processor, so a postback names the member and the plan and price they were
+ * offered; a postback that does not match it is refused.
+ */
+export const checkouts = pgTable(
+  'checkouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planId: text('plan_id').notNull(),
+    priceAmount: text('price_amount').notNull(),
+    priceCurrency: text('price_currency').notNull(),
+    periodDays: integer('period_days').notNull(),
+    recurring: boolean('recurring').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('checkouts_user_idx').on(t.userId, t.createdAt.desc())],
+);
+
+export const PAYMENT_EVENT_OUTCOMES = ['applied', 'ignored', 'rejected'] as const;
+
+/**
+ * Every payment event received (postbacks) or made (manual grants and
+ * revocations), once: `dedupe_key` makes a replayed postback a no-op.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    processor: text('processor').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    event: text('event').notNull(),
+    saleId: text('sale_id'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    entitlementId: uuid('entitlement_id').references(() => entitlements.id, { onDelete: 'set null' }),
+    priceAmount: text('price_amount'),
+    priceCurrency: text('price_currency'),
+    outcome: text('outcome', { enum: PAYMENT_EVENT_OUTCOMES }).notNull(),
+    detail: text('detail'),
+    payload: jsonb('payload').$type<Record<string, string>>().notNull().default({}),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_events_dedupe_key').on(t.dedupeKey),
+    index('payment_events_user_idx').on(t.userId, t.receivedAt.desc()),
+    index('payment_events_received_idx').on(t.receivedAt.desc()),
+  ],
+);
+
+/**
+ * Daily task texts. A row with `scheduled_for` is that UTC day's task; rows
+ * without one form the pool used on days nobody scheduled.
+ */
+export const dailyTasks = pgTable(
+  'daily_tasks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    description: text('description').notNull(),
+    scheduledFor: date('scheduled_for', { mode: 'string' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('daily_tasks_scheduled_for_key').on(t.scheduledFor)],
+);
+
+/** The pool task picked for a day nobody scheduled, fixed at the first request of that day so everyone gets the same one. */
+export const dailyTaskDays = pgTable('daily_task_days', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  taskId: uuid('task_id')
+    .notNull()
+    .references(() => dailyTasks.id, { onDelete: 'cascade' }),
+  pickedAt: timestamp('picked_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One completion per member and UTC day; the primary key is what makes a second completion impossible, whatever the concurrency. */
+export const taskCompletions = pgTable(
+  'task_completions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    taskId: uuid('task_id').references(() => dailyTasks.id, { onDelete: 'set null' }),
+    completedAt: timestamp('completed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+/** Every admin action: who did what to what, and when. Written in the same transaction as the action. */
+export const adminAuditLog = pgTable(
+  'admin_audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The admin's name when it happened (kept if the account goes). */
+    adminUsername: text('admin_username').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    /** One readable line, e.g. 'Banned alex: spam'. */
+    summary: text('summary').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('admin_audit_log_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('admin_audit_log_target_idx').on(t.targetType, t.targetId),
+    index('admin_audit_log_admin_idx').on(t.adminId, t.createdAt.desc()),
   ],
 );

@@ -28,7 +28,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
     expect(created).toMatchObject({
       username: 'MemberA',
       isAdmin: false,
-      isVip: false,
+      vipUntil: null,
       autoPlayVideos: true,
       tasks: 0,
       tokenVersion: 0,

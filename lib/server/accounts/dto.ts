@@ -5,13 +5,18 @@ import type { User } from '@/lib/db/schema';
 
 export type { UserDto };
 
+/** VIP while the latest live entitlement has not ended (users.vip_until, kept by lib/server/vip). */
+export function isVipNow(user: Pick<User, 'vipUntil'>, now = Date.now()): boolean {
+  return user.vipUntil !== null && user.vipUntil.getTime() > now;
+}
+
 export function toUserDto(user: User): UserDto {
   return {
     _id: user.id,
     username: user.username,
     email: user.email,
     isAdmin: user.isAdmin,
-    isVIP: user.isVip,
+    isVIP: isVipNow(user),
     autoPlayVideos: user.autoPlayVideos,
     tasks: user.tasks,
     lastTaskCompleted: user.lastTaskCompleted?.toISOString() ?? null,

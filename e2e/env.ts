@@ -1,0 +1,10 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Where the e2e server listens and keeps its data. E2E_PORT lets two
+ * checkouts (git worktrees) run their suites side by side.
+ */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const ORIGIN = `http://127.0.0.1:${E2E_PORT}`;
+export const E2E_DATA_DIR = path.join(os.tmpdir(), E2E_PORT === 3100 ? 'chrysalis-e2e-data' : `chrysalis-e2e-data-${E2E_PORT}`);
