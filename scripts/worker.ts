@@ -7,9 +7,8 @@
 import { ConfigError, loadConfig } from '@/lib/config/server';
 import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
-import { DEMO_JOB_HANDLERS } from '@/lib/server/demo/jobs';
+import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
 import { startWorker } from '@/lib/server/jobs/worker';
-import { JOB_HANDLERS } from '@/lib/server/videos/processing';
 
 async function main() {
   const config = loadConfig();
@@ -20,7 +19,7 @@ async function main() {
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   installDatabase(handle);
   const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 1);
-  const all = { ...JOB_HANDLERS, ...DEMO_JOB_HANDLERS };
+  const all = ALL_JOB_HANDLERS;
   // WORKER_JOB_TYPES=process-video gives new uploads their own worker, never queued behind HLS packaging.
   const only = (process.env.WORKER_JOB_TYPES ?? '').split(',').map((type) => type.trim()).filter(Boolean);
   const unknown = only.filter((type) => !(type in all));

@@ -5,10 +5,9 @@ import { getDatabaseHandle } from '@/lib/db';
 import { DatabaseLockedError } from '@/lib/db/open';
 
 import { ensureAdmin } from './accounts';
-import { DEMO_JOB_HANDLERS } from './demo/jobs';
 import { demoSeedingEnabled, enqueueDemoSeedIfEmpty } from './demo/seed-demo';
+import { ALL_JOB_HANDLERS } from './jobs/handlers';
 import { startWorker } from './jobs/worker';
-import { JOB_HANDLERS } from './videos/processing';
 import { startQuarantineSweeper } from './videos/quarantine';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
 
@@ -23,7 +22,7 @@ export async function startServer(): Promise<void> {
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.
-      const { [PROCESS_VIDEO_JOB]: processVideo, ...background } = { ...JOB_HANDLERS, ...DEMO_JOB_HANDLERS };
+      const { [PROCESS_VIDEO_JOB]: processVideo, ...background } = ALL_JOB_HANDLERS;
       startWorker(db, { handlers: { [PROCESS_VIDEO_JOB]: processVideo! }, concurrency: 1, onError: logJobError });
       startWorker(db, { handlers: background, concurrency: 1, onError: logJobError });
       console.log('[chrysalis] job workers running in this process');
