@@ -51,14 +51,20 @@ async function pageOf(where: SQL, request: PageRequest): Promise<VideoListDto> {
     condition = sql`${where} AND (v.published_at, v.id) < (${at}::timestamptz, ${id}::uuid)`;
     offset = 0;
   }
-  // One extra row answers hasMore without a count.
+  // One extra row answers hasMore without a count. The page's ids come from
+  // the partial index alone (an index-only scan skips the offset rows without
+  // touching the table); only the rows shown are then read and joined.
   const rows = await queryRows<VideoRow>(
     db,
-    sql`SELECT ${VIDEO_COLUMNS}
-        FROM videos v JOIN users u ON u.id = v.owner_id
-        WHERE ${condition}
-        ORDER BY v.published_at DESC NULLS LAST, v.id DESC NULLS LAST
-        LIMIT ${request.limit + 1} OFFSET ${offset}`,
+    sql`WITH page AS (
+          SELECT v.id FROM videos v
+          WHERE ${condition}
+          ORDER BY v.published_at DESC NULLS LAST, v.id DESC NULLS LAST
+          LIMIT ${request.limit + 1} OFFSET ${offset}
+        )
+        SELECT ${VIDEO_COLUMNS}
+        FROM page JOIN videos v ON v.id = page.id JOIN users u ON u.id = v.owner_id
+        ORDER BY v.published_at DESC NULLS LAST, v.id DESC NULLS LAST`,
   );
   const hasMore = rows.length > request.limit;
   const shown = rows.slice(0, request.limit);
