@@ -190,3 +190,91 @@ export interface CreatorSuggestionDto {
   videos: number;
   followers: number;
 }
+
+// ---------- Admin ----------
+
+/** A member as the admin panel lists them. */
+export interface AdminMemberDto {
+  _id: string;
+  username: string;
+  email: string;
+  emailVerified: boolean;
+  isAdmin: boolean;
+  isVIP: boolean;
+  vipUntil: string | null;
+  banned: boolean;
+  bannedAt: string | null;
+  banReason: string | null;
+  createdAt: string;
+  /** Daily tasks completed. */
+  tasks: number;
+  /** Uploads in any state. */
+  videos: number;
+}
+
+export interface AdminMemberListDto {
+  members: AdminMemberDto[];
+  pagination: { page: number; limit: number; hasMore: boolean };
+}
+
+export interface AdminEntitlementDto {
+  _id: string;
+  source: string;
+  planId: string | null;
+  status: string;
+  periodEnd: string;
+  createdAt: string;
+  note: string | null;
+}
+
+/** One member in detail: the account, counts, VIP periods and what admins did to it. */
+export interface AdminMemberDetailDto extends AdminMemberDto {
+  bannedBy: string | null;
+  counts: {
+    followers: number;
+    following: number;
+    comments: number;
+    videosPending: number;
+    videosApproved: number;
+    videosRejected: number;
+    openReports: number;
+  };
+  entitlements: AdminEntitlementDto[];
+  history: AuditEntryDto[];
+}
+
+/** One admin action: who did what to what, and when. */
+export interface AuditEntryDto {
+  _id: string;
+  /** _id is null when the admin's account has since been deleted. */
+  admin: { _id: string | null; username: string };
+  action: string;
+  targetType: string;
+  targetId: string;
+  summary: string;
+  details: Record<string, unknown>;
+  /** Where the target is in the panel or on the site, when it has a page. */
+  link: string | null;
+  createdAt: string;
+}
+
+export interface AuditLogDto {
+  entries: AuditEntryDto[];
+  pagination: { page: number; limit: number; hasMore: boolean };
+}
+
+/** GET /api/admin/stats: the dashboard's figures. */
+export interface AdminStatsDto {
+  members: { total: number; verified: number; banned: number; admins: number; vip: number; newLast7Days: number };
+  videos: {
+    total: number;
+    byModeration: { pending: number; approved: number; rejected: number };
+    byProcessing: { queued: number; processing: number; ready: number; failed: number };
+    /** Pending and processed: what a moderator can decide on now. */
+    awaitingReview: number;
+  };
+  /** Uploads per UTC day, oldest first, the last `days` days including today (days without uploads are 0). */
+  uploadsPerDay: { day: string; count: number }[];
+  reports: { open: number; overdue: number; urgent: number };
+  generatedAt: string;
+}

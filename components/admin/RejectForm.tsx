@@ -2,15 +2,7 @@
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
-import { REJECTION_REASON_MAX } from '@/lib/validation/videos';
-
-/** Quick picks for the reasons admins give most; the text stays editable. */
-export const REJECTION_TEMPLATES = [
-  'Not in our categories',
-  'Low quality or broken video',
-  'Copyrighted material',
-  'Breaks the community standards',
-] as const;
+import { REJECTION_REASON_MAX, REJECTION_TEMPLATES } from '@/lib/validation/videos';
 
 const REASON_REQUIRED = 'Give a reason for the rejection';
 

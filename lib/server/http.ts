@@ -46,6 +46,14 @@ export async function readJson(request: Request): Promise<unknown> {
   }
 }
 
+/** A JSON body when one was sent, else {} (for requests whose body is optional, such as DELETE with a note). */
+export async function readOptionalJson(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  const length = request.headers.get('content-length');
+  if (!type && (length === null || length === '0')) return {};
+  return readJson(request);
+}
+
 /** The client's IP for rate limiting: the first X-Forwarded-For hop when a proxy set it, else the socket's (via Next). */
 export function clientIp(request: Request): string {
   const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();

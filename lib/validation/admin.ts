@@ -20,3 +20,48 @@ export const vipGrantSchema = z.object({
 export type VipGrantInput = z.infer<typeof vipGrantSchema>;
 
 export const vipRevokeSchema = z.object({ note });
+
+export const MEMBER_FILTERS = ['all', 'banned', 'admins', 'vip', 'unverified'] as const;
+export type MemberFilter = (typeof MEMBER_FILTERS)[number];
+
+const page = z.coerce.number({ error: 'page must be a whole number from 1' }).int('page must be a whole number from 1').min(1, 'page must be a whole number from 1').max(10_000, 'page must be at most 10000').default(1);
+const limit = (max: number, fallback: number) =>
+  z.coerce.number({ error: `limit must be a whole number from 1 to ${max}` }).int(`limit must be a whole number from 1 to ${max}`).min(1, `limit must be a whole number from 1 to ${max}`).max(max, `limit must be a whole number from 1 to ${max}`).default(fallback);
+
+export const memberListQuerySchema = z.object({
+  q: z.string().trim().max(100, 'The search must be at most 100 characters.').default(''),
+  filter: z.enum(MEMBER_FILTERS, { error: `filter must be one of ${MEMBER_FILTERS.join(', ')}` }).default('all'),
+  page,
+  limit: limit(100, 25),
+});
+
+export const BAN_REASON_MAX = 500;
+export const banSchema = z.object({
+  reason: z.string({ error: 'Give a reason for the ban.' }).trim().min(1, 'Give a reason for the ban.').max(BAN_REASON_MAX, `The reason must be at most ${BAN_REASON_MAX} characters.`),
+});
+
+export const unbanSchema = z.object({ note });
+
+export const auditLogQuerySchema = z.object({
+  action: z.string().trim().max(60).optional(),
+  adminId: z.uuid({ error: 'adminId must be a member id' }).optional(),
+  targetType: z.enum(['video', 'member', 'report', 'comment', 'task'], { error: 'targetType must be one of video, member, report, comment, task' }).optional(),
+  targetId: z.string().trim().max(100).optional(),
+  page,
+  limit: limit(100, 50),
+});
+
+export const statsQuerySchema = z.object({
+  days: z.coerce.number({ error: 'days must be a whole number from 1 to 90' }).int('days must be a whole number from 1 to 90').min(1, 'days must be a whole number from 1 to 90').max(90, 'days must be a whole number from 1 to 90').default(14),
+});
+
+export const paymentEventsQuerySchema = z.object({ page, limit: limit(100, 50) });
+
+export const reportIdParamsSchema = z.object({ id: z.uuid({ error: 'That is not a valid report id.' }) });
+
+export const REPORT_NOTE_MAX = 1000;
+export const reportDecisionSchema = z.object({
+  action: z.enum(['remove', 'dismiss'], { error: 'action must be remove (take the content down) or dismiss (nothing wrong)' }),
+  note: z.string({ error: 'note must be text' }).trim().max(REPORT_NOTE_MAX, `The note must be at most ${REPORT_NOTE_MAX} characters.`).default(''),
+});
+export type ReportDecision = z.infer<typeof reportDecisionSchema>;

@@ -62,6 +62,27 @@ export const moderationSchema = z.discriminatedUnion('action', [
   }),
 ], { error: 'action must be approve or reject' });
 
+/** Quick picks for the rejection reasons admins give most; the text stays editable. */
+export const REJECTION_TEMPLATES = [
+  'Not in our categories',
+  'Low quality or broken video',
+  'Copyrighted material',
+  'Breaks the community standards',
+  'Someone in it may be under 18, or consent is not clear',
+  'Spam or advertising',
+] as const;
+
+export const BULK_MODERATION_MAX = 50;
+export const bulkModerationSchema = z.intersection(
+  z.object({
+    streamVideoIds: z
+      .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'That is not a valid video id.'), { error: 'streamVideoIds must be a list of video ids' })
+      .min(1, 'Choose at least one video.')
+      .max(BULK_MODERATION_MAX, `Choose at most ${BULK_MODERATION_MAX} videos at a time.`),
+  }),
+  moderationSchema,
+);
+
 /** Query parameters of a URL as a plain object (first value of each), for the schemas above. */
 export function queryOf(url: string): Record<string, string> {
   return Object.fromEntries(new URL(url).searchParams.entries());

@@ -103,12 +103,26 @@ async function resolveClaims(claims: SessionClaims): Promise<Pick<Authenticated,
  */
 export async function requireUser(request: NextRequest): Promise<Authenticated> {
   const auth = await findSession(request);
-  if (!auth) throw unauthorized('Please log in to continue.');
+  if (!auth) {
+    // A ban revokes every token; its holder is told why (403), which the client answers by logging out (spec section 8).
+    if (await carriesBannedToken(request)) throw forbidden(BANNED_MESSAGE);
+    throw unauthorized('Please log in to continue.');
+  }
   if (auth.user.bannedAt) throw forbidden(BANNED_MESSAGE);
   if (auth.via === 'cookie' && !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && !isSameOrigin(request)) {
     throw forbidden('This request did not come from this site.');
   }
   return auth;
+}
+
+/** Whether a token that no longer opens a session was sealed for an account that is now banned. */
+async function carriesBannedToken(request: NextRequest): Promise<boolean> {
+  const carried = tokenOf(request);
+  const claims = carried?.token ? await unsealToken(carried.token) : null;
+  if (!claims) return false;
+  const db = await getDb();
+  const [row] = await db.select({ bannedAt: users.bannedAt }).from(users).where(eq(users.id, claims.uid)).limit(1);
+  return Boolean(row?.bannedAt);
 }
 
 /** An admin, or 401 (anonymous) / 403 with the spec's message (members) / 403 'Account is banned'. */

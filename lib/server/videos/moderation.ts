@@ -7,6 +7,7 @@ import { getDb, queryRows } from '@/lib/db';
 import { videos } from '@/lib/db/schema';
 import { purgePublicPages } from '@/lib/http/page-cache';
 
+import { recordAdminAction } from '../admin/audit';
 import type { Authenticated } from '../auth/session';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
@@ -51,7 +52,7 @@ export type ModerationDecision = { action: 'approve' } | { action: 'reject'; rea
  * still processing is allowed: it goes public the moment it is ready.
  * Deciding again (reject after approve) is allowed: admins correct mistakes.
  */
-export async function moderateVideo(admin: Authenticated, streamVideoId: string, decision: ModerationDecision): Promise<OwnVideoDto> {
+export async function moderateVideo(admin: Pick<Authenticated, 'user'>, streamVideoId: string, decision: ModerationDecision): Promise<OwnVideoDto> {
   const db = await getDb();
   const [video] = await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId));
   if (!video) throw new ApiError(404, 'Video not found');
@@ -77,6 +78,13 @@ export async function moderateVideo(admin: Authenticated, streamVideoId: string,
       .where(and(eq(videos.id, video.id), eq(videos.moderationStatus, video.moderationStatus)))
       .returning({ id: videos.id });
     if (updated.length === 0) throw conflict('Another admin decided on this video just now. Reload to see the decision.');
+    await recordAdminAction(tx as unknown as typeof db, admin, {
+      action: decision.action === 'approve' ? 'video.approve' : 'video.reject',
+      targetType: 'video',
+      targetId: video.streamVideoId,
+      summary: decision.action === 'approve' ? `Approved “${video.title}”` : `Rejected “${video.title}”: ${decision.reason}`,
+      details: { videoId: video.id, from: video.moderationStatus, ...(decision.action === 'reject' ? { reason: decision.reason } : {}) },
+    });
     await notify(tx as unknown as typeof db, {
       recipientId: video.ownerId,
       senderId: admin.user.id,
@@ -91,4 +99,30 @@ export async function moderateVideo(admin: Authenticated, streamVideoId: string,
   purgePublicPages();
   const [row] = await queryRows<VideoRow>(db, sql`SELECT ${VIDEO_COLUMNS} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${video.id}`);
   return toOwnVideoDto(row!);
+}
+
+export interface BulkModerationResult {
+  streamVideoId: string;
+  ok: boolean;
+  /** Why this one was not changed (already decided, processing failed, not found). */
+  message: string | null;
+}
+
+/**
+ * The same decision for several videos, each in its own transaction: one
+ * that cannot be decided (already decided by someone else, failed
+ * processing) is reported and does not stop the others.
+ */
+export async function moderateVideos(admin: Pick<Authenticated, 'user'>, streamVideoIds: string[], decision: ModerationDecision): Promise<BulkModerationResult[]> {
+  const results: BulkModerationResult[] = [];
+  for (const streamVideoId of new Set(streamVideoIds)) {
+    try {
+      await moderateVideo(admin, streamVideoId, decision);
+      results.push({ streamVideoId, ok: true, message: null });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      results.push({ streamVideoId, ok: false, message: error.message });
+    }
+  }
+  return results;
 }

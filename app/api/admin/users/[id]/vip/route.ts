@@ -1,6 +1,6 @@
 import { requireAdmin } from '@/lib/server/auth/session';
 import { parseInput } from '@/lib/server/errors';
-import { json, readJson, route } from '@/lib/server/http';
+import { json, readJson, readOptionalJson, route } from '@/lib/server/http';
 import { grantManualVip, revokeVip } from '@/lib/server/vip/entitlements';
 import { memberIdParamsSchema, vipGrantSchema, vipRevokeSchema } from '@/lib/validation/admin';
 
@@ -18,6 +18,5 @@ export const POST = route<Context>(async (request, { params }) => {
 export const DELETE = route<Context>(async (request, { params }) => {
   const admin = await requireAdmin(request);
   const { id } = parseInput(memberIdParamsSchema, await params);
-  const body = request.headers.get('content-type')?.includes('application/json') ? await readJson(request) : {};
-  return json(await revokeVip(admin, id, parseInput(vipRevokeSchema, body)));
+  return json(await revokeVip(admin, id, parseInput(vipRevokeSchema, await readOptionalJson(request))));
 });
