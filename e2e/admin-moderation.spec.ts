@@ -19,11 +19,11 @@ const upload = (request: APIRequestContext, token: string, title: string, descri
   uploadClip(request, token, clip, { title, description, category: 'Beta', tags: 'e2e, review' });
 
 async function logInAsAdmin(page: Page) {
-  await page.goto('/login?next=%2Fadmin');
+  await page.goto('/login?next=%2Fadmin%2Fmoderation');
   await page.getByLabel('Email').fill(ADMIN.email);
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL('/admin');
+  await expect(page).toHaveURL('/admin/moderation');
 }
 
 /** A video this spec approved: taken down again afterwards, since other specs (e2e/shell.spec.ts) expect a site without public videos. */

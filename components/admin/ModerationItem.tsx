@@ -74,6 +74,9 @@ export interface ModerationItemProps {
   error: string | null;
   onApprove(): void;
   onReject(reason: string): void;
+  /** Bulk selection: present when the list allows deciding several videos at once. */
+  selected?: boolean;
+  onSelect?(selected: boolean): void;
   ref?: Ref<HTMLElement>;
 }
 
@@ -82,7 +85,7 @@ export interface ModerationItemProps {
  * Pending videos can be approved or rejected; admins correct mistakes from
  * the other lists (reject an approved video, approve a rejected one).
  */
-export function ModerationItem({ video, listStatus, error, onApprove, onReject, ref }: ModerationItemProps) {
+export function ModerationItem({ video, listStatus, error, onApprove, onReject, selected, onSelect, ref }: ModerationItemProps) {
   const titleId = useId();
   const [rejecting, setRejecting] = useState(false);
   const rejectButton = useRef<HTMLButtonElement>(null);
@@ -119,6 +122,12 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
             <h3 id={titleId} className="admin-title">
               {video.title}
             </h3>
+            {onSelect && (
+              <label className="admin-select">
+                <input type="checkbox" checked={Boolean(selected)} onChange={(event) => onSelect(event.target.checked)} aria-label={`Select ${video.title}`} />
+                Select
+              </label>
+            )}
             <p className="admin-byline">
               by <Link href={`/profile/${encodeURIComponent(video.uploader.username)}`}>{video.uploader.username}</Link>
               <span aria-hidden="true"> · </span>

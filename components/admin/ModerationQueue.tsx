@@ -1,17 +1,16 @@
 'use client';
 
-import Link from 'next/link';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
 import { serverMessage } from '@/components/account/form-parts';
 import { VideoIcon } from '@/components/icons';
-import { useSession } from '@/components/session/SessionProvider';
 import { Spinner } from '@/components/shell/Spinner';
 import type { OwnVideoDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 
 import { ModerationItem, type ModerationStatus } from './ModerationItem';
+import { RejectForm } from './RejectForm';
 
 /** GET /api/admin/videos: one page of a list, with every list's count. */
 export interface ModerationPage {
@@ -59,27 +58,9 @@ function withDecisions(counts: Record<ModerationStatus, number>, moves: Move[]):
   return result;
 }
 
-/**
- * The admin panel's moderation queue. The session decides what shows (the
- * proxy normally sends non-admins home first; the API refuses them anyway).
- */
+/** The admin panel's moderation queue (app/admin/layout.tsx has checked the admin; the API checks every call). */
 export function ModerationQueue() {
-  const { loading, user } = useSession();
-  if (loading) return <Spinner label="Loading the admin panel…" />;
-  if (!user?.isAdmin) return <AdminsOnly />;
   return <AdminPanel />;
-}
-
-function AdminsOnly() {
-  return (
-    <section className="empty-state admin-denied" aria-labelledby="admin-denied-title">
-      <h1 id="admin-denied-title">Admins only</h1>
-      <p>This page is only for the site&apos;s admins.</p>
-      <Link className="btn btn-primary" href="/">
-        Go to the home page
-      </Link>
-    </section>
-  );
 }
 
 type Notice = { ok: boolean; text: string } | null;
@@ -90,6 +71,10 @@ function AdminPanel() {
   const [decided, setDecided] = useState<Record<string, Move>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<Notice>(null);
+  /** Pending videos ticked for a bulk decision. */
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkRejecting, setBulkRejecting] = useState(false);
+  const [bulkBusy, setBulkBusy] = useState(false);
   const items = useRef(new Map<string, HTMLElement>());
   const panel = useRef<HTMLDivElement>(null);
   const tabs = useRef(new Map<ModerationStatus, HTMLButtonElement>());
@@ -144,9 +129,45 @@ function AdminPanel() {
     setDecided((current) => without(current, id));
   }
 
+  function toggle(streamVideoId: string, on: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(streamVideoId);
+      else next.delete(streamVideoId);
+      return next;
+    });
+  }
+
+  /** One decision for every ticked video; the ones the server could not change stay listed with its reason. */
+  async function decideSelected(decision: ModerationDecision) {
+    const ids = videos.map((video) => video.streamVideoId).filter((id) => selected.has(id));
+    if (ids.length === 0) return;
+    setBulkBusy(true);
+    setBulkRejecting(false);
+    try {
+      const { results } = await apiRequest<{ results: { streamVideoId: string; ok: boolean; message: string | null }[] }>('/api/admin/videos/bulk', {
+        method: 'POST',
+        json: { streamVideoIds: ids, ...decision },
+      });
+      const failed = results.filter((result) => !result.ok);
+      setErrors((current) => ({ ...current, ...Object.fromEntries(failed.map((result) => [result.streamVideoId, result.message ?? 'Not changed.'])) }));
+      const done = results.length - failed.length;
+      const verb = decision.action === 'approve' ? 'Approved' : 'Rejected';
+      setNotice({ ok: failed.length === 0, text: `${verb} ${done} video${done === 1 ? '' : 's'}.${failed.length ? ` ${failed.length} could not be changed; see the messages below.` : ''}` });
+      setSelected(new Set(failed.map((result) => result.streamVideoId)));
+    } catch (failure) {
+      setNotice({ ok: false, text: serverMessage(failure, 'Could not decide on the selected videos. Please try again.') });
+    } finally {
+      setBulkBusy(false);
+      await mutate().catch(() => undefined);
+    }
+  }
+
   function select(status: ModerationStatus, focus = false) {
     setTab(status);
     setNotice(null);
+    setSelected(new Set());
+    setBulkRejecting(false);
     if (focus) tabs.current.get(status)?.focus();
   }
 
@@ -214,6 +235,26 @@ function AdminPanel() {
           </div>
         ) : (
           <>
+            {tab === 'pending' && selected.size > 0 && (
+              <div className="admin-bulkbar" role="region" aria-label="Decide on the selected videos">
+                <strong>{selected.size} selected</strong>
+                {bulkRejecting ? (
+                  <RejectForm title={`${selected.size} selected videos`} onCancel={() => setBulkRejecting(false)} onSubmit={(reason) => void decideSelected({ action: 'reject', reason })} />
+                ) : (
+                  <>
+                    <button type="button" className="btn btn-primary" disabled={bulkBusy} onClick={() => void decideSelected({ action: 'approve' })}>
+                      Approve selected
+                    </button>
+                    <button type="button" className="btn admin-btn-reject" disabled={bulkBusy} onClick={() => setBulkRejecting(true)}>
+                      Reject selected…
+                    </button>
+                    <button type="button" className="btn btn-ghost" onClick={() => setSelected(new Set())}>
+                      Clear selection
+                    </button>
+                  </>
+                )}
+              </div>
+            )}
             <ol className="admin-list" aria-label={`${current.label} videos`}>
               {videos.map((video) => (
                 <li key={video.streamVideoId}>
@@ -230,6 +271,7 @@ function AdminPanel() {
                     error={errors[video.streamVideoId] ?? null}
                     onApprove={() => void decide(video, { action: 'approve' })}
                     onReject={(reason) => void decide(video, { action: 'reject', reason })}
+                    {...(tab === 'pending' ? { selected: selected.has(video.streamVideoId), onSelect: (on: boolean) => toggle(video.streamVideoId, on) } : {})}
                   />
                 </li>
               ))}

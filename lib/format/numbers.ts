@@ -3,6 +3,11 @@ export function compactCount(value: number): string {
   return new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 }).format(value);
 }
 
+/** 12345 → "12,345": exact counts for admins. */
+export function formatCount(value: number): string {
+  return new Intl.NumberFormat('en-US').format(value);
+}
+
 /** "1 view" / "1.2K views". */
 export function countLabel(value: number, singular: string, plural = `${singular}s`): string {
   return `${compactCount(value)} ${value === 1 ? singular : plural}`;

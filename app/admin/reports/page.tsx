@@ -1,0 +1,125 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+
+import { AdminAction } from '@/components/admin/AdminAction';
+import { Pagination } from '@/components/admin/Pagination';
+import type { AdminReportDto } from '@/lib/api-types';
+import { listReports } from '@/lib/server/community/reports';
+import { pageMetadata } from '@/lib/seo/metadata';
+import { REPORT_NOTE_MAX } from '@/lib/validation/admin';
+import { reportListQuerySchema, REPORT_STATUSES } from '@/lib/validation/community';
+
+export function generateMetadata(): Metadata {
+  return pageMetadata({ title: 'Reports', description: 'Reports from members and visitors, urgent first, with due dates.', path: '/admin/reports', noindex: true });
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+const STATUS_LABELS = { open: 'Open', resolved: 'Removed', dismissed: 'Dismissed' } as const;
+const REMOVE_LABELS = { video: 'Remove video', comment: 'Delete comment', profile: 'Ban member' } as const;
+
+function Target({ report }: { report: AdminReportDto }) {
+  const target = report.target;
+  if (!target) return <p className="admin-muted">The reported {report.targetType} no longer exists.</p>;
+  if (target.type === 'video')
+    return (
+      <p>
+        Video <Link href={target.link}>“{target.title}”</Link> by {target.uploader.username}
+      </p>
+    );
+  if (target.type === 'comment')
+    return (
+      <p>
+        Comment by {target.author.username} on <Link href={target.link}>“{target.video.title}”</Link>: “{target.excerpt}”
+      </p>
+    );
+  return (
+    <p>
+      Profile <Link href={target.link}>{target.username}</Link>
+    </p>
+  );
+}
+
+function ReportCard({ report }: { report: AdminReportDto }) {
+  const headingId = `report-${report._id}`;
+  return (
+    <article className={`admin-report${report.urgent && report.status === 'open' ? ' admin-report-urgent' : ''}`} aria-labelledby={headingId}>
+      <h3 id={headingId}>
+        {report.reasonLabel}{' '}
+        <span className="admin-badges">
+          {report.urgent && <span className="admin-badge admin-badge-banned">Urgent</span>}
+          {report.overdue && <span className="admin-badge admin-badge-warn">Overdue</span>}
+          {report.reportsOnTarget > 1 && <span className="admin-badge">{report.reportsOnTarget} reports on this</span>}
+        </span>
+      </h3>
+      <Target report={report} />
+      {report.details && <p className="admin-description">“{report.details}”</p>}
+      <p className="admin-muted">
+        Reported {report.age} by {report.reporter ? report.reporter.username : 'a visitor'} ·{' '}
+        {report.status === 'open' ? `due ${dateFormat.format(new Date(report.dueAt))}` : `${STATUS_LABELS[report.status].toLowerCase()}${report.resolutionNote ? `: ${report.resolutionNote}` : ''}`}
+      </p>
+      {report.status === 'open' && (
+        <div className="admin-actions">
+          <AdminAction
+            label={`${REMOVE_LABELS[report.targetType]}…`}
+            confirmLabel={REMOVE_LABELS[report.targetType]}
+            danger
+            method="PATCH"
+            url={`/api/admin/reports/${report._id}`}
+            body={{ action: 'remove' }}
+            fields={[{ name: 'note', label: 'Note (the uploader sees it for videos)', kind: 'textarea', maxLength: REPORT_NOTE_MAX }]}
+            done="Removed, and the report closed."
+          />
+          <AdminAction
+            label="Dismiss…"
+            confirmLabel="Dismiss report"
+            method="PATCH"
+            url={`/api/admin/reports/${report._id}`}
+            body={{ action: 'dismiss' }}
+            fields={[{ name: 'note', label: 'Why nothing is wrong (optional)', kind: 'textarea', maxLength: REPORT_NOTE_MAX }]}
+            done="Report dismissed."
+          />
+        </div>
+      )}
+    </article>
+  );
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The report queue: urgent reasons first, then oldest; each report's age and its due date of seven business days. */
+export default async function ReportsPage({ searchParams }: Props) {
+  const raw = await searchParams;
+  const parsed = reportListQuerySchema.safeParse(Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value])));
+  const query = parsed.success ? parsed.data : reportListQuerySchema.parse({});
+  const { reports, counts, pagination } = await listReports(query.status, { page: query.page, limit: query.limit });
+  return (
+    <>
+      <header className="page-header">
+        <span className="eyebrow">Admin Panel</span>
+        <h1>Reports</h1>
+        <p>Urgent reasons (minors, consent, crime) come first, then the oldest. Each report is due within seven business days. Removing or dismissing closes every open report on the same thing.</p>
+      </header>
+      <nav className="admin-tabs" aria-label="Report lists">
+        {REPORT_STATUSES.map((status) => (
+          <Link key={status} className="admin-tab" href={`/admin/reports?status=${status}`} aria-current={status === query.status ? 'page' : undefined}>
+            {STATUS_LABELS[status]} <span className="admin-tab-count">{counts[status]}</span>
+          </Link>
+        ))}
+      </nav>
+      {reports.length === 0 ? (
+        <div className="empty-state">
+          <p>{query.status === 'open' ? 'No open reports. Nothing needs a decision.' : `No ${STATUS_LABELS[query.status].toLowerCase()} reports yet.`}</p>
+        </div>
+      ) : (
+        <ol className="admin-list" aria-label={`${STATUS_LABELS[query.status]} reports`}>
+          {reports.map((report) => (
+            <li key={report._id}>
+              <ReportCard report={report} />
+            </li>
+          ))}
+        </ol>
+      )}
+      <Pagination path="/admin/reports" params={{ status: query.status }} page={query.page} hasMore={pagination.hasMore} />
+    </>
+  );
+}
