@@ -212,8 +212,22 @@ export function registerPageCache(cache: PageCache): void {
   (globalThis as Record<symbol, unknown>)[REGISTRY] = cache;
 }
 
+const PURGE_LISTENERS = Symbol.for('chrysalis.publicPurgeListeners');
+
+function purgeListeners(): Set<() => void> {
+  const shared = globalThis as Record<symbol, unknown>;
+  shared[PURGE_LISTENERS] ??= new Set<() => void>();
+  return shared[PURGE_LISTENERS] as Set<() => void>;
+}
+
+/** Other in-process caches of public content (search results) drop their entries whenever the whole site is purged. */
+export function onPublicPurge(listener: () => void): void {
+  purgeListeners().add(listener);
+}
+
 /** Drops cached public pages in this process after a change to what they show (a video approved, removed or edited). */
 export function purgePublicPages(prefix = '/'): void {
   const cache = (globalThis as Record<symbol, unknown>)[REGISTRY] as PageCache | undefined;
   cache?.purge(prefix);
+  if (prefix === '/') for (const listener of purgeListeners()) listener();
 }

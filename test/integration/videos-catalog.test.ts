@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 
 import { PATCH as moderate } from '@/app/api/admin/videos/[streamVideoId]/route';
 import { GET as moderationQueue } from '@/app/api/admin/videos/route';
@@ -131,6 +131,34 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     const tooLong = await call(search, `/api/videos/search?q=${'a'.repeat(201)}`);
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.message).toBe('Search for at most 200 characters');
+  });
+
+  it('finds a video the moment it is approved, although search results are reused for a few seconds', async () => {
+    const q = async () => titles((await call(search, '/api/videos/search?q=orchid')).body);
+    await insertVideo(database.db, creator, { title: 'Orchid one' });
+    expect(await q()).toEqual(['Orchid one']);
+    // Changed behind the service's back: the ranked ids are reused (the vanished video is simply left out).
+    await database.db.delete(videos);
+    const pending = await insertVideo(database.db, creator, { title: 'Orchid two', moderationStatus: 'pending', publishedAt: null });
+    expect(await q()).toEqual([]);
+    // Approval purges public caches in this process: found at once.
+    const approved = await call(moderate, `/api/admin/videos/${pending.streamVideoId}`, { method: 'PATCH', json: { action: 'approve' }, bearer: adminToken, params: { streamVideoId: pending.streamVideoId } });
+    expect(approved.status).toBe(200);
+    expect(await q()).toEqual(['Orchid two']);
+  });
+
+  it('answers at most 1,000 results, best first, by page', async () => {
+    await database.db.execute(sql`
+      INSERT INTO videos (stream_video_id, owner_id, title, category, source_key, source_bytes, processing_state, moderation_status, published_at)
+      SELECT 'cap' || n, ${creator}, 'Velvet clip ' || n, 'Beta', 'cap' || n || '.mp4', 1, 'ready', 'approved', now() - n * interval '1 minute'
+      FROM generate_series(1, 1005) AS n`);
+    const page = (n: number) => call(search, `/api/videos/search?q=velvet&limit=50&page=${n}`);
+    const first = await page(1);
+    expect(titles(first.body).slice(0, 2)).toEqual(['Velvet clip 1', 'Velvet clip 2']);
+    const last = await page(20);
+    expect(titles(last.body)).toHaveLength(50);
+    expect(last.body.pagination).toMatchObject({ hasMore: false });
+    expect(titles((await page(21)).body)).toEqual([]);
   });
 
   it('shows an unpublished video only to its owner and admins, with its status', async () => {

@@ -3,7 +3,8 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 
 import type { VideoListDto } from '@/lib/api-types';
-import { getDb, queryRows } from '@/lib/db';
+import { getDb, queryRows, type Database } from '@/lib/db';
+import { onPublicPurge } from '@/lib/http/page-cache';
 
 import { PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
 import { toVideoDto, type VideoRow } from './dto';
@@ -25,29 +26,86 @@ export function prefixTsQuery(query: string): string | null {
   return words.length ? words.map((word) => `${word}:*`).join(' & ') : null;
 }
 
+/** Search answers at most this many results (84 pages of 12), as the big video sites do; refining the words finds the rest. */
+export const SEARCH_RESULT_CAP = 1000;
+/** How long a query's ranked ids are reused; a change to what is public (approval, ban, removal) drops them at once in this process. */
+const RESULT_TTL_MS = 10_000;
+const RESULT_CACHE_ENTRIES = 256;
+
 /**
- * Public videos matching a query, best first. Full-text search over title
- * (weight A), tags (B) and description (C) with prefix matching, plus
- * trigram word similarity on the title so a typo ("sisy") still finds
- * "sissy". Rank: text relevance plus title similarity, newest first on ties.
+ * Ranked ids per database and query, newest use last (a Map keeps insertion
+ * order, so its first key is the least recently used). Per database handle,
+ * because tests open several in one process.
  */
+let rankedIdsByDb = new WeakMap<Database, Map<string, { ids: string[]; at: number }>>();
+onPublicPurge(() => {
+  rankedIdsByDb = new WeakMap();
+});
+
+/**
+ * The ids of the public videos matching a query, best first, at most
+ * SEARCH_RESULT_CAP. Full-text search over title (weight A), tags (B) and
+ * description (C) with prefix matching, plus trigram word similarity on the
+ * title so a typo ("sisy") still finds "sissy"; newest first on ties. Every
+ * match has to be ranked, which for a word in 4 % of a million videos takes
+ * a few hundred milliseconds, so the ranking is done once per query and its
+ * ids reused for the following pages and searches for RESULT_TTL_MS.
+ */
+async function rankedVideoIds(tsquery: string, lowered: string): Promise<string[]> {
+  const key = `${tsquery}\n${lowered}`;
+  const now = Date.now();
+  const db = await getDb();
+  let rankedIds = rankedIdsByDb.get(db);
+  if (!rankedIds) rankedIdsByDb.set(db, (rankedIds = new Map()));
+  const cached = rankedIds.get(key);
+  if (cached && now - cached.at < RESULT_TTL_MS) {
+    rankedIds.delete(key);
+    rankedIds.set(key, cached);
+    return cached.ids;
+  }
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`WITH q AS (SELECT to_tsquery('english', ${tsquery}) AS ts)
+        SELECT v.id
+        FROM q, videos v
+        WHERE ${PUBLIC} AND (v.search_vector @@ q.ts OR ${lowered} <% lower(v.title))
+        ORDER BY ts_rank_cd(v.search_vector, q.ts) + word_similarity(${lowered}, lower(v.title)) DESC,
+                 v.published_at DESC NULLS LAST, v.id DESC
+        LIMIT ${SEARCH_RESULT_CAP}`,
+  );
+  const ids = rows.map((row) => row.id);
+  rankedIds.delete(key);
+  rankedIds.set(key, { ids, at: now });
+  if (rankedIds.size > RESULT_CACHE_ENTRIES) rankedIds.delete(rankedIds.keys().next().value!);
+  return ids;
+}
+
+/** Public videos matching a query, best first, a page at a time (see rankedVideoIds). */
 export async function searchVideos(query: string, request: PageRequest): Promise<VideoListDto & { query: string }> {
   const q = query.trim().slice(0, SEARCH_QUERY_MAX);
   const page = request.page ?? 1;
   const tsquery = prefixTsQuery(q);
-  if (!tsquery) return { query: q, videos: [], pagination: { page, limit: request.limit, hasMore: false, nextCursor: null } };
-  const lowered = q.toLowerCase();
+  const empty = { query: q, videos: [], pagination: { page, limit: request.limit, hasMore: false, nextCursor: null } };
+  if (!tsquery) return empty;
+  const ids = await rankedVideoIds(tsquery, q.toLowerCase());
+  const start = (page - 1) * request.limit;
+  const pageIds = ids.slice(start, start + request.limit);
+  if (pageIds.length === 0) return empty;
   const db = await getDb();
+  // A video that stopped being public since the ranking is left out (the PUBLIC condition), never shown.
   const rows = await queryRows<VideoRow>(
     db,
-    sql`WITH q AS (SELECT to_tsquery('english', ${tsquery}) AS ts)
-        SELECT ${VIDEO_COLUMNS}
-        FROM q, videos v JOIN users u ON u.id = v.owner_id
-        WHERE ${PUBLIC} AND (v.search_vector @@ q.ts OR ${lowered} <% lower(v.title))
-        ORDER BY ts_rank_cd(v.search_vector, q.ts) + word_similarity(${lowered}, lower(v.title)) DESC,
-                 v.published_at DESC NULLS LAST, v.id DESC
-        LIMIT ${request.limit + 1} OFFSET ${(page - 1) * request.limit}`,
+    sql`SELECT ${VIDEO_COLUMNS}
+        FROM videos v JOIN users u ON u.id = v.owner_id
+        WHERE ${PUBLIC} AND v.id IN (${sql.join(
+          pageIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
   );
-  const hasMore = rows.length > request.limit;
-  return { query: q, videos: rows.slice(0, request.limit).map(toVideoDto), pagination: { page, limit: request.limit, hasMore, nextCursor: null } };
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const videos = pageIds.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toVideoDto(row)] : [];
+  });
+  return { query: q, videos, pagination: { page, limit: request.limit, hasMore: ids.length > start + request.limit, nextCursor: null } };
 }
