@@ -9,6 +9,7 @@ import { demoSeedingEnabled, enqueueDemoSeedIfEmpty } from './demo/seed-demo';
 import { ALL_JOB_HANDLERS } from './jobs/handlers';
 import { startWorker } from './jobs/worker';
 import { startQuarantineSweeper } from './videos/quarantine';
+import { registerUploadBridge } from './videos/upload-node';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
 
 /** Start-up checks for the web process; exits the process when they fail. */
@@ -19,6 +20,7 @@ export async function startServer(): Promise<void> {
     const where = engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
     console.log(`[chrysalis] ${config.siteName} ready: ${config.siteUrl} · database: ${where}, migrations applied`);
     startQuarantineSweeper();
+    registerUploadBridge();
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.

@@ -1,4 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -8,6 +10,7 @@ import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
 import { jobs, videos } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
+import { handleNodeUpload } from '@/lib/server/videos/upload-node';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
@@ -99,5 +102,46 @@ describe.each(ENGINES)('video upload on %s', (engine) => {
     expect(await call(upload, '/api/videos/upload', { form: uploadForm(null), bearer: token })).toMatchObject({ status: 400, body: { message: 'Choose a video file to upload.' } });
     expect((await call(upload, '/api/videos/upload', { form: uploadForm(new Blob([readFileSync(clip)])) })).status).toBe(401);
     expect((await call(upload, '/api/videos/upload', { json: { title: 'x' }, bearer: token })).status).toBe(415);
+  });
+
+  describe('handed over by the production server before Next (the raw Node request)', () => {
+    let server: Server;
+    let url: string;
+    beforeAll(async () => {
+      server = createServer((req, res) => void handleNodeUpload(req, res));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/videos/upload`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    const send = (form: FormData, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', body: form, headers: { 'x-forwarded-for': '203.0.113.20', ...headers } });
+
+    it('stores a real video exactly as the route does', async () => {
+      const response = await send(uploadForm(new Blob([readFileSync(clip)], { type: 'video/mp4' }), { title: 'Through the bridge' }), { authorization: `Bearer ${token}` });
+      expect(response.status).toBe(201);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const { video } = (await response.json()) as { video: { _id: string; title: string; status: string } };
+      expect(video).toMatchObject({ title: 'Through the bridge', status: 'queued' });
+      const [row] = await database.db.select().from(videos).where(eq(videos.id, video._id));
+      expect(readFileSync(path.join(dataDir, 'media', 'originals', row!.sourceKey))).toEqual(readFileSync(clip));
+      expect(quarantined()).toEqual([]);
+    });
+
+    it('answers refusals with the same messages and keeps nothing', async () => {
+      const before = (await database.db.select().from(videos)).length;
+      const anonymous = await send(uploadForm(new Blob([readFileSync(clip)])));
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toEqual({ message: 'Please log in to continue.' });
+      const notVideo = await send(uploadForm(new Blob(['plain text'])), { authorization: `Bearer ${token}` });
+      expect(notVideo.status).toBe(415);
+      expect(((await notVideo.json()) as { message: string }).message).toMatch(/not a video we can read/);
+      const tooBig = await send(uploadForm(new Blob([new Uint8Array(2.5 * 1024 * 1024)])), { authorization: `Bearer ${token}` });
+      expect(tooBig.status).toBe(413);
+      // A cookie-authenticated upload from another site is refused (CSRF), as through Next.
+      const crossSite = await send(uploadForm(new Blob([readFileSync(clip)])), { cookie: `chrysalis_session=${token}`, origin: 'https://elsewhere.example' });
+      expect(crossSite.status).toBe(403);
+      expect(await database.db.select().from(videos)).toHaveLength(before);
+      expect(quarantined()).toEqual([]);
+    });
   });
 });

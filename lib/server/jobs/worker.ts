@@ -31,7 +31,9 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-const wakeListeners = new Set<() => void>();
+// On globalThis: Next bundles route handlers and instrumentation (which starts the workers) as separate module instances.
+const WAKE_LISTENERS = Symbol.for('chrysalis.workerWakeListeners');
+const wakeListeners: Set<() => void> = ((globalThis as Record<symbol, unknown>)[WAKE_LISTENERS] ??= new Set<() => void>()) as Set<() => void>;
 
 /**
  * Tells this process's idle workers that a job was just committed, so it

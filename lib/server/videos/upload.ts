@@ -48,6 +48,26 @@ function byteLimit(limit: number) {
   });
 }
 
+/**
+ * Pipes a raw Node request into the parser without destroying the request
+ * when parsing fails: the rest of the body is read and discarded instead,
+ * so the connection stays usable and the client gets our answer (413, 415…)
+ * rather than a reset, which its upload client would retry.
+ */
+function feedKeepingSource(source: Readable, parser: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => {
+      source.unpipe(parser as unknown as NodeJS.WritableStream);
+      source.resume();
+      reject(error);
+    };
+    source.once('error', fail);
+    parser.once('error', fail);
+    parser.once('finish', () => resolve());
+    source.pipe(parser);
+  });
+}
+
 interface ParsedUpload {
   fields: Record<string, string[]>;
   file: { tempPath: string; bytes: number; originalName: string } | null;
@@ -58,19 +78,19 @@ interface ParsedUpload {
  * video straight to a quarantine file whose name we choose, counting bytes.
  * Never buffers the body. On any error the quarantine file is removed.
  */
-async function parseUpload(request: Request, limit: number): Promise<ParsedUpload> {
+async function parseUpload(request: Request, body: Readable | null, limit: number): Promise<ParsedUpload> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!contentType.startsWith('multipart/form-data')) throw new ApiError(415, 'Send the upload as multipart/form-data.');
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit + 1024 * 1024) throw tooLarge(limit);
-  if (!request.body) throw badRequest('Choose a video file to upload.');
+  const source = body ?? (request.body ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream) : null);
+  if (!source) throw badRequest('Choose a video file to upload.');
 
   await mkdir(quarantineDir(), { recursive: true });
   const fields: Record<string, string[]> = {};
   let file: ParsedUpload['file'] = null;
   let writing: Promise<void> | null = null;
   const tempPath = path.join(quarantineDir(), `${randomUUID()}.upload`);
-  const source = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream);
 
   let parser: ReturnType<typeof Busboy>;
   try {
@@ -92,15 +112,12 @@ async function parseUpload(request: Request, limit: number): Promise<ParsedUploa
       file!.bytes += chunk.length;
     });
     writing = pipeline(stream, counter, createWriteStream(tempPath, { flags: 'wx' }));
-    // A failed write (over the limit, disk full) stops reading the request at once and fails the parse with its reason.
-    writing.catch((error: unknown) => {
-      source.destroy(error as Error);
-      parser.destroy(error as Error);
-    });
+    // A failed write (over the limit, disk full) stops the parse at once with its reason.
+    writing.catch((error: unknown) => parser.destroy(error as Error));
   });
 
   try {
-    await pipeline(source, parser);
+    await (body ? feedKeepingSource(body, parser) : pipeline(source, parser));
     if (writing) await writing;
   } catch (error) {
     await rm(tempPath, { force: true });
@@ -175,10 +192,15 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
   }
 }
 
-/** POST /api/videos/upload: stream, check fields, check the file is a video by content, store, queue processing. */
-export async function uploadVideo(auth: Authenticated, request: Request) {
+/**
+ * POST /api/videos/upload: stream, check fields, check the file is a video by
+ * content, store, queue processing. `body` is the raw Node request when the
+ * production server hands the upload over before Next (upload-node.ts);
+ * otherwise the request's own web stream is read.
+ */
+export async function uploadVideo(auth: Authenticated, request: Request, body: Readable | null = null) {
   const limit = getConfig().maxUploadBytes;
-  const { fields, file } = await parseUpload(request, limit);
+  const { fields, file } = await parseUpload(request, body, limit);
   try {
     const input = parseInput(uploadFieldsSchema, {
       title: fields.title?.[0],
