@@ -36,17 +36,19 @@ export function quarantineDir(): string {
   return path.join(getConfig().dataDir, 'quarantine');
 }
 
-/** Counts bytes as they pass and stops the stream past the limit, so an oversized upload never lands whole on disk. */
-function byteLimit(limit: number) {
-  let seen = 0;
+/** Counts bytes as they pass (into `counted`) and stops the stream past the limit, so an oversized upload never lands whole on disk. */
+function byteLimit(limit: number, counted: { bytes: number }) {
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (seen > limit) callback(tooLarge(limit));
+      counted.bytes += chunk.length;
+      if (counted.bytes > limit) callback(tooLarge(limit));
       else callback(null, chunk);
     },
   });
 }
+
+/** Large writes: the default 16 KiB buffer makes the file stream push back on every 64 KiB socket chunk. */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 /**
  * Pipes a raw Node request into the parser without destroying the request
@@ -107,11 +109,7 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
       return;
     }
     file = { tempPath, bytes: 0, originalName: filename };
-    const counter = byteLimit(limit);
-    counter.on('data', (chunk: Buffer) => {
-      file!.bytes += chunk.length;
-    });
-    writing = pipeline(stream, counter, createWriteStream(tempPath, { flags: 'wx' }));
+    writing = pipeline(stream, byteLimit(limit, file), createWriteStream(tempPath, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES }));
     // A failed write (over the limit, disk full) stops the parse at once with its reason.
     writing.catch((error: unknown) => parser.destroy(error as Error));
   });
