@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 
 import { ADMIN, adminToken, unique, verifiedMember } from './api';
@@ -57,6 +58,8 @@ test.describe('the daily task on home', () => {
     await expect(banner.getByTestId('daily-task-count')).toHaveText('1');
     await expect(banner.getByTestId('daily-task-streak')).toHaveText('1');
     await shoot(page, testInfo, `daily-task-done-${width(testInfo)}.png`);
+    const axe = await new AxeBuilder({ page }).include('.daily-task').withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
     // The server counted it once; a second try (another tab, a script) is refused.
     const again = await request.post('/api/users/complete-task', { headers: { Authorization: `Bearer ${member.token}` } });
