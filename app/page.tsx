@@ -3,6 +3,7 @@ import Link from 'next/link';
 
 import { SparkIcon } from '@/components/icons';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
+import { DailyTaskSlot } from '@/components/tasks/DailyTaskSlot';
 import { VideoFeed } from '@/components/videos/VideoFeed';
 import { getConfig } from '@/lib/config/server';
 import { loadHomeFeeds } from '@/lib/server/videos/page-data';
@@ -51,15 +52,18 @@ export default async function HomePage() {
         />
       </section>
 
-      <aside className="section banner" aria-labelledby="daily-task">
-        <div>
-          <h2 id="daily-task">Unlock Daily Tasks with VIP</h2>
-          <p>Edge Trainer members get a new task every day and build up their reward counter.</p>
-        </div>
-        <Link className="btn btn-primary" href="/subscribe">
-          <SparkIcon /> Unlock Daily Tasks with VIP
-        </Link>
-      </aside>
+      {/* The server HTML is the same for everyone (home is cached): the unlock banner. A VIP member's task replaces it in the browser. */}
+      <DailyTaskSlot>
+        <aside className="section banner" aria-labelledby="daily-task">
+          <div>
+            <h2 id="daily-task">Unlock Daily Tasks with VIP</h2>
+            <p>Edge Trainer members get a new task every day and build up their reward counter.</p>
+          </div>
+          <Link className="btn btn-primary" href="/subscribe">
+            <SparkIcon /> Unlock Daily Tasks with VIP
+          </Link>
+        </aside>
+      </DailyTaskSlot>
 
       <section className="section" aria-labelledby="recent-uploads">
         <div className="section-head">

@@ -176,6 +176,8 @@ export interface ProfileDto {
   /** When they joined. */
   createdAt: string;
   counts: { videos: number; followers: number; following: number; likesReceived: number };
+  /** The VIP daily task's reward counter (tasks completed, ever) and the current streak of consecutive UTC days (0 once a day was missed). */
+  rewards: { tasks: number; streak: number };
   /** Whether the caller follows them (present whenever a member asks, which the API requires). */
   isFollowing?: boolean;
   isSelf: boolean;
@@ -277,4 +279,60 @@ export interface AdminStatsDto {
   uploadsPerDay: { day: string; count: number }[];
   reports: { open: number; overdue: number; urgent: number };
   generatedAt: string;
+}
+
+// ---------- Daily task (VIP) ----------
+
+/** GET /api/dailytasks/today: today's task (UTC day) for a VIP member. */
+export interface DailyTaskTodayDto {
+  /** Spec section 3: the task itself, plain text (render it escaped). */
+  description: string;
+  /** The UTC day the task belongs to, YYYY-MM-DD. */
+  day: string;
+  /** Whether the caller has completed it (one completion per member per UTC day). */
+  completed: boolean;
+  /** The next UTC midnight (ISO): when the next task arrives. */
+  nextTaskAt: string;
+  /** The caller's current streak of consecutive UTC days (0 after a missed day). */
+  streak: number;
+}
+
+/** POST /api/users/complete-task. */
+export interface CompleteTaskDto {
+  success: true;
+  /** The member's new reward counter. */
+  tasks: number;
+  /** ISO time of this completion. */
+  lastTaskCompleted: string;
+  streak: number;
+}
+
+/** A daily task as the admin API lists it. */
+export interface AdminDailyTaskDto {
+  _id: string;
+  description: string;
+  /** The UTC day it is scheduled for; null for a pool task. */
+  scheduledFor: string | null;
+  /** The last UTC day the pool handed it out (pool tasks), or null. */
+  lastUsedOn: string | null;
+  /** Days the pool has handed it out. */
+  timesUsed: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/admin/daily-tasks. */
+export interface AdminDailyTasksDto {
+  today: {
+    day: string;
+    /** Today's task as members get it, and where it came from; null when there is none. */
+    task: AdminDailyTaskDto | null;
+    source: 'scheduled' | 'pool' | null;
+    /** Members who completed it so far. */
+    completions: number;
+  };
+  /** Tasks scheduled for today or later, soonest first. */
+  scheduled: AdminDailyTaskDto[];
+  /** Unscheduled tasks, least recently used first (the order the pool picks them in, ties aside). */
+  pool: AdminDailyTaskDto[];
 }

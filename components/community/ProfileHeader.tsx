@@ -4,6 +4,7 @@ import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 
+import { TaskRewards } from '@/components/tasks/TaskRewards';
 import type { ProfileDto } from '@/lib/api-types';
 import { compactCount } from '@/lib/format/numbers';
 
@@ -74,6 +75,7 @@ export function ProfileHeader({ profile, actions }: { profile: ProfileDto; actio
           <Count value={profile.counts.following} label="Following" testId="count-following" />
           <Count value={profile.counts.likesReceived} label={profile.counts.likesReceived === 1 ? 'Like' : 'Likes'} testId="count-likes" />
         </dl>
+        <TaskRewards tasks={profile.rewards.tasks} streak={profile.rewards.streak} />
       </div>
       {editing && (
         <SettingsModal

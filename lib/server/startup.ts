@@ -8,6 +8,7 @@ import { ensureAdmin } from './accounts';
 import { demoSeedingEnabled, enqueueDemoSeedIfEmpty } from './demo/seed-demo';
 import { ALL_JOB_HANDLERS } from './jobs/handlers';
 import { startWorker } from './jobs/worker';
+import { seedStarterTasksIfUnused } from './tasks/starter-pool';
 import { startQuarantineSweeper } from './videos/quarantine';
 import { registerUploadBridge } from './videos/upload-node';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
@@ -32,6 +33,11 @@ export async function startServer(): Promise<void> {
       if (demoSeedingEnabled() && (await enqueueDemoSeedIfEmpty(db))) {
         console.log('[chrysalis] empty site: making a dozen labelled demo videos in the background (SEED_DEMO=0 skips this)');
       }
+    }
+    // Either engine: a fresh site should have a daily task from day one (never again once the feature was used).
+    if (demoSeedingEnabled()) {
+      const added = await seedStarterTasksIfUnused(db);
+      if (added > 0) console.log(`[chrysalis] daily tasks: added ${added} starter tasks to the pool (SEED_DEMO=0 skips this)`);
     }
     const admin = await ensureAdmin();
     if (admin === 'created' || admin === 'promoted') console.log(`[chrysalis] admin account ${config.admin!.email} ${admin}`);

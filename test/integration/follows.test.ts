@@ -160,13 +160,14 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
     const seen = await profile('alice', 'bob');
     expect(seen.status).toBe(200);
     const user = seen.body.user as Record<string, unknown>;
-    expect(Object.keys(user).sort()).toEqual(['_id', 'bio', 'counts', 'createdAt', 'isFollowing', 'isSelf', 'profilePhotoUrl', 'username']);
+    expect(Object.keys(user).sort()).toEqual(['_id', 'bio', 'counts', 'createdAt', 'isFollowing', 'isSelf', 'profilePhotoUrl', 'rewards', 'username']);
     expect(user).toMatchObject({
       _id: id.bob,
       username: 'bob',
       bio: 'Hello <b>there</b>',
       profilePhotoUrl: null,
       counts: { videos: 2, followers: 2, following: 1, likesReceived: 7 },
+      rewards: { tasks: 0, streak: 0 },
       isFollowing: true,
       isSelf: false,
     });

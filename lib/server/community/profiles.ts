@@ -8,6 +8,7 @@ import { cache } from 'react';
 import type { CreatorSuggestionDto, ProfileDto, VideoListDto } from '@/lib/api-types';
 import { getConfig } from '@/lib/config/server';
 import { getDb, queryRows, type Database } from '@/lib/db';
+import { currentStreak } from '@/lib/format/daily-task';
 import { users, type User } from '@/lib/db/schema';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { PROFILE_MESSAGES, PROFILE_USERNAME_PATTERN, profileSettingsSchema } from '@/lib/validation/community';
@@ -53,6 +54,9 @@ interface ProfileRow {
   bio: string;
   profile_photo_key: string | null;
   created_at: Date | string;
+  tasks: number | string;
+  task_streak: number | string;
+  last_task_completed: Date | string | null;
   videos: number | string;
   likes_received: number | string;
   followers: number | string;
@@ -71,7 +75,7 @@ export async function getProfile(viewer: Member, username: string): Promise<Prof
   const db = await getDb();
   const [row] = await queryRows<ProfileRow>(
     db,
-    sql`SELECT u.id, u.username, u.bio, u.profile_photo_key, u.created_at,
+    sql`SELECT u.id, u.username, u.bio, u.profile_photo_key, u.created_at, u.tasks, u.task_streak, u.last_task_completed,
                pv.videos, pv.likes_received,
                (SELECT count(*) FROM follows f WHERE f.followee_id = u.id) AS followers,
                (SELECT count(*) FROM follows f WHERE f.follower_id = u.id) AS following,
@@ -97,6 +101,7 @@ export async function getProfile(viewer: Member, username: string): Promise<Prof
       following: Number(row.following),
       likesReceived: Number(row.likes_received),
     },
+    rewards: { tasks: Number(row.tasks), streak: currentStreak(Number(row.task_streak), row.last_task_completed) },
     isFollowing: Boolean(row.is_following),
     isSelf: row.id === viewer.id,
   };
