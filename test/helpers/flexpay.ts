@@ -27,3 +27,21 @@ export function flexpayDay(daysFromNow: number): string {
 export function endOfFlexpayDay(day: string): Date {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
 }
+
+/** The `initial` postback Verotel sends for a sale started from this checkout URL (unsigned; add shopID and sign it). */
+export function saleFromCheckout(checkoutUrl: URL, saleId: string, extra: Record<string, string> = {}): Record<string, string> {
+  const sent = (key: string) => checkoutUrl.searchParams.get(key) ?? '';
+  return {
+    saleID: saleId,
+    referenceID: sent('referenceID'),
+    transactionID: `t${saleId}`,
+    priceAmount: sent('priceAmount'),
+    priceCurrency: sent('priceCurrency'),
+    paymentMethod: 'CC',
+    type: 'subscription',
+    subscriptionType: sent('subscriptionType'),
+    period: sent('period'),
+    event: 'initial',
+    ...extra,
+  };
+}

@@ -16,7 +16,7 @@ import { EXPIRE_VIP_JOB, expireEntitlements, expireVipJob, scheduleVipExpiry } f
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { endOfFlexpayDay, flexpayDay, flexpaySign, signedPostback } from '../helpers/flexpay';
+import { endOfFlexpayDay, flexpayDay, flexpaySign, saleFromCheckout, signedPostback } from '../helpers/flexpay';
 import { verifiedMemberToken } from '../helpers/members';
 import { userId } from '../helpers/videos';
 
@@ -72,19 +72,7 @@ describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
     expect(started.status).toBe(200);
     const url = new URL(started.body.url as string);
     const saleId = String(nextSale++);
-    const sale = {
-      saleID: saleId,
-      referenceID: url.searchParams.get('referenceID')!,
-      transactionID: `t${saleId}`,
-      priceAmount: url.searchParams.get('priceAmount')!,
-      priceCurrency: url.searchParams.get('priceCurrency')!,
-      paymentMethod: 'CC',
-      type: 'subscription',
-      subscriptionType: url.searchParams.get('subscriptionType')!,
-      period: url.searchParams.get('period')!,
-      event: 'initial',
-      ...extra,
-    };
+    const sale = saleFromCheckout(url, saleId, extra);
     const answer = await sendSigned(sale);
     return { answer, saleId, sale };
   }
