@@ -36,6 +36,7 @@ let nextSale = 1000;
 describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
   let database: TestDatabase;
   let warn: jest.SpyInstance;
+  let log: jest.SpyInstance;
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -46,8 +47,12 @@ describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
   // Refused and rejected postbacks are logged to the console; the tests read those lines instead of printing them.
   beforeEach(() => {
     warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    log = jest.spyOn(console, 'log').mockImplementation(() => {});
   });
-  afterEach(() => warn.mockRestore());
+  afterEach(() => {
+    warn.mockRestore();
+    log.mockRestore();
+  });
 
   const member = async (name: string) => ({ token: await verifiedMemberToken(database.db, name), id: await userId(database.db, name) });
   const isVip = async (token: string) => ((await call(me, '/api/auth/me', { bearer: token })).body.user as { isVIP: boolean }).isVIP;
@@ -332,6 +337,7 @@ describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
     await expireVipJob(queued[0]!, { heartbeat: async () => true });
     expect((await database.db.select().from(entitlements).where(eq(entitlements.id, ended!.id)))[0]!.status).toBe('expired');
     expect(await isVip(token)).toBe(false);
+    expect(log).toHaveBeenCalledWith('[vip] 1 VIP period ended');
     const next = await database.db.select().from(jobs).where(eq(jobs.type, EXPIRE_VIP_JOB));
     expect(next).toHaveLength(2);
     const nextRun = Math.max(...next.map((job) => job.runAt.getTime()));
