@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 
-import { E2E_DATA_DIR, E2E_PORT, ORIGIN } from './e2e/env';
+import { E2E_DATA_DIR, E2E_PORT, E2E_VEROTEL, ORIGIN } from './e2e/env';
 
 const PORT = E2E_PORT;
 const baseURL = ORIGIN;
@@ -19,6 +19,9 @@ const serverEnv = {
   ADMIN_USERNAME: 'e2e_admin',
   ADMIN_EMAIL: 'admin@e2e.example.org',
   ADMIN_PASSWORD: 'moderate-orchid-velvet-2026',
+  // VIP payments (e2e/subscribe.spec.ts): checkout URLs go to Verotel's default host, which the tests intercept; postbacks are signed with this key.
+  VEROTEL_SHOP_ID: E2E_VEROTEL.shopId,
+  VEROTEL_SIGNATURE_KEY: E2E_VEROTEL.signatureKey,
 };
 
 const chromium = {

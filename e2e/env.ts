@@ -8,3 +8,6 @@ import path from 'node:path';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const ORIGIN = `http://127.0.0.1:${E2E_PORT}`;
 export const E2E_DATA_DIR = path.join(os.tmpdir(), E2E_PORT === 3100 ? 'chrysalis-e2e-data' : `chrysalis-e2e-data-${E2E_PORT}`);
+
+/** The Verotel account the e2e server runs with (no real shop: tests sign postbacks with this key, and intercept Verotel's pages). */
+export const E2E_VEROTEL = { shopId: '777001', signatureKey: 'e2e-verotel-signature-key-2026' };

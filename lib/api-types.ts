@@ -336,3 +336,48 @@ export interface AdminDailyTasksDto {
   /** Unscheduled tasks, least recently used first (the order the pool picks them in, ties aside). */
   pool: AdminDailyTaskDto[];
 }
+
+// ---------- VIP and payments ----------
+
+/** A VIP plan as /subscribe offers it (from VIP_PLANS). */
+export interface VipPlanDto {
+  id: string;
+  name: string;
+  /** Decimal with two places, e.g. "9.99". */
+  priceAmount: string;
+  priceCurrency: string;
+  /** Days of VIP one payment buys. */
+  periodDays: number;
+  /** Renewed by the processor until cancelled; false for a one-time pass. */
+  recurring: boolean;
+}
+
+/** A period of VIP the member has now (active, or cancelled but still paid up). */
+export interface VipEntitlementDto {
+  _id: string;
+  /** `verotel`: bought; `manual`: granted by the site's team. */
+  source: 'verotel' | 'manual';
+  planId: string | null;
+  /** The plan's name from configuration, when it still exists. */
+  planName: string | null;
+  status: 'active' | 'cancelled';
+  recurring: boolean;
+  /** When this VIP ends unless it is renewed (ISO). */
+  periodEnd: string;
+  cancelledAt: string | null;
+  /** The processor's signed cancel page for an active recurring subscription; null otherwise. */
+  cancelUrl: string | null;
+}
+
+export interface VipStatusDto {
+  plans: VipPlanDto[];
+  /** False when no processor is configured: checkout answers 503. */
+  paymentsAvailable: boolean;
+  /** Null for visitors. */
+  member: { isVIP: boolean; vipUntil: string | null; entitlements: VipEntitlementDto[] } | null;
+}
+
+export interface VipCheckoutDto {
+  /** The signed processor URL the browser goes to. */
+  url: string;
+}

@@ -9,6 +9,7 @@ import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
 import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
 import { startWorker } from '@/lib/server/jobs/worker';
+import { EXPIRE_VIP_JOB, scheduleVipExpiry } from '@/lib/server/vip/expiry';
 
 async function main() {
   const config = loadConfig();
@@ -28,6 +29,8 @@ async function main() {
     process.exit(1);
   }
   const handlers = only.length ? Object.fromEntries(only.map((type) => [type, all[type]!])) : all;
+  // The VIP expiry job re-queues itself; queueing the current slot restarts the chain after downtime (one job per slot whatever the number of workers).
+  if (EXPIRE_VIP_JOB in handlers) await scheduleVipExpiry(handle.db);
   const worker = startWorker(handle.db, {
     handlers,
     concurrency,

@@ -26,6 +26,8 @@ export const LIMITS = {
   /** Comments (lib/server/community/comments.ts), per member: a burst limit and a daily one. */
   commentPerMinute: { points: 5, duration: 60 },
   commentPerDay: { points: 60, duration: 24 * 60 * 60 },
+  /** VIP checkouts (lib/server/vip/checkout.ts), per member: room for changing one's mind, not for filling the table. */
+  checkoutPerMember: { points: 10, duration: 10 * 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -12,6 +12,7 @@ import { seedStarterTasksIfUnused } from './tasks/starter-pool';
 import { startQuarantineSweeper } from './videos/quarantine';
 import { registerUploadBridge } from './videos/upload-node';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
+import { scheduleVipExpiry } from './vip/expiry';
 
 /** Start-up checks for the web process; exits the process when they fail. */
 export async function startServer(): Promise<void> {
@@ -22,6 +23,8 @@ export async function startServer(): Promise<void> {
     console.log(`[chrysalis] ${config.siteName} ready: ${config.siteUrl} · database: ${where}, migrations applied`);
     startQuarantineSweeper();
     registerUploadBridge();
+    // The recurring VIP expiry job re-queues itself; queueing the current slot here restarts the chain after any downtime.
+    await scheduleVipExpiry(db);
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.
