@@ -103,9 +103,22 @@ function varyOnRegion(res: ServerResponse, rules: GeoRules) {
   }) as ServerResponse['writeHead'];
 }
 
+/**
+ * Paths called by machines, not visitors: the payment processor's postbacks
+ * (from its own servers, wherever they are, authenticated by signature) and
+ * health checks. Blocking the processor's country would silently refuse
+ * every payment.
+ */
+const MACHINE_PATHS = ['/api/payments/', '/api/health'];
+
+export function isMachinePath(url: string | undefined): boolean {
+  const pathname = (url ?? '/').split('?')[0]!;
+  return MACHINE_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
+}
+
 /** Answers a blocked request with 403; returns false when the request may go on. */
 export function handleGeo(req: IncomingMessage, res: ServerResponse, rules: GeoRules, siteName: string): boolean {
-  if (rules.blocked.size === 0) return false;
+  if (rules.blocked.size === 0 || isMachinePath(req.url)) return false;
   varyOnRegion(res, rules);
   const place = locate(req, rules);
   if (!isBlocked(place, rules)) return false;

@@ -1,9 +1,18 @@
-import { accessDeniedHtml, isBlocked, locate, parseBlockedRegions, type GeoRules } from '@/lib/http/geo';
+import { accessDeniedHtml, isBlocked, isMachinePath, locate, parseBlockedRegions, type GeoRules } from '@/lib/http/geo';
 
 const rules: GeoRules = { blocked: parseBlockedRegions(' gb, US-TX ,de-by'), countryHeader: 'cf-ipcountry', regionHeader: 'cf-region-code' };
 const request = (headers: Record<string, string>) => ({ headers, socket: { remoteAddress: '203.0.113.9' } }) as never;
 
 describe('regional blocking', () => {
+  it('never blocks the payment processor’s postbacks or health checks, only what visitors open', () => {
+    expect(isMachinePath('/api/payments/verotel/postback?event=initial')).toBe(true);
+    expect(isMachinePath('/api/health')).toBe(true);
+    expect(isMachinePath('/api/healthy')).toBe(false);
+    expect(isMachinePath('/api/paymentsX')).toBe(false);
+    expect(isMachinePath('/subscribe')).toBe(false);
+    expect(isMachinePath('/api/vip/checkout')).toBe(false);
+  });
+
   it('parses the list in any case and spacing', () => {
     expect([...rules.blocked]).toEqual(['GB', 'US-TX', 'DE-BY']);
   });
