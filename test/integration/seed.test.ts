@@ -106,6 +106,7 @@ describe.each(ENGINES)('npm run seed on %s', (engine) => {
     const titles = (found.body.videos as Listed[]).map((video) => video.title.toLowerCase());
     expect(titles.length).toBeGreaterThan(5);
     expect(titles.length).toBeLessThan(50);
-    expect(titles.every((title) => title.includes(share!.commonest))).toBe(true);
+    // Mostly title hits: a description or tag word can also start with the word (prefix search), and a typo-close title word counts too.
+    expect(titles.filter((title) => title.includes(share!.commonest)).length).toBeGreaterThanOrEqual(Math.ceil(titles.length * 0.8));
   });
 });
