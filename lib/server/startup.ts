@@ -13,6 +13,8 @@ import { startQuarantineSweeper } from './videos/quarantine';
 import { registerUploadBridge } from './videos/upload-node';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
 import { scheduleVipExpiry } from './vip/expiry';
+import { scheduleRecurring } from './jobs/recurring';
+import { VACUUM_EMBEDDED } from './maintenance';
 
 /** Start-up checks for the web process; exits the process when they fail. */
 export async function startServer(): Promise<void> {
@@ -32,6 +34,7 @@ export async function startServer(): Promise<void> {
       startWorker(db, { handlers: { [PROCESS_VIDEO_JOB]: processVideo! }, concurrency: 1, onError: logJobError });
       startWorker(db, { handlers: background, concurrency: 1, onError: logJobError });
       console.log('[chrysalis] job workers running in this process');
+      await scheduleRecurring(db, VACUUM_EMBEDDED);
       // Before ensureAdmin: a first start with ADMIN_* set still counts as an empty site. The clips are made by the worker, not here.
       if (demoSeedingEnabled() && (await enqueueDemoSeedIfEmpty(db))) {
         console.log('[chrysalis] empty site: making a dozen labelled demo videos in the background (SEED_DEMO=0 skips this)');

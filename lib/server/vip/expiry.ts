@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { paymentEvents } from '@/lib/db/schema';
 
-import { enqueue } from '../jobs/queue';
+import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } from '../jobs/recurring';
 import type { JobHandler } from '../jobs/worker';
 
 import { syncVipUntil } from './entitlements';
@@ -47,28 +47,18 @@ export async function expireEntitlements(db: Database, now: Date = new Date()): 
   });
 }
 
-/** The start of the time slot `at` falls in; one job per slot, whatever the number of processes. */
-const slotStart = (at: number) => new Date(Math.floor(at / EXPIRE_VIP_EVERY_MS) * EXPIRE_VIP_EVERY_MS);
+const EXPIRE_VIP: RecurringJob = { type: EXPIRE_VIP_JOB, everyMs: EXPIRE_VIP_EVERY_MS };
 
-/**
- * Queues the expiry run of the slot `at` falls in (due at once when that is
- * now). Every process calls it at start and every run queues the next slot,
- * so the chain survives restarts and a failed run; the dedupe key keeps it
- * to one job per slot.
- */
-export async function scheduleVipExpiry(db: Database, at: number = Date.now()): Promise<void> {
-  const slot = slotStart(at);
-  await enqueue(db, EXPIRE_VIP_JOB, {}, { dedupeKey: `${EXPIRE_VIP_JOB}:${slot.toISOString()}`, runAt: slot, maxAttempts: 3 });
-}
+/** Queues the expiry run of the slot `at` falls in; every process calls it at start (see lib/server/jobs/recurring.ts). */
+export const scheduleVipExpiry = (db: Database, at: number = Date.now()) => scheduleRecurring(db, EXPIRE_VIP, at);
 
 /** expire-vip: queues the next slot first (so a failure cannot end the chain), then expires, then forgets old finished runs. */
 export const expireVipJob: JobHandler = async () => {
   const db = await getDb();
-  await scheduleVipExpiry(db, Date.now() + EXPIRE_VIP_EVERY_MS);
+  await scheduleNextRun(db, EXPIRE_VIP);
   const { expired } = await expireEntitlements(db);
   if (expired > 0) console.log(`[vip] ${expired} VIP period${expired === 1 ? '' : 's'} ended`);
-  // 144 runs a day would otherwise pile up in the jobs table.
-  await db.execute(sql`DELETE FROM jobs WHERE type = ${EXPIRE_VIP_JOB} AND status = 'done' AND finished_at < now() - interval '1 day'`);
+  await forgetOldRuns(db, EXPIRE_VIP);
 };
 
 export const VIP_JOB_HANDLERS: Record<string, JobHandler> = {
