@@ -1,11 +1,9 @@
 'use client';
 
-import Link from 'next/link';
 import { useRef, useState } from 'react';
 import useSWR from 'swr';
 
 import { serverMessage } from '@/components/account/form-parts';
-import { useSession } from '@/components/session/SessionProvider';
 import { Spinner } from '@/components/shell/Spinner';
 import type { AdminDailyTaskDto, AdminDailyTasksDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
@@ -31,27 +29,11 @@ const placeOf = (day: string | null) => (day ? `for ${dayLabel(day)}` : 'to the 
 /**
  * Admin scheduling of the VIP daily task: today's task as members get it,
  * a form to schedule a task for a UTC day or add it to the pool, and both
- * lists with edit and delete. The session decides what shows (proxy.ts sends
- * non-admins home first; the API refuses them anyway).
+ * lists with edit and delete. app/admin/layout.tsx has checked the admin;
+ * the API checks every call.
  */
 export function DailyTasksAdmin() {
-  const { loading, user } = useSession();
-  if (loading) return <Spinner label="Loading daily tasks…" />;
-  if (!user?.isAdmin) {
-    return (
-      <section className="empty-state admin-denied" aria-labelledby="tasks-denied-title">
-        <h1 id="tasks-denied-title">Admins only</h1>
-        <p>Daily tasks are managed by the site&apos;s admins.</p>
-        <Link className="btn btn-primary" href="/">
-          Go to the home page
-        </Link>
-      </section>
-    );
-  }
-  return <DailyTasksPanel />;
-}
 
-function DailyTasksPanel() {
   const { data, error, isLoading, mutate } = useSWR(ADMIN_TASKS_PATH, fetchTasks);
   const [notice, setNotice] = useState<Notice>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);

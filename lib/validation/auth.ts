@@ -27,13 +27,17 @@ const newPassword = z
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
 
+/** Names that are fixed paths beside /api/users/{username} ("me" is already too short). */
+export const RESERVED_USERNAMES: readonly string[] = ['settings', 'complete-task'];
+
 export const usernameSchema = z
   .string({ error: 'Username is required' })
   .trim()
   .min(1, 'Username is required')
   .min(USERNAME_MIN, `Username must be at least ${USERNAME_MIN} characters`)
   .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters`)
-  .regex(/^[A-Za-z0-9_.-]+$/, 'Username can only contain letters, numbers, underscores (_), dots (.) and hyphens (-)');
+  .regex(/^[A-Za-z0-9_.-]+$/, 'Username can only contain letters, numbers, underscores (_), dots (.) and hyphens (-)')
+  .refine((name) => !RESERVED_USERNAMES.includes(name.toLowerCase()), 'That username is not available. Please choose another.');
 
 /** Today's date as YYYY-MM-DD in UTC (servers) or local time (browsers), for age checks. */
 export function todayIso(now = new Date(), local = false): string {

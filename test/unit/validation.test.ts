@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { ageOn, changeEmailSchema, changePasswordSchema, loginSchema, registerSchema, todayIso, usernameSchema } from '@/lib/validation/auth';
+import { ageOn, changeEmailSchema, changePasswordSchema, loginSchema, registerSchema, RESERVED_USERNAMES, todayIso, usernameSchema } from '@/lib/validation/auth';
 
 const TODAY = '2026-11-21';
 const register = registerSchema(() => TODAY);
@@ -10,10 +10,13 @@ const firstMessage = (result: { success: boolean; error?: { issues: { message: s
 describe('validation (property tests)', () => {
   it('accepts every username of 3–30 allowed characters and rejects any other character', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[A-Za-z0-9_.-]{3,30}$/), (name) => {
+      fc.property(fc.stringMatching(/^[A-Za-z0-9_.-]{3,30}$/).filter((name) => !RESERVED_USERNAMES.includes(name.toLowerCase())), (name) => {
         expect(usernameSchema.safeParse(name).success).toBe(true);
       }),
     );
+    for (const name of ['settings', 'Complete-Task']) {
+      expect(firstMessage(usernameSchema.safeParse(name))).toBe('That username is not available. Please choose another.');
+    }
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9]{2,10}$/), fc.constantFrom(' ', '!', '@', '<', '/', 'é', '🦋'), (base, bad) => {
         expect(usernameSchema.safeParse(`${base}${bad}x`).success).toBe(false);
