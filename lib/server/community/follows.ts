@@ -109,9 +109,9 @@ async function notifyFollowee(db: Database, member: Follower, target: NamedMembe
  * the page is the newest of those. The work grows with the number of
  * creators followed (one index descent each), never with the size of the
  * catalogue or how long ago they last published: 1,000 creators over
- * 1,000,000 videos take about 3,700 buffer hits and 10 ms on PostgreSQL
- * (reading n videos of every creator took 9,900 and about 1.3 times as
- * long; see bench:community). The plainer `owner_id IN (…) ORDER BY
+ * 1,000,000 videos take about 3,760 buffer hits and 9 to 15 ms on
+ * PostgreSQL (reading n videos of every creator took 9,850 and about twice
+ * as long; see bench:community). The plainer `owner_id IN (…) ORDER BY
  * published_at` walks the site-wide recent index until it meets enough
  * followed videos, which is 1 ms when followed creators publish often and a
  * scan of every public video when they have gone quiet. See docs/api.md.
