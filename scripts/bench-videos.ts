@@ -39,12 +39,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import autocannon from 'autocannon';
-import { Client } from 'pg';
 
 import { ADJECTIVES } from '@/lib/server/demo/bulk-seed';
 import { hlsFfmpegArgs } from '@/lib/server/media/hls';
 import { probeVideo } from '@/lib/server/media/probe';
 
+import { count, createSummary, median, percentile, secs, seedCatalogue, withPostgres } from './lib/bench';
 import { buildIfNeeded } from './lib/build';
 import { rssBytes } from './lib/proc';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
@@ -90,31 +90,13 @@ const BROWSER_HEADERS = { accept: 'text/html,application/xhtml+xml', 'accept-enc
 
 // ---------------------------------------------------------------------------------------------- reporting
 
-interface SummaryRow {
-  section: string;
-  measure: string;
-  result: string;
-  target: string;
-  ok: boolean | null;
-}
-const summary: SummaryRow[] = [];
-const note = (row: SummaryRow) => summary.push(row);
+const summary = createSummary();
+const { note } = summary;
 const say = (line: string) => console.log(line);
 const progress = (line: string) => console.error(`[bench:videos] ${line}`);
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const count = (n: number) => n.toLocaleString('en-US');
 
 // ---------------------------------------------------------------------------------------------- servers
 
@@ -539,39 +521,16 @@ async function measureLists(label: string) {
   note({ section: 'lists', measure: `${label}: deepest page p50 / page 1 p50 (worst)`, result: `${worstDepth.toFixed(2)}×`, target: '≤ 3×', ok: worstDepth <= 3 });
 }
 
-function seed(size: number, env: NodeJS.ProcessEnv): Promise<number> {
-  const started = performance.now();
-  const child = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/seed.ts', '--videos', String(size)], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`seed of ${size} videos exited with ${code}`))));
-  });
-}
-
 /** Share of titles (in %) each search word matches, from the database itself. */
 async function wordShares(databaseUrl: string): Promise<string> {
   const words = [...new Set(SEARCHES.flatMap((s) => s.q.split(' ')))];
-  const result = await withDatabase(databaseUrl, (client) =>
+  const result = await withPostgres(databaseUrl, (client) =>
     client.query<Record<string, string>>(
       `SELECT ${words.map((w, i) => `round(100.0 * count(*) FILTER (WHERE title ILIKE '%' || $${i + 1} || '%') / count(*), 2) AS "${w}"`).join(', ')} FROM videos`,
       words,
     ),
   );
   return words.map((w) => `${w} ${result.rows[0]![w]} %`).join(', ');
-}
-
-async function withDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 async function sectionListsAndPages() {
@@ -589,20 +548,20 @@ async function sectionListsAndPages() {
       let server: Server | null = null;
       try {
         if (databaseUrl) {
-          await withDatabase(PG_URL, async (client) => {
+          await withPostgres(PG_URL, async (client) => {
             await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
             await client.query(`CREATE DATABASE ${database}`);
           });
         }
         progress(`seeding ${count(size)} videos on ${engine}…`);
         // The seeder opens the database itself (one process at a time for PGlite): run it before the server.
-        const seedMs = await seed(size, { ...env, NODE_ENV: 'development' });
+        const seedMs = await seedCatalogue(size, { ...env, NODE_ENV: 'development' });
         const label = `${count(size)} videos on ${engine}`;
         say(`\n${label}: seeded in ${secs(seedMs)}${databaseUrl ? `; title words: ${await wordShares(databaseUrl)}` : ''}`);
         if (databaseUrl) {
           // What autovacuum does to a live database soon after a bulk insert (visibility map for index-only scans);
           // done now so it does not start in the middle of a measurement.
-          const vacuumMs = await withDatabase(databaseUrl, async (client) => {
+          const vacuumMs = await withPostgres(databaseUrl, async (client) => {
             const vacuumStarted = performance.now();
             await client.query('VACUUM videos');
             return performance.now() - vacuumStarted;
@@ -622,7 +581,7 @@ async function sectionListsAndPages() {
       } finally {
         await stopServer(server);
         rmSync(dataDir, { recursive: true, force: true });
-        if (databaseUrl && !KEEP_DATABASES) await withDatabase(PG_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch((error: unknown) => progress(`could not drop ${database}: ${String(error)}`));
+        if (databaseUrl && !KEEP_DATABASES) await withPostgres(PG_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch((error: unknown) => progress(`could not drop ${database}: ${String(error)}`));
       }
     }
   }
@@ -703,10 +662,7 @@ async function main() {
     rmSync(scratch, { recursive: true, force: true });
   }
   say(`\nsummary (${secs(performance.now() - started)} in all)`);
-  const width = Math.max(...summary.map((row) => row.measure.length));
-  const resultWidth = Math.max(...summary.map((row) => row.result.length));
-  say(`${'section'.padEnd(10)}${'measure'.padEnd(width + 2)}${'result'.padEnd(resultWidth + 2)}${'target'.padEnd(10)}ok`);
-  for (const row of summary) say(`${row.section.padEnd(10)}${row.measure.padEnd(width + 2)}${row.result.padEnd(resultWidth + 2)}${row.target.padEnd(10)}${row.ok === null ? '' : row.ok ? 'yes' : 'NO'}`);
+  summary.print(say);
 }
 
 main().catch((error: unknown) => {

@@ -139,6 +139,8 @@ export const COMMENT_MESSAGES = {
   tooLong: `Comments can be at most ${COMMENT_MAX} characters.`,
   blocked: 'You cannot comment on this video.',
   notFound: 'Comment not found',
+  badId: 'The comment id is not valid.',
+  badVideoId: 'The video id is not valid.',
   editOthers: 'You can only edit your own comments.',
   deleteOthers: 'You can only delete your own comments, or comments on your own videos.',
   tooFast: 'You are commenting too quickly. Please wait a moment before posting again.',

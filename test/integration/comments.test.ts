@@ -315,11 +315,17 @@ describe.each(ENGINES)('comments on %s', (engine) => {
     expect((await list()).body.total).toBe(61);
   });
 
-  it('answers 404 for videos that are not public, unknown or malformed', async () => {
+  it('answers 404 for videos that are not public or unknown, and 400 for malformed ids', async () => {
     const pending = await insertVideo(database.db, owner, { moderationStatus: 'pending', publishedAt: null });
     const processing = await insertVideo(database.db, owner, { processingState: 'processing' });
     const hidden = await insertVideo(database.db, owner, { ownerBanned: true });
-    for (const streamVideoId of [pending.streamVideoId, processing.streamVideoId, hidden.streamVideoId, 'unknownVideo1', 'bad id!', "x'--", 'a'.repeat(200)]) {
+    for (const streamVideoId of ['bad id!', "x'--", 'a'.repeat(200), '%00']) {
+      const read = await list('', undefined, streamVideoId);
+      expect(read.status).toBe(400);
+      expect(read.body.message).toBe('The video id is not valid.');
+      expect(await post(aliceToken, 'hello?', streamVideoId)).toMatchObject({ status: 400, body: { message: 'The video id is not valid.' } });
+    }
+    for (const streamVideoId of [pending.streamVideoId, processing.streamVideoId, hidden.streamVideoId, 'unknownVideo1']) {
       const read = await list('', undefined, streamVideoId);
       expect(read.status).toBe(404);
       expect(read.body.message).toBe('Video not found');
@@ -330,8 +336,14 @@ describe.each(ENGINES)('comments on %s', (engine) => {
     expect(await database.db.select().from(comments)).toHaveLength(0);
   });
 
-  it('answers 404 for malformed and unknown comment ids, never 500', async () => {
-    for (const id of ['not-a-uuid', '123', "1' OR '1'='1", 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', '00000000-0000-0000-0000-000000000000', crypto.randomUUID(), '%00']) {
+  it('answers 400 for malformed comment ids and 404 for unknown ones, never 500', async () => {
+    for (const id of ['not-a-uuid', '123', "1' OR '1'='1", 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', '%00']) {
+      const edited = await edit(aliceToken, id, 'x');
+      expect(edited.status).toBe(400);
+      expect(edited.body.message).toBe('The comment id is not valid.');
+      expect(await remove(aliceToken, id)).toMatchObject({ status: 400, body: { message: 'The comment id is not valid.' } });
+    }
+    for (const id of ['00000000-0000-0000-0000-000000000000', crypto.randomUUID()]) {
       const edited = await edit(aliceToken, id, 'x');
       expect(edited.status).toBe(404);
       expect(edited.body.message).toBe('Comment not found');

@@ -271,6 +271,40 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
       for (const n of [1, 3, 7]) expect(titles((await feedOf('alice', `?limit=4&page=${n}`)).body)).toEqual(expected.slice((n - 1) * 4, n * 4));
     });
 
+    it('matches the plain newest-first list when a few creators hold the newest videos (the query reads only the creators a page can need)', async () => {
+      const creators = ['bob', 'carol', 'dave', 'erin'];
+      for (const creator of creators) await doFollow('alice', creator);
+      // Uneven creators: bob posts in bursts that fill whole pages, erin rarely; a few exact ties across creators.
+      let minute = 0;
+      const plan = ['bob', 'bob', 'bob', 'carol', 'bob', 'dave', 'dave', 'bob', 'bob', 'carol', 'erin', 'bob', 'dave', 'carol', 'carol', 'carol', 'bob', 'erin'];
+      for (const [index, creator] of plan.entries()) {
+        if (index % 5 !== 4) minute += 7; // every fifth shares the moment of the one before
+        await insertVideo(database.db, id[creator]!, { title: `${creator} #${index}`, publishedAt: minutesAgo(minute) });
+      }
+      const expected = (
+        await queryRows<{ title: string }>(
+          database.db,
+          sql`SELECT title FROM videos WHERE owner_id IN (${sql.join(creators.map((creator) => sql`${id[creator]}`), sql`, `)}) ORDER BY published_at DESC, id DESC`,
+        )
+      ).map((row) => row.title);
+      expect(expected).toHaveLength(plan.length);
+
+      for (const limit of [1, 2, 3, 5]) {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const answer = await feedOf('alice', `?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+          expect(answer.status).toBe(200);
+          seen.push(...titles(answer.body));
+          cursor = (answer.body.pagination as Pagination).nextCursor;
+        } while (cursor);
+        expect(seen).toEqual(expected);
+        for (let page = 1; page <= Math.min(20, Math.ceil(plan.length / limit)); page += 1) {
+          expect(titles((await feedOf('alice', `?limit=${limit}&page=${page}`)).body)).toEqual(expected.slice((page - 1) * limit, page * limit));
+        }
+      }
+    });
+
     it('checks its query', async () => {
       expect((await feedOf('alice', '?limit=51')).body).toMatchObject({ message: 'limit must be at most 50' });
       expect((await feedOf('alice', '?page=21')).body).toMatchObject({ message: PROFILE_MESSAGES.deepPage });

@@ -6,7 +6,7 @@ import type { CommentDto, CommentPageDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { comments, notifications } from '@/lib/db/schema';
 import { purgePublicPages } from '@/lib/http/page-cache';
-import { COMMENT_MESSAGES, COMMENTS_PAGE_SIZE, type CommentBodyInput } from '@/lib/validation/community';
+import { COMMENT_MESSAGES, COMMENTS_PAGE_SIZE, STREAM_VIDEO_ID_PATTERN, type CommentBodyInput } from '@/lib/validation/community';
 
 import type { Authenticated } from '../auth/session';
 import { ApiError, badRequest, forbidden } from '../errors';
@@ -113,7 +113,9 @@ export async function commentPage(videoId: string, request: CommentPageRequest =
   };
 }
 
+/** 400 for an id that cannot be a video's (as likes answer), 404 unless the video is public. */
 async function publicVideo(streamVideoId: string) {
+  if (!STREAM_VIDEO_ID_PATTERN.test(streamVideoId)) throw badRequest(COMMENT_MESSAGES.badVideoId);
   const row = await findVideoRow(streamVideoId);
   if (!row || !isPublicRow(row)) throw new ApiError(404, VIDEO_NOT_FOUND);
   return row;
@@ -126,8 +128,8 @@ export async function listComments(streamVideoId: string, request: CommentPageRe
 }
 
 async function findComment(db: Database, commentId: string) {
-  // A malformed id is simply not a comment: a 404, never a database error.
-  if (!UUID.test(commentId)) throw new ApiError(404, COMMENT_MESSAGES.notFound);
+  // An id that cannot be a comment's is bad input: a 400, never a database error.
+  if (!UUID.test(commentId)) throw badRequest(COMMENT_MESSAGES.badId);
   const [row] = await queryRows<CommentRow & Pick<VideoRow, 'stream_video_id' | 'processing_state' | 'moderation_status'> & { video_id: string; video_owner_id: string; owner_banned: boolean }>(
     db,
     sql`SELECT ${COMMENT_COLUMNS}, v.id AS video_id, v.stream_video_id, v.owner_id AS video_owner_id,
