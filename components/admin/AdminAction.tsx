@@ -106,29 +106,22 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
                   </ul>
                 </div>
               )}
-              {field.kind === 'textarea' ? (
-                <textarea
-                  id={`${id}-${field.name}`}
-                  value={values[field.name]}
-                  maxLength={field.maxLength}
-                  aria-invalid={Boolean(errors[field.name])}
-                  aria-describedby={`${id}-${field.name}-error`}
-                  onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
-                  autoFocus={field === fields[0]}
-                />
-              ) : (
-                <input
-                  id={`${id}-${field.name}`}
-                  type={field.kind === 'number' ? 'number' : 'text'}
-                  inputMode={field.kind === 'number' ? 'numeric' : undefined}
-                  value={values[field.name]}
-                  maxLength={field.maxLength}
-                  aria-invalid={Boolean(errors[field.name])}
-                  aria-describedby={`${id}-${field.name}-error`}
-                  onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
-                  autoFocus={field === fields[0]}
-                />
-              )}
+              {(() => {
+                const common = {
+                  id: `${id}-${field.name}`,
+                  value: values[field.name],
+                  maxLength: field.maxLength,
+                  'aria-invalid': Boolean(errors[field.name]),
+                  'aria-describedby': `${id}-${field.name}-error`,
+                  autoFocus: field === fields[0],
+                  onChange: (event: { target: { value: string } }) => setValues({ ...values, [field.name]: event.target.value }),
+                };
+                return field.kind === 'textarea' ? (
+                  <textarea {...common} />
+                ) : (
+                  <input {...common} type={field.kind === 'number' ? 'number' : 'text'} inputMode={field.kind === 'number' ? 'numeric' : undefined} />
+                );
+              })()}
               <p id={`${id}-${field.name}-error`} className="field-error">
                 {errors[field.name]}
               </p>

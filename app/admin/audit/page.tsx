@@ -3,6 +3,7 @@ import Link from 'next/link';
 
 import { Pagination } from '@/components/admin/Pagination';
 import { ADMIN_ACTIONS, listAuditLog } from '@/lib/server/admin/audit';
+import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { auditLogQuerySchema } from '@/lib/validation/admin';
 
@@ -17,7 +18,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /** The audit log: every admin action, newest first, narrowed by action or target. */
 export default async function AuditPage({ searchParams }: Props) {
   const raw = await searchParams;
-  const parsed = auditLogQuerySchema.safeParse(Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, (Array.isArray(value) ? value[0] : value) || undefined])));
+  const parsed = auditLogQuerySchema.safeParse(firstValues(raw));
   const query = parsed.success ? parsed.data : auditLogQuerySchema.parse({});
   const { entries, pagination } = await listAuditLog(query);
   return (

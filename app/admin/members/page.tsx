@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { MemberBadges } from '@/components/admin/MemberBadges';
 import { Pagination } from '@/components/admin/Pagination';
 import { listMembers } from '@/lib/server/admin/members';
+import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { MEMBER_FILTERS, memberListQuerySchema } from '@/lib/validation/admin';
 
@@ -26,9 +27,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /** Members, newest first: a plain GET form searches by name or email and filters; each row opens the member. */
 export default async function MembersPage({ searchParams }: Props) {
   const raw = await searchParams;
-  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const { member, filter, page } = firstValues(raw);
   // The page calls its search `member`, not `q`: the navbar's search box shows any `q` in the URL as a video search.
-  const parsed = memberListQuerySchema.safeParse({ q: first(raw.member), filter: first(raw.filter), page: first(raw.page) });
+  const parsed = memberListQuerySchema.safeParse({ q: member, filter, page });
   const query = parsed.success ? parsed.data : memberListQuerySchema.parse({});
   const { members, pagination } = await listMembers(query);
   return (

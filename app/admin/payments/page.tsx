@@ -3,6 +3,7 @@ import Link from 'next/link';
 
 import { Pagination } from '@/components/admin/Pagination';
 import { listPaymentEvents } from '@/lib/server/admin/payments';
+import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { paymentEventsQuerySchema } from '@/lib/validation/admin';
 
@@ -18,7 +19,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /** The payment log, newest first, so an operator can see what each postback did and why one was refused. */
 export default async function PaymentsPage({ searchParams }: Props) {
   const raw = await searchParams;
-  const parsed = paymentEventsQuerySchema.safeParse({ page: Array.isArray(raw.page) ? raw.page[0] : raw.page });
+  const parsed = paymentEventsQuerySchema.safeParse({ page: firstValues(raw).page });
   const query = parsed.success ? parsed.data : paymentEventsQuerySchema.parse({});
   const { events, pagination } = await listPaymentEvents(query);
   return (

@@ -5,6 +5,7 @@ import { AdminAction } from '@/components/admin/AdminAction';
 import { Pagination } from '@/components/admin/Pagination';
 import type { AdminReportDto } from '@/lib/api-types';
 import { listReports } from '@/lib/server/community/reports';
+import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { REPORT_NOTE_MAX } from '@/lib/validation/admin';
 import { reportListQuerySchema, REPORT_STATUSES } from '@/lib/validation/community';
@@ -89,7 +90,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /** The report queue: urgent reasons first, then oldest; each report's age and its due date of seven business days. */
 export default async function ReportsPage({ searchParams }: Props) {
   const raw = await searchParams;
-  const parsed = reportListQuerySchema.safeParse(Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value])));
+  const parsed = reportListQuerySchema.safeParse(firstValues(raw));
   const query = parsed.success ? parsed.data : reportListQuerySchema.parse({});
   const { reports, counts, pagination } = await listReports(query.status, { page: query.page, limit: query.limit });
   return (
