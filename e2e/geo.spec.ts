@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 // The e2e server runs with GEO_BLOCKED_REGIONS=GB,US-TX (playwright.config.ts).
 test.describe('regional blocking', () => {
   test('a blocked country gets the 403 Access Denied page, for pages, cached pages and the API', async ({ request }) => {
-    for (const path of ['/', '/community-standards', '/search?q=x', '/api/health', '/robots.txt']) {
+    for (const path of ['/', '/community-standards', '/search?q=x', '/api/videos', '/robots.txt']) {
       const response = await request.get(path, { headers: { 'cf-ipcountry': 'GB' } });
       expect(response.status(), path).toBe(403);
       expect(response.headers()['content-type']).toMatch(/text\/html/);
@@ -13,6 +13,14 @@ test.describe('regional blocking', () => {
       expect(html).toMatch(/cost of the age verification services/);
       expect(html).not.toContain('Welcome to Chrysalis');
     }
+  });
+
+  test('machines are never blocked: health checks and the payment processor’s postbacks get through', async ({ request }) => {
+    expect((await request.get('/api/health', { headers: { 'cf-ipcountry': 'GB' } })).status()).toBe(200);
+    // Reaches the postback handler, which refuses the missing signature itself (401), not the regional 403 page.
+    const postback = await request.get('/api/payments/verotel/postback?event=initial', { headers: { 'cf-ipcountry': 'GB' } });
+    expect(postback.status()).toBe(401);
+    expect(postback.headers()['content-type']).not.toMatch(/text\/html/);
   });
 
   test('subdivisions are blocked on their own: US-TX is, US-CA is not', async ({ request }) => {
