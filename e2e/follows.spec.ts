@@ -105,6 +105,8 @@ test.describe('follows and profiles', () => {
     const suggestions = page.getByRole('region', { name: 'Creators to follow' });
     const suggested = suggestions.getByRole('listitem').filter({ hasText: creator.username });
     if (await suggested.count()) {
+      // The suggestion's button is in the server HTML; it knows the member (aria-pressed) once the session has loaded.
+      await expect(suggested.getByRole('button', { name: 'Follow', exact: true })).toHaveAttribute('aria-pressed', 'false');
       await suggested.getByRole('button', { name: 'Follow', exact: true }).click();
       await expect(suggested.getByRole('button', { name: 'Following' })).toHaveAttribute('aria-pressed', 'true');
     }
