@@ -43,6 +43,8 @@ const URGENT_NOTE: readonly ReportReason[] = ['underage', 'non_consensual'];
  */
 export function ReportDialog({ targetType, target, label = 'Report', buttonAriaLabel, subject, className }: ReportDialogProps) {
   const [open, setOpen] = useState(false);
+  // Each opening is a new modal: reopened right after Escape (before React re-rendered), the old one's <dialog> is already closed.
+  const [opening, setOpening] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
   const close = () => {
     setOpen(false);
@@ -56,12 +58,15 @@ export function ReportDialog({ targetType, target, label = 'Report', buttonAriaL
         className={`btn btn-ghost btn-small report-button${className ? ` ${className}` : ''}`}
         aria-haspopup="dialog"
         aria-label={buttonAriaLabel}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setOpening((count) => count + 1);
+          setOpen(true);
+        }}
       >
         <FlagIcon />
         {label}
       </button>
-      {open && <ReportModal targetType={targetType} target={target} subject={subject ?? DEFAULT_SUBJECT[targetType]} onClose={close} />}
+      {open && <ReportModal key={opening} targetType={targetType} target={target} subject={subject ?? DEFAULT_SUBJECT[targetType]} onClose={close} />}
     </>
   );
 }
