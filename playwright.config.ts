@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 
-import { E2E_DATA_DIR, E2E_PORT, E2E_VEROTEL, ORIGIN } from './e2e/env';
+import { E2E_DATA_DIR, E2E_PORT, E2E_VEROTEL, ORIGIN } from './scripts/lib/e2e-env';
 
 const PORT = E2E_PORT;
 const baseURL = ORIGIN;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import { expect } from './fixtures';
-import { E2E_DATA_DIR, ORIGIN } from './env';
+import { E2E_DATA_DIR, ORIGIN } from '../scripts/lib/e2e-env';
 
 /** The bootstrap admin playwright.config.ts starts the e2e server with. */
 export const ADMIN = { email: 'admin@e2e.example.org', password: 'moderate-orchid-velvet-2026' };

@@ -1,5 +1,5 @@
 import { expect, POLICY_PAGES, test } from './fixtures';
-import { ORIGIN } from './env';
+import { ORIGIN } from '../scripts/lib/e2e-env';
 
 
 async function structuredData(page: import('@playwright/test').Page) {

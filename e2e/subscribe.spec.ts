@@ -6,7 +6,7 @@ import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { flexpayDay, flexpaySign, saleFromCheckout, signedPostback } from '../test/helpers/flexpay';
 
 import { logInThroughForm, verifiedMember } from './api';
-import { E2E_VEROTEL, ORIGIN } from './env';
+import { E2E_VEROTEL, ORIGIN } from '../scripts/lib/e2e-env';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 const VEROTEL = 'https://secure.verotel.com';

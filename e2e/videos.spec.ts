@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
-import { ORIGIN } from './env';
+import { ORIGIN } from '../scripts/lib/e2e-env';
 
 let mediaDir: string;
 let clip: Buffer;

@@ -1,12 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
 import { HeartIcon } from '@/components/icons';
 import { useSession } from '@/components/session/SessionProvider';
-import { VideoCard } from '@/components/videos/VideoCard';
+import { VideoGrid } from '@/components/videos/VideoGrid';
 import type { VideoListDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 
@@ -37,22 +37,8 @@ export function LikedVideosFeed() {
   const hasMore = data?.at(-1)?.pagination.hasMore ?? false;
   const loadingMore = size > 0 && data !== undefined && typeof data[size - 1] === 'undefined';
 
-  const end = useRef<HTMLDivElement | null>(null);
-  useEffect(() => {
-    const target = end.current;
-    if (!target || !hasMore || loadingMore || error) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          observer.disconnect();
-          void setSize((current) => current + 1);
-        }
-      },
-      { rootMargin: '400px 0px' },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [hasMore, loadingMore, error, videos.length, setSize]);
+  const more = useCallback(() => void setSize((current) => current + 1), [setSize]);
+  const retry = useCallback(() => void mutate(), [mutate]);
 
   if (loading || (user && isLoading)) {
     return (
@@ -95,25 +81,14 @@ export function LikedVideosFeed() {
     );
   }
   return (
-    <>
-      <ul className="video-grid" aria-label="Your liked videos" aria-busy={loadingMore}>
-        {videos.map((video, index) => (
-          <li key={video._id}>
-            <VideoCard video={video} priority={index < 4} />
-          </li>
-        ))}
-      </ul>
-      <div ref={end} className="feed-status" aria-live="polite">
-        {loadingMore && <span className="feed-loading">Loading more videos…</span>}
-        {error && (
-          <p className="form-error" role="alert">
-            {LOAD_ERROR}{' '}
-            <button type="button" className="btn btn-quiet btn-small" onClick={() => void mutate()}>
-              Try again
-            </button>
-          </p>
-        )}
-      </div>
-    </>
+    <VideoGrid
+      videos={videos}
+      label="Your liked videos"
+      priorityCount={4}
+      loading={loadingMore}
+      error={error ? LOAD_ERROR : null}
+      loadMore={hasMore ? more : null}
+      onRetry={retry}
+    />
   );
 }

@@ -1,8 +1,8 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 
-import { VideoCard } from '@/components/videos/VideoCard';
+import { VideoGrid } from '@/components/videos/VideoGrid';
 import type { VideoDto, VideoListDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 import { isVideoList, VIDEO_ERRORS } from '@/lib/client/video-cache';
@@ -35,7 +35,6 @@ export function InfiniteVideoGrid({ initial, listUrl, label, priorityCount = 4 }
   const [page, setPage] = useState(1);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const lastCard = useRef<HTMLLIElement | null>(null);
   const busy = useRef(false);
 
   const loadMore = useCallback(async () => {
@@ -63,47 +62,14 @@ export function InfiniteVideoGrid({ initial, listUrl, label, priorityCount = 4 }
     }
   }, [listUrl, page, cursor]);
 
-  useEffect(() => {
-    const target = lastCard.current;
-    if (!target || !hasMore || loading || error || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          observer.disconnect();
-          void loadMore();
-        }
-      },
-      { rootMargin: '400px 0px' },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [hasMore, loading, error, videos.length, loadMore]);
-
+  const more = useCallback(() => void loadMore(), [loadMore]);
   return (
-    <>
-      <ul className="video-grid" aria-label={label} aria-busy={loading}>
-        {videos.map((video, index) => (
-          <li key={video._id} ref={index === videos.length - 1 ? lastCard : undefined}>
-            <VideoCard video={video} priority={index < priorityCount} />
-          </li>
-        ))}
-      </ul>
-      <div className="feed-status" aria-live="polite">
-        {loading && <span className="feed-loading">Loading more videos…</span>}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}{' '}
-            <button type="button" className="btn btn-quiet btn-small" onClick={() => void loadMore()}>
-              Try again
-            </button>
-          </p>
-        )}
-        {!loading && !error && hasMore && (
-          <button type="button" className="btn btn-ghost" onClick={() => void loadMore()}>
-            Show more videos
-          </button>
-        )}
-      </div>
-    </>
+    <VideoGrid videos={videos} label={label} priorityCount={priorityCount} loading={loading} error={error} loadMore={hasMore ? more : null} onRetry={more}>
+      {!loading && !error && hasMore && (
+        <button type="button" className="btn btn-ghost" onClick={more}>
+          Show more videos
+        </button>
+      )}
+    </VideoGrid>
   );
 }

@@ -1,13 +1,13 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 import type { VideoDto, VideoListDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 import { isVideoList, readVideoCache, VIDEO_ERRORS, writeVideoCache } from '@/lib/client/video-cache';
 
 import { NoVideos } from './NoVideos';
-import { VideoCard } from './VideoCard';
+import { VideoGrid } from './VideoGrid';
 
 interface FeedProps {
   /** What the server rendered; null when the server could not load it (then the cache and the API take over). */
@@ -52,7 +52,6 @@ export function VideoFeed({ initial, cacheKey, listUrl, pageSize, label, infinit
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [settled, setSettled] = useState(initial !== null);
-  const lastCard = useRef<HTMLLIElement | null>(null);
 
   const loadPage = useCallback(
     async (next: number, after: string | null) => {
@@ -104,44 +103,12 @@ export function VideoFeed({ initial, cacheKey, listUrl, pageSize, label, infinit
     if (settled && videos.length) writeVideoCache(cacheKey, videos);
   }, [cacheKey, settled, videos]);
 
-  useEffect(() => {
-    const target = lastCard.current;
-    if (!infinite || !target || !hasMore || loading || error) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          observer.disconnect();
-          void loadPage(page + 1, cursor);
-        }
-      },
-      { rootMargin: '400px 0px' },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [infinite, hasMore, loading, error, page, cursor, videos.length, loadPage]);
+  const next = useCallback(() => void loadPage(page + 1, cursor), [loadPage, page, cursor]);
+  const retry = useCallback(() => void loadPage(videos.length ? page + 1 : 1, cursor), [loadPage, videos.length, page, cursor]);
 
   if (settled && !loading && !error && videos.length === 0) return <NoVideos message={emptyMessage} />;
 
   return (
-    <>
-      <ul className="video-grid" aria-label={label} aria-busy={loading}>
-        {videos.map((video, index) => (
-          <li key={video._id} ref={index === videos.length - 1 ? lastCard : undefined}>
-            <VideoCard video={video} priority={index < priorityCount} />
-          </li>
-        ))}
-      </ul>
-      <div className="feed-status" aria-live="polite">
-        {loading && <span className="feed-loading">Loading more videos…</span>}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}{' '}
-            <button type="button" className="btn btn-quiet btn-small" onClick={() => void loadPage(videos.length ? page + 1 : 1, cursor)}>
-              Try again
-            </button>
-          </p>
-        )}
-      </div>
-    </>
+    <VideoGrid videos={videos} label={label} priorityCount={priorityCount} loading={loading} error={error} loadMore={infinite && hasMore ? next : null} onRetry={retry} />
   );
 }

@@ -1,6 +1,8 @@
 /** Admin inputs, shared by the admin panel's forms, the admin API and tests. */
 import { z } from 'zod';
 
+import { positiveInt } from './common';
+
 export const ADMIN_NOTE_MAX = 500;
 
 export const memberIdParamsSchema = z.object({
@@ -24,9 +26,8 @@ export const vipRevokeSchema = z.object({ note });
 export const MEMBER_FILTERS = ['all', 'banned', 'admins', 'vip', 'unverified'] as const;
 export type MemberFilter = (typeof MEMBER_FILTERS)[number];
 
-const page = z.coerce.number({ error: 'page must be a whole number from 1' }).int('page must be a whole number from 1').min(1, 'page must be a whole number from 1').max(10_000, 'page must be at most 10000').default(1);
-const limit = (max: number, fallback: number) =>
-  z.coerce.number({ error: `limit must be a whole number from 1 to ${max}` }).int(`limit must be a whole number from 1 to ${max}`).min(1, `limit must be a whole number from 1 to ${max}`).max(max, `limit must be a whole number from 1 to ${max}`).default(fallback);
+const page = positiveInt('page', 10_000, 1);
+const limit = (max: number, fallback: number) => positiveInt('limit', max, fallback);
 
 export const memberListQuerySchema = z.object({
   q: z.string().trim().max(100, 'The search must be at most 100 characters.').default(''),

@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 import type { REPORT_REASONS as DB_REPORT_REASONS, REPORT_TARGETS as DB_REPORT_TARGETS } from '@/lib/db/schema';
 
+import { characterCount, positiveInt } from './common';
+
 // ---------- Reports and blocks ----------
 
 /** The reasons the database accepts (lib/db/schema.ts), repeated here so the browser bundle does not pull in Drizzle. */
@@ -59,14 +61,6 @@ export const reportSchema = z
   });
 
 export type ReportInput = z.infer<typeof reportSchema>;
-
-const positiveInt = (name: string, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .min(1, `${name} must be at least 1`)
-    .max(max, `${name} must be at most ${max}`)
-    .default(fallback);
 
 export const REPORT_STATUSES = ['open', 'resolved', 'dismissed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -148,12 +142,8 @@ export const COMMENT_MESSAGES = {
   badCursor: 'The cursor is not valid. Start again from the first page.',
 } as const;
 
-/** Characters as people count them (code points, so an emoji is one), for the limit and the form's counter. */
-export function commentLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
+/** A comment's length as the limit and the form's counter count it. */
+export const commentLength = characterCount;
 
 /**
  * Line endings become \n and control characters other than tab and newline
@@ -173,12 +163,7 @@ export const commentBodySchema = z.object({
 export type CommentBodyInput = z.infer<typeof commentBodySchema>;
 
 export const commentListQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(COMMENTS_LIMIT_MAX, `limit must be at most ${COMMENTS_LIMIT_MAX}`)
-    .default(COMMENTS_PAGE_SIZE),
+  limit: positiveInt('limit', COMMENTS_LIMIT_MAX, COMMENTS_PAGE_SIZE),
   cursor: z.string().max(200, COMMENT_MESSAGES.badCursor).optional(),
 });
 
@@ -196,12 +181,8 @@ export const PROFILE_MESSAGES = {
   deepPage: 'Pages past 20 need the cursor from the previous answer.',
 } as const;
 
-/** Characters as people count them (code points, so an emoji is one), for the bio limit and the settings counter. */
-export function bioLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
+/** A bio's length as the limit and the settings counter count it. */
+export const bioLength = characterCount;
 
 /** Line endings become \n, control characters other than tab and newline are dropped, runs of blank lines shrink to one, then it is trimmed. */
 export function normalizeBio(text: string): string {

@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 import { CATEGORIES } from '@/lib/site';
 
+import { positiveInt } from './common';
+
 export const TITLE_MAX = 120;
 export const DESCRIPTION_MAX = 5000;
 export const TAGS_MAX = 15;
@@ -25,15 +27,6 @@ export const uploadFieldsSchema = z.object({
 });
 
 export type UploadFields = z.infer<typeof uploadFieldsSchema>;
-
-/** Query strings arrive as text; numbers are coerced and bounded, junk is a 400 with a message. */
-const positiveInt = (name: string, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .min(1, `${name} must be at least 1`)
-    .max(max, `${name} must be at most ${max}`)
-    .default(fallback);
 
 export const LIST_LIMIT_MAX = 50;
 
