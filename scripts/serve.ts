@@ -13,8 +13,8 @@ import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
 import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
-import { FILL_HEADER, PageCache, registerPageCache } from '../lib/http/page-cache';
-import { isUploadRequest, nodeUploadHandler } from '../lib/http/upload-bridge';
+import { handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
+import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
 import { isPublicPagePath } from '../lib/site';
 
 async function main() {
@@ -37,21 +37,13 @@ async function main() {
     fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1', 'accept-encoding': 'identity' }, redirect: 'manual' }),
   });
 
-  registerPageCache(cache);
+  onAppEvent('public-content-changed', (prefix) => cache.purge(prefix));
 
   const server = createServer((req, res) => {
     // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
     if (handleGeo(req, res, geo, env.SITE_NAME)) return;
     if (cache.handle(req, res)) return;
-    const upload = isUploadRequest(req) ? nodeUploadHandler() : undefined;
-    if (upload) {
-      upload(req, res).catch((error: unknown) => {
-        console.error('[chrysalis] upload failed:', error);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify({ message: 'Something went wrong on our side. Please try again.' }));
-      });
-      return;
-    }
+    if (isUploadRequest(req) && handOverUpload(req, res)) return;
     void handle(req, res);
   });
   server.listen(port, () => {

@@ -5,21 +5,21 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { OwnVideoDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
 import { videos } from '@/lib/db/schema';
-import { purgePublicPages } from '@/lib/http/page-cache';
+import type { ModerationStatus } from '@/lib/validation/videos';
+import { purgePublicPages } from '@/lib/events';
 
 import { recordAdminAction } from '../admin/audit';
-import type { Authenticated } from '../auth/session';
+import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
 
 import { VIDEO_COLUMNS } from './catalog';
 import { toOwnVideoDto, type VideoRow } from './dto';
 
-export const MODERATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type ModerationStatus = (typeof MODERATION_STATUSES)[number];
 
 /** The moderation queue: oldest first for pending (first come, first reviewed), newest first otherwise. */
-export async function listForModeration(status: ModerationStatus, request: { page: number; limit: number }) {
+export async function listForModeration(actor: Actor, status: ModerationStatus, request: { page: number; limit: number }) {
+  requireAdmin(actor);
   const db = await getDb();
   const order = status === 'pending' ? sql`v.created_at ASC, v.id ASC` : sql`coalesce(v.moderated_at, v.created_at) DESC, v.id DESC`;
   const rows = await queryRows<VideoRow>(
@@ -52,7 +52,8 @@ export type ModerationDecision = { action: 'approve' } | { action: 'reject'; rea
  * still processing is allowed: it goes public the moment it is ready.
  * Deciding again (reject after approve) is allowed: admins correct mistakes.
  */
-export async function moderateVideo(admin: Pick<Authenticated, 'user'>, streamVideoId: string, decision: ModerationDecision): Promise<OwnVideoDto> {
+export async function moderateVideo(actor: Actor, streamVideoId: string, decision: ModerationDecision): Promise<OwnVideoDto> {
+  const admin = requireAdmin(actor);
   const db = await getDb();
   const [video] = await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId));
   if (!video) throw new ApiError(404, 'Video not found');
@@ -113,7 +114,8 @@ export interface BulkModerationResult {
  * that cannot be decided (already decided by someone else, failed
  * processing) is reported and does not stop the others.
  */
-export async function moderateVideos(admin: Pick<Authenticated, 'user'>, streamVideoIds: string[], decision: ModerationDecision): Promise<BulkModerationResult[]> {
+export async function moderateVideos(actor: Actor, streamVideoIds: string[], decision: ModerationDecision): Promise<BulkModerationResult[]> {
+  const admin = requireAdmin(actor);
   const results: BulkModerationResult[] = [];
   for (const streamVideoId of new Set(streamVideoIds)) {
     try {

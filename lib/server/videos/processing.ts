@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
-import { purgePublicPages } from '@/lib/http/page-cache';
+import { purgePublicPages } from '@/lib/events';
 import { videos, type Job } from '@/lib/db/schema';
 
 import { enqueue } from '../jobs/queue';

@@ -14,7 +14,7 @@ import { getDb } from '@/lib/db';
 import { videos, type Video } from '@/lib/db/schema';
 import { splitTags, uploadFieldsSchema, type UploadFields } from '@/lib/validation/videos';
 
-import type { Authenticated } from '../auth/session';
+import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, parseInput } from '../errors';
 import { enqueue } from '../jobs/queue';
 import { wakeWorkers } from '../jobs/worker';
@@ -196,7 +196,8 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
  * production server hands the upload over before Next (upload-node.ts);
  * otherwise the request's own web stream is read.
  */
-export async function uploadVideo(auth: Authenticated, request: Request, body: Readable | null = null) {
+export async function uploadVideo(actor: Actor, request: Request, body: Readable | null = null) {
+  const member = requireMember(actor);
   const limit = getConfig().maxUploadBytes;
   const { fields, file } = await parseUpload(request, body, limit);
   try {
@@ -208,7 +209,7 @@ export async function uploadVideo(auth: Authenticated, request: Request, body: R
     });
     if (!file) throw badRequest('Choose a video file to upload.', { field: VIDEO_FIELD });
     if (file.bytes === 0) throw badRequest('The video file is empty.', { field: VIDEO_FIELD });
-    const video = await createVideoFromFile(auth.user.id, { path: file.tempPath, bytes: file.bytes, originalName: file.originalName }, input).catch((error: unknown) => {
+    const video = await createVideoFromFile(member.user.id, { path: file.tempPath, bytes: file.bytes, originalName: file.originalName }, input).catch((error: unknown) => {
       if (error instanceof NotAVideoError) throw new ApiError(415, error.message, { field: VIDEO_FIELD });
       throw error;
     });
