@@ -160,8 +160,7 @@ export async function banMember(actor: Actor, id: string, reason: string): Promi
   const admin = requireAdmin(actor);
   if (id === admin.user.id) throw badRequest('You cannot ban yourself.');
   const db = await getDb();
-  const member = await db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  const member = await db.transaction(async (database) => {
     const row = await memberRow(database, id, true);
     if (row.is_admin) throw conflict(`${row.username} is an admin. Remove their admin rights before banning them.`);
     if (row.banned_at) throw conflict(`${row.username} is already banned.`);
@@ -183,8 +182,7 @@ export async function banMember(actor: Actor, id: string, reason: string): Promi
 export async function unbanMember(actor: Actor, id: string, note: string | undefined): Promise<AdminMemberDto> {
   const admin = requireAdmin(actor);
   const db = await getDb();
-  const member = await db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  const member = await db.transaction(async (database) => {
     const row = await memberRow(database, id, true);
     if (!row.banned_at) throw conflict(`${row.username} is not banned.`);
     await queryRows(database, sql`UPDATE users SET banned_at = NULL, ban_reason = NULL, banned_by = NULL, updated_at = now() WHERE id = ${id}`);
@@ -210,8 +208,7 @@ export async function unbanMember(actor: Actor, id: string, note: string | undef
 export async function setAdmin(actor: Actor, id: string, makeAdmin: boolean): Promise<AdminMemberDto> {
   const admin = requireAdmin(actor);
   const db = await getDb();
-  const member = await db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  const member = await db.transaction(async (database) => {
     await queryRows(database, sql`SELECT pg_advisory_xact_lock(hashtext('chrysalis:admin-roles'))`);
     const row = await memberRow(database, id, true);
     if (row.is_admin === makeAdmin) throw conflict(`${row.username} ${makeAdmin ? 'is already an admin' : 'is not an admin'}.`);

@@ -71,8 +71,7 @@ async function removeTarget(db: Database, admin: Authenticated, report: OpenRepo
 export async function decideReport(actor: Actor, reportId: string, decision: ReportDecision): Promise<{ closed: number; outcome: string }> {
   const admin = requireAdmin(actor);
   const db = await getDb();
-  const result = await db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  const result = await db.transaction(async (database) => {
     const [report] = await queryRows<OpenReport>(
       database,
       sql`SELECT id, target_type, target_id, reason, status FROM reports WHERE id = ${reportId} FOR UPDATE`,

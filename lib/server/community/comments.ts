@@ -165,7 +165,7 @@ export async function postComment(actor: Actor, streamVideoId: string, input: Co
   const id = await db.transaction(async (tx) => {
     const [inserted] = await tx.insert(comments).values({ videoId: video.id, authorId, body: input.body }).returning({ id: comments.id });
     if (authorId !== video.owner_id) {
-      await notify(tx as unknown as Database, {
+      await notify(tx, {
         recipientId: video.owner_id,
         senderId: authorId,
         type: 'comment',

@@ -98,8 +98,7 @@ export async function createDailyTask(actor: Actor, input: DailyTaskCreateInput,
   const admin = requireAdmin(actor);
   refusePastDay(input.scheduledFor, utcDay(now));
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     // The unique index on scheduled_for decides whether the day is free, also between two admins at once (pool rows, null, never clash).
     const [created] = await queryRows<{ id: string }>(
       database,
@@ -132,8 +131,7 @@ export async function updateDailyTask(actor: Actor, id: string, input: DailyTask
   const today = utcDay(now);
   const db = await getDb();
   try {
-    return await db.transaction(async (tx) => {
-      const database = tx as unknown as Database;
+    return await db.transaction(async (database) => {
       const before = await findTask(database, id, true);
       if (!before) throw new ApiError(404, TASK_MESSAGES.notFound);
       const description = input.description ?? before.description;
@@ -176,8 +174,7 @@ export async function updateDailyTask(actor: Actor, id: string, input: DailyTask
 export async function deleteDailyTask(actor: Actor, id: string): Promise<{ success: true }> {
   const admin = requireAdmin(actor);
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     const before = await findTask(database, id, true);
     if (!before) throw new ApiError(404, TASK_MESSAGES.notFound);
     await database.execute(sql`DELETE FROM daily_tasks WHERE id = ${id}`);

@@ -55,8 +55,7 @@ export async function grantManualVip(
     throw badRequest(`Days must be a whole number from 1 to ${MAX_MANUAL_VIP_DAYS}.`, { field: 'days' });
   }
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     const member = await findMember(database, userId);
     const id = randomUUID();
     await database.insert(entitlements).values({
@@ -97,8 +96,7 @@ export async function grantManualVip(
 export async function revokeVip(actor: Actor, userId: string, revoke: { note?: string } = {}): Promise<{ revoked: number }> {
   const admin = requireAdmin(actor);
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     const member = await findMember(database, userId);
     const ended = await queryRows<{ id: string; source: string }>(
       database,
