@@ -100,6 +100,13 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
   } catch {
     throw badRequest('The upload form could not be read.');
   }
+  // The whole body is capped, not only the file: a form that never reaches its file part (or never ends its
+  // preamble) would otherwise be read to the end. The form's text fields fit in the megabyte of room.
+  let bodyBytes = 0;
+  source.on('data', (chunk: Buffer) => {
+    bodyBytes += chunk.length;
+    if (bodyBytes > limit + 1024 * 1024) parser.destroy(tooLarge(limit));
+  });
   parser.on('field', (name: string, value: string) => {
     (fields[name] ??= []).push(value);
   });
