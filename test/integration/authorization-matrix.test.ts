@@ -357,6 +357,7 @@ const TABLE: Record<string, Row> = {
     },
   },
   'GET feed.xml/route.ts': simple('public', '/feed.xml'),
+  'GET security.txt/route.ts': simple('public', '/security.txt'),
   'GET media/avatars/[file]/route.ts': { access: 'public', build: async () => ({ path: '/media/avatars/nothing-256.webp', params: { file: 'nothing-256.webp' } }) },
   'GET media/videos/[streamVideoId]/[...file]/route.ts': {
     access: 'public',

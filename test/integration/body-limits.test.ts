@@ -91,7 +91,7 @@ describe.each(ENGINES)('body caps on %s', (engine) => {
             headers: { 'content-type': type, authorization: `Bearer ${bearer}`, 'x-forwarded-for': '198.51.100.77' },
             body: body.stream,
             duplex: 'half',
-          } as RequestInit & { duplex: 'half' });
+          } as ConstructorParameters<typeof NextRequest>[1]);
           const response = await handler(request, { params: Promise.resolve(params) });
           const pulled = body.pulled();
           if (response.status === 413) bodyRoutes += 1;
