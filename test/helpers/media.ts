@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -37,5 +37,17 @@ export function mediaFixtures() {
         'yuv420p',
       ]),
     audioOnly: () => make('tone.m4a', ['-f', 'lavfi', '-i', 'sine=duration=2', '-c:a', 'aac']),
+    /** VP8/Vorbis in WebM (the matroska demuxer). */
+    webmClip: () =>
+      make('clip.webm', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '300k', '-c:a', 'libvorbis', '-shortest']),
+    /** H.264/AAC in Matroska. */
+    mkvClip: () => make('clip.mkv', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
+    /** Three PNG frames named frame001.png… in a folder of their own; returns the folder. */
+    pngFrames: () => {
+      const frames = path.join(dir, 'frames');
+      mkdirSync(frames, { recursive: true });
+      for (const n of ['001', '002', '003']) execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240', '-frames:v', '1', path.join(frames, `frame${n}.png`)]);
+      return frames;
+    },
   };
 }

@@ -59,7 +59,7 @@ export const processVideo: JobHandler = async (job: Job) => {
     await mkdir(work, { recursive: true });
     const probe = await probeVideo(original.path);
     await makeWebMp4(original.path, path.join(work, 'web.mp4'), probe);
-    await makeThumbnail(original.path, path.join(work, 'thumbnail.jpg'), probe.durationSeconds);
+    await makeThumbnail(original.path, path.join(work, 'thumbnail.jpg'), probe);
     for (const file of await filesUnder(work)) {
       const key = `${mediaKeys.videoPrefix(videoId)}/${file}`;
       await storage.putFile(key, path.join(work, file), contentTypeFor(key));
