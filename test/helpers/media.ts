@@ -42,6 +42,8 @@ export function mediaFixtures() {
       make('clip.webm', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '300k', '-c:a', 'libvorbis', '-shortest']),
     /** H.264/AAC in Matroska. */
     mkvClip: () => make('clip.mkv', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
+    /** H.264/AAC in MPEG-TS, as cameras and broadcasts write it. */
+    tsClip: () => make('clip.ts', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
     /** Three PNG frames named frame001.png… in a folder of their own; returns the folder. */
     pngFrames: () => {
       const frames = path.join(dir, 'frames');

@@ -41,6 +41,7 @@ const playable: [string, string][] = [
   ['MP4', clip],
   ['WebM', media.webmClip()],
   ['MKV', media.mkvClip()],
+  ['MPEG-TS', media.tsClip()],
   ['AVI', media.mpeg4Avi()],
 ];
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

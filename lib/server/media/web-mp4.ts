@@ -1,6 +1,6 @@
 import 'server-only';
 
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { access, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import { runFfmpeg } from './ffmpeg';
@@ -40,15 +40,29 @@ export async function makeWebMp4(source: string, target: string, probe: ProbeRes
   return mode;
 }
 
-/** A thumbnail from a representative frame (a quarter in, past intros and fades), 640 px wide. */
+/** Whether a file exists (ffmpeg exits cleanly without writing a frame when there is none to take). */
+const exists = (file: string) => access(file).then(
+  () => true,
+  () => false,
+);
+
+/**
+ * A thumbnail from a representative frame (a quarter in, past intros and
+ * fades), 640 px wide. A seek in a stream without an index (MPEG-TS) can
+ * land past its last key frame, and ffmpeg then writes nothing: the first
+ * frame is taken instead.
+ */
 export async function makeThumbnail(source: string, target: string, probe: Pick<ProbeResult, 'durationSeconds' | 'demuxer'>, options: { signal?: AbortSignal } = {}): Promise<void> {
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.partial.jpg`;
-  const at = Math.max(0, Math.min(probe.durationSeconds * 0.25, probe.durationSeconds - 0.1));
+  const quarterIn = Math.max(0, Math.min(probe.durationSeconds * 0.25, probe.durationSeconds - 0.1));
   try {
-    // -ss before the input seeks in the demuxer (fast) rather than decoding up to it.
-    const args = [...FFMPEG, '-ss', at.toFixed(2), ...ffmpegInputArgs(source, probe.demuxer), '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '3', temp];
-    await runFfmpeg(args, 'ffmpeg (thumbnail)', { timeoutMs: 5 * 60 * 1000, signal: options.signal });
+    for (const at of new Set([quarterIn, 0])) {
+      // -ss before the input seeks in the demuxer (fast) rather than decoding up to it; -update writes one file, never reading its name as a pattern.
+      const args = [...FFMPEG, '-ss', at.toFixed(2), ...ffmpegInputArgs(source, probe.demuxer), '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '3', '-update', '1', temp];
+      await runFfmpeg(args, 'ffmpeg (thumbnail)', { timeoutMs: 5 * 60 * 1000, signal: options.signal });
+      if (await exists(temp)) break;
+    }
     await rename(temp, target);
   } finally {
     await rm(temp, { force: true });
