@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -44,6 +44,13 @@ export function mediaFixtures() {
     mkvClip: () => make('clip.mkv', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
     /** H.264/AAC in MPEG-TS, as cameras and broadcasts write it. */
     tsClip: () => make('clip.ts', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
+    /** An MP4 with its index first, cut where the media data starts: ffprobe reads it (the index is whole), ffmpeg finds no frame to decode. */
+    indexOnlyMp4: () => {
+      const file = make('index-only.mp4', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart']);
+      const bytes = readFileSync(file);
+      writeFileSync(file, bytes.subarray(0, bytes.indexOf('mdat') - 4));
+      return file;
+    },
     /** Three PNG frames named frame001.png… in a folder of their own; returns the folder. */
     pngFrames: () => {
       const frames = path.join(dir, 'frames');

@@ -12,3 +12,21 @@ export const NOT_A_VIDEO_MESSAGES = {
 } as const;
 
 export type NotAVideoReason = keyof typeof NOT_A_VIDEO_MESSAGES;
+
+/** Processing failed for any other reason (ffmpeg, storage, the database). */
+export const PROCESSING_FAILED_MESSAGE = 'We could not process this video. Please try exporting it again as MP4 and re-uploading.';
+
+/** The HLS ladder failed for good; the video still plays from its web MP4. */
+export const ADAPTIVE_STREAMING_FAILED_MESSAGE = 'Adaptive streaming could not be prepared for this video. It still plays, in a single quality.';
+
+const UPLOADER_MESSAGES: ReadonlySet<string> = new Set([...Object.values(NOT_A_VIDEO_MESSAGES), PROCESSING_FAILED_MESSAGE, ADAPTIVE_STREAMING_FAILED_MESSAGE]);
+
+/**
+ * The processing error as it may leave the server: one of the fixed texts
+ * above as stored, anything else (rows written before this rule, which
+ * hold raw ffmpeg output) as the generic processing failure.
+ */
+export function uploaderProcessingError(stored: string | null): string | null {
+  if (stored === null) return null;
+  return UPLOADER_MESSAGES.has(stored) ? stored : PROCESSING_FAILED_MESSAGE;
+}

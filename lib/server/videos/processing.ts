@@ -13,7 +13,8 @@ import { videos, type Job } from '@/lib/db/schema';
 import { enqueue } from '../jobs/queue';
 import { wakeWorkers, type JobHandler } from '../jobs/worker';
 import { HLS_MASTER, packageHls } from '../media/hls';
-import { probeVideo } from '../media/probe';
+import { ADAPTIVE_STREAMING_FAILED_MESSAGE, PROCESSING_FAILED_MESSAGE } from '../media/messages';
+import { NotAVideoError, probeVideo } from '../media/probe';
 import { makeThumbnail, makeWebMp4 } from '../media/web-mp4';
 import { contentTypeFor, getMediaStorage, mediaKeys } from '../storage';
 
@@ -34,6 +35,15 @@ async function filesUnder(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     .sort();
+}
+
+/**
+ * What the uploader is told when processing fails: a refused file's own
+ * fixed text, else a generic one. The error itself (ffmpeg's output, file
+ * system messages, server paths) goes to the job's last_error for admins.
+ */
+function uploaderMessageFor(error: unknown): string {
+  return error instanceof NotAVideoError ? error.message : PROCESSING_FAILED_MESSAGE;
 }
 
 /**
@@ -83,12 +93,11 @@ export const processVideo: JobHandler = async (job: Job) => {
     // If it was approved before it was ready, it has just become public.
     purgePublicPages();
   } catch (error) {
-    // Shown to the uploader and admins; the job retries with backoff and marks the video failed when it gives up.
-    const reason = error instanceof Error ? error.message : String(error);
+    // The job retries with backoff and marks the video failed when it gives up.
     const final = job.attempts >= job.maxAttempts;
     await db
       .update(videos)
-      .set({ processingState: final ? 'failed' : 'queued', processingError: reason.slice(0, 1000), updatedAt: sql`now()` })
+      .set({ processingState: final ? 'failed' : 'queued', processingError: uploaderMessageFor(error), updatedAt: sql`now()` })
       .where(eq(videos.id, videoId));
     throw error;
   } finally {
@@ -112,9 +121,9 @@ function hlsPutOrder(file: string): number {
  * storage under `videos/{id}/hls/`, master playlist last, then
  * hlsMasterKey and hlsHeights are set. The video stays playable from its
  * web MP4 all along: a failure is retried with backoff, and after the
- * last attempt its reason goes to processingError while processingState
- * stays 'ready'. Idempotent: a rerun packages again and overwrites the
- * same keys. Its work folder is its own, so it never meets process-video's.
+ * last attempt processingError says so while processingState stays
+ * 'ready'. Idempotent: a rerun packages again and overwrites the same
+ * keys. Its work folder is its own, so it never meets process-video's.
  */
 export const packageHlsVideo: JobHandler = async (job: Job, context) => {
   const videoId = String(job.payload.videoId);
@@ -156,12 +165,8 @@ export const packageHlsVideo: JobHandler = async (job: Job, context) => {
     if (updated.length === 0) await storage.deletePrefix(`${mediaKeys.videoPrefix(videoId)}/hls`);
   } catch (error) {
     if (job.attempts >= job.maxAttempts) {
-      // The ladder is an upgrade: the video stays 'ready' on its web MP4; the reason is shown to the uploader and admins.
-      const reason = error instanceof Error ? error.message : String(error);
-      await db
-        .update(videos)
-        .set({ processingError: `Adaptive streaming (HLS) failed: ${reason}`.slice(0, 1000), updatedAt: sql`now()` })
-        .where(eq(videos.id, videoId));
+      // The ladder is an upgrade: the video stays 'ready' on its web MP4. The reason itself is in the job's last_error.
+      await db.update(videos).set({ processingError: ADAPTIVE_STREAMING_FAILED_MESSAGE, updatedAt: sql`now()` }).where(eq(videos.id, videoId));
     }
     throw error;
   } finally {
