@@ -51,6 +51,8 @@ export function mediaFixtures() {
       writeFileSync(file, bytes.subarray(0, bytes.indexOf('mdat') - 4));
       return file;
     },
+    /** A transcode that takes a few seconds (12 s of MPEG-4 Part 2 at 720p): longer than a short job lease. */
+    slowAvi: () => make('slow-720p.avi', ['-f', 'lavfi', '-i', 'testsrc2=duration=12:size=1280x720:rate=25', '-c:v', 'mpeg4', '-q:v', '8']),
     /** Three PNG frames named frame001.png… in a folder of their own; returns the folder. */
     pngFrames: () => {
       const frames = path.join(dir, 'frames');

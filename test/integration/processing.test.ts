@@ -17,6 +17,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { heldJobContext } from '../helpers/jobs';
 import { verifiedMemberToken } from '../helpers/members';
 import { mediaFixtures } from '../helpers/media';
 
@@ -186,7 +187,7 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
 
       const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`));
       const before = readFileSync(path.join(hlsDir(id), '240p', 'index.m3u8'), 'utf8');
-      await JOB_HANDLERS[PACKAGE_HLS_JOB]!(job!, { heartbeat: async () => true });
+      await JOB_HANDLERS[PACKAGE_HLS_JOB]!(job!, heldJobContext());
       expect(await videoRow(id)).toMatchObject({ processingState: 'ready', hlsHeights: [240], hlsMasterKey: `videos/${id}/hls/master.m3u8` });
       expect(readFileSync(path.join(hlsDir(id), '240p', 'index.m3u8'), 'utf8')).toBe(before);
       expect(renditionsOnDisk(id)).toEqual(['240p']);
