@@ -3,6 +3,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 
+import { onAppEvent } from '@/lib/events';
 import type { Database } from '@/lib/db';
 import type { Job } from '@/lib/db/schema';
 
@@ -34,20 +35,6 @@ export interface RunningWorker {
   id: string;
   /** Stops claiming, waits for running jobs to finish, then resolves. */
   stop(): Promise<void>;
-}
-
-// On globalThis: Next bundles route handlers and instrumentation (which starts the workers) as separate module instances.
-const WAKE_LISTENERS = Symbol.for('chrysalis.workerWakeListeners');
-const wakeListeners: Set<() => void> = ((globalThis as Record<symbol, unknown>)[WAKE_LISTENERS] ??= new Set<() => void>()) as Set<() => void>;
-
-/**
- * Tells this process's idle workers that a job was just committed, so it
- * starts at once instead of after the poll interval (an upload is playable
- * sooner). Call after the enqueueing transaction commits. Workers in other
- * processes still find it on their next poll.
- */
-export function wakeWorkers(): void {
-  for (const wake of wakeListeners) wake();
 }
 
 /** Pause after the nth error in a row of a worker loop (a database outage): the poll interval, doubling, at most a minute. */
@@ -120,16 +107,27 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
     }
   }
 
-  /** Sleeps for ms, or until wakeWorkers() or stop(). */
+  /**
+   * Idle loops of this worker. A job committed in this process (wakeWorkers() in lib/events.ts) wakes them
+   * at once instead of after the poll interval, so an upload is playable sooner; workers in other
+   * processes find it on their next poll.
+   */
+  const sleepers = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of [...sleepers]) wake();
+  };
+  const stopListening = onAppEvent('jobs-enqueued', wakeAll);
+
+  /** Sleeps for ms, or until a job is enqueued in this process or stop(). */
   function idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        wakeListeners.delete(done);
+        sleepers.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      wakeListeners.add(done);
+      sleepers.add(done);
     });
   }
 
@@ -138,7 +136,8 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
     id,
     async stop() {
       stopping = true;
-      wakeWorkers();
+      stopListening();
+      wakeAll();
       await Promise.all(loops);
     },
   };

@@ -7,11 +7,11 @@ import { eq, sql } from 'drizzle-orm';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
-import { purgePublicPages } from '@/lib/events';
+import { purgePublicPages, wakeWorkers } from '@/lib/events';
 import { videos, type Job } from '@/lib/db/schema';
 
 import { enqueue } from '../jobs/queue';
-import { wakeWorkers, type JobHandler } from '../jobs/worker';
+import type { JobHandler } from '../jobs/worker';
 import { HLS_MASTER, packageHls } from '../media/hls';
 import { ADAPTIVE_STREAMING_FAILED_MESSAGE, PROCESSING_FAILED_MESSAGE } from '../media/messages';
 import { NotAVideoError, probeVideo } from '../media/probe';

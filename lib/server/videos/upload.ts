@@ -11,13 +11,13 @@ import { Busboy } from '@fastify/busboy';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
+import { wakeWorkers } from '@/lib/events';
 import { videos, type Video } from '@/lib/db/schema';
 import { splitTags, uploadFieldsSchema, type UploadFields } from '@/lib/validation/videos';
 
 import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, parseInput } from '../errors';
 import { enqueue } from '../jobs/queue';
-import { wakeWorkers } from '../jobs/worker';
 import { NotAVideoError, probeVideo } from '../media/probe';
 import { getMediaStorage, mediaKeys } from '../storage';
 
