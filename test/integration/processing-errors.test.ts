@@ -4,11 +4,12 @@ import path from 'node:path';
 
 import { eq } from 'drizzle-orm';
 
+import { GET as moderationQueue } from '@/app/api/admin/videos/route';
 import { GET as getVideo } from '@/app/api/videos/[streamVideoId]/route';
 import { GET as myVideos } from '@/app/api/videos/mine/route';
 import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
-import { jobs, videos } from '@/lib/db/schema';
+import { jobs, users, videos } from '@/lib/db/schema';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { PROCESSING_FAILED_MESSAGE } from '@/lib/server/media/messages';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -97,6 +98,13 @@ describe.each(ENGINES)('processing errors on %s', (engine) => {
     expect(await jobError(id)).toMatch(/ffmpeg \(thumbnail\) failed: /);
     expectNoLeaks(answer);
     expectNoLeaks(await memberAnswers(streamVideoId));
+    // Admins see what went wrong in the moderation queue, beside the same fixed sentence.
+    const adminToken = await verifiedMemberToken(database.db, 'moderator');
+    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
+    const queue = await call(moderationQueue, '/api/admin/videos?status=pending', { bearer: adminToken });
+    const listed = (queue.body.videos as { streamVideoId: string; processingError: string; processingDetail: string | null }[]).find((video) => video.streamVideoId === streamVideoId);
+    expect(listed?.processingError).toBe(PROCESSING_FAILED_MESSAGE);
+    expect(listed?.processingDetail).toMatch(/ffmpeg \(thumbnail\) failed: /);
   });
 
   it('a file system failure: the uploader reads a fixed message, the job keeps the path', async () => {

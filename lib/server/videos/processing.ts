@@ -89,7 +89,7 @@ export const processVideo: JobHandler = async (job: Job, { signal }) => {
           updatedAt: sql`now()`,
         })
         .where(eq(videos.id, videoId));
-      await enqueue(tx as unknown as typeof db, PACKAGE_HLS_JOB, { videoId }, { dedupeKey: `${PACKAGE_HLS_JOB}:${videoId}` });
+      await enqueue(tx, PACKAGE_HLS_JOB, { videoId }, { dedupeKey: `${PACKAGE_HLS_JOB}:${videoId}` });
     });
     wakeWorkers();
     // If it was approved before it was ready, it has just become public.

@@ -185,7 +185,7 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
           height: probe.height,
         })
         .returning();
-      await enqueue(tx as unknown as typeof db, PROCESS_VIDEO_JOB, { videoId: id }, { dedupeKey: `${PROCESS_VIDEO_JOB}:${id}` });
+      await enqueue(tx, PROCESS_VIDEO_JOB, { videoId: id }, { dedupeKey: `${PROCESS_VIDEO_JOB}:${id}` });
       return video!;
     });
     wakeWorkers();
