@@ -54,12 +54,6 @@ export async function readOptionalJson(request: Request): Promise<unknown> {
   return readJson(request);
 }
 
-/** The client's IP for rate limiting: the first X-Forwarded-For hop when a proxy set it, else the socket's (via Next). */
-export function clientIp(request: Request): string {
-  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  return forwarded || request.headers.get('x-real-ip') || 'unknown';
-}
-
 /** Largest registration form we read: the photo limit plus room for the text fields. */
 const MAX_FORM_BYTES = 6 * 1024 * 1024;
 

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
+import { addressNetwork } from '@/lib/http/client-address';
 import { users, type User } from '@/lib/db/schema';
 import {
   changeEmailSchema,
@@ -44,8 +45,8 @@ function duplicateOf(error: unknown): 'username' | 'email' | null {
 const USERNAME_TAKEN = 'That username is already taken. Please choose another.';
 const EMAIL_TAKEN = 'An account with that email already exists. Try logging in instead.';
 
-export async function register(fields: Record<string, unknown>, photo: File | null, ip: string): Promise<{ message: string }> {
-  await consume('registerPerIp', ip, 'Too many sign-ups from your network. Please wait a few minutes and try again.');
+export async function register(fields: Record<string, unknown>, photo: File | null, address: string): Promise<{ message: string }> {
+  await consume('registerPerIp', addressNetwork(address), 'Too many sign-ups from your network. Please wait a few minutes and try again.');
   const input = parseInput(registerSchema(), fields);
   if (isCommonPassword(input.password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'password' });
 
@@ -81,9 +82,9 @@ export async function register(fields: Record<string, unknown>, photo: File | nu
 }
 
 /** Same answer whether or not the address has an account; the cooldown applies to every address alike. */
-export async function resendVerification(body: unknown, ip: string): Promise<{ message: string }> {
+export async function resendVerification(body: unknown, address: string): Promise<{ message: string }> {
   const { email } = parseInput(resendVerificationSchema, body);
-  await consume('resendPerIp', ip);
+  await consume('resendPerIp', addressNetwork(address));
   await consume('resendPerAddress', email, 'Please wait 60 seconds before asking for another verification email.');
   const db = await getDb();
   const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
@@ -91,9 +92,9 @@ export async function resendVerification(body: unknown, ip: string): Promise<{ m
   return { message: RESEND_MESSAGE };
 }
 
-export async function login(body: unknown, ip: string): Promise<{ token: string; user: UserDto; sessionId: string }> {
+export async function login(body: unknown, address: string): Promise<{ token: string; user: UserDto; sessionId: string }> {
   const { email, password } = parseInput(loginSchema, body);
-  await consume('loginPerIp', ip);
+  await consume('loginPerIp', addressNetwork(address));
   await consume('loginPerAccount', email);
   const db = await getDb();
   const [user] = await db.select().from(users).where(byEmail(email)).limit(1);

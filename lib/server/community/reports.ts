@@ -10,6 +10,7 @@ import { getSessionSecret } from '@/lib/config/server';
 import { getDb, queryRows } from '@/lib/db';
 import { addBusinessDays } from '@/lib/format/business-days';
 import { relativeTime } from '@/lib/format/relative-time';
+import { addressNetwork } from '@/lib/http/client-address';
 import {
   REPORT_DUE_BUSINESS_DAYS,
   REPORT_MESSAGES,
@@ -47,12 +48,13 @@ async function optionalUser(request: NextRequest): Promise<Authenticated | null>
 
 /**
  * Who is reporting, for duplicate detection and rate limits: `m:{memberId}`
- * for members, for visitors an HMAC of their address keyed with the session
- * secret (no raw addresses are stored; the hash is useless elsewhere).
+ * for members, for visitors an HMAC of their address (an IPv6 address's
+ * /64) keyed with the session secret (no raw addresses are stored; the hash
+ * is useless elsewhere).
  */
-export function reporterKeyOf(memberId: string | null, ip: string): string {
+export function reporterKeyOf(memberId: string | null, address: string): string {
   if (memberId) return `m:${memberId}`;
-  return `a:${createHmac('sha256', getSessionSecret()).update(`report\n${ip}`).digest('hex').slice(0, 32)}`;
+  return `a:${createHmac('sha256', getSessionSecret()).update(`report\n${addressNetwork(address)}`).digest('hex').slice(0, 32)}`;
 }
 
 /** 400 for a target that cannot exist (checked before the rate limit and the database). */
@@ -98,11 +100,11 @@ export interface ReportOutcome {
  * open changes nothing: the partial unique index decides, also when two
  * requests race.
  */
-export async function createReport(request: NextRequest, input: ReportInput, ip: string): Promise<ReportOutcome> {
+export async function createReport(request: NextRequest, input: ReportInput, address: string): Promise<ReportOutcome> {
   const auth = await optionalUser(request);
   if (!auth && input.targetType !== 'video') throw unauthorized(REPORT_MESSAGES.loginRequired);
   const memberId = auth?.user.id ?? null;
-  const reporterKey = reporterKeyOf(memberId, ip);
+  const reporterKey = reporterKeyOf(memberId, address);
   // Cheap format checks first, then the budget, then the database lookups it protects.
   assertTargetFormat(input.targetType, input.target);
   if (memberId) await consume('reportPerMember', memberId, REPORT_RATE_LIMIT_MESSAGE);

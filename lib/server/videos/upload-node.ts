@@ -4,6 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { NextRequest } from 'next/server';
 
+import { getConfig } from '@/lib/config/server';
+import { stampClientAddress } from '@/lib/http/client-address';
 import { registerNodeUploadHandler } from '@/lib/http/upload-bridge';
 
 import { requireUser } from '../auth/session';
@@ -29,6 +31,8 @@ function headersOf(req: IncomingMessage): Headers {
 const handle = route(async (request: NextRequest, body: IncomingMessage) => json(await uploadVideo(await requireUser(request), request, body), { status: 201 }));
 
 export async function handleNodeUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // As scripts/serve.ts does for every request (the same result when it already has): the address comes from the socket, never from the client.
+  stampClientAddress(req, getConfig().trustProxy);
   const origin = `http://${req.headers.host ?? 'localhost'}`;
   const request = new NextRequest(new URL(req.url ?? '/', origin), { method: req.method, headers: headersOf(req) });
   const response = await handle(request, req);

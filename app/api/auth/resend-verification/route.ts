@@ -1,5 +1,6 @@
 import { resendVerification } from '@/lib/server/accounts';
-import { clientIp, json, readJson, route } from '@/lib/server/http';
+import { clientAddress } from '@/lib/server/client-address';
+import { json, readJson, route } from '@/lib/server/http';
 
 // POST /api/auth/resend-verification — { email } → { message }, the same whether or not the address exists.
-export const POST = route(async (request) => json(await resendVerification(await readJson(request), clientIp(request))));
+export const POST = route(async (request) => json(await resendVerification(await readJson(request), clientAddress(request))));

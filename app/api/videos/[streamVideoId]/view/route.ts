@@ -1,6 +1,7 @@
 import { findSession } from '@/lib/server/auth/session';
 import { ApiError } from '@/lib/server/errors';
-import { clientIp, json, route } from '@/lib/server/http';
+import { clientAddress } from '@/lib/server/client-address';
+import { json, route } from '@/lib/server/http';
 import { findVideoRow, isPublicRow } from '@/lib/server/videos/catalog';
 import { countView, isBot, viewerKeyOf } from '@/lib/server/videos/views';
 
@@ -14,6 +15,6 @@ export const POST = route<Context>(async (request, { params }) => {
   const userAgent = request.headers.get('user-agent');
   if (isBot(userAgent)) return json({ counted: false, views: Number(row.views) });
   const auth = await findSession(request);
-  const result = await countView(row.id, viewerKeyOf(auth?.user.id ?? null, clientIp(request), userAgent ?? ''));
+  const result = await countView(row.id, viewerKeyOf(auth?.user.id ?? null, clientAddress(request), userAgent ?? ''));
   return json({ counted: result.counted, views: result.views ?? Number(row.views) });
 });
