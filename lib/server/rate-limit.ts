@@ -14,8 +14,13 @@ import { tooManyRequests } from './errors';
  * mistype, tight for scripts.
  */
 export const LIMITS = {
-  loginPerIp: { points: 15, duration: 5 * 60 },
-  loginPerAccount: { points: 10, duration: 15 * 60 },
+  /**
+   * Failed logins (lib/server/accounts/index.ts). Per address (an IPv6 /64) across all accounts,
+   * against credential stuffing; and per account from one address, so failures elsewhere never
+   * lock a member out.
+   */
+  loginFailuresPerAddress: { points: 15, duration: 5 * 60 },
+  loginFailuresPerAccountAddress: { points: 10, duration: 15 * 60 },
   registerPerIp: { points: 5, duration: 10 * 60 },
   resendPerIp: { points: 5, duration: 15 * 60 },
   /** The spec's 60-second cooldown between verification emails to one address. */
@@ -50,17 +55,38 @@ async function limiter(name: LimitName): Promise<RateLimiterDrizzle> {
   return found;
 }
 
+/** A wait in words for 429 messages: "40 seconds", "15 minutes", "5 hours". */
+export function waitInWords(seconds: number): string {
+  const [amount, unit] = seconds < 60 ? [seconds, 'second'] : seconds < 3600 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+}
+
+/** A 429 message, fixed or naming the wait ("…try again in 15 minutes."). */
+export type LimitMessage = string | ((wait: string) => string);
+
 /** Counts one attempt; throws a 429 with Retry-After when the budget is spent. */
-export async function consume(name: LimitName, key: string, message?: string): Promise<void> {
+export async function consume(name: LimitName, key: string, message?: LimitMessage): Promise<void> {
   try {
     await (await limiter(name)).consume(key.toLowerCase());
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw tooManyRequests(Math.max(1, Math.ceil(error.msBeforeNext / 1000)), message);
+    if (error instanceof RateLimiterRes) {
+      const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      throw tooManyRequests(seconds, typeof message === 'function' ? message(waitInWords(seconds)) : message);
+    }
     throw error;
   }
 }
 
-/** Forgets a key's count (a successful login clears its failures). */
+/**
+ * Gives back one point counted by consume(). Limits on failures count every
+ * attempt up front, so parallel attempts cannot all pass before any failure
+ * is recorded, and give the point back when the attempt succeeds.
+ */
+export async function giveBack(name: LimitName, key: string): Promise<void> {
+  await (await limiter(name)).reward(key.toLowerCase());
+}
+
+/** Forgets a key's count (a successful login clears that account's failures from that address). */
 export async function reset(name: LimitName, key: string): Promise<void> {
   await (await limiter(name)).delete(key.toLowerCase());
 }

@@ -233,16 +233,59 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect(await call(login, '/api/auth/login', { json, ip: ip() })).toMatchObject({ status: 400, body: { message } });
     });
 
-    it('limits attempts per account and per address with 429', async () => {
-      await registerAndVerify('Hammered', 'hammered@example.org');
-      let last;
-      for (let attempt = 0; attempt < 11; attempt += 1) last = await call(login, '/api/auth/login', { json: { email: 'hammered@example.org', password: 'wrong-password' }, ip: ip() });
-      expect(last!.status).toBe(429);
-      expect(last!.body.message).toMatch(/Too many attempts/);
-      const fromOneAddress = '192.0.2.77';
-      let sameIp;
-      for (let attempt = 0; attempt < 16; attempt += 1) sameIp = await call(login, '/api/auth/login', { json: { email: `spray${attempt}@example.org`, password: 'nope-nope' }, ip: fromOneAddress });
-      expect(sameIp!.status).toBe(429);
+    describe('login limits count failures, by account and address', () => {
+      const attempt = (email: string, password: string, from: string) => call(login, '/api/auth/login', { json: { email, password }, ip: from });
+      const statusesOf = async (count: number, email: string, password: string, from: string) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < count; i += 1) statuses.push((await attempt(email, password, from)).status);
+        return statuses;
+      };
+
+      it('lets the member in from a clean address however often others failed, and limits the failing address', async () => {
+        await registerAndVerify('Targeted', 'targeted@example.org');
+        const attacker = '192.0.2.10';
+        expect(await statusesOf(12, 'targeted@example.org', 'guess-guess-1', attacker)).toEqual([...Array(10).fill(401), 429, 429]);
+        // The member, from home: not refused because someone else failed.
+        expect((await attempt('targeted@example.org', 'velvet-chrysalis-42', '198.18.50.1')).status).toBe(200);
+        // From the failing address even the right password waits, and is told how long.
+        const limited = await attempt('targeted@example.org', 'velvet-chrysalis-42', attacker);
+        expect(limited.status).toBe(429);
+        expect(limited.body.message).toMatch(/^Too many failed login attempts\. Please wait \d+ minutes? and try again\.$/);
+        expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(limited.body.retryAfter).toBe(Number(limited.headers.get('retry-after')));
+      });
+
+      it('forgives an address its failures on an account once it gives the right password', async () => {
+        await registerAndVerify('Forgetful', 'forgetful@example.org');
+        const home = '198.18.51.1';
+        expect(await statusesOf(9, 'forgetful@example.org', 'wrong-again-1', home)).toEqual(Array(9).fill(401));
+        expect((await attempt('forgetful@example.org', 'velvet-chrysalis-42', home)).status).toBe(200);
+        // The account's budget from this address starts again: unforgiven, the second of these would be the eleventh failure and refused.
+        // (Five, because the address's own budget across accounts, 15, still holds its 9 + 5 failures.)
+        expect(await statusesOf(5, 'forgetful@example.org', 'wrong-again-1', home)).toEqual(Array(5).fill(401));
+      });
+
+      it('keeps a budget per address across accounts (credential stuffing), which successes do not spend', async () => {
+        await registerAndVerify('Stuffed', 'stuffed@example.org');
+        const sprayer = '192.0.2.77';
+        const spray = [];
+        for (let i = 0; i < 16; i += 1) spray.push((await attempt(`spray${i}@example.org`, 'nope-nope', sprayer)).status);
+        expect(spray).toEqual([...Array(15).fill(401), 429]);
+        expect((await attempt('stuffed@example.org', 'velvet-chrysalis-42', sprayer)).status).toBe(429);
+        // An IPv6 sprayer gains nothing by moving around its /64.
+        const v6 = [];
+        for (let i = 0; i < 16; i += 1) v6.push((await attempt(`spray${i}@example.org`, 'nope-nope', `2001:db8:77:1::${(i + 1).toString(16)}`)).status);
+        expect(v6.at(-1)).toBe(429);
+        // Twenty good logins from one office address in a few minutes are all fine.
+        expect(await statusesOf(20, 'stuffed@example.org', 'velvet-chrysalis-42', '198.18.52.1')).toEqual(Array(20).fill(200));
+      });
+
+      it('counts parallel guesses before their passwords are checked, so a burst cannot overshoot the budget', async () => {
+        await registerAndVerify('Burst', 'burst@example.org');
+        const burst = await Promise.all(Array.from({ length: 25 }, () => attempt('burst@example.org', 'parallel-guess', '192.0.2.88')));
+        expect(burst.filter((response) => response.status === 401)).toHaveLength(10);
+        expect(burst.filter((response) => response.status === 429)).toHaveLength(15);
+      });
     });
 
     it('refuses a banned account with 403 Account is banned, at login and on every call', async () => {

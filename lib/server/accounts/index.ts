@@ -18,7 +18,7 @@ import {
 import { COMMON_PASSWORD_MESSAGE, decoyHash, hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
 import { revokeOtherSessions, revokeSession, startSession, type Authenticated } from '../auth/session';
 import { ApiError, BANNED_MESSAGE, badRequest, conflict, forbidden, parseInput } from '../errors';
-import { consume, reset } from '../rate-limit';
+import { consume, giveBack, reset } from '../rate-limit';
 
 import { toUserDto, type UserDto } from './dto';
 import { removeProfilePhoto, storeProfilePhoto } from './photos';
@@ -92,18 +92,32 @@ export async function resendVerification(body: unknown, address: string): Promis
   return { message: RESEND_MESSAGE };
 }
 
+const TOO_MANY_FAILED_LOGINS = (wait: string) => `Too many failed login attempts. Please wait ${wait} and try again.`;
+
+/**
+ * Logs in. Only failures spend the login budgets, keyed by the address (an
+ * IPv6 /64) alone and by account and address together: a member with the
+ * right password, from an address that has not failed, is never refused
+ * because others guessed at their account. There is deliberately no budget
+ * per account over all addresses, because any such budget lets strangers lock
+ * the member out; guessing spread over many addresses meets the per-address
+ * budgets, argon2id and the refusal of common passwords instead.
+ */
 export async function login(body: unknown, address: string): Promise<{ token: string; user: UserDto; sessionId: string }> {
   const { email, password } = parseInput(loginSchema, body);
-  await consume('loginPerIp', addressNetwork(address));
-  await consume('loginPerAccount', email);
+  const network = addressNetwork(address);
+  const accountFromAddress = `${email}\n${network}`;
+  await consume('loginFailuresPerAddress', network, TOO_MANY_FAILED_LOGINS);
+  await consume('loginFailuresPerAccountAddress', accountFromAddress, TOO_MANY_FAILED_LOGINS);
   const db = await getDb();
   const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
   // The hash check runs either way, so timing does not reveal which emails have accounts.
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !passwordOk) throw new ApiError(401, INVALID_LOGIN_MESSAGE);
+  // The right password: this attempt was no failure, and this address's earlier failures on the account are forgiven.
+  await Promise.all([giveBack('loginFailuresPerAddress', network), reset('loginFailuresPerAccountAddress', accountFromAddress)]);
   if (user.bannedAt) throw forbidden(BANNED_MESSAGE);
   if (!user.emailVerifiedAt) throw new ApiError(403, NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
-  await reset('loginPerAccount', email);
   const { token, sessionId } = await startSession(user);
   return { token, user: toUserDto(user), sessionId };
 }
