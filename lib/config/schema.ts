@@ -152,6 +152,15 @@ export const envSchema = z
         .min(1024, 'must be at least 1024 bytes')
         .default(4 * 1024 * 1024 * 1024),
     ),
+    UPLOADS_PER_DAY: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of uploads from 1 to 10000' })
+        .int('must be a whole number of uploads from 1 to 10000')
+        .min(1, 'must be a whole number of uploads from 1 to 10000')
+        .max(10_000, 'must be a whole number of uploads from 1 to 10000')
+        .default(50),
+    ),
     // Demo videos on the first start of an empty embedded database; 0 turns them off.
     SEED_DEMO: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),

@@ -2,6 +2,7 @@ import 'server-only';
 
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 
+import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
 import { rateLimits } from '@/lib/db/schema';
 
@@ -33,6 +34,17 @@ export const LIMITS = {
   commentPerDay: { points: 60, duration: 24 * 60 * 60 },
   /** VIP checkouts (lib/server/vip/checkout.ts), per member: room for changing one's mind, not for filling the table. */
   checkoutPerMember: { points: 10, duration: 10 * 60 },
+  /** Wrong current passwords in settings (password and email changes), per member: an open session is no way to guess the password. */
+  currentPasswordFailuresPerMember: { points: 5, duration: 15 * 60 },
+  /** Email changes per member: each one mails an address the member picks. */
+  emailChangesPerMember: { points: 5, duration: 24 * 60 * 60 },
+  /** Video uploads started per member (lib/server/videos/upload.ts); UPLOADS_PER_DAY, read when the limiter is made. */
+  uploadsPerMember: {
+    get points() {
+      return getConfig().uploadsPerDay;
+    },
+    duration: 24 * 60 * 60,
+  },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

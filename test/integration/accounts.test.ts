@@ -405,6 +405,54 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect((await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'brand-new-secret' }, ip: ip() })).status).toBe(200);
     });
 
+    describe('limits on changes that need the current password', () => {
+      const newPassword = (token: string, currentPassword: string, next = 'brand-new-secret-9') =>
+        call(changePassword, '/api/users/settings/password', { method: 'PUT', json: { currentPassword, newPassword: next, confirmNewPassword: next }, bearer: token });
+      const newEmail = (token: string, currentPassword: string, address: string) =>
+        call(changeEmail, '/api/users/settings/email', { method: 'PUT', json: { currentPassword, newEmail: address, confirmNewEmail: address }, bearer: token });
+
+      it('counts wrong current passwords per member, for password and email changes alike, then answers 429 with Retry-After', async () => {
+        const { token } = await registerAndVerify('Guessed', 'guessed@example.org');
+        const guesses = [
+          await newPassword(token, 'guess-1'),
+          await newEmail(token, 'guess-2', 'thief-1@example.org'),
+          await newPassword(token, 'guess-3'),
+          await newEmail(token, 'guess-4', 'thief-2@example.org'),
+          await newPassword(token, 'guess-5'),
+        ];
+        expect(guesses.map((answer) => answer.status)).toEqual(Array(5).fill(400));
+        const limited = await newEmail(token, 'guess-6', 'thief-3@example.org');
+        expect(limited.status).toBe(429);
+        expect(limited.body.message).toMatch(/^Too many wrong current passwords\. Please wait (\d+ minutes?|\d+ seconds?) and try again\.$/);
+        expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+        // While the budget is spent even the right password waits: the guesser cannot tell it was right.
+        expect((await newPassword(token, 'velvet-chrysalis-42')).status).toBe(429);
+        expect(mailsTo('thief-')).toHaveLength(0);
+        // Another member is not affected.
+        const other = await registerAndVerify('Unguessed', 'unguessed@example.org');
+        expect((await newPassword(other.token, 'velvet-chrysalis-42')).status).toBe(200);
+      });
+
+      it('clears the count when the right current password is given', async () => {
+        const { token } = await registerAndVerify('Fumbler', 'fumbler@example.org');
+        for (let i = 0; i < 4; i += 1) expect((await newPassword(token, `fumble-${i}`)).status).toBe(400);
+        expect((await newPassword(token, 'velvet-chrysalis-42', 'fumbler-second-secret')).status).toBe(200);
+        // Not cleared, the second of these would be the sixth wrong password and refused.
+        for (let i = 0; i < 4; i += 1) expect((await newPassword(token, `fumble-again-${i}`, 'whatever-secret-1')).status).toBe(400);
+      });
+
+      it('allows five email changes a day, since each one sends mail', async () => {
+        const { token } = await registerAndVerify('Restless', 'restless@example.org');
+        for (let i = 1; i <= 5; i += 1) expect((await newEmail(token, 'velvet-chrysalis-42', `restless-${i}@example.org`)).status).toBe(200);
+        const sixth = await newEmail(token, 'velvet-chrysalis-42', 'restless-6@example.org');
+        expect(sixth).toMatchObject({ status: 429, body: { message: 'You can change your email address at most 5 times a day. Please try again in 24 hours.' } });
+        expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(23 * 60 * 60);
+        expect(mailsTo('restless-')).toHaveLength(5);
+        // The password is checked before the day's count: a wrong one is still told so.
+        expect((await newEmail(token, 'not-my-password', 'restless-7@example.org')).status).toBe(400);
+      });
+    });
+
     it('needs a login for every settings call', async () => {
       for (const handler of [preferences, changeEmail, changePassword]) {
         expect((await call(handler, '/api/users/settings/x', { method: 'PUT', json: {} })).status).toBe(401);

@@ -134,11 +134,26 @@ export async function updatePreferences(auth: Authenticated, body: unknown): Pro
 }
 
 const WRONG_CURRENT_PASSWORD = 'Your current password is incorrect.';
+const TOO_MANY_WRONG_CURRENT_PASSWORDS = (wait: string) => `Too many wrong current passwords. Please wait ${wait} and try again.`;
+const TOO_MANY_EMAIL_CHANGES = (wait: string) => `You can change your email address at most 5 times a day. Please try again in ${wait}.`;
+
+/**
+ * Settings changes ask for the current password. Wrong ones spend a budget per
+ * member (counted up front, like login failures), so a session left open or
+ * stolen is no way to guess it; the right one clears the count.
+ */
+async function confirmCurrentPassword(auth: Authenticated, currentPassword: string): Promise<void> {
+  await consume('currentPasswordFailuresPerMember', auth.user.id, TOO_MANY_WRONG_CURRENT_PASSWORDS);
+  if (!(await verifyPassword(currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
+  await reset('currentPasswordFailuresPerMember', auth.user.id);
+}
 
 export async function changeEmail(auth: Authenticated, body: unknown): Promise<{ message: string; emailVerificationSent: boolean }> {
   const input = parseInput(changeEmailSchema, body);
-  if (!(await verifyPassword(input.currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
+  await confirmCurrentPassword(auth, input.currentPassword);
   if (input.newEmail === auth.user.email.toLowerCase()) throw badRequest('That is already your email address.', { field: 'newEmail' });
+  // Each change mails an address of the member's choosing; counted before the lookup below, which also bounds asking it which addresses have accounts.
+  await consume('emailChangesPerMember', auth.user.id, TOO_MANY_EMAIL_CHANGES);
   const db = await getDb();
   const [taken] = await db.select({ id: users.id }).from(users).where(byEmail(input.newEmail)).limit(1);
   if (taken) throw conflict('That email is already used by another account.');
@@ -150,7 +165,7 @@ export async function changeEmail(auth: Authenticated, body: unknown): Promise<{
 
 export async function changePassword(auth: Authenticated, body: unknown): Promise<{ message: string }> {
   const input = parseInput(changePasswordSchema, body);
-  if (!(await verifyPassword(input.currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
+  await confirmCurrentPassword(auth, input.currentPassword);
   if (isCommonPassword(input.newPassword)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'newPassword' });
   const db = await getDb();
   await db.transaction(async (tx) => {
