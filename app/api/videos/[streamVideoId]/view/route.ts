@@ -15,6 +15,6 @@ export const POST = route<Context>(async (request, { params }) => {
   const userAgent = request.headers.get('user-agent');
   if (isBot(userAgent)) return json({ counted: false, views: Number(row.views) });
   const auth = await findSession(request);
-  const result = await countView(row.id, viewerKeyOf(auth?.user.id ?? null, clientAddress(request), userAgent ?? ''));
+  const result = await countView(row.id, viewerKeyOf(auth?.user.id ?? null, clientAddress(request)));
   return json({ counted: result.counted, views: result.views ?? Number(row.views) });
 });
