@@ -26,6 +26,8 @@ export const LIMITS = {
   resendPerIp: { points: 5, duration: 15 * 60 },
   /** The spec's 60-second cooldown between verification emails to one address. */
   resendPerAddress: { points: 1, duration: 60 },
+  /** "Someone tried to sign up with your email" notices (lib/server/accounts/sign-up-notice.ts), per email: the form is no way to flood an inbox. */
+  signUpNoticePerEmail: { points: 1, duration: 60 * 60 },
   /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */
   reportPerIp: { points: 10, duration: 60 * 60 },
   reportPerMember: { points: 20, duration: 60 * 60 },
@@ -85,6 +87,17 @@ export async function consume(name: LimitName, key: string, message?: LimitMessa
       const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
       throw tooManyRequests(seconds, typeof message === 'function' ? message(waitInWords(seconds)) : message);
     }
+    throw error;
+  }
+}
+
+/** Counts one use if the budget allows; false when it is spent. For limits that must not show in the answer. */
+export async function tryConsume(name: LimitName, key: string): Promise<boolean> {
+  try {
+    await (await limiter(name)).consume(key.toLowerCase());
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return false;
     throw error;
   }
 }

@@ -125,14 +125,72 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect(mailsTo(email)).toHaveLength(0);
     });
 
-    it('answers 409 for a username or email taken in any letter case', async () => {
+    it('answers 409 for a username taken in any letter case', async () => {
       await call(register, '/api/auth/register', { form: registrationForm({ username: 'Taken.Name', email: 'taken@example.org' }), ip: ip() });
       const sameName = await call(register, '/api/auth/register', { form: registrationForm({ username: 'taken.name', email: 'other@example.org' }), ip: ip() });
       expect(sameName.status).toBe(409);
       expect(sameName.body.message).toBe('That username is already taken. Please choose another.');
-      const sameEmail = await call(register, '/api/auth/register', { form: registrationForm({ username: 'Another1', email: 'TAKEN@example.org' }), ip: ip() });
-      expect(sameEmail.status).toBe(409);
-      expect(sameEmail.body.message).toBe('An account with that email already exists. Try logging in instead.');
+    });
+
+    describe('a sign-up with an email that already has an account', () => {
+      const signUp = (username: string, email: string, extra: Record<string, string | Blob> = {}) =>
+        call(register, '/api/auth/register', { form: registrationForm({ username, email, ...extra }), ip: ip() });
+      const avatars = () => {
+        try {
+          return readdirSync(path.join(dataDir, 'media', 'avatars'));
+        } catch {
+          return [];
+        }
+      };
+      const photo = () => sharp({ create: { width: 80, height: 80, channels: 3, background: '#6b4fff' } }).png().toBuffer();
+
+      it('gets the answer a new account gets, makes no account, and the owner is told instead', async () => {
+        await registerAndVerify('Owner1', 'owner@example.org');
+        const mailsBefore = mailsTo('owner@example.org').length;
+
+        const fresh = await signUp('Newcomer1', 'newcomer@example.org');
+        const existing = await signUp('Prober1', 'OWNER@example.org');
+        expect(existing.status).toBe(fresh.status);
+        expect(existing.status).toBe(201);
+        expect(existing.body).toEqual(fresh.body);
+        expect(existing.body).toEqual({ message: 'Registration successful! Please check your email to verify your account.' });
+        expect([...existing.headers.keys()].sort()).toEqual([...fresh.headers.keys()].sort());
+        expect(existing.headers.get('content-length')).toBe(fresh.headers.get('content-length'));
+
+        expect(await database.db.select().from(users).where(eq(users.username, 'Prober1'))).toHaveLength(0);
+        const notices = mailsTo('owner@example.org').slice(mailsBefore);
+        expect(notices).toHaveLength(1);
+        expect(notices[0]!.subject).toBe('Someone tried to sign up for Chrysalis with your email');
+        expect(notices[0]!.raw.replace(/=\r?\n/g, '')).toContain(`${ORIGIN}/login`);
+        expect(notices[0]!.link).toBeUndefined(); // no verification link: nothing to confirm
+      });
+
+      it('checks and then drops the photo as for a new account, and refuses a bad one alike', async () => {
+        await registerAndVerify('Owner2', 'owner2@example.org');
+        const before = avatars().length;
+        const png = new File([await photo()], 'me.png', { type: 'image/png' });
+        expect((await signUp('Prober2', 'owner2@example.org', { profilePhoto: png })).status).toBe(201);
+        expect(avatars()).toHaveLength(before);
+
+        const notAnImage = () => new File(['not an image'], 'me.png', { type: 'image/png' });
+        const badForNew = await signUp('Prober3', 'nobody-yet@example.org', { profilePhoto: notAnImage() });
+        const badForExisting = await signUp('Prober4', 'owner2@example.org', { profilePhoto: notAnImage() });
+        expect(badForExisting.status).toBe(400);
+        expect(badForExisting.body).toEqual(badForNew.body);
+      });
+
+      it('tells the owner at most once an hour, answering the same every time', async () => {
+        await registerAndVerify('Owner3', 'owner3@example.org');
+        const mailsBefore = mailsTo('owner3@example.org').length;
+        for (let i = 0; i < 3; i += 1) expect((await signUp(`Repeat${i}`, 'owner3@example.org')).status).toBe(201);
+        expect(mailsTo('owner3@example.org').length - mailsBefore).toBe(1);
+      });
+
+      it('still says a username is taken first, whatever the email', async () => {
+        await registerAndVerify('Owner4', 'owner4@example.org');
+        expect((await signUp('owner4', 'owner4@example.org')).status).toBe(409);
+        expect((await signUp('owner4', 'someone-else@example.org')).status).toBe(409);
+      });
     });
 
     it('checks the profile photo by content, re-encodes it without metadata, and refuses what is not an image', async () => {

@@ -22,6 +22,7 @@ import { consume, giveBack, reset } from '../rate-limit';
 
 import { toUserDto, type UserDto } from './dto';
 import { removeProfilePhoto, storeProfilePhoto } from './photos';
+import { tellOwnerOfSignUpAttempt } from './sign-up-notice';
 import { sendVerificationLink } from './verification';
 
 export { toUserDto, type UserDto } from './dto';
@@ -43,41 +44,48 @@ function duplicateOf(error: unknown): 'username' | 'email' | null {
 }
 
 const USERNAME_TAKEN = 'That username is already taken. Please choose another.';
-const EMAIL_TAKEN = 'An account with that email already exists. Try logging in instead.';
 
+/**
+ * Signs up. A taken username is said (409); a registered email is not: the
+ * answer is a new account's, status, body and (as far as practical) time,
+ * since the photo is checked and stored and the password hashed either way,
+ * and the owner is emailed instead of the caller being told.
+ */
 export async function register(fields: Record<string, unknown>, photo: File | null, address: string): Promise<{ message: string }> {
   await consume('registerPerIp', addressNetwork(address), 'Too many sign-ups from your network. Please wait a few minutes and try again.');
   const input = parseInput(registerSchema(), fields);
   if (isCommonPassword(input.password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'password' });
 
   const db = await getDb();
-  const [clash] = await db
-    .select({ username: users.username, email: users.email })
-    .from(users)
-    .where(sql`${byUsername(input.username)} or ${byEmail(input.email)}`)
-    .limit(1);
-  if (clash) throw conflict(clash.username.toLowerCase() === input.username.toLowerCase() ? USERNAME_TAKEN : EMAIL_TAKEN);
-
+  const [nameTaken] = await db.select({ id: users.id }).from(users).where(byUsername(input.username)).limit(1);
+  if (nameTaken) throw conflict(USERNAME_TAKEN);
   const photoKey = photo ? await storeProfilePhoto(photo) : null;
+  const passwordHash = await hashPassword(input.password);
+  const [owner] = await db.select().from(users).where(byEmail(input.email)).limit(1);
+  if (owner) return answerAsIfRegistered(owner, photoKey);
   let user: User;
   try {
     [user] = (await db
       .insert(users)
-      .values({
-        username: input.username,
-        email: input.email,
-        passwordHash: await hashPassword(input.password),
-        dateOfBirth: input.dateOfBirth,
-        profilePhotoKey: photoKey,
-      })
+      .values({ username: input.username, email: input.email, passwordHash, dateOfBirth: input.dateOfBirth, profilePhotoKey: photoKey })
       .returning()) as [User];
   } catch (error) {
-    if (photoKey) await removeProfilePhoto(photoKey);
     const duplicate = duplicateOf(error);
-    if (duplicate) throw conflict(duplicate === 'username' ? USERNAME_TAKEN : EMAIL_TAKEN);
+    // Signed up with the same email a moment ago, between our lookup and this insert.
+    const [racedOwner] = duplicate === 'email' ? await db.select().from(users).where(byEmail(input.email)).limit(1) : [];
+    if (racedOwner) return answerAsIfRegistered(racedOwner, photoKey);
+    if (photoKey) await removeProfilePhoto(photoKey);
+    if (duplicate === 'username') throw conflict(USERNAME_TAKEN);
     throw error;
   }
   await sendVerificationLink(user, user.email, 'verify_email');
+  return { message: REGISTERED_MESSAGE };
+}
+
+/** A sign-up with a registered email: nothing is kept, the owner gets a note, the caller a new account's answer. */
+async function answerAsIfRegistered(owner: User, photoKey: string | null): Promise<{ message: string }> {
+  if (photoKey) await removeProfilePhoto(photoKey);
+  await tellOwnerOfSignUpAttempt(owner);
   return { message: REGISTERED_MESSAGE };
 }
 
