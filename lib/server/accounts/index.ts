@@ -4,8 +4,8 @@ import { eq, sql } from 'drizzle-orm';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
-import { addressNetwork } from '@/lib/http/client-address';
 import { users, type User } from '@/lib/db/schema';
+import { addressNetwork } from '@/lib/http/client-address';
 import {
   changeEmailSchema,
   changePasswordSchema,
