@@ -22,6 +22,8 @@ const serverEnv = {
   // VIP payments (e2e/subscribe.spec.ts): checkout URLs go to Verotel's default host, which the tests intercept; postbacks are signed with this key.
   VEROTEL_SHOP_ID: E2E_VEROTEL.shopId,
   VEROTEL_SIGNATURE_KEY: E2E_VEROTEL.signatureKey,
+  // Playwright stands in for one trusted proxy: the X-Forwarded-For each test sends (e2e/fixtures.ts, e2e/api.ts) is its client address, so per-address limits apply per test.
+  TRUST_PROXY: '1',
 };
 
 const chromium = {

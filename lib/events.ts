@@ -5,7 +5,8 @@
  * module-level registry is not shared between them. Instead every message
  * that crosses that line is named and typed here, and goes through one
  * emitter that this module anchors once on the global object (whichever copy
- * of the module loads first makes it). Nothing else is shared.
+ * of the module loads first makes it), beside the one fact the server states
+ * for the app (that it stamps client addresses). Nothing else is shared.
  *
  * Deliberately plain Node (no Next or app imports): scripts/serve.ts imports it.
  */
@@ -27,10 +28,17 @@ interface AppEvents {
 
 type EventName = keyof AppEvents;
 
-const ANCHOR = Symbol.for('chrysalis.events');
-const anchored = globalThis as typeof globalThis & { [ANCHOR]?: EventEmitter<AppEvents> };
+interface Channel {
+  bus: EventEmitter<AppEvents>;
+  /** Set by scripts/serve.ts, which stamps every request with the client's address (lib/http/client-address.ts). */
+  clientAddressesStamped: boolean;
+}
+
+const ANCHOR = Symbol.for('chrysalis.channel');
+const anchored = globalThis as typeof globalThis & { [ANCHOR]?: Channel };
 // Workers add a listener each; tests start many. A leak would show as growth, not as this warning.
-const bus: EventEmitter<AppEvents> = (anchored[ANCHOR] ??= new EventEmitter<AppEvents>().setMaxListeners(0));
+const channel: Channel = (anchored[ANCHOR] ??= { bus: new EventEmitter<AppEvents>().setMaxListeners(0), clientAddressesStamped: false });
+const bus = channel.bus;
 
 function emit<K extends EventName>(name: K, ...args: AppEvents[K]): boolean {
   return (bus.emit as (name: K, ...args: AppEvents[K]) => boolean)(name, ...args);
@@ -71,4 +79,18 @@ export function isUploadRequest(req: IncomingMessage): boolean {
 export function handOverUpload(req: IncomingMessage, res: ServerResponse): boolean {
   if (bus.listenerCount('upload-request') === 0) return false;
   return emit('upload-request', req, res);
+}
+
+/**
+ * Called once by scripts/serve.ts, which stamps every request with the
+ * client's address: from then on route code in this process believes that
+ * header. Under `next dev` or a bare `next start` nobody stamps, so a
+ * client-sent copy must not count, and nothing turns this on.
+ */
+export function declareClientAddressStamping(): void {
+  channel.clientAddressesStamped = true;
+}
+
+export function clientAddressesStamped(): boolean {
+  return channel.clientAddressesStamped;
 }

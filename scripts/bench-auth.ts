@@ -74,7 +74,8 @@ async function login(email: string): Promise<{ ms: number; token: string }> {
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bench-auth-'));
   // SEED_DEMO=0: demo seeding would run ffmpeg in the background.
-  const env = { ...process.env, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production' as const, SEED_DEMO: '0' };
+  // TRUST_PROXY=1: the bench stands in for one proxy, so each request's X-Forwarded-For is its client address (per-address limits).
+  const env = { ...process.env, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production' as const, SEED_DEMO: '0', TRUST_PROXY: '1' };
   buildIfNeeded(env);
   const server = startServerProcess(env, ['ignore', 'ignore', 'inherit']);
   try {

@@ -204,6 +204,7 @@ function serverEnv(catalogue: Catalogue, sessionSecret: string): NodeJS.ProcessE
   return {
     ...baseEnv(),
     SEED_DEMO: '0', // demo seeding would run ffmpeg in the background
+    TRUST_PROXY: '1', // the bench stands in for one proxy: each login's X-Forwarded-For is its client address
     DATABASE_URL: catalogue.databaseUrl, // empty counts as unset: the embedded database in DATA_DIR
     DATA_DIR: catalogue.dataDir,
     ...(catalogue.databaseUrl ? { SESSION_SECRET: sessionSecret } : {}),

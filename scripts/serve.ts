@@ -12,8 +12,9 @@ import { open as openGeoDatabase, type CityResponse } from 'maxmind';
 import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
+import { stampClientAddress } from '../lib/http/client-address';
 import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
-import { handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
+import { declareClientAddressStamping, handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
 import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
 import { isPublicPagePath } from '../lib/site';
 
@@ -21,6 +22,7 @@ async function main() {
   const env = parseEnv(process.env);
   const { PORT: port, PUBLIC_PAGE_CACHE_SECONDS: ttlSeconds } = env;
   const geo: GeoRules = {
+    trustProxy: env.TRUST_PROXY,
     blocked: parseBlockedRegions(env.GEO_BLOCKED_REGIONS),
     countryHeader: env.GEO_COUNTRY_HEADER,
     regionHeader: env.GEO_REGION_HEADER,
@@ -38,8 +40,11 @@ async function main() {
   });
 
   onAppEvent('public-content-changed', (prefix) => cache.purge(prefix));
+  declareClientAddressStamping();
 
   const server = createServer((req, res) => {
+    // Before anything reads it: the client's address from the socket and TRUST_PROXY, replacing any copy the client sent.
+    stampClientAddress(req, env.TRUST_PROXY);
     // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
     if (handleGeo(req, res, geo, env.SITE_NAME)) return;
     if (cache.handle(req, res)) return;
@@ -48,7 +53,9 @@ async function main() {
   });
   server.listen(port, () => {
     const blocked = geo.blocked.size ? [...geo.blocked].join(', ') : 'none';
-    console.log(`[chrysalis] listening on port ${port} (public page cache: ${ttlSeconds > 0 ? `${ttlSeconds} s` : 'off'}; blocked regions: ${blocked})`);
+    console.log(
+      `[chrysalis] listening on port ${port} (public page cache: ${ttlSeconds > 0 ? `${ttlSeconds} s` : 'off'}; blocked regions: ${blocked}; trusted proxy hops: ${env.TRUST_PROXY})`,
+    );
   });
 
   const shutdown = () => {

@@ -134,6 +134,16 @@ export const envSchema = z
     GEO_COUNTRY_HEADER: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().default('cf-ipcountry')),
     GEO_REGION_HEADER: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().default('cf-region-code')),
     GEOIP_DB: optionalString,
+    // Proxies (load balancer, CDN) between clients and this server, each appending to X-Forwarded-For; 0: clients connect directly.
+    TRUST_PROXY: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be the number of proxies in front of the server, a whole number from 0 to 10' })
+        .int('must be the number of proxies in front of the server, a whole number from 0 to 10')
+        .min(0, 'must be the number of proxies in front of the server, a whole number from 0 to 10')
+        .max(10, 'must be the number of proxies in front of the server, a whole number from 0 to 10')
+        .default(0),
+    ),
     MAX_UPLOAD_BYTES: z.preprocess(
       emptyToUndefined,
       z.coerce
@@ -141,6 +151,15 @@ export const envSchema = z
         .int('must be a whole number of bytes')
         .min(1024, 'must be at least 1024 bytes')
         .default(4 * 1024 * 1024 * 1024),
+    ),
+    UPLOADS_PER_DAY: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of uploads from 1 to 10000' })
+        .int('must be a whole number of uploads from 1 to 10000')
+        .min(1, 'must be a whole number of uploads from 1 to 10000')
+        .max(10_000, 'must be a whole number of uploads from 1 to 10000')
+        .default(50),
     ),
     // Demo videos on the first start of an empty embedded database; 0 turns them off.
     SEED_DEMO: z.preprocess(

@@ -44,6 +44,10 @@ export interface ServerConfig {
   mailFrom: string;
   /** Largest video upload accepted, in bytes. */
   maxUploadBytes: number;
+  /** Uploads one member may start per 24 hours. */
+  uploadsPerDay: number;
+  /** Proxy hops in front of the server whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
+  trustProxy: number;
   /** The admin account ensured at start, when configured. */
   admin: { username: string; email: string; password: string } | undefined;
   operator: OperatorInfo;
@@ -72,6 +76,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiBaseUrl: raw.NEXT_PUBLIC_API_BASE_URL,
     smtpUrl: raw.SMTP_URL,
     maxUploadBytes: raw.MAX_UPLOAD_BYTES,
+    uploadsPerDay: raw.UPLOADS_PER_DAY,
+    trustProxy: raw.TRUST_PROXY,
     mailFrom: raw.MAIL_FROM ?? `${raw.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
     admin:
       raw.ADMIN_USERNAME && raw.ADMIN_EMAIL && raw.ADMIN_PASSWORD

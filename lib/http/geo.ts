@@ -12,7 +12,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { CityResponse, Reader } from 'maxmind';
 
+import { nodeClientAddress } from './client-address';
+
 export interface GeoRules {
+  /** TRUST_PROXY: proxy hops whose X-Forwarded-For entries name the visitor (lib/http/client-address.ts). */
+  trustProxy: number;
   /** Upper-case country codes ("GB") and subdivision codes ("US-TX"). */
   blocked: Set<string>;
   countryHeader: string;
@@ -40,10 +44,6 @@ const header = (req: Pick<IncomingMessage, 'headers'>, name: string) => {
   return (Array.isArray(value) ? value[0] : value)?.trim() || null;
 };
 
-function clientAddress(req: Pick<IncomingMessage, 'headers' | 'socket'>): string | undefined {
-  return header(req, 'x-forwarded-for')?.split(',')[0]?.trim() || req.socket?.remoteAddress?.replace(/^::ffff:/, '');
-}
-
 export function locate(req: Pick<IncomingMessage, 'headers' | 'socket'>, rules: GeoRules): Place {
   const country = header(req, rules.countryHeader)?.toUpperCase() ?? null;
   if (country && /^[A-Z]{2}$/.test(country) && country !== 'XX' && country !== 'T1') {
@@ -52,8 +52,7 @@ export function locate(req: Pick<IncomingMessage, 'headers' | 'socket'>, rules: 
     const region = rawRegion ? (rawRegion.includes('-') ? rawRegion : `${country}-${rawRegion}`) : null;
     return { country, region };
   }
-  const address = clientAddress(req);
-  const found = address && rules.reader ? safeLookup(rules.reader, address) : null;
+  const found = rules.reader ? safeLookup(rules.reader, nodeClientAddress(req, rules.trustProxy)) : null;
   if (!found?.country?.iso_code) return { country: null, region: null };
   const countryCode = found.country.iso_code.toUpperCase();
   const subdivision = found.subdivisions?.[0]?.iso_code;

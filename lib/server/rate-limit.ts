@@ -2,6 +2,7 @@ import 'server-only';
 
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 
+import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
 import { rateLimits } from '@/lib/db/schema';
 
@@ -14,12 +15,19 @@ import { tooManyRequests } from './errors';
  * mistype, tight for scripts.
  */
 export const LIMITS = {
-  loginPerIp: { points: 15, duration: 5 * 60 },
-  loginPerAccount: { points: 10, duration: 15 * 60 },
+  /**
+   * Failed logins (lib/server/accounts/index.ts). Per address (an IPv6 /64) across all accounts,
+   * against credential stuffing; and per account from one address, so failures elsewhere never
+   * lock a member out.
+   */
+  loginFailuresPerAddress: { points: 15, duration: 5 * 60 },
+  loginFailuresPerAccountAddress: { points: 10, duration: 15 * 60 },
   registerPerIp: { points: 5, duration: 10 * 60 },
   resendPerIp: { points: 5, duration: 15 * 60 },
   /** The spec's 60-second cooldown between verification emails to one address. */
   resendPerAddress: { points: 1, duration: 60 },
+  /** "Someone tried to sign up with your email" notices (lib/server/accounts/sign-up-notice.ts), per email: the form is no way to flood an inbox. */
+  signUpNoticePerEmail: { points: 1, duration: 60 * 60 },
   /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */
   reportPerIp: { points: 10, duration: 60 * 60 },
   reportPerMember: { points: 20, duration: 60 * 60 },
@@ -28,6 +36,17 @@ export const LIMITS = {
   commentPerDay: { points: 60, duration: 24 * 60 * 60 },
   /** VIP checkouts (lib/server/vip/checkout.ts), per member: room for changing one's mind, not for filling the table. */
   checkoutPerMember: { points: 10, duration: 10 * 60 },
+  /** Wrong current passwords in settings (password and email changes), per member: an open session is no way to guess the password. */
+  currentPasswordFailuresPerMember: { points: 5, duration: 15 * 60 },
+  /** Email changes per member: each one mails an address the member picks. */
+  emailChangesPerMember: { points: 5, duration: 24 * 60 * 60 },
+  /** Video uploads started per member (lib/server/videos/upload.ts); UPLOADS_PER_DAY, read when the limiter is made. */
+  uploadsPerMember: {
+    get points() {
+      return getConfig().uploadsPerDay;
+    },
+    duration: 24 * 60 * 60,
+  },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
@@ -50,17 +69,49 @@ async function limiter(name: LimitName): Promise<RateLimiterDrizzle> {
   return found;
 }
 
+/** A wait in words for 429 messages: "40 seconds", "15 minutes", "5 hours". */
+export function waitInWords(seconds: number): string {
+  const [amount, unit] = seconds < 60 ? [seconds, 'second'] : seconds < 3600 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+}
+
+/** A 429 message, fixed or naming the wait ("…try again in 15 minutes."). */
+export type LimitMessage = string | ((wait: string) => string);
+
 /** Counts one attempt; throws a 429 with Retry-After when the budget is spent. */
-export async function consume(name: LimitName, key: string, message?: string): Promise<void> {
+export async function consume(name: LimitName, key: string, message?: LimitMessage): Promise<void> {
   try {
     await (await limiter(name)).consume(key.toLowerCase());
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw tooManyRequests(Math.max(1, Math.ceil(error.msBeforeNext / 1000)), message);
+    if (error instanceof RateLimiterRes) {
+      const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      throw tooManyRequests(seconds, typeof message === 'function' ? message(waitInWords(seconds)) : message);
+    }
     throw error;
   }
 }
 
-/** Forgets a key's count (a successful login clears its failures). */
+/** Counts one use if the budget allows; false when it is spent. For limits that must not show in the answer. */
+export async function tryConsume(name: LimitName, key: string): Promise<boolean> {
+  try {
+    await (await limiter(name)).consume(key.toLowerCase());
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return false;
+    throw error;
+  }
+}
+
+/**
+ * Gives back one point counted by consume(). Limits on failures count every
+ * attempt up front, so parallel attempts cannot all pass before any failure
+ * is recorded, and give the point back when the attempt succeeds.
+ */
+export async function giveBack(name: LimitName, key: string): Promise<void> {
+  await (await limiter(name)).reward(key.toLowerCase());
+}
+
+/** Forgets a key's count (a successful login clears that account's failures from that address). */
 export async function reset(name: LimitName, key: string): Promise<void> {
   await (await limiter(name)).delete(key.toLowerCase());
 }

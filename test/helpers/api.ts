@@ -3,6 +3,9 @@ import path from 'node:path';
 
 import { NextRequest } from 'next/server';
 
+import { declareClientAddressStamping } from '@/lib/events';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route types its own params
 type RouteHandler = (request: NextRequest, context: { params: Promise<any> }) => Promise<Response>;
 
@@ -14,12 +17,20 @@ export interface CallOptions {
   headers?: Record<string, string>;
   bearer?: string;
   cookie?: string;
-  ip?: string;
+  /**
+   * The client address scripts/serve.ts stamps on the request (default
+   * 203.0.113.10). null: no stamp, as under `next dev`, so the route falls
+   * back to X-Forwarded-For and TRUST_PROXY.
+   */
+  ip?: string | null;
   /** Dynamic route segments, as Next passes them to the handler. */
   params?: Record<string, string | string[]>;
 }
 
 export const ORIGIN = 'http://localhost:3999';
+
+// Requests made here reach handlers as the production server hands them on: it stamps every request with the client's address.
+declareClientAddressStamping();
 
 /**
  * Calls an App Router route handler the way Next does: a real NextRequest in,
@@ -27,7 +38,7 @@ export const ORIGIN = 'http://localhost:3999';
  */
 export async function call(handler: RouteHandler, pathname: string, options: CallOptions = {}) {
   const headers = new Headers(options.headers);
-  if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', options.ip ?? '203.0.113.10');
+  if (options.ip !== null && !headers.has(CLIENT_ADDRESS_HEADER)) headers.set(CLIENT_ADDRESS_HEADER, options.ip ?? '203.0.113.10');
   if (options.bearer) headers.set('authorization', `Bearer ${options.bearer}`);
   if (options.cookie) headers.set('cookie', options.cookie);
   let body: BodyInit | undefined = options.body;

@@ -125,14 +125,72 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect(mailsTo(email)).toHaveLength(0);
     });
 
-    it('answers 409 for a username or email taken in any letter case', async () => {
+    it('answers 409 for a username taken in any letter case', async () => {
       await call(register, '/api/auth/register', { form: registrationForm({ username: 'Taken.Name', email: 'taken@example.org' }), ip: ip() });
       const sameName = await call(register, '/api/auth/register', { form: registrationForm({ username: 'taken.name', email: 'other@example.org' }), ip: ip() });
       expect(sameName.status).toBe(409);
       expect(sameName.body.message).toBe('That username is already taken. Please choose another.');
-      const sameEmail = await call(register, '/api/auth/register', { form: registrationForm({ username: 'Another1', email: 'TAKEN@example.org' }), ip: ip() });
-      expect(sameEmail.status).toBe(409);
-      expect(sameEmail.body.message).toBe('An account with that email already exists. Try logging in instead.');
+    });
+
+    describe('a sign-up with an email that already has an account', () => {
+      const signUp = (username: string, email: string, extra: Record<string, string | Blob> = {}) =>
+        call(register, '/api/auth/register', { form: registrationForm({ username, email, ...extra }), ip: ip() });
+      const avatars = () => {
+        try {
+          return readdirSync(path.join(dataDir, 'media', 'avatars'));
+        } catch {
+          return [];
+        }
+      };
+      const photo = () => sharp({ create: { width: 80, height: 80, channels: 3, background: '#6b4fff' } }).png().toBuffer();
+
+      it('gets the answer a new account gets, makes no account, and the owner is told instead', async () => {
+        await registerAndVerify('Owner1', 'owner@example.org');
+        const mailsBefore = mailsTo('owner@example.org').length;
+
+        const fresh = await signUp('Newcomer1', 'newcomer@example.org');
+        const existing = await signUp('Prober1', 'OWNER@example.org');
+        expect(existing.status).toBe(fresh.status);
+        expect(existing.status).toBe(201);
+        expect(existing.body).toEqual(fresh.body);
+        expect(existing.body).toEqual({ message: 'Registration successful! Please check your email to verify your account.' });
+        expect([...existing.headers.keys()].sort()).toEqual([...fresh.headers.keys()].sort());
+        expect(existing.headers.get('content-length')).toBe(fresh.headers.get('content-length'));
+
+        expect(await database.db.select().from(users).where(eq(users.username, 'Prober1'))).toHaveLength(0);
+        const notices = mailsTo('owner@example.org').slice(mailsBefore);
+        expect(notices).toHaveLength(1);
+        expect(notices[0]!.subject).toBe('Someone tried to sign up for Chrysalis with your email');
+        expect(notices[0]!.raw.replace(/=\r?\n/g, '')).toContain(`${ORIGIN}/login`);
+        expect(notices[0]!.link).toBeUndefined(); // no verification link: nothing to confirm
+      });
+
+      it('checks and then drops the photo as for a new account, and refuses a bad one alike', async () => {
+        await registerAndVerify('Owner2', 'owner2@example.org');
+        const before = avatars().length;
+        const png = new File([await photo()], 'me.png', { type: 'image/png' });
+        expect((await signUp('Prober2', 'owner2@example.org', { profilePhoto: png })).status).toBe(201);
+        expect(avatars()).toHaveLength(before);
+
+        const notAnImage = () => new File(['not an image'], 'me.png', { type: 'image/png' });
+        const badForNew = await signUp('Prober3', 'nobody-yet@example.org', { profilePhoto: notAnImage() });
+        const badForExisting = await signUp('Prober4', 'owner2@example.org', { profilePhoto: notAnImage() });
+        expect(badForExisting.status).toBe(400);
+        expect(badForExisting.body).toEqual(badForNew.body);
+      });
+
+      it('tells the owner at most once an hour, answering the same every time', async () => {
+        await registerAndVerify('Owner3', 'owner3@example.org');
+        const mailsBefore = mailsTo('owner3@example.org').length;
+        for (let i = 0; i < 3; i += 1) expect((await signUp(`Repeat${i}`, 'owner3@example.org')).status).toBe(201);
+        expect(mailsTo('owner3@example.org').length - mailsBefore).toBe(1);
+      });
+
+      it('still says a username is taken first, whatever the email', async () => {
+        await registerAndVerify('Owner4', 'owner4@example.org');
+        expect((await signUp('owner4', 'owner4@example.org')).status).toBe(409);
+        expect((await signUp('owner4', 'someone-else@example.org')).status).toBe(409);
+      });
     });
 
     it('checks the profile photo by content, re-encodes it without metadata, and refuses what is not an image', async () => {
@@ -233,16 +291,59 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect(await call(login, '/api/auth/login', { json, ip: ip() })).toMatchObject({ status: 400, body: { message } });
     });
 
-    it('limits attempts per account and per address with 429', async () => {
-      await registerAndVerify('Hammered', 'hammered@example.org');
-      let last;
-      for (let attempt = 0; attempt < 11; attempt += 1) last = await call(login, '/api/auth/login', { json: { email: 'hammered@example.org', password: 'wrong-password' }, ip: ip() });
-      expect(last!.status).toBe(429);
-      expect(last!.body.message).toMatch(/Too many attempts/);
-      const fromOneAddress = '192.0.2.77';
-      let sameIp;
-      for (let attempt = 0; attempt < 16; attempt += 1) sameIp = await call(login, '/api/auth/login', { json: { email: `spray${attempt}@example.org`, password: 'nope-nope' }, ip: fromOneAddress });
-      expect(sameIp!.status).toBe(429);
+    describe('login limits count failures, by account and address', () => {
+      const attempt = (email: string, password: string, from: string) => call(login, '/api/auth/login', { json: { email, password }, ip: from });
+      const statusesOf = async (count: number, email: string, password: string, from: string) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < count; i += 1) statuses.push((await attempt(email, password, from)).status);
+        return statuses;
+      };
+
+      it('lets the member in from a clean address however often others failed, and limits the failing address', async () => {
+        await registerAndVerify('Targeted', 'targeted@example.org');
+        const attacker = '192.0.2.10';
+        expect(await statusesOf(12, 'targeted@example.org', 'guess-guess-1', attacker)).toEqual([...Array(10).fill(401), 429, 429]);
+        // The member, from home: not refused because someone else failed.
+        expect((await attempt('targeted@example.org', 'velvet-chrysalis-42', '198.18.50.1')).status).toBe(200);
+        // From the failing address even the right password waits, and is told how long.
+        const limited = await attempt('targeted@example.org', 'velvet-chrysalis-42', attacker);
+        expect(limited.status).toBe(429);
+        expect(limited.body.message).toMatch(/^Too many failed login attempts\. Please wait \d+ minutes? and try again\.$/);
+        expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(limited.body.retryAfter).toBe(Number(limited.headers.get('retry-after')));
+      });
+
+      it('forgives an address its failures on an account once it gives the right password', async () => {
+        await registerAndVerify('Forgetful', 'forgetful@example.org');
+        const home = '198.18.51.1';
+        expect(await statusesOf(9, 'forgetful@example.org', 'wrong-again-1', home)).toEqual(Array(9).fill(401));
+        expect((await attempt('forgetful@example.org', 'velvet-chrysalis-42', home)).status).toBe(200);
+        // The account's budget from this address starts again: unforgiven, the second of these would be the eleventh failure and refused.
+        // (Five, because the address's own budget across accounts, 15, still holds its 9 + 5 failures.)
+        expect(await statusesOf(5, 'forgetful@example.org', 'wrong-again-1', home)).toEqual(Array(5).fill(401));
+      });
+
+      it('keeps a budget per address across accounts (credential stuffing), which successes do not spend', async () => {
+        await registerAndVerify('Stuffed', 'stuffed@example.org');
+        const sprayer = '192.0.2.77';
+        const spray = [];
+        for (let i = 0; i < 16; i += 1) spray.push((await attempt(`spray${i}@example.org`, 'nope-nope', sprayer)).status);
+        expect(spray).toEqual([...Array(15).fill(401), 429]);
+        expect((await attempt('stuffed@example.org', 'velvet-chrysalis-42', sprayer)).status).toBe(429);
+        // An IPv6 sprayer gains nothing by moving around its /64.
+        const v6 = [];
+        for (let i = 0; i < 16; i += 1) v6.push((await attempt(`spray${i}@example.org`, 'nope-nope', `2001:db8:77:1::${(i + 1).toString(16)}`)).status);
+        expect(v6.at(-1)).toBe(429);
+        // Twenty good logins from one office address in a few minutes are all fine.
+        expect(await statusesOf(20, 'stuffed@example.org', 'velvet-chrysalis-42', '198.18.52.1')).toEqual(Array(20).fill(200));
+      });
+
+      it('counts parallel guesses before their passwords are checked, so a burst cannot overshoot the budget', async () => {
+        await registerAndVerify('Burst', 'burst@example.org');
+        const burst = await Promise.all(Array.from({ length: 25 }, () => attempt('burst@example.org', 'parallel-guess', '192.0.2.88')));
+        expect(burst.filter((response) => response.status === 401)).toHaveLength(10);
+        expect(burst.filter((response) => response.status === 429)).toHaveLength(15);
+      });
     });
 
     it('refuses a banned account with 403 Account is banned, at login and on every call', async () => {
@@ -360,6 +461,54 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect((await call(me, '/api/auth/me', { bearer: otherToken })).status).toBe(401);
       expect((await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'velvet-chrysalis-42' }, ip: ip() })).status).toBe(401);
       expect((await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'brand-new-secret' }, ip: ip() })).status).toBe(200);
+    });
+
+    describe('limits on changes that need the current password', () => {
+      const newPassword = (token: string, currentPassword: string, next = 'brand-new-secret-9') =>
+        call(changePassword, '/api/users/settings/password', { method: 'PUT', json: { currentPassword, newPassword: next, confirmNewPassword: next }, bearer: token });
+      const newEmail = (token: string, currentPassword: string, address: string) =>
+        call(changeEmail, '/api/users/settings/email', { method: 'PUT', json: { currentPassword, newEmail: address, confirmNewEmail: address }, bearer: token });
+
+      it('counts wrong current passwords per member, for password and email changes alike, then answers 429 with Retry-After', async () => {
+        const { token } = await registerAndVerify('Guessed', 'guessed@example.org');
+        const guesses = [
+          await newPassword(token, 'guess-1'),
+          await newEmail(token, 'guess-2', 'thief-1@example.org'),
+          await newPassword(token, 'guess-3'),
+          await newEmail(token, 'guess-4', 'thief-2@example.org'),
+          await newPassword(token, 'guess-5'),
+        ];
+        expect(guesses.map((answer) => answer.status)).toEqual(Array(5).fill(400));
+        const limited = await newEmail(token, 'guess-6', 'thief-3@example.org');
+        expect(limited.status).toBe(429);
+        expect(limited.body.message).toMatch(/^Too many wrong current passwords\. Please wait (\d+ minutes?|\d+ seconds?) and try again\.$/);
+        expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+        // While the budget is spent even the right password waits: the guesser cannot tell it was right.
+        expect((await newPassword(token, 'velvet-chrysalis-42')).status).toBe(429);
+        expect(mailsTo('thief-')).toHaveLength(0);
+        // Another member is not affected.
+        const other = await registerAndVerify('Unguessed', 'unguessed@example.org');
+        expect((await newPassword(other.token, 'velvet-chrysalis-42')).status).toBe(200);
+      });
+
+      it('clears the count when the right current password is given', async () => {
+        const { token } = await registerAndVerify('Fumbler', 'fumbler@example.org');
+        for (let i = 0; i < 4; i += 1) expect((await newPassword(token, `fumble-${i}`)).status).toBe(400);
+        expect((await newPassword(token, 'velvet-chrysalis-42', 'fumbler-second-secret')).status).toBe(200);
+        // Not cleared, the second of these would be the sixth wrong password and refused.
+        for (let i = 0; i < 4; i += 1) expect((await newPassword(token, `fumble-again-${i}`, 'whatever-secret-1')).status).toBe(400);
+      });
+
+      it('allows five email changes a day, since each one sends mail', async () => {
+        const { token } = await registerAndVerify('Restless', 'restless@example.org');
+        for (let i = 1; i <= 5; i += 1) expect((await newEmail(token, 'velvet-chrysalis-42', `restless-${i}@example.org`)).status).toBe(200);
+        const sixth = await newEmail(token, 'velvet-chrysalis-42', 'restless-6@example.org');
+        expect(sixth).toMatchObject({ status: 429, body: { message: 'You can change your email address at most 5 times a day. Please try again in 24 hours.' } });
+        expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(23 * 60 * 60);
+        expect(mailsTo('restless-')).toHaveLength(5);
+        // The password is checked before the day's count: a wrong one is still told so.
+        expect((await newEmail(token, 'not-my-password', 'restless-7@example.org')).status).toBe(400);
+      });
     });
 
     it('needs a login for every settings call', async () => {

@@ -18,11 +18,11 @@ describe('regional blocking from a GeoLite2-City database', () => {
   beforeAll(async () => {
     const file = path.join(dir, 'GeoLite2-City.mmdb');
     writeFileSync(file, gunzipSync(readFileSync(require.resolve('geolite2-city/GeoLite2-City.mmdb.gz'))));
-    rules = { blocked: parseBlockedRegions('GB,US-NY'), countryHeader: 'cf-ipcountry', regionHeader: 'cf-region-code', reader: await open<CityResponse>(file) };
+    rules = { trustProxy: 0, blocked: parseBlockedRegions('GB,US-NY'), countryHeader: 'cf-ipcountry', regionHeader: 'cf-region-code', reader: await open<CityResponse>(file) };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const from = (address: string, headers: Record<string, string> = {}) => ({ headers: { 'x-forwarded-for': address, ...headers }, socket: {} }) as never;
+  const from = (address: string, headers: Record<string, string> = {}) => ({ headers, socket: { remoteAddress: address } }) as never;
 
   it.each([
     ['81.2.69.142', { country: 'GB', region: 'GB-ENG' }, true],
@@ -39,7 +39,16 @@ describe('regional blocking from a GeoLite2-City database', () => {
     expect(locate(from('81.2.69.142', { 'cf-ipcountry': 'FR' }), rules)).toEqual({ country: 'FR', region: null });
   });
 
-  it('uses the socket address when no proxy header is present', () => {
-    expect(locate({ headers: {}, socket: { remoteAddress: '::ffff:24.24.24.24' } } as never, rules)).toEqual({ country: 'US', region: 'US-NY' });
+  it('reads IPv4-mapped socket addresses', () => {
+    expect(locate(from('::ffff:24.24.24.24'), rules)).toEqual({ country: 'US', region: 'US-NY' });
+  });
+
+  it('believes X-Forwarded-For only for the trusted proxy hops (TRUST_PROXY)', () => {
+    // A visitor in New York claiming to be in California: with no trusted proxy, the socket decides.
+    const forged = from('24.24.24.24', { 'x-forwarded-for': '99.0.0.1' });
+    expect(locate(forged, rules)).toEqual({ country: 'US', region: 'US-NY' });
+    // Behind one proxy (the socket is the proxy's), the entry it appended names the visitor, not the forged one before it.
+    const proxied = from('10.0.0.2', { 'x-forwarded-for': '99.0.0.1, 81.2.69.142' });
+    expect(locate(proxied, { ...rules, trustProxy: 1 })).toEqual({ country: 'GB', region: 'GB-ENG' });
   });
 });

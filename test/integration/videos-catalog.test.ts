@@ -272,5 +272,16 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
       const pending = await insertVideo(database.db, creator, { moderationStatus: 'pending', publishedAt: null });
       expect((await play(pending.streamVideoId)).status).toBe(404);
     });
+
+    it('counts a visitor once per address, whatever User-Agent each request claims (Top Videos ranks by views)', async () => {
+      const video = await insertVideo(database.db, creator);
+      const answers = [];
+      for (let i = 0; i < 20; i += 1) answers.push(await play(video.streamVideoId, { ip: '198.51.100.60', userAgent: `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + i}.0) Gecko/20100101 Firefox/${100 + i}.0` }));
+      expect(answers.filter((answer) => answer.body.counted)).toHaveLength(1);
+      // Nor by moving around an IPv6 /64.
+      for (let i = 1; i <= 5; i += 1) await play(video.streamVideoId, { ip: `2001:db8:60:1::${i}` });
+      const [row] = await database.db.select().from(videos).where(eq(videos.id, video.id));
+      expect(row!.views).toBe(2);
+    });
   });
 });

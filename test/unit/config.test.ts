@@ -23,6 +23,8 @@ describe('configuration', () => {
     expect(config.dataDir).toBe(path.resolve('./data'));
     expect(config.databaseUrl).toBeUndefined();
     expect(config.apiBaseUrl).toBeUndefined();
+    expect(config.trustProxy).toBe(0);
+    expect(config.uploadsPerDay).toBe(50);
   });
 
   it('derives SITE_URL from PORT and strips a trailing slash from an explicit one', () => {
@@ -46,6 +48,12 @@ describe('configuration', () => {
     ['OPERATOR_EMAIL', 'nobody', /email address/],
     ['PUBLIC_PAGE_CACHE_SECONDS', '-1', /0 to 3600/],
     ['PUBLIC_PAGE_CACHE_SECONDS', 'soon', /0 to 3600/],
+    ['TRUST_PROXY', 'true', /number of proxies .* 0 to 10/],
+    ['TRUST_PROXY', '-1', /number of proxies .* 0 to 10/],
+    ['TRUST_PROXY', '1.5', /number of proxies .* 0 to 10/],
+    ['TRUST_PROXY', '11', /number of proxies .* 0 to 10/],
+    ['UPLOADS_PER_DAY', '0', /1 to 10000/],
+    ['UPLOADS_PER_DAY', 'lots', /1 to 10000/],
   ])('names %s when it is %p', (variable, value, message) => {
     const problems = problemsOf({ [variable]: value });
     expect(problems).toHaveLength(1);

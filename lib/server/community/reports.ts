@@ -10,6 +10,7 @@ import { getDb, queryRows } from '@/lib/db';
 import type { User } from '@/lib/db/schema';
 import { addBusinessDays } from '@/lib/format/business-days';
 import { relativeTime } from '@/lib/format/relative-time';
+import { addressNetwork } from '@/lib/http/client-address';
 import {
   REPORT_DUE_BUSINESS_DAYS,
   REPORT_MESSAGES,
@@ -44,12 +45,13 @@ function optionalUser(actor: Actor): User | null {
 
 /**
  * Who is reporting, for duplicate detection and rate limits: `m:{memberId}`
- * for members, for visitors an HMAC of their address keyed with the session
- * secret (no raw addresses are stored; the hash is useless elsewhere).
+ * for members, for visitors an HMAC of their address (an IPv6 address's
+ * /64) keyed with the session secret (no raw addresses are stored; the hash
+ * is useless elsewhere).
  */
-export function reporterKeyOf(memberId: string | null, ip: string): string {
+export function reporterKeyOf(memberId: string | null, address: string): string {
   if (memberId) return `m:${memberId}`;
-  return `a:${createHmac('sha256', getSessionSecret()).update(`report\n${ip}`).digest('hex').slice(0, 32)}`;
+  return `a:${createHmac('sha256', getSessionSecret()).update(`report\n${addressNetwork(address)}`).digest('hex').slice(0, 32)}`;
 }
 
 /** 400 for a target that cannot exist (checked before the rate limit and the database). */
@@ -95,11 +97,11 @@ export interface ReportOutcome {
  * open changes nothing: the partial unique index decides, also when two
  * requests race.
  */
-export async function createReport(actor: Actor, input: ReportInput, ip: string): Promise<ReportOutcome> {
+export async function createReport(actor: Actor, input: ReportInput, address: string): Promise<ReportOutcome> {
   const member = optionalUser(actor);
   if (!member && input.targetType !== 'video') throw unauthorized(REPORT_MESSAGES.loginRequired);
   const memberId = member?.id ?? null;
-  const reporterKey = reporterKeyOf(memberId, ip);
+  const reporterKey = reporterKeyOf(memberId, address);
   // Cheap format checks first, then the budget, then the database lookups it protects.
   assertTargetFormat(input.targetType, input.target);
   if (memberId) await consume('reportPerMember', memberId, REPORT_RATE_LIMIT_MESSAGE);

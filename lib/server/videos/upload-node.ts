@@ -4,7 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { NextRequest } from 'next/server';
 
+import { getConfig } from '@/lib/config/server';
 import { onAppEvent } from '@/lib/events';
+import { stampClientAddress } from '@/lib/http/client-address';
 
 import { handler } from '../http';
 
@@ -26,6 +28,8 @@ function headersOf(req: IncomingMessage): Headers {
  * the upload service untouched.
  */
 export async function handleNodeUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // As scripts/serve.ts does for every request (the same result when it already has): the address comes from the socket, never from the client.
+  stampClientAddress(req, getConfig().trustProxy);
   const origin = `http://${req.headers.host ?? 'localhost'}`;
   const request = new NextRequest(new URL(req.url ?? '/', origin), { method: req.method, headers: headersOf(req) });
   const upload = handler({ auth: 'member', status: 201 }, ({ actor }) => uploadVideo(actor, request, req));

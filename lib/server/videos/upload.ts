@@ -15,10 +15,11 @@ import { wakeWorkers } from '@/lib/events';
 import { videos, type Video } from '@/lib/db/schema';
 import { splitTags, uploadFieldsSchema, type UploadFields } from '@/lib/validation/videos';
 
-import { requireMember, type Actor } from '../auth/actor';
+import { requireMember, type Actor, type Authenticated } from '../auth/actor';
 import { ApiError, badRequest, parseInput } from '../errors';
 import { enqueue } from '../jobs/queue';
 import { NotAVideoError, probeVideo } from '../media/probe';
+import { consume, giveBack } from '../rate-limit';
 import { getMediaStorage, mediaKeys } from '../storage';
 
 export const VIDEO_FIELD = 'video';
@@ -197,14 +198,32 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
   }
 }
 
+const tooManyUploads = (wait: string) => `You have reached today's limit of ${getConfig().uploadsPerDay} uploads. You can upload again in ${wait}.`;
+
 /**
- * POST /api/videos/upload: stream, check fields, check the file is a video by
- * content, store, queue processing. `body` is the raw Node request when the
- * production server hands the upload over before Next (upload-node.ts);
- * otherwise the request's own web stream is read.
+ * POST /api/videos/upload: count it against the member's daily uploads before
+ * a byte of the body is read, then stream, check, store and queue (storeUpload).
+ * Refused uploads count too: they cost bandwidth and disk all the same. A
+ * failure on our side is given back, since the client retries those.
  */
 export async function uploadVideo(actor: Actor, request: Request, body: Readable | null = null) {
   const member = requireMember(actor);
+  await consume('uploadsPerMember', member.user.id, tooManyUploads);
+  try {
+    return await storeUpload(member, request, body);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) await giveBack('uploadsPerMember', member.user.id);
+    throw error;
+  }
+}
+
+/**
+ * Streams, checks fields, checks the file is a video by content, stores,
+ * queues processing. `body` is the raw Node request when the production
+ * server hands the upload over before Next (upload-node.ts); otherwise the
+ * request's own web stream is read.
+ */
+async function storeUpload(member: Authenticated, request: Request, body: Readable | null) {
   const limit = getConfig().maxUploadBytes;
   const { fields, file } = await parseUpload(request, body, limit);
   try {

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 
 import { getSessionSecret } from '@/lib/config/server';
 import { getDb, queryRows } from '@/lib/db';
+import { addressNetwork } from '@/lib/http/client-address';
 
 import { memberOf, type Actor } from '../auth/actor';
 import { ApiError } from '../errors';
@@ -24,13 +25,15 @@ export function isBot(userAgent: string | null): boolean {
 }
 
 /**
- * Who is viewing: the member, or for visitors a keyed hash of address and
- * browser (no raw addresses are stored, and the key makes the hash useless
- * outside this site).
+ * Who is viewing: the member, or for visitors a keyed hash of their address
+ * (an IPv6 address's /64) alone. Not of the browser too: a client names any
+ * User-Agent it likes, so a new one per request would be a new viewer, and
+ * Top Videos ranks by views. Visitors sharing an address count once. No raw
+ * addresses are stored, and the key makes the hash useless outside this site.
  */
-export function viewerKeyOf(memberId: string | null, ip: string, userAgent: string): string {
+export function viewerKeyOf(memberId: string | null, address: string): string {
   if (memberId) return `m:${memberId}`;
-  const digest = createHmac('sha256', getSessionSecret()).update(`${ip}\n${userAgent}`).digest('base64url');
+  const digest = createHmac('sha256', getSessionSecret()).update(`view\n${addressNetwork(address)}`).digest('base64url');
   return `v:${digest.slice(0, 22)}`;
 }
 
@@ -67,6 +70,6 @@ export async function recordView(
   const row = await findVideoRow(streamVideoId);
   if (!row || !isPublicRow(row)) throw new ApiError(404, VIDEO_NOT_FOUND);
   if (isBot(client.userAgent)) return { counted: false, views: Number(row.views) };
-  const result = await countView(row.id, viewerKeyOf(memberOf(actor)?.id ?? null, client.address, client.userAgent ?? ''));
+  const result = await countView(row.id, viewerKeyOf(memberOf(actor)?.id ?? null, client.address));
   return { counted: result.counted, views: result.views ?? Number(row.views) };
 }
