@@ -4,7 +4,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import type { z } from 'zod';
 
 import { requireAdmin, requireMember, type Actor } from './auth/actor';
-import { assertSameOriginWrite, resolveActor } from './auth/session';
+import { distrustCrossSiteCookie, resolveActor } from './auth/session';
 import { ApiError, parseInput } from './errors';
 
 /** JSON response with no-store: API answers are per user and must not be cached. */
@@ -57,7 +57,8 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
  * Every API route handler is one declaration: the wrapper resolves the caller
- * from the database, refuses cross-site cookie writes, parses path, query and
+ * from the database (a session cookie on a write from another site makes no
+ * member: CSRF), parses path, query and
  * body with the given schemas (bodies streamed and cut at their cap, chunked
  * or not), runs the handler, and answers: a Response as is, anything else as
  * JSON. ApiErrors become `{ message, ...extra }` with their status; anything
@@ -69,8 +70,7 @@ export function handler<P extends AnySchema | undefined = undefined, Q extends A
 ): (request: NextRequest, context: NextContext) => Promise<Response> {
   return async (request, nextContext) => {
     try {
-      const actor = await resolveActor(request);
-      assertSameOriginWrite(request, actor);
+      const actor = distrustCrossSiteCookie(request, await resolveActor(request));
       if (options.auth === 'admin') requireAdmin(actor);
       else if (options.auth === 'member') requireMember(actor);
       const params = (options.params ? parseInput(options.params, (await nextContext?.params) ?? {}) : undefined) as Infer<P>;

@@ -4,6 +4,8 @@ import type { User } from '@/lib/db/schema';
 
 import { ADMIN_REQUIRED_MESSAGE, BANNED_MESSAGE, forbidden, unauthorized } from '../errors';
 
+export const CROSS_SITE_MESSAGE = 'This request did not come from this site.';
+
 /**
  * Who is calling, resolved from the database for this request: the first
  * argument of every service that needs to know. Services check it
@@ -18,6 +20,8 @@ export interface Visitor {
   readonly kind: 'visitor';
   /** The request carried a genuine token of an account that is now banned: told 'Account is banned' rather than 'log in'. */
   readonly banned: boolean;
+  /** A write from another site carried a session cookie, which is not believed for it (CSRF): told so rather than 'log in'. */
+  readonly crossSite?: true;
 }
 
 export interface Authenticated {
@@ -39,6 +43,7 @@ export function requireMember(actor: Actor): Authenticated {
   if (actor.kind === 'visitor') {
     // A ban revokes every token; its holder is told why (403), which the client answers by logging out (spec section 8).
     if (actor.banned) throw forbidden(BANNED_MESSAGE);
+    if (actor.crossSite) throw forbidden(CROSS_SITE_MESSAGE);
     throw unauthorized('Please log in to continue.');
   }
   if (actor.user.bannedAt) throw forbidden(BANNED_MESSAGE);

@@ -10,8 +10,6 @@ import { getDb, type Database } from '@/lib/db';
 import { sessions, users, type User } from '@/lib/db/schema';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
-import { forbidden } from '../errors';
-
 import { VISITOR, type Actor } from './actor';
 import { sealToken, SESSION_TTL_SECONDS, unsealToken } from './tokens';
 
@@ -100,13 +98,16 @@ export async function resolveToken(token: string, via: 'bearer' | 'cookie', hasC
 }
 
 /**
- * Cookie-authenticated writes must come from our own origin (CSRF defence on
- * top of SameSite=Lax); bearer tokens are not sent by browsers on their own.
+ * A session cookie is believed for a write only when the write comes from our
+ * own origin (CSRF defence on top of SameSite=Lax); from anywhere else the
+ * caller is a visitor, and services that need a member say why they refuse.
+ * Bearer tokens are not sent by browsers on their own, so they need no check.
+ * A visitor's writes (login, sign-up, reports) go on as a visitor's.
  */
-export function assertSameOriginWrite(request: Request, actor: Actor): void {
-  if (actor.kind !== 'member' || actor.via !== 'cookie') return;
-  if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
-  if (!isSameOrigin(request)) throw forbidden('This request did not come from this site.');
+export function distrustCrossSiteCookie(request: Request, actor: Actor): Actor {
+  if (actor.kind !== 'member' || actor.via !== 'cookie') return actor;
+  if (['GET', 'HEAD', 'OPTIONS'].includes(request.method) || isSameOrigin(request)) return actor;
+  return { kind: 'visitor', banned: false, crossSite: true };
 }
 
 export function isSameOrigin(request: Request): boolean {

@@ -22,8 +22,8 @@ import {
   type ReportTargetType,
 } from '@/lib/validation/community';
 
-import { requireAdmin, requireMember, type Actor } from '../auth/actor';
-import { ApiError, badRequest, unauthorized } from '../errors';
+import { CROSS_SITE_MESSAGE, requireAdmin, requireMember, type Actor } from '../auth/actor';
+import { ApiError, badRequest, forbidden, unauthorized } from '../errors';
 import { consume } from '../rate-limit';
 import { findVideoRow, isPublicRow } from '../videos/catalog';
 
@@ -99,7 +99,11 @@ export interface ReportOutcome {
  */
 export async function createReport(actor: Actor, input: ReportInput, address: string): Promise<ReportOutcome> {
   const member = optionalUser(actor);
-  if (!member && input.targetType !== 'video') throw unauthorized(REPORT_MESSAGES.loginRequired);
+  if (!member && input.targetType !== 'video') {
+    // A member's cookie on a report from another site is not believed (CSRF); say so rather than 'log in'.
+    if (actor.kind === 'visitor' && actor.crossSite) throw forbidden(CROSS_SITE_MESSAGE);
+    throw unauthorized(REPORT_MESSAGES.loginRequired);
+  }
   const memberId = member?.id ?? null;
   const reporterKey = reporterKeyOf(memberId, address);
   // Cheap format checks first, then the budget, then the database lookups it protects.
