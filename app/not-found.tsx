@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import Link from 'next/link';
 
 import { fullTitle } from '@/lib/seo/metadata';
@@ -7,7 +8,9 @@ export function generateMetadata(): Metadata {
   return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
 }
 
-export default function NotFound() {
+export default async function NotFound() {
+  // Rendered per request, so its scripts carry the request's CSP nonce (decision 007); only public pages are prerendered and cached.
+  await connection();
   return (
     <section className="not-found" aria-labelledby="not-found-title">
       <span className="code" aria-hidden="true">

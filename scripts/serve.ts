@@ -6,6 +6,7 @@
  * so it imports nothing marked server-only; the configuration was validated
  * by scripts/start.ts and is validated again inside Next (instrumentation.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 
 import { open as openGeoDatabase, type CityResponse } from 'maxmind';
@@ -13,6 +14,7 @@ import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
 import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
+import { hashPolicy } from '../lib/http/page-policy';
 import { FILL_HEADER, PageCache, registerPageCache } from '../lib/http/page-cache';
 import { isUploadRequest, nodeUploadHandler } from '../lib/http/upload-bridge';
 import { isPublicPagePath } from '../lib/site';
@@ -30,16 +32,25 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
 
+  // Only the cache's own fetches carry FILL_HEADER with this value; the header is dropped from any other request.
+  const fillToken = randomBytes(16).toString('hex');
   const cache = new PageCache({
     ttlMs: ttlSeconds * 1000,
     maxBytes: 64 * 1024 * 1024,
     isPublicPath: isPublicPagePath,
-    fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1', 'accept-encoding': 'identity' }, redirect: 'manual' }),
+    fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: fillToken, 'accept-encoding': 'identity' }, redirect: 'manual' }),
+    // Public pages are answered only through the cache, with their inline scripts allowed by hash.
+    policyFor: (html, path) =>
+      hashPolicy(html, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL }, (scripts) =>
+        console.warn(`[chrysalis] ${path}: ${scripts.length} inline script(s) of an unknown shape stay blocked by its CSP: ${scripts.map((text) => JSON.stringify(text.slice(0, 80))).join(', ')}`),
+      ),
   });
 
   registerPageCache(cache);
 
   const server = createServer((req, res) => {
+    // A visitor sending it would get a page Next rendered without a nonce (proxy.ts).
+    if (req.headers[FILL_HEADER] !== fillToken) delete req.headers[FILL_HEADER];
     // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
     if (handleGeo(req, res, geo, env.SITE_NAME)) return;
     if (cache.handle(req, res)) return;
