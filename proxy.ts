@@ -45,9 +45,9 @@ async function redirectFor(request: NextRequest): Promise<NextResponse | undefin
 
 /**
  * Next reads the nonce from the request's policy and writes it on every script of a page it renders now
- * (decision 007). The page cache's own fetches go without one: it allows the finished page's scripts by
- * hash instead, and a nonce in stored HTML would be the same for every visitor. scripts/serve.ts drops
- * FILL_HEADER from any request it did not send itself.
+ * (decision 007). The page cache's own fetches bring their own one-time nonce and get no policy here: the
+ * cache allows the finished page's scripts by hash. scripts/serve.ts drops FILL_HEADER from any request it
+ * did not send itself.
  */
 function withNoncePolicy(request: NextRequest): NextResponse {
   if (request.headers.has(FILL_HEADER)) return NextResponse.next();

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { connection } from 'next/server';
 import Link from 'next/link';
 
 import { fullTitle } from '@/lib/seo/metadata';
@@ -8,9 +7,7 @@ export function generateMetadata(): Metadata {
   return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
 }
 
-export default async function NotFound() {
-  // Rendered per request, so its scripts carry the request's CSP nonce (decision 007); only public pages are prerendered and cached.
-  await connection();
+export default function NotFound() {
   return (
     <section className="not-found" aria-labelledby="not-found-title">
       <span className="code" aria-hidden="true">

@@ -14,6 +14,7 @@ import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
 import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
+import { nonceSource } from '../lib/http/content-security-policy';
 import { hashPolicy } from '../lib/http/page-policy';
 import { FILL_HEADER, PageCache, registerPageCache } from '../lib/http/page-cache';
 import { isUploadRequest, nodeUploadHandler } from '../lib/http/upload-bridge';
@@ -38,10 +39,15 @@ async function main() {
     ttlMs: ttlSeconds * 1000,
     maxBytes: 64 * 1024 * 1024,
     isPublicPath: isPublicPagePath,
-    fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: fillToken, 'accept-encoding': 'identity' }, redirect: 'manual' }),
+    fetchPage: (path, renderNonce) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        // Next takes the nonce to write on its scripts from the request's policy (proxy.ts leaves fills alone).
+        headers: { [FILL_HEADER]: fillToken, 'accept-encoding': 'identity', 'content-security-policy': `script-src ${nonceSource(renderNonce)}` },
+        redirect: 'manual',
+      }),
     // Public pages are answered only through the cache, with their inline scripts allowed by hash.
-    policyFor: (html, path) =>
-      hashPolicy(html, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL }, (scripts) =>
+    policyFor: (html, renderNonce, path) =>
+      hashPolicy(html, renderNonce, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL }, (scripts) =>
         console.warn(`[chrysalis] ${path}: ${scripts.length} inline script(s) of an unknown shape stay blocked by its CSP: ${scripts.map((text) => JSON.stringify(text.slice(0, 80))).join(', ')}`),
       ),
   });

@@ -4,10 +4,16 @@
  *
  * Hashing every inline script of a page would also allow one that text
  * injected into the page (a title that closed a JSON-LD block, say), so only
- * the shapes Next and this app write are allowed: Next's bootstrap and its
- * RSC payload pushes (checked to be one call with a JSON argument, so nothing
- * can ride along after it), Turbopack's chunk list, and the app's own
- * constant scripts. Anything else stays blocked and is reported.
+ * scripts known to come from Next, React or the app are allowed:
+ * - on a page rendered for the fill, those carrying the fill's one-time nonce:
+ *   Next and React write it on every script they emit (React's Suspense
+ *   runtime included), and no text stored before that render can know it;
+ * - on a page Next prerendered at build time, which has no nonce, the shapes
+ *   Next writes: its bootstrap, its RSC payload pushes (checked to be one call
+ *   with a JSON argument, so nothing can ride along after it) and Turbopack's
+ *   chunk list;
+ * - the app's own constant scripts, on either (React writes no nonce on them).
+ * Anything else stays blocked and is reported.
  *
  * Plain Node, no Next imports: the server entry runs it.
  */
@@ -16,6 +22,8 @@ import { scriptHashSource } from './content-security-policy';
 export interface InlineScript {
   /** The element's type attribute, lower-cased; '' when absent. */
   type: string;
+  /** Its nonce attribute; '' when absent. */
+  nonce: string;
   text: string;
 }
 
@@ -37,7 +45,7 @@ export function inlineScripts(html: string): InlineScript[] {
       if (name && !attributes.has(name.toLowerCase())) attributes.set(name.toLowerCase(), double ?? single ?? bare ?? '');
     }
     if (attributes.has('src')) continue;
-    scripts.push({ type: (attributes.get('type') ?? '').trim().toLowerCase(), text });
+    scripts.push({ type: (attributes.get('type') ?? '').trim().toLowerCase(), nonce: attributes.get('nonce') ?? '', text });
   }
   return scripts;
 }
@@ -61,8 +69,17 @@ function isCallWithJson(text: string, { prefix, suffix }: { prefix: string; suff
   }
 }
 
-/** Whether a script is one Next writes or one of the app's own (`appScripts`), never text from elsewhere. */
-export function isKnownScript(text: string, appScripts: readonly string[]): boolean {
+export interface KnownScripts {
+  /** The app's own inline scripts, exactly. */
+  appScripts: readonly string[];
+  /** The nonce the page was rendered with, if any: only Next and React wrote it. */
+  renderNonce?: string;
+}
+
+/** Whether a script comes from Next, React or the app (see the top of this file), never from text. */
+export function isKnownScript(script: InlineScript, { appScripts, renderNonce }: KnownScripts): boolean {
+  if (renderNonce && script.nonce === renderNonce) return true;
+  const { text } = script;
   return text === NEXT_BOOTSTRAP || appScripts.includes(text) || isCallWithJson(text, NEXT_PAYLOAD) || isCallWithJson(text, TURBOPACK_CHUNKS);
 }
 
@@ -73,12 +90,12 @@ export interface PageScriptHashes {
   unknown: string[];
 }
 
-export function pageScriptHashes(html: string, appScripts: readonly string[]): PageScriptHashes {
+export function pageScriptHashes(html: string, known: KnownScripts): PageScriptHashes {
   const sources = new Set<string>();
   const unknown: string[] = [];
   for (const script of inlineScripts(html)) {
     if (!isExecutable(script)) continue; // data blocks such as JSON-LD never run
-    if (isKnownScript(script.text, appScripts)) sources.add(scriptHashSource(script.text));
+    if (isKnownScript(script, known)) sources.add(scriptHashSource(script.text));
     else unknown.push(script.text);
   }
   return { sources: [...sources], unknown };

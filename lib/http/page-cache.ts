@@ -18,7 +18,8 @@
  * off (TTL 0) the page is fetched for that one request. So every public page
  * carries a Content-Security-Policy that allows its inline scripts by hash
  * (lib/http/inline-scripts.ts), computed once when the page is fetched: Next
- * prerenders several of them at build time, where no per-request nonce exists.
+ * prerenders several of them at build time, where no per-request nonce exists,
+ * and a nonce in stored HTML would be the same for every visitor.
  *
  * Deliberately plain Node (no Next or app imports): it runs in the server
  * entry before Next is involved.
@@ -27,6 +28,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+
+import { newNonce } from './content-security-policy';
 
 // Async so compressing a large page at the highest levels runs off the event loop.
 const gzipAsync = promisify(gzip);
@@ -67,10 +70,13 @@ export interface PageCacheOptions {
   maxBytes: number;
   /** Which paths hold public, visitor-independent pages. */
   isPublicPath: (pathname: string) => boolean;
-  /** Fetches a page from Next (with FILL_HEADER set, so it bypasses this cache). */
-  fetchPage: (path: string) => Promise<Response>;
-  /** The Content-Security-Policy of an HTML page, given its HTML (and its path, for logs). */
-  policyFor: (html: string, path: string) => string;
+  /**
+   * Fetches a page from Next (with FILL_HEADER set, so it bypasses this cache), asking it to write
+   * `renderNonce` on its scripts (a request Content-Security-Policy naming it), which marks them as Next's.
+   */
+  fetchPage: (path: string, renderNonce: string) => Promise<Response>;
+  /** The Content-Security-Policy of an HTML page, given its HTML, the nonce it was asked for, and its path (for logs). */
+  policyFor: (html: string, renderNonce: string, path: string) => string;
   now?: () => number;
 }
 
@@ -151,14 +157,15 @@ export class PageCache {
 
   /** Asks Next for a page and puts its hash-based policy in. */
   private async fetchPage(path: string): Promise<FetchedPage> {
-    const response = await this.options.fetchPage(path);
+    const renderNonce = newNonce();
+    const response = await this.options.fetchPage(path, renderNonce);
     const body = Buffer.from(await response.arrayBuffer());
     const headers: [string, string][] = [];
     response.headers.forEach((value, name) => {
       if (!TRANSFER_HEADERS.has(name) && name !== 'content-security-policy') headers.push([name, value]);
     });
     if (/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
-      headers.push(['content-security-policy', this.options.policyFor(body.toString('utf8'), path)]);
+      headers.push(['content-security-policy', this.options.policyFor(body.toString('utf8'), renderNonce, path)]);
     }
     return { status: response.status, headers, body };
   }

@@ -18,9 +18,12 @@ export function noncePolicy(nonce: string, settings: PolicySettings): string {
   return contentSecurityPolicy([nonceSource(nonce), ...APP_INLINE_SCRIPTS.map(scriptHashSource)], settings);
 }
 
-/** The policy of a finished page; `onUnknown` hears of inline scripts it leaves blocked (none, unless something injected one). */
-export function hashPolicy(html: string, settings: PolicySettings, onUnknown: (scripts: string[]) => void): string {
-  const { sources, unknown } = pageScriptHashes(html, APP_INLINE_SCRIPTS);
+/**
+ * The policy of a finished page, rendered with `renderNonce` when Next rendered it for the fill; `onUnknown`
+ * hears of inline scripts it leaves blocked (none, unless something injected one).
+ */
+export function hashPolicy(html: string, renderNonce: string, settings: PolicySettings, onUnknown: (scripts: string[]) => void): string {
+  const { sources, unknown } = pageScriptHashes(html, { appScripts: APP_INLINE_SCRIPTS, renderNonce });
   if (unknown.length > 0) onUnknown(unknown);
   return contentSecurityPolicy(sources, settings);
 }

@@ -31,16 +31,25 @@ describe('inline scripts of a page', () => {
     const html = `<!-- <script>commented()</script> --><script type="module">one()</script><SCRIPT data-x='a>b'>two()</SCRIPT >
       <script src="/x.js"></script><script type="application/ld+json">{}</script\t>`;
     expect(inlineScripts(html)).toEqual([
-      { type: 'module', text: 'one()' },
-      { type: '', text: 'two()' },
-      { type: 'application/ld+json', text: '{}' },
+      { type: 'module', nonce: '', text: 'one()' },
+      { type: '', nonce: '', text: 'two()' },
+      { type: 'application/ld+json', nonce: '', text: '{}' },
     ]);
   });
 
   it('allow Next’s bootstrap, its payload pushes, Turbopack’s chunk list and the app’s own scripts, and no data block', () => {
-    const { sources, unknown } = pageScriptHashes(page(), APP_INLINE_SCRIPTS);
+    const { sources, unknown } = pageScriptHashes(page(), { appScripts: APP_INLINE_SCRIPTS });
     expect(unknown).toEqual([]);
     expect(sources.sort()).toEqual([AGE_GATE_BOOT_SCRIPT, TURBOPACK, NEXT_BOOTSTRAP, NEXT_PAYLOAD].map(scriptHashSource).sort());
+  });
+
+  it('allow every script carrying the nonce the page was rendered with (React’s Suspense runtime too), and no other nonce', () => {
+    const renderNonce = newNonce();
+    const reactRuntime = 'requestAnimationFrame(function(){$RT=performance.now()});';
+    const html = page(`<script nonce="${renderNonce}">${reactRuntime}</script><script nonce="${newNonce()}">window.__xss=1</script>`);
+    const { sources, unknown } = pageScriptHashes(html, { appScripts: APP_INLINE_SCRIPTS, renderNonce });
+    expect(sources).toContain(scriptHashSource(reactRuntime));
+    expect(unknown).toEqual(['window.__xss=1']);
   });
 
   it.each([
@@ -49,7 +58,7 @@ describe('inline scripts of a page', () => {
     ['a payload push whose argument is not JSON', '<script>self.__next_f.push(window.__xss=1)</script>'],
     ['a script in capitals with a tab before the end', '<SCRIPT>window.__xss=1</SCRIPT\t>'],
   ])('leave out %s, which stays blocked and is reported', (_label, injected) => {
-    const { sources, unknown } = pageScriptHashes(page(injected), APP_INLINE_SCRIPTS);
+    const { sources, unknown } = pageScriptHashes(page(injected), { appScripts: APP_INLINE_SCRIPTS });
     expect(unknown).toHaveLength(1);
     expect(unknown[0]).toContain('window.__xss=1');
     expect(sources).not.toContain(scriptHashSource(unknown[0]!));
@@ -69,7 +78,7 @@ describe('page policies', () => {
 
   it('allow a cached page’s inline scripts by hash, and report scripts of unknown shape', () => {
     const reported: string[] = [];
-    const policy = hashPolicy(page('<script>window.__xss=1</script>'), { dev: false }, (scripts) => reported.push(...scripts));
+    const policy = hashPolicy(page('<script>window.__xss=1</script>'), newNonce(), { dev: false }, (scripts) => reported.push(...scripts));
     expect(directive(policy, 'script-src')).not.toMatch(/unsafe-inline|nonce-/);
     expect(directive(policy, 'script-src')).toContain(scriptHashSource(NEXT_PAYLOAD));
     expect(reported).toEqual(['window.__xss=1']);

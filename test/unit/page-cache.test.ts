@@ -21,8 +21,8 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
     ttlMs: options.ttlMs ?? 60_000,
     maxBytes: options.maxBytes ?? 1024 * 1024,
     isPublicPath: (p) => p === '/' || p.startsWith('/public'),
-    fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1' } }),
-    policyFor: (html) => hashPolicy(html, { dev: false }, (scripts) => unknownScripts.push(...scripts)),
+    fetchPage: (path, renderNonce) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1', 'content-security-policy': `script-src 'nonce-${renderNonce}'` } }),
+    policyFor: (html, renderNonce) => hashPolicy(html, renderNonce, { dev: false }, (scripts) => unknownScripts.push(...scripts)),
     now: options.now,
   });
   const next = (req: IncomingMessage, res: ServerResponse) => {
@@ -34,7 +34,10 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
     if (upstream.fromCache) res.setHeader('x-nextjs-cache', 'HIT');
     if (upstream.setCookie) res.setHeader('set-cookie', 'a=b');
     if (upstream.hsts) res.setHeader('strict-transport-security', 'max-age=63072000; includeSubDomains');
-    res.end(`<html>${req.url} v${upstream.version} ${'padding '.repeat(200)}<script>${pagePayload(upstream.version)}</script></html>`);
+    // Like Next, it writes the request's nonce on the scripts it renders (here React's Suspense runtime).
+    const nonce = /'nonce-([^']+)'/.exec(String(req.headers['content-security-policy']))?.[1];
+    const runtime = nonce ? `<script nonce="${nonce}">${REACT_RUNTIME}</script>` : '';
+    res.end(`<html>${req.url} v${upstream.version} ${'padding '.repeat(200)}<script>${pagePayload(upstream.version)}</script>${runtime}</html>`);
   };
   const server: Server = createServer((req, res) => {
     if (!cache.handle(req, res)) next(req, res);
@@ -59,8 +62,10 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
 /** An inline script as Next writes it (an RSC payload push), different for each version of the page. */
 const pagePayload = (version: number) => `self.__next_f.push([1,"v${version}"])`;
 
-/** The script-src a page of that version must be served with. */
-const scriptSrcOf = (version: number) => `script-src 'self' ${scriptHashSource(pagePayload(version))};`;
+const REACT_RUNTIME = 'requestAnimationFrame(function(){$RT=performance.now()});';
+
+/** The script-src a page of that version must be served with: its payload by shape, the runtime by the fill's nonce. */
+const scriptSrcOf = (version: number) => `script-src 'self' ${scriptHashSource(pagePayload(version))} ${scriptHashSource(REACT_RUNTIME)};`;
 
 /** Raw request without fetch's automatic decompression. */
 function get(url: string, headers: Record<string, string> = {}, method = 'GET') {
