@@ -64,7 +64,7 @@ export interface CachedPage {
 }
 
 export interface PageCacheOptions {
-  /** How long an entry is fresh; 0 disables the cache. */
+  /** How long an entry is fresh; 0 stores nothing (public pages are still answered here, with their policy). */
   ttlMs: number;
   /** Upper bound on stored bytes (all encodings); least recently used entries go first. */
   maxBytes: number;
