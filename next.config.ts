@@ -27,6 +27,10 @@ const nextConfig: NextConfig = {
   // files it finds next to itself, which bundling would break.
   // rate-limiter-flexible imports drizzle-orm dynamically, which bundling cannot follow.
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'proper-lockfile', 'rate-limiter-flexible', 'sharp'],
+  // RFC 9116's place for security.txt, answered by app/security.txt (which also serves the legacy /security.txt).
+  async rewrites() {
+    return [{ source: '/.well-known/security.txt', destination: '/security.txt' }];
+  },
   async headers() {
     // /embed/* is the one page other sites may frame; its route sets its own CSP (frame-ancestors *).
     return [{ source: '/((?!embed/).*)', headers: securityHeaders }];

@@ -45,6 +45,12 @@ export interface OwnVideoDto extends VideoDto {
   playback: VideoPlayback | null;
 }
 
+/** A video in the moderation queue: what the uploader sees, and for admins the processing job's own error. */
+export interface ModerationVideoDto extends OwnVideoDto {
+  /** The last error of its processing job (ffmpeg's words, paths included); uploaders never get this. */
+  processingDetail: string | null;
+}
+
 export interface VideoPlayback {
   mp4Url: string | null;
   hlsUrl: string | null;

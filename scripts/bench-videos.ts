@@ -5,7 +5,7 @@
  * measured in the same run (the machine is shared and noisy: compare ratios,
  * not absolute numbers across runs). Sections (BENCH_ONLY=upload,playable,lists,pages):
  *
- * - upload: a 1 GiB video (raw 1080p frames in NUT, made by ffmpeg without
+ * - upload: a 1 GiB video (raw 1080p frames in Matroska, made by ffmpeg without
  *   encoding) streamed as multipart to POST /api/videos/upload; peak RSS
  *   growth of the server process (the one listening on the port, below the
  *   tsx wrapper; VmRSS every 50 ms) over its level just before, and MB/s
@@ -298,12 +298,12 @@ function sampleRss(pid: number) {
 }
 
 async function sectionUpload() {
-  const big = path.join(scratch, 'big-1080p-raw.nut');
+  const big = path.join(scratch, 'big-1080p-raw.mkv');
   const plainDir = path.join(scratch, 'plain');
   mkdirSync(plainDir, { recursive: true });
   progress(`making a ${BIG_FRAMES}-frame raw 1080p video…`);
   const made = performance.now();
-  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-frames:v', String(BIG_FRAMES), '-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-f', 'nut', big]);
+  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-frames:v', String(BIG_FRAMES), '-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-f', 'matroska', big]);
   const bytes = statSync(big).size;
   const probe = await probeVideo(big);
   progress(`${mb(bytes)} in ${secs(performance.now() - made)}; ffprobe: ${probe.videoCodec} ${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(1)} s`);
@@ -368,7 +368,7 @@ async function sectionUpload() {
   const maxGrowth = Math.max(...ours.map((o) => o.growth));
   const oursMbps = median(ours.map((o) => o.mbps));
   const plainMbps = median(plain);
-  say(`\na. upload of ${mb(bytes)} (${probe.width}x${probe.height} rawvideo in NUT), ${UPLOAD_ROUNDS} rounds alternating with a plain Node server`);
+  say(`\na. upload of ${mb(bytes)} (${probe.width}x${probe.height} rawvideo in Matroska), ${UPLOAD_ROUNDS} rounds alternating with a plain Node server`);
   say('round   ours MB/s   plain MB/s   answer after last byte   server RSS before → peak (samples)     growth');
   ours.forEach((o, i) =>
     say(

@@ -14,10 +14,10 @@ import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
 import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
+import { handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
 import { nonceSource } from '../lib/http/content-security-policy';
+import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
 import { hashPolicy } from '../lib/http/page-policy';
-import { FILL_HEADER, PageCache, registerPageCache } from '../lib/http/page-cache';
-import { isUploadRequest, nodeUploadHandler } from '../lib/http/upload-bridge';
 import { isPublicPagePath } from '../lib/site';
 
 async function main() {
@@ -52,7 +52,7 @@ async function main() {
       ),
   });
 
-  registerPageCache(cache);
+  onAppEvent('public-content-changed', (prefix) => cache.purge(prefix));
 
   const server = createServer((req, res) => {
     // A visitor sending it would get a page Next rendered without a nonce (proxy.ts).
@@ -60,15 +60,7 @@ async function main() {
     // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
     if (handleGeo(req, res, geo, env.SITE_NAME)) return;
     if (cache.handle(req, res)) return;
-    const upload = isUploadRequest(req) ? nodeUploadHandler() : undefined;
-    if (upload) {
-      upload(req, res).catch((error: unknown) => {
-        console.error('[chrysalis] upload failed:', error);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify({ message: 'Something went wrong on our side. Please try again.' }));
-      });
-      return;
-    }
+    if (isUploadRequest(req) && handOverUpload(req, res)) return;
     void handle(req, res);
   });
   server.listen(port, () => {

@@ -2,20 +2,22 @@ import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 
 import { AdminNav } from '@/components/admin/AdminNav';
-import { pageViewer } from '@/lib/server/community/profiles';
+import { isAdmin } from '@/lib/server/auth/actor';
+import { pageActor } from '@/lib/server/auth/session';
 
 import '@/components/admin/admin.css';
 
 /**
- * The admin panel's gate and frame. proxy.ts already sent visitors to log
- * in and members home using the cookie alone; this checks the session for
- * real (revoked, banned or demoted accounts), and every admin API call checks
- * again. Rendered per request, never cached.
+ * The admin panel's frame, and an optimistic redirect for people who open it
+ * by mistake. It protects nothing: a client navigation (an RSC request)
+ * renders a page without re-running its layout. Every admin page gets its
+ * data from services that check the caller themselves (requireAdmin), and
+ * every admin API call does too.
  */
 export default async function AdminLayout({ children }: { children: ReactNode }) {
-  const viewer = await pageViewer();
-  if (!viewer) redirect('/login?next=%2Fadmin');
-  if (!viewer.isAdmin) redirect('/');
+  const actor = await pageActor();
+  if (actor.kind === 'visitor') redirect('/login?next=%2Fadmin');
+  if (!isAdmin(actor)) redirect('/');
   return (
     <div className="admin-shell">
       <AdminNav />

@@ -3,6 +3,8 @@ import Link from 'next/link';
 
 import { formatCount } from '@/lib/format/numbers';
 import { getAdminStats } from '@/lib/server/admin/stats';
+import { pageActor } from '@/lib/server/auth/session';
+import { forPage } from '@/lib/server/page-access';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
@@ -25,7 +27,7 @@ function Card({ label, value, note, href, alert }: { label: string; value: numbe
 
 /** The dashboard: figures straight from the database on every visit (the layout has checked the admin). */
 export default async function AdminDashboard() {
-  const stats = await getAdminStats(UPLOAD_DAYS);
+  const stats = await forPage(getAdminStats(await pageActor(), UPLOAD_DAYS), '/admin');
   const busiest = Math.max(1, ...stats.uploadsPerDay.map((day) => day.count));
   const uploadsInWindow = stats.uploadsPerDay.reduce((sum, day) => sum + day.count, 0);
   return (

@@ -1,7 +1,8 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 
-import { pageViewer } from '@/lib/server/community/profiles';
+import { memberOf } from '@/lib/server/auth/actor';
+import { pageActor } from '@/lib/server/auth/session';
 
 /**
  * The gate of /following, outside the page's loading boundary so it answers
@@ -9,6 +10,6 @@ import { pageViewer } from '@/lib/server/community/profiles';
  * proxy.ts (which only unseals the cookie) lets through, go to log in.
  */
 export default async function FollowingLayout({ children }: { children: ReactNode }) {
-  if (!(await pageViewer())) redirect(`/login?next=${encodeURIComponent('/following')}`);
+  if (!memberOf(await pageActor())) redirect(`/login?next=${encodeURIComponent('/following')}`);
   return children;
 }

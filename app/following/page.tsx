@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
-import { redirect } from 'next/navigation';
 
 import { FOLLOWING_PAGE_SIZE, FollowingFeed } from '@/components/community/FollowingFeed';
 import { getDb } from '@/lib/db';
+import { requireMember } from '@/lib/server/auth/actor';
 import { followCounts, listFollowingFeed } from '@/lib/server/community/follows';
-import { pageViewer, suggestCreators } from '@/lib/server/community/profiles';
+import { suggestCreators } from '@/lib/server/community/profiles';
+import { pageActor } from '@/lib/server/auth/session';
+import { forPage } from '@/lib/server/page-access';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
@@ -19,10 +21,10 @@ export function generateMetadata(): Metadata {
  * creators: home, the categories, and the uploaders of the top videos.
  */
 export default async function FollowingPage() {
-  const viewer = await pageViewer();
-  if (!viewer) redirect(`/login?next=${encodeURIComponent('/following')}`);
-  const [feed, counts] = await Promise.all([listFollowingFeed(viewer, { limit: FOLLOWING_PAGE_SIZE }), getDb().then((db) => followCounts(db, viewer.id))]);
-  const suggestions = feed.videos.length === 0 ? await suggestCreators(viewer) : [];
+  const actor = await pageActor();
+  const feed = await forPage(listFollowingFeed(actor, { limit: FOLLOWING_PAGE_SIZE }), '/following');
+  const counts = await getDb().then((db) => followCounts(db, requireMember(actor).user.id));
+  const suggestions = feed.videos.length === 0 ? await suggestCreators(actor) : [];
   return (
     <div className="following-page">
       <header className="page-header">

@@ -11,29 +11,12 @@ import type { ProfileDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 import { readStorage } from '@/lib/client/browser-store';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
-import { PASSWORD_MIN } from '@/lib/validation/auth';
+import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validation/auth';
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
-
-// The forms' own checks, with the spec's inline messages; the server checks again with its own.
-const emailForm = z
-  .object({
-    currentPassword: z.string().min(1, 'Current password is required'),
-    newEmail: z.string().trim().min(1, 'Email is required').pipe(z.email('Invalid email address')),
-    confirmNewEmail: z.string().trim().min(1, 'Please confirm your new email'),
-  })
-  .refine((v) => v.newEmail.toLowerCase() === v.confirmNewEmail.toLowerCase(), { path: ['confirmNewEmail'], message: 'Emails do not match.' });
-
-const passwordForm = z
-  .object({
-    currentPassword: z.string().min(1, 'Current password is required'),
-    newPassword: z.string().min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`),
-    confirmNewPassword: z.string().min(1, 'Please confirm your password'),
-  })
-  .refine((v) => v.newPassword === v.confirmNewPassword, { path: ['confirmNewPassword'], message: 'Passwords do not match.' });
 
 const hasToken = () => Boolean(readStorage('localStorage', STORAGE_KEYS.token));
 
@@ -149,7 +132,7 @@ function Preferences() {
 function EmailSettings() {
   const { user } = useSession();
   const [status, setStatus] = useState<Status>(null);
-  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof emailForm>>({ resolver: zodResolver(emailForm) });
+  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof changeEmailFormSchema>>({ resolver: zodResolver(changeEmailFormSchema) });
   const onSubmit = handleSubmit(async (values) => {
     if (!hasToken()) return setStatus({ ok: false, text: AUTH_ERROR });
     try {
@@ -182,7 +165,7 @@ function EmailSettings() {
 
 function PasswordSettings() {
   const [status, setStatus] = useState<Status>(null);
-  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof passwordForm>>({ resolver: zodResolver(passwordForm) });
+  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof changePasswordFormSchema>>({ resolver: zodResolver(changePasswordFormSchema) });
   const onSubmit = handleSubmit(async (values) => {
     if (!hasToken()) return setStatus({ ok: false, text: AUTH_ERROR });
     try {

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useId, useRef, useState, type Ref } from 'react';
 
 import { VideoIcon } from '@/components/icons';
-import type { OwnVideoDto } from '@/lib/api-types';
+import type { ModerationVideoDto, OwnVideoDto } from '@/lib/api-types';
 import { formatDuration } from '@/lib/format/numbers';
 import { relativeTime } from '@/lib/format/relative-time';
 
@@ -16,7 +16,7 @@ export type ModerationStatus = OwnVideoDto['moderationStatus'];
 const DESCRIPTION_PREVIEW = 320;
 
 /** The player when a playable MP4 exists (admins may load it before approval), else where processing is. */
-function Preview({ video }: { video: OwnVideoDto }) {
+function Preview({ video }: { video: ModerationVideoDto }) {
   const mp4 = video.playback?.mp4Url;
   if (mp4) {
     return (
@@ -43,6 +43,12 @@ function Preview({ video }: { video: OwnVideoDto }) {
             ? 'No preview available.'
             : 'Processing…'}
       </p>
+      {failed && video.processingDetail ? (
+        <details className="admin-processing-detail">
+          <summary>What ffmpeg said</summary>
+          <pre>{video.processingDetail}</pre>
+        </details>
+      ) : null}
     </div>
   );
 }
@@ -68,7 +74,7 @@ function Description({ text }: { text: string }) {
 }
 
 export interface ModerationItemProps {
-  video: OwnVideoDto;
+  video: ModerationVideoDto;
   /** The list it is in: decides which actions apply. */
   listStatus: ModerationStatus;
   error: string | null;

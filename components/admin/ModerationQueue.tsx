@@ -6,7 +6,7 @@ import useSWRInfinite from 'swr/infinite';
 import { serverMessage } from '@/components/account/form-parts';
 import { VideoIcon } from '@/components/icons';
 import { Spinner } from '@/components/shell/Spinner';
-import type { OwnVideoDto } from '@/lib/api-types';
+import type { ModerationVideoDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 
 import { ModerationItem, type ModerationStatus } from './ModerationItem';
@@ -14,7 +14,7 @@ import { RejectForm } from './RejectForm';
 
 /** GET /api/admin/videos: one page of a list, with every list's count. */
 export interface ModerationPage {
-  videos: OwnVideoDto[];
+  videos: ModerationVideoDto[];
   counts: Record<ModerationStatus, number>;
   pagination: { page: number; limit: number; hasMore: boolean };
 }
@@ -101,7 +101,7 @@ function AdminPanel() {
     requestAnimationFrame(() => ((streamVideoId && items.current.get(streamVideoId)) || panel.current)?.focus());
   }
 
-  async function decide(video: OwnVideoDto, decision: ModerationDecision) {
+  async function decide(video: ModerationVideoDto, decision: ModerationDecision) {
     const id = video.streamVideoId;
     const from = tab;
     const to: ModerationStatus = decision.action === 'approve' ? 'approved' : 'rejected';

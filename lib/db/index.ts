@@ -4,7 +4,7 @@ import { getConfig } from '@/lib/config/server';
 
 import { openDatabase, type Database, type DatabaseHandle } from './open';
 
-export type { Database } from './open';
+export type { Database, Executor, Transaction } from './open';
 
 // Kept on globalThis so dev-mode module reloads reuse the open database
 // instead of tripping over their own PGlite lock.

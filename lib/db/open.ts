@@ -121,3 +121,13 @@ async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
   const db = drizzlePg(pool, { schema }) as unknown as Database;
   return { db, engine: 'postgres', close: () => pool.end() };
 }
+
+/** An open transaction: the same query surface, committed or rolled back together. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/**
+ * What a query helper runs on: the database or a transaction inside it. Helpers
+ * that write several rows take an Executor, so a service can make them part
+ * of its own transaction.
+ */
+export type Executor = Database | Transaction;

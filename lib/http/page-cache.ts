@@ -11,7 +11,8 @@
  * background (stale-while-revalidate); an entry older than twice the TTL is
  * not served at all. So a change reaches visitors within 2 × TTL in every
  * process without cross-process messaging, and at once in this process when
- * the service that made it calls purgePublicPages().
+ * the service that made it calls purgePublicPages() (lib/events.ts), which
+ * scripts/serve.ts connects to purge().
  *
  * Every public page document is answered here, stored or not: on a miss the
  * visitor gets the fill's answer, and with a query string or the cache turned
@@ -264,31 +265,4 @@ export class PageCache {
   private now() {
     return (this.options.now ?? Date.now)();
   }
-}
-
-const REGISTRY = Symbol.for('chrysalis.pageCache');
-
-/** Makes this cache reachable from app code (Next's bundles are separate module instances; globalThis is shared). */
-export function registerPageCache(cache: PageCache): void {
-  (globalThis as Record<symbol, unknown>)[REGISTRY] = cache;
-}
-
-const PURGE_LISTENERS = Symbol.for('chrysalis.publicPurgeListeners');
-
-function purgeListeners(): Set<() => void> {
-  const shared = globalThis as Record<symbol, unknown>;
-  shared[PURGE_LISTENERS] ??= new Set<() => void>();
-  return shared[PURGE_LISTENERS] as Set<() => void>;
-}
-
-/** Other in-process caches of public content (search results) drop their entries whenever the whole site is purged. */
-export function onPublicPurge(listener: () => void): void {
-  purgeListeners().add(listener);
-}
-
-/** Drops cached public pages in this process after a change to what they show (a video approved, removed or edited). */
-export function purgePublicPages(prefix = '/'): void {
-  const cache = (globalThis as Record<symbol, unknown>)[REGISTRY] as PageCache | undefined;
-  cache?.purge(prefix);
-  if (prefix === '/') for (const listener of purgeListeners()) listener();
 }

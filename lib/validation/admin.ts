@@ -1,7 +1,7 @@
 /** Admin inputs, shared by the admin panel's forms, the admin API and tests. */
 import { z } from 'zod';
 
-import { positiveInt } from './common';
+import { multilineText, positiveInt, text } from './common';
 
 export const ADMIN_NOTE_MAX = 500;
 
@@ -9,7 +9,7 @@ export const memberIdParamsSchema = z.object({
   id: z.uuid({ error: 'That is not a valid member id.' }),
 });
 
-const note = z.string({ error: 'note must be text' }).trim().max(ADMIN_NOTE_MAX, `The note must be at most ${ADMIN_NOTE_MAX} characters.`).optional();
+const note = multilineText('note must be text').trim().max(ADMIN_NOTE_MAX, `The note must be at most ${ADMIN_NOTE_MAX} characters.`).optional();
 
 export const vipGrantSchema = z.object({
   days: z.coerce
@@ -30,7 +30,7 @@ const page = positiveInt('page', 10_000, 1);
 const limit = (max: number, fallback: number) => positiveInt('limit', max, fallback);
 
 export const memberListQuerySchema = z.object({
-  q: z.string().trim().max(100, 'The search must be at most 100 characters.').default(''),
+  q: text().trim().max(100, 'The search must be at most 100 characters.').default(''),
   filter: z.enum(MEMBER_FILTERS, { error: `filter must be one of ${MEMBER_FILTERS.join(', ')}` }).default('all'),
   page,
   limit: limit(100, 25),
@@ -38,16 +38,16 @@ export const memberListQuerySchema = z.object({
 
 export const BAN_REASON_MAX = 500;
 export const banSchema = z.object({
-  reason: z.string({ error: 'Give a reason for the ban.' }).trim().min(1, 'Give a reason for the ban.').max(BAN_REASON_MAX, `The reason must be at most ${BAN_REASON_MAX} characters.`),
+  reason: multilineText('Give a reason for the ban.').trim().min(1, 'Give a reason for the ban.').max(BAN_REASON_MAX, `The reason must be at most ${BAN_REASON_MAX} characters.`),
 });
 
 export const unbanSchema = z.object({ note });
 
 export const auditLogQuerySchema = z.object({
-  action: z.string().trim().max(60).optional(),
+  action: text().trim().max(60).optional(),
   adminId: z.uuid({ error: 'adminId must be a member id' }).optional(),
   targetType: z.enum(['video', 'member', 'report', 'comment', 'task'], { error: 'targetType must be one of video, member, report, comment, task' }).optional(),
-  targetId: z.string().trim().max(100).optional(),
+  targetId: text().trim().max(100).optional(),
   page,
   limit: limit(100, 50),
 });
@@ -63,6 +63,6 @@ export const reportIdParamsSchema = z.object({ id: z.uuid({ error: 'That is not 
 export const REPORT_NOTE_MAX = 1000;
 export const reportDecisionSchema = z.object({
   action: z.enum(['remove', 'dismiss'], { error: 'action must be remove (take the content down) or dismiss (nothing wrong)' }),
-  note: z.string({ error: 'note must be text' }).trim().max(REPORT_NOTE_MAX, `The note must be at most ${REPORT_NOTE_MAX} characters.`).default(''),
+  note: multilineText('note must be text').trim().max(REPORT_NOTE_MAX, `The note must be at most ${REPORT_NOTE_MAX} characters.`).default(''),
 });
 export type ReportDecision = z.infer<typeof reportDecisionSchema>;

@@ -94,18 +94,26 @@ export const preferencesSchema = z.object({
   autoPlayVideos: z.boolean({ error: 'autoPlayVideos must be true or false' }),
 });
 
-export const changeEmailSchema = z
-  .object({
-    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX),
-    newEmail: email,
-    confirmNewEmail: email,
-  })
-  .refine((v) => v.newEmail === v.confirmNewEmail, { path: ['confirmNewEmail'], message: 'New emails do not match.' });
+const currentPassword = z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX);
 
-export const changePasswordSchema = z
-  .object({
-    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX),
-    newPassword,
-    confirmNewPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
-  })
-  .refine((v) => v.newPassword === v.confirmNewPassword, { path: ['confirmNewPassword'], message: 'New passwords do not match.' });
+const changeEmailFields = z.object({ currentPassword, newEmail: email, confirmNewEmail: email });
+const emailsMatch = (v: z.infer<typeof changeEmailFields>) => v.newEmail === v.confirmNewEmail;
+
+/** PUT /api/users/settings/email. */
+export const changeEmailSchema = changeEmailFields.refine(emailsMatch, { path: ['confirmNewEmail'], message: 'New emails do not match.' });
+/** The settings form: the same fields and rules, with the spec's inline message for a mismatch. */
+export const changeEmailFormSchema = changeEmailFields
+  .extend({ confirmNewEmail: z.string().trim().min(1, 'Please confirm your new email').pipe(email) })
+  .refine(emailsMatch, { path: ['confirmNewEmail'], message: 'Emails do not match.' });
+
+const changePasswordFields = z.object({
+  currentPassword,
+  newPassword,
+  confirmNewPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
+});
+const passwordsMatch = (v: z.infer<typeof changePasswordFields>) => v.newPassword === v.confirmNewPassword;
+
+/** PUT /api/users/settings/password. */
+export const changePasswordSchema = changePasswordFields.refine(passwordsMatch, { path: ['confirmNewPassword'], message: 'New passwords do not match.' });
+/** The settings form: the same fields and rules, with the spec's inline message for a mismatch. */
+export const changePasswordFormSchema = changePasswordFields.refine(passwordsMatch, { path: ['confirmNewPassword'], message: 'Passwords do not match.' });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import type { REPORT_REASONS as DB_REPORT_REASONS, REPORT_TARGETS as DB_REPORT_TARGETS } from '@/lib/db/schema';
 
-import { characterCount, positiveInt } from './common';
+import { characterCount, cleanText, multilineText, positiveInt, text } from './common';
 
 // ---------- Reports and blocks ----------
 
@@ -52,9 +52,9 @@ export const REPORT_MESSAGES = {
 export const reportSchema = z
   .object({
     targetType: z.enum(REPORT_TARGETS, { error: REPORT_MESSAGES.targetType }),
-    target: z.string({ error: REPORT_MESSAGES.target }).trim().min(1, REPORT_MESSAGES.target).max(100, 'The target is not valid'),
+    target: text(REPORT_MESSAGES.target).trim().min(1, REPORT_MESSAGES.target).max(100, 'The target is not valid'),
     reason: z.enum(REPORT_REASONS, { error: REPORT_MESSAGES.reason }),
-    details: z.string({ error: 'details must be text' }).trim().max(REPORT_DETAILS_MAX, REPORT_MESSAGES.detailsTooLong).default(''),
+    details: multilineText('details must be text').trim().max(REPORT_DETAILS_MAX, REPORT_MESSAGES.detailsTooLong).default(''),
   })
   .superRefine((value, context) => {
     if (value.reason === 'other' && !value.details) context.addIssue({ code: 'custom', path: ['details'], message: REPORT_MESSAGES.detailsRequired });
@@ -78,6 +78,9 @@ export const STREAM_VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
 export const streamVideoIdSchema = z.string().regex(STREAM_VIDEO_ID_PATTERN, 'The video id is not valid.');
 
+/** The `{streamVideoId}` segment of a video's routes. */
+export const videoIdParamsSchema = z.object({ streamVideoId: streamVideoIdSchema });
+
 export const LIKED_VIDEOS_LIMIT_MAX = 50;
 
 const likedListInt = (name: string, max: number, fallback: number) =>
@@ -92,7 +95,7 @@ const likedListInt = (name: string, max: number, fallback: number) =>
 export const likedVideosQuerySchema = z.object({
   limit: likedListInt('limit', LIKED_VIDEOS_LIMIT_MAX, 12),
   page: likedListInt('page', 10_000, 1),
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
 });
 
 // ---------- Notifications ----------
@@ -113,7 +116,7 @@ export const notificationListQuerySchema = z.object({
     .min(1, 'limit must be at least 1')
     .max(NOTIFICATIONS_PAGE_MAX, `limit must be at most ${NOTIFICATIONS_PAGE_MAX}`)
     .default(NOTIFICATIONS_PAGE_DEFAULT),
-  cursor: z.string().max(200, NOTIFICATION_CURSOR_INVALID).optional(),
+  cursor: text().max(200, NOTIFICATION_CURSOR_INVALID).optional(),
 });
 
 /** PUT /api/notifications/{id}/read */
@@ -145,12 +148,9 @@ export const COMMENT_MESSAGES = {
 /** A comment's length as the limit and the form's counter count it. */
 export const commentLength = characterCount;
 
-/**
- * Line endings become \n and control characters other than tab and newline
- * are dropped (PostgreSQL refuses NUL in text), then the body is trimmed.
- */
+/** Cleaned as every text is (lib/validation/common.ts), then trimmed. */
 export function normalizeCommentBody(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '').trim();
+  return cleanText(text, { multiline: true }).trim();
 }
 
 export const commentBodySchema = z.object({
@@ -164,7 +164,7 @@ export type CommentBodyInput = z.infer<typeof commentBodySchema>;
 
 export const commentListQuerySchema = z.object({
   limit: positiveInt('limit', COMMENTS_LIMIT_MAX, COMMENTS_PAGE_SIZE),
-  cursor: z.string().max(200, COMMENT_MESSAGES.badCursor).optional(),
+  cursor: text().max(200, COMMENT_MESSAGES.badCursor).optional(),
 });
 
 // ---------- Follows and profiles ----------
@@ -184,15 +184,9 @@ export const PROFILE_MESSAGES = {
 /** A bio's length as the limit and the settings counter count it. */
 export const bioLength = characterCount;
 
-/** Line endings become \n, control characters other than tab and newline are dropped, runs of blank lines shrink to one, then it is trimmed. */
+/** Cleaned as every text is (lib/validation/common.ts), runs of blank lines shrink to one, then it is trimmed. */
 export function normalizeBio(text: string): string {
-  return (
-    text
-      .replace(/\r\n?/g, '\n')
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim()
-  );
+  return cleanText(text, { multiline: true }).replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** PUT /api/users/settings/profile: the bio is plain text (shown escaped, never as HTML); empty clears it. */
@@ -222,7 +216,7 @@ export const followListQuerySchema = z
   .object({
     limit: followListInt('limit', FOLLOW_LIST_LIMIT_MAX, 12),
     page: followListInt('page', 10_000, 1),
-    cursor: z.string().max(200).optional(),
+    cursor: text().max(200).optional(),
   })
   .refine((query) => Boolean(query.cursor) || query.page <= FOLLOW_OFFSET_PAGE_MAX, { path: ['page'], message: PROFILE_MESSAGES.deepPage });
 

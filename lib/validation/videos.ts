@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { CATEGORIES } from '@/lib/site';
 
-import { positiveInt } from './common';
+import { multilineText, positiveInt, text } from './common';
 
 export const TITLE_MAX = 120;
 export const DESCRIPTION_MAX = 5000;
@@ -17,11 +17,11 @@ export function splitTags(input: string | string[] | undefined): string[] {
 }
 
 export const uploadFieldsSchema = z.object({
-  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
-  description: z.string().trim().max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`).default(''),
+  title: text('Title is required').trim().min(1, 'Title is required').max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
+  description: multilineText().trim().max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`).default(''),
   category: z.enum(CATEGORIES, { error: `Category must be one of ${CATEGORIES.join(', ')}` }),
   tags: z
-    .array(z.string().max(TAG_MAX, `Each tag must be at most ${TAG_MAX} characters`))
+    .array(text().max(TAG_MAX, `Each tag must be at most ${TAG_MAX} characters`))
     .max(TAGS_MAX, `Use at most ${TAGS_MAX} tags`)
     .default([]),
 });
@@ -33,16 +33,25 @@ export const LIST_LIMIT_MAX = 50;
 export const videoListQuerySchema = z.object({
   limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
   page: positiveInt('page', 10_000, 1),
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
   category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
 });
 
 export const topVideosQuerySchema = z.object({ limit: positiveInt('limit', LIST_LIMIT_MAX, 6) });
 
 export const searchQuerySchema = z.object({
-  q: z.string({ error: 'Type something to search for' }).trim().max(200, 'Search for at most 200 characters'),
+  q: text('Type something to search for').trim().max(200, 'Search for at most 200 characters'),
   limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
   page: positiveInt('page', 1_000, 1),
+});
+
+/** Where a video stands in review. */
+export const MODERATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ModerationStatus = (typeof MODERATION_STATUSES)[number];
+
+/** GET /api/admin/videos: one status of the queue, a page at a time. */
+export const moderationQueueQuerySchema = videoListQuerySchema.pick({ limit: true, page: true }).extend({
+  status: z.enum(MODERATION_STATUSES, { error: `status must be one of ${MODERATION_STATUSES.join(', ')}` }).default('pending'),
 });
 
 export const REJECTION_REASON_MAX = 500;
@@ -51,7 +60,7 @@ export const moderationSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('approve') }),
   z.object({
     action: z.literal('reject'),
-    reason: z.string({ error: 'Give a reason for the rejection' }).trim().min(1, 'Give a reason for the rejection').max(REJECTION_REASON_MAX, `The reason must be at most ${REJECTION_REASON_MAX} characters`),
+    reason: multilineText('Give a reason for the rejection').trim().min(1, 'Give a reason for the rejection').max(REJECTION_REASON_MAX, `The reason must be at most ${REJECTION_REASON_MAX} characters`),
   }),
 ], { error: 'action must be approve or reject' });
 
@@ -75,8 +84,3 @@ export const bulkModerationSchema = z.intersection(
   }),
   moderationSchema,
 );
-
-/** Query parameters of a URL as a plain object (first value of each), for the schemas above. */
-export function queryOf(url: string): Record<string, string> {
-  return Object.fromEntries(new URL(url).searchParams.entries());
-}

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -37,5 +37,28 @@ export function mediaFixtures() {
         'yuv420p',
       ]),
     audioOnly: () => make('tone.m4a', ['-f', 'lavfi', '-i', 'sine=duration=2', '-c:a', 'aac']),
+    /** VP8/Vorbis in WebM (the matroska demuxer). */
+    webmClip: () =>
+      make('clip.webm', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '300k', '-c:a', 'libvorbis', '-shortest']),
+    /** H.264/AAC in Matroska. */
+    mkvClip: () => make('clip.mkv', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
+    /** H.264/AAC in MPEG-TS, as cameras and broadcasts write it. */
+    tsClip: () => make('clip.ts', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
+    /** An MP4 with its index first, cut where the media data starts: ffprobe reads it (the index is whole), ffmpeg finds no frame to decode. */
+    indexOnlyMp4: () => {
+      const file = make('index-only.mp4', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart']);
+      const bytes = readFileSync(file);
+      writeFileSync(file, bytes.subarray(0, bytes.indexOf('mdat') - 4));
+      return file;
+    },
+    /** A transcode that takes a few seconds (12 s of MPEG-4 Part 2 at 720p): longer than a short job lease. */
+    slowAvi: () => make('slow-720p.avi', ['-f', 'lavfi', '-i', 'testsrc2=duration=12:size=1280x720:rate=25', '-c:v', 'mpeg4', '-q:v', '8']),
+    /** Three PNG frames named frame001.png… in a folder of their own; returns the folder. */
+    pngFrames: () => {
+      const frames = path.join(dir, 'frames');
+      mkdirSync(frames, { recursive: true });
+      for (const n of ['001', '002', '003']) execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240', '-frames:v', '1', path.join(frames, `frame${n}.png`)]);
+      return frames;
+    },
   };
 }

@@ -9,7 +9,7 @@ import { GET as listRoute, POST as postRoute } from '@/app/api/videos/[streamVid
 import type { CommentDto } from '@/lib/api-types';
 import { installDatabase } from '@/lib/db';
 import { blocks, comments, notifications, rateLimits, users, videos, type Video } from '@/lib/db/schema';
-import { registerPageCache, type PageCache } from '@/lib/http/page-cache';
+import { onAppEvent } from '@/lib/events';
 import { commentPage } from '@/lib/server/community/comments';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
@@ -28,9 +28,9 @@ type Page = { comments: CommentDto[]; total: number; pagination: { limit: number
 const listPath = (streamVideoId: string, query = '') => `/api/videos/${streamVideoId}/comments${query}`;
 const commentPath = (id: string) => `/api/comments/${id}`;
 
-// The services purge the cached video page; a stand-in cache records what was purged.
+// The services purge the cached video page; a listener records what was purged.
 const purged: string[] = [];
-registerPageCache({ purge: (prefix: string) => purged.push(prefix) } as unknown as PageCache);
+onAppEvent('public-content-changed', (prefix) => purged.push(prefix));
 
 describe.each(ENGINES)('comments on %s', (engine) => {
   let database: TestDatabase;

@@ -29,6 +29,7 @@ import { CATEGORIES } from '@/lib/site';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { heldJobContext } from '../helpers/jobs';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-demo-'));
@@ -147,7 +148,7 @@ describe('demo content on an empty embedded database', () => {
 
   it('adds nothing when it runs again, and start-up no longer queues it', async () => {
     const job = (await seedJob())!;
-    await seedDemoJob(job, { heartbeat: async () => true });
+    await seedDemoJob(job, heldJobContext());
     expect(await demoVideos()).toHaveLength(SMALL.count);
     expect(await database.db.select().from(users)).toHaveLength(1);
     expect(await enqueueDemoSeedIfEmpty(database.db)).toBe(false);

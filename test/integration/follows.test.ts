@@ -11,6 +11,7 @@ import { GET as profileVideos } from '@/app/api/users/[username]/videos/route';
 import { PUT as profileSettings } from '@/app/api/users/settings/profile/route';
 import { installDatabase, queryRows } from '@/lib/db';
 import { blocks, follows, notifications, users, videos } from '@/lib/db/schema';
+import { resolveToken } from '@/lib/server/auth/session';
 import { suggestCreators } from '@/lib/server/community/profiles';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { BIO_MAX, PROFILE_MESSAGES } from '@/lib/validation/community';
@@ -384,7 +385,7 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
     await insertVideo(database.db, id.dave!, { title: 'dave top', views: 100 });
     await insertVideo(database.db, id.alice!, { title: 'alice top', views: 5000 });
     await doFollow('alice', 'carol');
-    const suggested = await suggestCreators({ id: id.alice! });
+    const suggested = await suggestCreators(await resolveToken(token.alice!, 'bearer', false));
     expect(suggested.map((creator) => creator.username)).toEqual(['bob', 'dave']);
     expect(suggested[0]).toMatchObject({ _id: id.bob, videos: 2, followers: 0, profilePhotoUrl: null });
   });

@@ -10,6 +10,7 @@ import type { Job } from '@/lib/db/schema';
 
 import { ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { heldJobContext } from '../helpers/jobs';
 import { insertVideo } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-maintenance-'));
@@ -34,7 +35,7 @@ describe.each(ENGINES)('embedded maintenance on %s', (engine) => {
     const visible = async () => (await queryRows<{ n: number }>(database.db, sql`SELECT relallvisible::int AS n FROM pg_class WHERE relname = 'videos'`))[0]!.n;
     expect(await visible()).toBe(0);
 
-    await vacuumEmbeddedJob({ id: 'x', type: VACUUM_EMBEDDED.type } as Job, { heartbeat: async () => true });
+    await vacuumEmbeddedJob({ id: 'x', type: VACUUM_EMBEDDED.type } as Job, heldJobContext());
 
     expect(await visible()).toBeGreaterThan(0);
     const [stats] = await queryRows<{ analyzed: boolean }>(database.db, sql`SELECT last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = 'videos'`);

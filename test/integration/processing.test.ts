@@ -9,6 +9,7 @@ import { installDatabase } from '@/lib/db';
 import { jobs, videos } from '@/lib/db/schema';
 import { claim } from '@/lib/server/jobs/queue';
 import { startWorker } from '@/lib/server/jobs/worker';
+import { ADAPTIVE_STREAMING_FAILED_MESSAGE } from '@/lib/server/media/messages';
 import { probeVideo } from '@/lib/server/media/probe';
 import { JOB_HANDLERS, PACKAGE_HLS_JOB } from '@/lib/server/videos/processing';
 import { PROCESS_VIDEO_JOB } from '@/lib/server/videos/upload';
@@ -16,6 +17,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { heldJobContext } from '../helpers/jobs';
 import { verifiedMemberToken } from '../helpers/members';
 import { mediaFixtures } from '../helpers/media';
 
@@ -185,7 +187,7 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
 
       const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`));
       const before = readFileSync(path.join(hlsDir(id), '240p', 'index.m3u8'), 'utf8');
-      await JOB_HANDLERS[PACKAGE_HLS_JOB]!(job!, { heartbeat: async () => true });
+      await JOB_HANDLERS[PACKAGE_HLS_JOB]!(job!, heldJobContext());
       expect(await videoRow(id)).toMatchObject({ processingState: 'ready', hlsHeights: [240], hlsMasterKey: `videos/${id}/hls/master.m3u8` });
       expect(readFileSync(path.join(hlsDir(id), '240p', 'index.m3u8'), 'utf8')).toBe(before);
       expect(renditionsOnDisk(id)).toEqual(['240p']);
@@ -202,7 +204,9 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
       expect(await hlsJob()).toMatchObject({ status: 'failed', attempts: 5 });
       const row = await videoRow(id);
       expect(row).toMatchObject({ processingState: 'ready', webMp4Key: `videos/${id}/web.mp4`, hlsMasterKey: null, hlsHeights: null });
-      expect(row.processingError).toMatch(/^Adaptive streaming \(HLS\) failed: .*not a video we can read/);
+      // The uploader reads a fixed sentence; why it failed stays in the job, for admins.
+      expect(row.processingError).toBe(ADAPTIVE_STREAMING_FAILED_MESSAGE);
+      expect((await hlsJob()).lastError).toMatch(/not a video we can read.* ← ffprobe: /);
       expect(existsSync(path.join(videoDir(id), 'web.mp4'))).toBe(true);
       expect(existsSync(hlsDir(id))).toBe(false);
     });

@@ -17,6 +17,7 @@ import { EXPIRE_VIP_JOB, expireEntitlements, expireVipJob, scheduleVipExpiry } f
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { endOfFlexpayDay, flexpayDay, flexpaySign, saleFromCheckout, signedPostback } from '../helpers/flexpay';
+import { heldJobContext } from '../helpers/jobs';
 import { verifiedMemberToken } from '../helpers/members';
 import { userId } from '../helpers/videos';
 
@@ -334,7 +335,7 @@ describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
     // An entitlement whose period ended a minute ago (a manual grant, say) is expired by the real job.
     const { token, id } = await member('timesup');
     const [ended] = await database.db.insert(entitlements).values({ userId: id, source: 'manual', status: 'active', periodEnd: new Date(Date.now() - 60_000) }).returning();
-    await expireVipJob(queued[0]!, { heartbeat: async () => true });
+    await expireVipJob(queued[0]!, heldJobContext());
     expect((await database.db.select().from(entitlements).where(eq(entitlements.id, ended!.id)))[0]!.status).toBe('expired');
     expect(await isVip(token)).toBe(false);
     expect(log).toHaveBeenCalledWith('[vip] 1 VIP period ended');

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 import { POLICIES } from '@/components/policies';
-import { FILL_HEADER, PageCache, purgePublicPages, registerPageCache } from '@/lib/http/page-cache';
+import { onAppEvent, purgePublicPages } from '@/lib/events';
 import { scriptHashSource } from '@/lib/http/content-security-policy';
+import { FILL_HEADER, PageCache } from '@/lib/http/page-cache';
 import { hashPolicy } from '@/lib/http/page-policy';
 import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
 
@@ -207,15 +208,18 @@ describe('public page cache', () => {
     }
   });
 
-  it('is purged from app code through purgePublicPages once registered', async () => {
+  it('is purged from app code through purgePublicPages once connected to the event (as scripts/serve.ts does)', async () => {
     const server = await startServer();
+    const disconnect = onAppEvent('public-content-changed', (prefix) => server.cache.purge(prefix));
     try {
       await get(`${server.url}/public`);
       expect(server.cache.size).toBe(1);
-      registerPageCache(server.cache);
+      purgePublicPages('/other');
+      expect(server.cache.size).toBe(1);
       purgePublicPages();
       expect(server.cache.size).toBe(0);
     } finally {
+      disconnect();
       await server.close();
     }
   });

@@ -3,6 +3,8 @@ import Link from 'next/link';
 
 import { Pagination } from '@/components/admin/Pagination';
 import { ADMIN_ACTIONS, listAuditLog } from '@/lib/server/admin/audit';
+import { pageActor } from '@/lib/server/auth/session';
+import { forPage } from '@/lib/server/page-access';
 import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { auditLogQuerySchema } from '@/lib/validation/admin';
@@ -20,7 +22,7 @@ export default async function AuditPage({ searchParams }: Props) {
   const raw = await searchParams;
   const parsed = auditLogQuerySchema.safeParse(firstValues(raw));
   const query = parsed.success ? parsed.data : auditLogQuerySchema.parse({});
-  const { entries, pagination } = await listAuditLog(query);
+  const { entries, pagination } = await forPage(listAuditLog(await pageActor(), query), '/admin/audit');
   return (
     <>
       <header className="page-header">

@@ -4,6 +4,8 @@ import Link from 'next/link';
 import { MemberBadges } from '@/components/admin/MemberBadges';
 import { Pagination } from '@/components/admin/Pagination';
 import { listMembers } from '@/lib/server/admin/members';
+import { pageActor } from '@/lib/server/auth/session';
+import { forPage } from '@/lib/server/page-access';
 import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { MEMBER_FILTERS, memberListQuerySchema } from '@/lib/validation/admin';
@@ -31,7 +33,7 @@ export default async function MembersPage({ searchParams }: Props) {
   // The page calls its search `member`, not `q`: the navbar's search box shows any `q` in the URL as a video search.
   const parsed = memberListQuerySchema.safeParse({ q: member, filter, page });
   const query = parsed.success ? parsed.data : memberListQuerySchema.parse({});
-  const { members, pagination } = await listMembers(query);
+  const { members, pagination } = await forPage(listMembers(await pageActor(), query), '/admin/members');
   return (
     <>
       <header className="page-header">

@@ -3,6 +3,8 @@ import Link from 'next/link';
 
 import { Pagination } from '@/components/admin/Pagination';
 import { listPaymentEvents } from '@/lib/server/admin/payments';
+import { pageActor } from '@/lib/server/auth/session';
+import { forPage } from '@/lib/server/page-access';
 import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { paymentEventsQuerySchema } from '@/lib/validation/admin';
@@ -21,7 +23,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
   const raw = await searchParams;
   const parsed = paymentEventsQuerySchema.safeParse({ page: firstValues(raw).page });
   const query = parsed.success ? parsed.data : paymentEventsQuerySchema.parse({});
-  const { events, pagination } = await listPaymentEvents(query);
+  const { events, pagination } = await forPage(listPaymentEvents(await pageActor(), query), '/admin/payments');
   return (
     <>
       <header className="page-header">

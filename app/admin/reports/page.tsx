@@ -4,6 +4,8 @@ import Link from 'next/link';
 import { AdminAction } from '@/components/admin/AdminAction';
 import { Pagination } from '@/components/admin/Pagination';
 import type { AdminReportDto } from '@/lib/api-types';
+import { pageActor } from '@/lib/server/auth/session';
+import { forPage } from '@/lib/server/page-access';
 import { listReports } from '@/lib/server/community/reports';
 import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
@@ -92,7 +94,7 @@ export default async function ReportsPage({ searchParams }: Props) {
   const raw = await searchParams;
   const parsed = reportListQuerySchema.safeParse(firstValues(raw));
   const query = parsed.success ? parsed.data : reportListQuerySchema.parse({});
-  const { reports, counts, pagination } = await listReports(query.status, { page: query.page, limit: query.limit });
+  const { reports, counts, pagination } = await forPage(listReports(await pageActor(), query.status, { page: query.page, limit: query.limit }), '/admin/reports');
   return (
     <>
       <header className="page-header">

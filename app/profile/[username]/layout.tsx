@@ -1,7 +1,9 @@
 import { notFound, redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 
-import { decodeSegment, loadProfilePage, pageViewer } from '@/lib/server/community/profiles';
+import { memberOf } from '@/lib/server/auth/actor';
+import { pageActor } from '@/lib/server/auth/session';
+import { decodeSegment, loadProfilePage } from '@/lib/server/community/profiles';
 
 /**
  * The gate of /profile/{username}, outside the page's loading boundary so its
@@ -12,10 +14,10 @@ import { decodeSegment, loadProfilePage, pageViewer } from '@/lib/server/communi
  */
 export default async function ProfileLayout({ children, params }: { children: ReactNode; params: Promise<{ username: string }> }) {
   const raw = (await params).username;
-  const viewer = await pageViewer();
-  if (!viewer) redirect(`/login?next=${encodeURIComponent(`/profile/${raw}`)}`);
+  const actor = await pageActor();
+  if (!memberOf(actor)) redirect(`/login?next=${encodeURIComponent(`/profile/${raw}`)}`);
   const username = decodeSegment(raw);
-  const profile = username ? await loadProfilePage(viewer.id, username) : null;
+  const profile = username ? await loadProfilePage(actor, username) : null;
   if (!profile) notFound();
   if (profile.username !== username) redirect(`/profile/${encodeURIComponent(profile.username)}`);
   return children;

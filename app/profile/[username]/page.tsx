@@ -8,7 +8,10 @@ import { ProfileHeader } from '@/components/community/ProfileHeader';
 import { ReportDialog } from '@/components/community/ReportDialog';
 import { VideoIcon } from '@/components/icons';
 import { OwnVideos } from '@/components/videos/OwnVideos';
-import { decodeSegment, listMemberVideos, loadProfilePage, pageViewer } from '@/lib/server/community/profiles';
+import { memberOf } from '@/lib/server/auth/actor';
+import { pageActor } from '@/lib/server/auth/session';
+import { decodeSegment, listMemberVideos, loadProfilePage } from '@/lib/server/community/profiles';
+import { forPage } from '@/lib/server/page-access';
 import { fullTitle, pageMetadata } from '@/lib/seo/metadata';
 
 type Props = { params: Promise<{ username: string }> };
@@ -17,8 +20,9 @@ const PROFILE_PAGE_SIZE = 12;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const username = decodeSegment((await params).username);
-  const viewer = await pageViewer();
-  const profile = viewer && username ? await loadProfilePage(viewer.id, username) : null;
+  const actor = await pageActor();
+  const viewer = memberOf(actor);
+  const profile = viewer && username ? await loadProfilePage(actor, username) : null;
   if (!profile) return { title: { absolute: fullTitle(viewer ? 'Page not found' : 'Profile') }, robots: { index: false, follow: false } };
   const summary = profile.bio.replace(/\s+/g, ' ').trim();
   return pageMetadata({
@@ -37,9 +41,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * in the HTML, then client islands (follow, infinite scroll, own uploads).
  */
 export default async function ProfilePage({ params }: Props) {
-  const viewer = await pageViewer();
+  const actor = await pageActor();
   const username = decodeSegment((await params).username);
-  const profile = viewer && username ? await loadProfilePage(viewer.id, username) : null;
+  const profile = memberOf(actor) && username ? await forPage(loadProfilePage(actor, username), `/profile/${username}`) : null;
   if (!profile) notFound();
   const videos = await listMemberVideos(profile._id, { limit: PROFILE_PAGE_SIZE });
   const name = profile.username;

@@ -1,21 +1,23 @@
 import 'server-only';
 
 import { eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
 import { users, type User } from '@/lib/db/schema';
 import {
-  changeEmailSchema,
-  changePasswordSchema,
-  loginSchema,
-  preferencesSchema,
   registerSchema,
-  resendVerificationSchema,
+  type changeEmailSchema,
+  type changePasswordSchema,
+  type LoginInput,
+  type preferencesSchema,
+  type resendVerificationSchema,
 } from '@/lib/validation/auth';
 
+import { requireMember, type Actor } from '../auth/actor';
 import { COMMON_PASSWORD_MESSAGE, decoyHash, hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
-import { revokeOtherSessions, revokeSession, startSession, type Authenticated } from '../auth/session';
+import { revokeOtherSessions, revokeSession, startSession } from '../auth/session';
 import { ApiError, BANNED_MESSAGE, badRequest, conflict, forbidden, parseInput } from '../errors';
 import { consume, reset } from '../rate-limit';
 
@@ -40,6 +42,12 @@ function duplicateOf(error: unknown): 'username' | 'email' | null {
   if (text.includes('users_email_lower_key')) return 'email';
   return null;
 }
+
+/** The inputs as the routes parse them (with the schemas in lib/validation/auth.ts). */
+export type ResendVerificationInput = z.infer<typeof resendVerificationSchema>;
+export type PreferencesInput = z.infer<typeof preferencesSchema>;
+export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 const USERNAME_TAKEN = 'That username is already taken. Please choose another.';
 const EMAIL_TAKEN = 'An account with that email already exists. Try logging in instead.';
@@ -81,8 +89,7 @@ export async function register(fields: Record<string, unknown>, photo: File | nu
 }
 
 /** Same answer whether or not the address has an account; the cooldown applies to every address alike. */
-export async function resendVerification(body: unknown, ip: string): Promise<{ message: string }> {
-  const { email } = parseInput(resendVerificationSchema, body);
+export async function resendVerification({ email }: ResendVerificationInput, ip: string): Promise<{ message: string }> {
   await consume('resendPerIp', ip);
   await consume('resendPerAddress', email, 'Please wait 60 seconds before asking for another verification email.');
   const db = await getDb();
@@ -91,8 +98,7 @@ export async function resendVerification(body: unknown, ip: string): Promise<{ m
   return { message: RESEND_MESSAGE };
 }
 
-export async function login(body: unknown, ip: string): Promise<{ token: string; user: UserDto; sessionId: string }> {
-  const { email, password } = parseInput(loginSchema, body);
+export async function login({ email, password }: LoginInput, ip: string): Promise<{ token: string; user: UserDto; sessionId: string }> {
   await consume('loginPerIp', ip);
   await consume('loginPerAccount', email);
   const db = await getDb();
@@ -107,40 +113,41 @@ export async function login(body: unknown, ip: string): Promise<{ token: string;
   return { token, user: toUserDto(user), sessionId };
 }
 
-export async function logout(auth: Authenticated): Promise<void> {
-  await revokeSession(auth.sessionId);
+/** Ends the caller's session (a banned member's too); a visitor has none, so nothing happens. */
+export async function logout(actor: Actor): Promise<void> {
+  if (actor.kind === 'member') await revokeSession(actor.sessionId);
 }
 
-export async function updatePreferences(auth: Authenticated, body: unknown): Promise<{ success: true; user: UserDto }> {
-  const { autoPlayVideos } = parseInput(preferencesSchema, body);
+export async function updatePreferences(actor: Actor, { autoPlayVideos }: PreferencesInput): Promise<{ success: true; user: UserDto }> {
+  const member = requireMember(actor);
   const db = await getDb();
-  const [user] = await db.update(users).set({ autoPlayVideos, updatedAt: sql`now()` }).where(eq(users.id, auth.user.id)).returning();
+  const [user] = await db.update(users).set({ autoPlayVideos, updatedAt: sql`now()` }).where(eq(users.id, member.user.id)).returning();
   return { success: true, user: toUserDto(user!) };
 }
 
 const WRONG_CURRENT_PASSWORD = 'Your current password is incorrect.';
 
-export async function changeEmail(auth: Authenticated, body: unknown): Promise<{ message: string; emailVerificationSent: boolean }> {
-  const input = parseInput(changeEmailSchema, body);
-  if (!(await verifyPassword(input.currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
-  if (input.newEmail === auth.user.email.toLowerCase()) throw badRequest('That is already your email address.', { field: 'newEmail' });
+export async function changeEmail(actor: Actor, input: ChangeEmailInput): Promise<{ message: string; emailVerificationSent: boolean }> {
+  const member = requireMember(actor);
+  if (!(await verifyPassword(input.currentPassword, member.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
+  if (input.newEmail === member.user.email.toLowerCase()) throw badRequest('That is already your email address.', { field: 'newEmail' });
   const db = await getDb();
   const [taken] = await db.select({ id: users.id }).from(users).where(byEmail(input.newEmail)).limit(1);
   if (taken) throw conflict('That email is already used by another account.');
-  const sent = await sendVerificationLink(auth.user, input.newEmail, 'change_email');
+  const sent = await sendVerificationLink(member.user, input.newEmail, 'change_email');
   return sent
     ? { message: 'Email updated successfully! Please check your new email for verification.', emailVerificationSent: true }
     : { message: 'Email updated, but verification email could not be sent.', emailVerificationSent: false };
 }
 
-export async function changePassword(auth: Authenticated, body: unknown): Promise<{ message: string }> {
-  const input = parseInput(changePasswordSchema, body);
-  if (!(await verifyPassword(input.currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
+export async function changePassword(actor: Actor, input: ChangePasswordInput): Promise<{ message: string }> {
+  const member = requireMember(actor);
+  if (!(await verifyPassword(input.currentPassword, member.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
   if (isCommonPassword(input.newPassword)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'newPassword' });
   const db = await getDb();
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: sql`now()` }).where(eq(users.id, auth.user.id));
-    await revokeOtherSessions(auth.user.id, auth.sessionId, tx as unknown as Awaited<ReturnType<typeof getDb>>);
+    await tx.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: sql`now()` }).where(eq(users.id, member.user.id));
+    await revokeOtherSessions(member.user.id, member.sessionId, tx as unknown as Awaited<ReturnType<typeof getDb>>);
   });
   return { message: 'Password updated successfully!' };
 }

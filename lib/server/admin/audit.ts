@@ -6,7 +6,7 @@ import type { AuditEntryDto, AuditLogDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { adminAuditLog } from '@/lib/db/schema';
 
-import type { Authenticated } from '../auth/session';
+import { requireAdmin, type Actor, type Authenticated } from '../auth/actor';
 
 /** What admins do, by name; the audit log's filter and labels use these. */
 export const ADMIN_ACTIONS = [
@@ -62,7 +62,7 @@ function linkOf(targetType: string, targetId: string): string | null {
 }
 
 /** The audit log, newest first; narrowed by action, admin or target. */
-export async function listAuditLog(query: {
+export async function listAuditLog(actor: Actor, query: {
   action?: string;
   adminId?: string;
   targetType?: string;
@@ -70,6 +70,7 @@ export async function listAuditLog(query: {
   page: number;
   limit: number;
 }): Promise<AuditLogDto> {
+  requireAdmin(actor);
   const db = await getDb();
   const conditions = [
     query.action ? sql`action = ${query.action}` : null,

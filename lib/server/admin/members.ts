@@ -4,16 +4,15 @@ import { sql } from 'drizzle-orm';
 
 import type { AdminMemberDetailDto, AdminMemberDto, AdminMemberListDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
-import { purgePublicPages } from '@/lib/http/page-cache';
+import { purgePublicPages } from '@/lib/events';
 import type { MemberFilter } from '@/lib/validation/admin';
 
 import { sendVerificationLink } from '../accounts/verification';
-import type { Authenticated } from '../auth/session';
+import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict } from '../errors';
 
 import { listAuditLog, recordAdminAction } from './audit';
 
-type Admin = Pick<Authenticated, 'user'>;
 
 interface MemberRow {
   id: string;
@@ -67,7 +66,8 @@ function containsPattern(text: string): string {
 }
 
 /** Members for the admin list: newest first, optionally matching a name or email and a filter. */
-export async function listMembers(query: { q: string; filter: MemberFilter; page: number; limit: number }): Promise<AdminMemberListDto> {
+export async function listMembers(actor: Actor, query: { q: string; filter: MemberFilter; page: number; limit: number }): Promise<AdminMemberListDto> {
+  requireAdmin(actor);
   const db = await getDb();
   const match = query.q ? sql`(lower(u.username) LIKE ${containsPattern(query.q)} OR lower(u.email) LIKE ${containsPattern(query.q)})` : sql`TRUE`;
   const rows = await queryRows<MemberRow>(
@@ -90,7 +90,8 @@ async function memberRow(db: Database, id: string, lock = false): Promise<Member
 }
 
 /** One member as admins see them: account, counts, VIP history and what admins have done to the account. */
-export async function getMemberDetail(id: string): Promise<AdminMemberDetailDto> {
+export async function getMemberDetail(actor: Actor, id: string): Promise<AdminMemberDetailDto> {
+  requireAdmin(actor);
   const db = await getDb();
   const row = await memberRow(db, id);
   const [counts] = await queryRows<Record<string, number | string>>(
@@ -109,7 +110,7 @@ export async function getMemberDetail(id: string): Promise<AdminMemberDetailDto>
     db,
     sql`SELECT id, source, plan_id, status, period_end, created_at, note FROM entitlements WHERE user_id = ${id} ORDER BY created_at DESC LIMIT 20`,
   );
-  const history = await listAuditLog({ targetType: 'member', targetId: id, page: 1, limit: 20 });
+  const history = await listAuditLog(actor, { targetType: 'member', targetId: id, page: 1, limit: 20 });
   return {
     ...toMemberDto(row),
     bannedBy: (counts!.banned_by as string | null) ?? null,
@@ -155,11 +156,11 @@ export async function applyBan(db: Database, id: string, reason: string, adminId
  * their next call and log out), and their videos leave every public list.
  * Admins cannot ban themselves or another admin (remove the rights first).
  */
-export async function banMember(admin: Admin, id: string, reason: string): Promise<AdminMemberDto> {
+export async function banMember(actor: Actor, id: string, reason: string): Promise<AdminMemberDto> {
+  const admin = requireAdmin(actor);
   if (id === admin.user.id) throw badRequest('You cannot ban yourself.');
   const db = await getDb();
-  const member = await db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  const member = await db.transaction(async (database) => {
     const row = await memberRow(database, id, true);
     if (row.is_admin) throw conflict(`${row.username} is an admin. Remove their admin rights before banning them.`);
     if (row.banned_at) throw conflict(`${row.username} is already banned.`);
@@ -178,10 +179,10 @@ export async function banMember(admin: Admin, id: string, reason: string): Promi
 }
 
 /** Lifts a ban: the member can log in again and their approved videos are public again. */
-export async function unbanMember(admin: Admin, id: string, note: string | undefined): Promise<AdminMemberDto> {
+export async function unbanMember(actor: Actor, id: string, note: string | undefined): Promise<AdminMemberDto> {
+  const admin = requireAdmin(actor);
   const db = await getDb();
-  const member = await db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  const member = await db.transaction(async (database) => {
     const row = await memberRow(database, id, true);
     if (!row.banned_at) throw conflict(`${row.username} is not banned.`);
     await queryRows(database, sql`UPDATE users SET banned_at = NULL, ban_reason = NULL, banned_by = NULL, updated_at = now() WHERE id = ${id}`);
@@ -204,10 +205,10 @@ export async function unbanMember(admin: Admin, id: string, note: string | undef
  * advisory lock, so two admins demoting each other at once cannot leave the
  * site with none: the last admin (not banned) cannot be demoted.
  */
-export async function setAdmin(admin: Admin, id: string, makeAdmin: boolean): Promise<AdminMemberDto> {
+export async function setAdmin(actor: Actor, id: string, makeAdmin: boolean): Promise<AdminMemberDto> {
+  const admin = requireAdmin(actor);
   const db = await getDb();
-  const member = await db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  const member = await db.transaction(async (database) => {
     await queryRows(database, sql`SELECT pg_advisory_xact_lock(hashtext('chrysalis:admin-roles'))`);
     const row = await memberRow(database, id, true);
     if (row.is_admin === makeAdmin) throw conflict(`${row.username} ${makeAdmin ? 'is already an admin' : 'is not an admin'}.`);
@@ -230,7 +231,8 @@ export async function setAdmin(admin: Admin, id: string, makeAdmin: boolean): Pr
 }
 
 /** Sends a new verification link to a member who has not verified their address (support asks for this). */
-export async function resendVerificationFor(admin: Admin, id: string): Promise<{ message: string }> {
+export async function resendVerificationFor(actor: Actor, id: string): Promise<{ message: string }> {
+  const admin = requireAdmin(actor);
   const db = await getDb();
   const row = await memberRow(db, id);
   if (row.email_verified_at !== null) throw conflict(`${row.username} has already verified their email address.`);

@@ -3,6 +3,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 
 import { getDb, queryRows } from '@/lib/db';
+import { requireAdmin, type Actor } from '../auth/actor';
 
 export interface PaymentEventDto {
   _id: string;
@@ -18,7 +19,8 @@ export interface PaymentEventDto {
 }
 
 /** The payment log for operators, newest first: what each postback or manual grant did, and why one was refused. */
-export async function listPaymentEvents(query: { page: number; limit: number }): Promise<{ events: PaymentEventDto[]; pagination: { page: number; limit: number; hasMore: boolean } }> {
+export async function listPaymentEvents(actor: Actor, query: { page: number; limit: number }): Promise<{ events: PaymentEventDto[]; pagination: { page: number; limit: number; hasMore: boolean } }> {
+  requireAdmin(actor);
   const db = await getDb();
   const rows = await queryRows<{
     id: string;

@@ -3,18 +3,17 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 
 import { getDb, queryRows, type Database } from '@/lib/db';
-import { purgePublicPages } from '@/lib/http/page-cache';
+import { purgePublicPages } from '@/lib/events';
 import { REPORT_REASON_LABELS, type ReportReason, type ReportTargetType } from '@/lib/validation/community';
 import type { ReportDecision } from '@/lib/validation/admin';
 
-import type { Authenticated } from '../auth/session';
+import { requireAdmin, type Actor, type Authenticated } from '../auth/actor';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
 
 import { recordAdminAction } from './audit';
 import { applyBan } from './members';
 
-type Admin = Pick<Authenticated, 'user'>;
 
 interface OpenReport {
   id: string;
@@ -29,7 +28,7 @@ interface OpenReport {
  * why), a comment is deleted, a profile's member is banned. Returns a line
  * for the audit log. Content already gone counts as removed.
  */
-async function removeTarget(db: Database, admin: Admin, report: OpenReport, note: string): Promise<string> {
+async function removeTarget(db: Database, admin: Authenticated, report: OpenReport, note: string): Promise<string> {
   const why = `${REPORT_REASON_LABELS[report.reason].label}${note ? ` — ${note}` : ''}`;
   if (report.target_type === 'video') {
     const [video] = await queryRows<{ id: string; title: string; owner_id: string; stream_video_id: string }>(
@@ -69,10 +68,10 @@ async function removeTarget(db: Database, admin: Admin, report: OpenReport, note
  * Every other open report on the same target is closed the same way (they
  * are about one thing); the audit log keeps who decided and why.
  */
-export async function decideReport(admin: Admin, reportId: string, decision: ReportDecision): Promise<{ closed: number; outcome: string }> {
+export async function decideReport(actor: Actor, reportId: string, decision: ReportDecision): Promise<{ closed: number; outcome: string }> {
+  const admin = requireAdmin(actor);
   const db = await getDb();
-  const result = await db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  const result = await db.transaction(async (database) => {
     const [report] = await queryRows<OpenReport>(
       database,
       sql`SELECT id, target_type, target_id, reason, status FROM reports WHERE id = ${reportId} FOR UPDATE`,

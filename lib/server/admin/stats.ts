@@ -6,11 +6,13 @@ import type { AdminStatsDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
 import { addBusinessDays } from '@/lib/format/business-days';
 import { REPORT_DUE_BUSINESS_DAYS, URGENT_REPORT_REASONS, type ReportReason } from '@/lib/validation/community';
+import { requireAdmin, type Actor } from '../auth/actor';
 
 const n = (value: unknown) => Number(value ?? 0);
 
 /** The admin dashboard: members, videos by state, uploads per day, open reports and VIP count, in four queries. */
-export async function getAdminStats(days = 14, now = new Date()): Promise<AdminStatsDto> {
+export async function getAdminStats(actor: Actor, days = 14, now = new Date()): Promise<AdminStatsDto> {
+  requireAdmin(actor);
   const db = await getDb();
   const [members] = await queryRows<Record<string, unknown>>(
     db,

@@ -1,16 +1,19 @@
 import 'server-only';
 
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { NextRequest, NextResponse } from 'next/server';
+import { cookies } from 'next/headers';
+import type { NextResponse } from 'next/server';
+import { cache } from 'react';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb, type Database } from '@/lib/db';
 import { sessions, users, type User } from '@/lib/db/schema';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
-import { ADMIN_REQUIRED_MESSAGE, BANNED_MESSAGE, forbidden, unauthorized } from '../errors';
+import { forbidden } from '../errors';
 
-import { sealToken, SESSION_TTL_SECONDS, unsealToken, type SessionClaims } from './tokens';
+import { VISITOR, type Actor } from './actor';
+import { sealToken, SESSION_TTL_SECONDS, unsealToken } from './tokens';
 
 /**
  * The cookie half of a session carries the same sealed token the API accepts
@@ -42,42 +45,40 @@ export async function startSession(user: Pick<User, 'id' | 'tokenVersion' | 'isA
   return { token, sessionId: row!.id };
 }
 
-export interface Authenticated {
-  user: User;
-  sessionId: string;
-  /** How the request proved who it is; cookie-authenticated mutations need a same-origin check. */
-  via: 'bearer' | 'cookie';
-  /** The sealed token itself. */
-  token: string;
-  /** Whether the request also carried the session cookie. */
-  hasCookie: boolean;
-}
-
 /** The sealed token a request carries: `Authorization: Bearer` first, then the session cookie. */
-function tokenOf(request: NextRequest): { token: string; via: 'bearer' | 'cookie' } | null {
+function tokenOf(request: Request): { token: string; via: 'bearer' | 'cookie' } | null {
   const header = request.headers.get('authorization');
   if (header) {
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     return match ? { token: match[1]!, via: 'bearer' } : { token: '', via: 'bearer' };
   }
-  const cookie = request.cookies.get(STORAGE_KEYS.sessionCookie)?.value;
+  const cookie = cookieValue(request, STORAGE_KEYS.sessionCookie);
   return cookie ? { token: cookie, via: 'cookie' } : null;
 }
 
-/**
- * Who is calling, or null. A token is valid while its session row exists,
- * is not revoked or expired, and the user's token version still matches.
- */
-export async function findSession(request: NextRequest): Promise<Authenticated | null> {
-  const carried = tokenOf(request);
-  if (!carried) return null;
-  const claims = await unsealToken(carried.token);
-  if (!claims) return null;
-  const found = await resolveClaims(claims);
-  return found && { ...found, via: carried.via, token: carried.token, hasCookie: request.cookies.has(STORAGE_KEYS.sessionCookie) };
+function cookieValue(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const separator = part.indexOf('=');
+    if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+  }
+  return undefined;
 }
 
-async function resolveClaims(claims: SessionClaims): Promise<Pick<Authenticated, 'user' | 'sessionId'> | null> {
+/** Who is calling: a member with a live session (read from the database now), or a visitor. */
+export async function resolveActor(request: Request): Promise<Actor> {
+  const carried = tokenOf(request);
+  if (!carried) return VISITOR;
+  return resolveToken(carried.token, carried.via, cookieValue(request, STORAGE_KEYS.sessionCookie) !== undefined);
+}
+
+/**
+ * A token is valid while its session row exists, is not revoked or expired,
+ * and the user's token version still matches. A genuine token of a banned
+ * account resolves to a visitor marked banned, so services can say why.
+ */
+export async function resolveToken(token: string, via: 'bearer' | 'cookie', hasCookie: boolean): Promise<Actor> {
+  const claims = await unsealToken(token);
+  if (!claims) return VISITOR;
   const db = await getDb();
   const [row] = await db
     .select({ user: users })
@@ -93,43 +94,19 @@ async function resolveClaims(claims: SessionClaims): Promise<Pick<Authenticated,
       ),
     )
     .limit(1);
-  return row ? { user: row.user, sessionId: claims.sid } : null;
+  if (row) return { kind: 'member', user: row.user, sessionId: claims.sid, via, token, hasCookie };
+  const [owner] = await db.select({ bannedAt: users.bannedAt }).from(users).where(eq(users.id, claims.uid)).limit(1);
+  return owner?.bannedAt ? { kind: 'visitor', banned: true } : VISITOR;
 }
 
 /**
- * The calling member, or a 401; a banned member gets 403 'Account is banned'.
  * Cookie-authenticated writes must come from our own origin (CSRF defence on
  * top of SameSite=Lax); bearer tokens are not sent by browsers on their own.
  */
-export async function requireUser(request: NextRequest): Promise<Authenticated> {
-  const auth = await findSession(request);
-  if (!auth) {
-    // A ban revokes every token; its holder is told why (403), which the client answers by logging out (spec section 8).
-    if (await carriesBannedToken(request)) throw forbidden(BANNED_MESSAGE);
-    throw unauthorized('Please log in to continue.');
-  }
-  if (auth.user.bannedAt) throw forbidden(BANNED_MESSAGE);
-  if (auth.via === 'cookie' && !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && !isSameOrigin(request)) {
-    throw forbidden('This request did not come from this site.');
-  }
-  return auth;
-}
-
-/** Whether a token that no longer opens a session was sealed for an account that is now banned. */
-async function carriesBannedToken(request: NextRequest): Promise<boolean> {
-  const carried = tokenOf(request);
-  const claims = carried?.token ? await unsealToken(carried.token) : null;
-  if (!claims) return false;
-  const db = await getDb();
-  const [row] = await db.select({ bannedAt: users.bannedAt }).from(users).where(eq(users.id, claims.uid)).limit(1);
-  return Boolean(row?.bannedAt);
-}
-
-/** An admin, or 401 (anonymous) / 403 with the spec's message (members) / 403 'Account is banned'. */
-export async function requireAdmin(request: NextRequest): Promise<Authenticated> {
-  const auth = await requireUser(request);
-  if (!auth.user.isAdmin) throw forbidden(ADMIN_REQUIRED_MESSAGE);
-  return auth;
+export function assertSameOriginWrite(request: Request, actor: Actor): void {
+  if (actor.kind !== 'member' || actor.via !== 'cookie') return;
+  if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+  if (!isSameOrigin(request)) throw forbidden('This request did not come from this site.');
 }
 
 export function isSameOrigin(request: Request): boolean {
@@ -152,3 +129,13 @@ export async function revokeOtherSessions(userId: string, keepSessionId: string,
     .set({ revokedAt: sql`now()` })
     .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId), isNull(sessions.revokedAt)));
 }
+
+/**
+ * The caller of a server-rendered page, from its session cookie, memoised per
+ * request so layout, metadata and page share one lookup. Pages that call it
+ * render per request and are never cached.
+ */
+export const pageActor = cache(async (): Promise<Actor> => {
+  const token = (await cookies()).get(STORAGE_KEYS.sessionCookie)?.value;
+  return token ? resolveToken(token, 'cookie', true) : VISITOR;
+});

@@ -6,6 +6,7 @@ import type { BlockDto } from '@/lib/api-types';
 import { getDb, type Database } from '@/lib/db';
 import { blocks, follows, users } from '@/lib/db/schema';
 
+import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest } from '../errors';
 
 /** Whether `blockerId` has blocked `blockedId` (one direction). */
@@ -49,12 +50,13 @@ async function blockTarget(db: Database, blockerId: string, username: string): P
 }
 
 /**
- * `blockerId` blocks the member named `username`. Idempotent: blocking
+ * The caller blocks the member named `username`. Idempotent: blocking
  * again keeps the first block. In the same transaction the blocked member
  * stops following the blocker ("blocking a member stops them following
  * you"); the follow and comment services refuse new ones with hasBlocked().
  */
-export async function blockMember(blockerId: string, username: string): Promise<{ block: BlockDto; created: boolean }> {
+export async function blockMember(actor: Actor, username: string): Promise<{ block: BlockDto; created: boolean }> {
+  const blockerId = requireMember(actor).user.id;
   const db = await getDb();
   const target = await blockTarget(db, blockerId, username);
   return db.transaction(async (tx) => {
@@ -74,8 +76,9 @@ export async function blockMember(blockerId: string, username: string): Promise<
   });
 }
 
-/** Lifts a block; idempotent (unblocking someone not blocked is fine). Follows removed by the block stay removed. */
-export async function unblockMember(blockerId: string, username: string): Promise<{ removed: boolean; username: string }> {
+/** Lifts the caller's block; idempotent (unblocking someone not blocked is fine). Follows removed by the block stay removed. */
+export async function unblockMember(actor: Actor, username: string): Promise<{ removed: boolean; username: string }> {
+  const blockerId = requireMember(actor).user.id;
   const db = await getDb();
   const target = await blockTarget(db, blockerId, username);
   const removed = await db
@@ -85,8 +88,9 @@ export async function unblockMember(blockerId: string, username: string): Promis
   return { removed: removed.length > 0, username: target.username };
 }
 
-/** The members `blockerId` has blocked, most recent first. */
-export async function listBlocks(blockerId: string): Promise<BlockDto[]> {
+/** The members the caller has blocked, most recent first. */
+export async function listBlocks(actor: Actor): Promise<BlockDto[]> {
+  const blockerId = requireMember(actor).user.id;
   const db = await getDb();
   const rows = await db
     .select({ id: users.id, username: users.username, createdAt: blocks.createdAt })

@@ -5,10 +5,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { CommentDto, CommentPageDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { comments, notifications } from '@/lib/db/schema';
-import { purgePublicPages } from '@/lib/http/page-cache';
+import { purgePublicPages } from '@/lib/events';
 import { COMMENT_MESSAGES, COMMENTS_PAGE_SIZE, STREAM_VIDEO_ID_PATTERN, type CommentBodyInput } from '@/lib/validation/community';
 
-import type { Authenticated } from '../auth/session';
+import { memberOf, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, forbidden } from '../errors';
 import { notify } from '../notifications';
 import { consume } from '../rate-limit';
@@ -121,10 +121,10 @@ async function publicVideo(streamVideoId: string) {
   return row;
 }
 
-/** GET /api/videos/{streamVideoId}/comments: a public video's comments for whoever asks. */
-export async function listComments(streamVideoId: string, request: CommentPageRequest): Promise<CommentPageDto> {
+/** GET /api/videos/{streamVideoId}/comments: a public video's comments for whoever asks; a member does not get those of members they blocked. */
+export async function listComments(actor: Actor, streamVideoId: string, request: Pick<CommentPageRequest, 'limit' | 'cursor'>): Promise<CommentPageDto> {
   const video = await publicVideo(streamVideoId);
-  return commentPage(video.id, request);
+  return commentPage(video.id, { limit: request.limit, cursor: request.cursor, viewerId: memberOf(actor)?.id ?? null });
 }
 
 async function findComment(db: Database, commentId: string) {
@@ -154,10 +154,10 @@ const purgeVideoPage = (streamVideoId: string) => purgePublicPages(`/video/${str
  * comments that would otherwise be posted). The owner is notified unless
  * they wrote it themselves.
  */
-export async function postComment(auth: Authenticated, streamVideoId: string, input: CommentBodyInput): Promise<CommentDto> {
+export async function postComment(actor: Actor, streamVideoId: string, input: CommentBodyInput): Promise<CommentDto> {
+  const authorId = requireMember(actor).user.id;
   const db = await getDb();
   const video = await publicVideo(streamVideoId);
-  const authorId = auth.user.id;
   if (authorId !== video.owner_id && (await hasBlocked(db, video.owner_id, authorId))) throw forbidden(COMMENT_MESSAGES.blocked);
   await consume('commentPerMinute', authorId, COMMENT_MESSAGES.tooFast);
   await consume('commentPerDay', authorId, COMMENT_MESSAGES.dailyLimit);
@@ -165,7 +165,7 @@ export async function postComment(auth: Authenticated, streamVideoId: string, in
   const id = await db.transaction(async (tx) => {
     const [inserted] = await tx.insert(comments).values({ videoId: video.id, authorId, body: input.body }).returning({ id: comments.id });
     if (authorId !== video.owner_id) {
-      await notify(tx as unknown as Database, {
+      await notify(tx, {
         recipientId: video.owner_id,
         senderId: authorId,
         type: 'comment',
@@ -180,13 +180,14 @@ export async function postComment(auth: Authenticated, streamVideoId: string, in
 }
 
 /** Changes the text of the caller's own comment and marks it edited. An unchanged text is not an edit. */
-export async function editComment(auth: Authenticated, commentId: string, input: CommentBodyInput): Promise<CommentDto> {
+export async function editComment(actor: Actor, commentId: string, input: CommentBodyInput): Promise<CommentDto> {
+  const { user } = requireMember(actor);
   const db = await getDb();
   const found = await findComment(db, commentId);
-  if (found.author_id !== auth.user.id) throw forbidden(COMMENT_MESSAGES.editOthers);
+  if (found.author_id !== user.id) throw forbidden(COMMENT_MESSAGES.editOthers);
   // A comment on a video nobody can see any more is not worth editing; its author may still delete it.
   if (!isPublicRow(found)) throw new ApiError(404, COMMENT_MESSAGES.notFound);
-  if (auth.user.id !== found.video_owner_id && (await hasBlocked(db, found.video_owner_id, auth.user.id))) throw forbidden(COMMENT_MESSAGES.blocked);
+  if (user.id !== found.video_owner_id && (await hasBlocked(db, found.video_owner_id, user.id))) throw forbidden(COMMENT_MESSAGES.blocked);
   if (found.body === input.body) return toCommentDto(found);
   await db.update(comments).set({ body: input.body, editedAt: sql`now()` }).where(eq(comments.id, commentId));
   purgeVideoPage(found.stream_video_id);
@@ -194,10 +195,11 @@ export async function editComment(auth: Authenticated, commentId: string, input:
 }
 
 /** Deletes a comment and the notification it caused: its author, the video's owner or an admin may. */
-export async function deleteComment(auth: Authenticated, commentId: string): Promise<void> {
+export async function deleteComment(actor: Actor, commentId: string): Promise<void> {
+  const { user } = requireMember(actor);
   const db = await getDb();
   const found = await findComment(db, commentId);
-  const allowed = found.author_id === auth.user.id || found.video_owner_id === auth.user.id || auth.user.isAdmin;
+  const allowed = found.author_id === user.id || found.video_owner_id === user.id || user.isAdmin;
   if (!allowed) throw forbidden(COMMENT_MESSAGES.deleteOthers);
   await db.transaction(async (tx) => {
     await tx.delete(comments).where(eq(comments.id, commentId));

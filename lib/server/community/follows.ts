@@ -7,6 +7,7 @@ import { getDb, queryRows, type Database } from '@/lib/db';
 import type { User } from '@/lib/db/schema';
 import { PROFILE_MESSAGES } from '@/lib/validation/community';
 
+import { requireMember, type Actor } from '../auth/actor';
 import { badRequest, forbidden } from '../errors';
 import { notify } from '../notifications';
 import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
@@ -40,14 +41,15 @@ export async function isFollowing(db: Database, followerId: string, followeeId: 
 }
 
 /**
- * `member` follows the member named `username`. Refused for yourself (400),
+ * The caller follows the member named `username`. Refused for yourself (400),
  * unknown or banned members (404) and members who blocked you (403). One row
  * per pair however many requests arrive at once (the primary key with ON
  * CONFLICT DO NOTHING); following again is harmless and answers the same.
  * The followee is told once per pair, ever: the notification's dedupe key
  * outlives unfollowing and following again.
  */
-export async function follow(member: Follower, username: string): Promise<FollowStateDto> {
+export async function follow(actor: Actor, username: string): Promise<FollowStateDto> {
+  const member: Follower = requireMember(actor).user;
   const db = await getDb();
   const target = await requireMemberByUsername(db, username);
   if (target.id === member.id) throw badRequest(PROFILE_MESSAGES.selfFollow);
@@ -63,7 +65,8 @@ export async function follow(member: Follower, username: string): Promise<Follow
 }
 
 /** Stops following; only ever the caller's own row. Unfollowing someone you do not follow (or yourself) is harmless. */
-export async function unfollow(member: Follower, username: string): Promise<FollowStateDto> {
+export async function unfollow(actor: Actor, username: string): Promise<FollowStateDto> {
+  const member: Follower = requireMember(actor).user;
   const db = await getDb();
   const target = await requireMemberByUsername(db, username);
   await queryRows(db, sql`DELETE FROM follows WHERE follower_id = ${member.id} AND followee_id = ${target.id}`);
@@ -71,7 +74,8 @@ export async function unfollow(member: Follower, username: string): Promise<Foll
 }
 
 /** GET /api/users/{username}/follow: whether the caller follows them, and their follower count. */
-export async function followState(member: Follower, username: string): Promise<FollowStateDto> {
+export async function followState(actor: Actor, username: string): Promise<FollowStateDto> {
+  const member: Follower = requireMember(actor).user;
   const db = await getDb();
   const target = await requireMemberByUsername(db, username);
   const [following, followers] = await Promise.all([
@@ -97,7 +101,7 @@ async function notifyFollowee(db: Database, member: Follower, target: NamedMembe
 }
 
 /**
- * The following feed: public videos of the creators `member` follows, newest
+ * The following feed: public videos of the creators the caller follows, newest
  * first, by cursor (or by page number for the first pages).
  *
  * A page needs the newest n = offset + limit + 1 videos of the followed
@@ -116,7 +120,8 @@ async function notifyFollowee(db: Database, member: Follower, target: NamedMembe
  * followed videos, which is 1 ms when followed creators publish often and a
  * scan of every public video when they have gone quiet. See docs/api.md.
  */
-export async function listFollowingFeed(member: Pick<User, 'id'>, request: ListRequest): Promise<VideoListDto> {
+export async function listFollowingFeed(actor: Actor, request: ListRequest): Promise<VideoListDto> {
+  const member = requireMember(actor).user;
   const db = await getDb();
   const { after, offset, page } = pagePosition(request);
   const needed = offset + request.limit + 1;

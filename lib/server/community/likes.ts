@@ -7,6 +7,7 @@ import { getDb, queryRows, type Database } from '@/lib/db';
 import type { User } from '@/lib/db/schema';
 import { STREAM_VIDEO_ID_PATTERN } from '@/lib/validation/community';
 
+import { memberOf, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest } from '../errors';
 import { notify } from '../notifications';
 import { VIDEO_NOT_FOUND } from '../videos/access';
@@ -54,7 +55,8 @@ async function currentCount(db: Database, videoId: string): Promise<number> {
  * video, ever (the dedupe key survives unlike and like again), and not at
  * all by a member they have blocked.
  */
-export async function like(member: Member, streamVideoId: string): Promise<LikeStateDto> {
+export async function like(actor: Actor, streamVideoId: string): Promise<LikeStateDto> {
+  const member: Member = requireMember(actor).user;
   const db = await getDb();
   const video = await publicVideo(db, streamVideoId);
   if (video.owner_id === member.id) throw badRequest(OWN_VIDEO_MESSAGE);
@@ -76,7 +78,8 @@ export async function like(member: Member, streamVideoId: string): Promise<LikeS
 }
 
 /** Removes the caller's like (only ever their own row); unliking what you have not liked is harmless. */
-export async function unlike(member: Pick<User, 'id'>, streamVideoId: string): Promise<LikeStateDto> {
+export async function unlike(actor: Actor, streamVideoId: string): Promise<LikeStateDto> {
+  const member = requireMember(actor).user;
   const db = await getDb();
   const video = await publicVideo(db, streamVideoId);
   const [changed] = await queryRows<{ likes_count: number }>(
@@ -92,8 +95,9 @@ export async function unlike(member: Pick<User, 'id'>, streamVideoId: string): P
   return { liked: false, likes: changed ? Number(changed.likes_count) : await currentCount(db, video.id) };
 }
 
-/** Whether the caller likes a public video, and its like count; visitors get liked: false. */
-export async function likeState(member: Pick<User, 'id'> | null, streamVideoId: string): Promise<LikeStateDto> {
+/** Whether the caller likes a public video, and its like count; visitors (and banned members) get liked: false. */
+export async function likeState(actor: Actor, streamVideoId: string): Promise<LikeStateDto> {
+  const member = memberOf(actor);
   const db = await getDb();
   const video = await publicVideo(db, streamVideoId);
   if (!member) return { liked: false, likes: Number(video.likes_count) };
@@ -154,7 +158,8 @@ function decodeLikedCursor(cursor: string): { at: string; id: string } {
  * (liked at, video id) of its last card, which stays right while likes come
  * and go and keeps deep pages an index range scan.
  */
-export async function listLikedVideos(member: Pick<User, 'id'>, request: LikedPageRequest): Promise<VideoListDto> {
+export async function listLikedVideos(actor: Actor, request: LikedPageRequest): Promise<VideoListDto> {
+  const member = requireMember(actor).user;
   const db = await getDb();
   const page = request.page ?? 1;
   let after = sql``;

@@ -1,20 +1,16 @@
 import 'server-only';
 
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { cookies } from 'next/headers';
-import { NextRequest } from 'next/server';
 import { cache } from 'react';
 
 import type { CreatorSuggestionDto, ProfileDto, VideoListDto } from '@/lib/api-types';
-import { getConfig } from '@/lib/config/server';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { currentStreak } from '@/lib/format/daily-task';
 import { users, type User } from '@/lib/db/schema';
-import { STORAGE_KEYS } from '@/lib/storage-keys';
-import { PROFILE_MESSAGES, PROFILE_USERNAME_PATTERN, profileSettingsSchema } from '@/lib/validation/community';
+import { PROFILE_MESSAGES, PROFILE_USERNAME_PATTERN, type ProfileSettingsInput } from '@/lib/validation/community';
 
-import { findSession, type Authenticated } from '../auth/session';
-import { ApiError, badRequest, parseInput } from '../errors';
+import { requireMember, type Actor } from '../auth/actor';
+import { ApiError, badRequest } from '../errors';
 import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
 import { toVideoDto, type VideoRow } from '../videos/dto';
 
@@ -65,12 +61,13 @@ interface ProfileRow {
 }
 
 /**
- * A member's profile as `viewer` sees it, or null (unknown or banned). One
- * statement: the public-video count and likes come from the partial index
+ * A member's profile as the caller sees it (members only: 401 / 403 for
+ * anyone else), or null (unknown or banned). One statement: the public-video count and likes come from the partial index
  * videos_public_owner_idx, the follow counts from the follows primary key
  * and follows_followee_idx.
  */
-export async function getProfile(viewer: Member, username: string): Promise<ProfileDto | null> {
+export async function getProfile(actor: Actor, username: string): Promise<ProfileDto | null> {
+  const viewer: Member = requireMember(actor).user;
   if (!PROFILE_USERNAME_PATTERN.test(username)) return null;
   const db = await getDb();
   const [row] = await queryRows<ProfileRow>(
@@ -107,8 +104,9 @@ export async function getProfile(viewer: Member, username: string): Promise<Prof
   };
 }
 
-export async function requireProfile(viewer: Member, username: string): Promise<{ user: ProfileDto }> {
-  const profile = await getProfile(viewer, username);
+/** GET /api/users/{username}: the profile for a member, or 404. */
+export async function requireProfile(actor: Actor, username: string): Promise<{ user: ProfileDto }> {
+  const profile = await getProfile(actor, username);
   if (!profile) throw new ApiError(404, PROFILE_MESSAGES.notFound);
   return { user: profile };
 }
@@ -171,8 +169,9 @@ export async function listMemberVideos(ownerId: string, request: ListRequest): P
   return toPage(rows, request, page);
 }
 
-/** GET /api/users/{username}/videos. */
-export async function listProfileVideos(username: string, request: ListRequest): Promise<VideoListDto> {
+/** GET /api/users/{username}/videos: profiles, and so their video lists, are for members only. */
+export async function listProfileVideos(actor: Actor, username: string, request: ListRequest): Promise<VideoListDto> {
+  requireMember(actor);
   const member = await requireMemberByUsername(await getDb(), username);
   return listMemberVideos(member.id, request);
 }
@@ -180,10 +179,10 @@ export async function listProfileVideos(username: string, request: ListRequest):
 // ---------- Bio ----------
 
 /** PUT /api/users/settings/profile: the caller's own bio, stored as the plain text it is. */
-export async function updateProfile(auth: Authenticated, body: unknown): Promise<{ success: true; bio: string }> {
-  const input = parseInput(profileSettingsSchema, body);
+export async function updateProfile(actor: Actor, input: ProfileSettingsInput): Promise<{ success: true; bio: string }> {
+  const { user } = requireMember(actor);
   const db = await getDb();
-  await db.update(users).set({ bio: input.bio, updatedAt: sql`now()` }).where(eq(users.id, auth.user.id));
+  await db.update(users).set({ bio: input.bio, updatedAt: sql`now()` }).where(eq(users.id, user.id));
   return { success: true, bio: input.bio };
 }
 
@@ -192,9 +191,10 @@ export async function updateProfile(auth: Authenticated, body: unknown): Promise
 /**
  * A few creators for someone who follows nobody yet: the uploaders of the
  * current top videos (the same ranking and index as Top Videos), without
- * the member and whoever they already follow.
+ * the caller and whoever they already follow.
  */
-export async function suggestCreators(viewer: Member, limit = 6): Promise<CreatorSuggestionDto[]> {
+export async function suggestCreators(actor: Actor, limit = 6): Promise<CreatorSuggestionDto[]> {
+  const viewer: Member = requireMember(actor).user;
   const db = await getDb();
   const rows = await queryRows<{ id: string; username: string; profile_photo_key: string | null; videos: number | string; followers: number | string }>(
     db,
@@ -223,22 +223,6 @@ export async function suggestCreators(viewer: Member, limit = 6): Promise<Creato
 
 // ---------- Member pages ----------
 
-/**
- * The member viewing a login-required page, from the session cookie (the
- * same check as the API: session row, token version, not banned); null for
- * visitors. Pages that call it render per request and are never cached.
- * Memoised per request, so metadata and page share one lookup.
- */
-export const pageViewer = cache(async (): Promise<User | null> => {
-  const jar = await cookies();
-  const token = jar.get(STORAGE_KEYS.sessionCookie)?.value;
-  if (!token) return null;
-  const request = new NextRequest(new URL('/', getConfig().siteUrl), { headers: { cookie: `${STORAGE_KEYS.sessionCookie}=${token}` } });
-  const auth = await findSession(request);
-  if (!auth || auth.user.bannedAt) return null;
-  return auth.user;
-});
-
 /** A URL segment decoded, or null when its escapes are malformed. */
 export function decodeSegment(segment: string): string | null {
   try {
@@ -248,5 +232,8 @@ export function decodeSegment(segment: string): string | null {
   }
 }
 
-/** The profile for its page, memoised per request (layout, metadata and page). */
-export const loadProfilePage = cache(async (viewerId: string, username: string) => getProfile({ id: viewerId }, username));
+/**
+ * The profile for its page, memoised per request (layout, metadata and page
+ * pass the same pageActor()). Members only, like getProfile.
+ */
+export const loadProfilePage = cache(async (actor: Actor, username: string) => getProfile(actor, username));

@@ -3,11 +3,11 @@ import 'server-only';
 import { createHmac } from 'node:crypto';
 
 import { sql } from 'drizzle-orm';
-import type { NextRequest } from 'next/server';
 
 import type { AdminReportDto, AdminReportListDto, ReportTargetSummary } from '@/lib/api-types';
 import { getSessionSecret } from '@/lib/config/server';
 import { getDb, queryRows } from '@/lib/db';
+import type { User } from '@/lib/db/schema';
 import { addBusinessDays } from '@/lib/format/business-days';
 import { relativeTime } from '@/lib/format/relative-time';
 import {
@@ -21,8 +21,8 @@ import {
   type ReportTargetType,
 } from '@/lib/validation/community';
 
-import { findSession, isSameOrigin, type Authenticated } from '../auth/session';
-import { ApiError, badRequest, BANNED_MESSAGE, forbidden, unauthorized } from '../errors';
+import { requireAdmin, requireMember, type Actor } from '../auth/actor';
+import { ApiError, badRequest, unauthorized } from '../errors';
 import { consume } from '../rate-limit';
 import { findVideoRow, isPublicRow } from '../videos/catalog';
 
@@ -33,16 +33,13 @@ const USERNAME = /^[A-Za-z0-9_.-]{1,30}$/;
 export const REPORT_RATE_LIMIT_MESSAGE = 'You have sent a lot of reports in a short time. Please wait a while before sending another.';
 
 /**
- * The caller when the request carries a valid session, else null (a
- * visitor). A banned member is refused, and a cookie-authenticated report
- * must come from this site, as with requireUser().
+ * The reporting member, or null for a visitor. A banned member (or the
+ * holder of a banned account's token) is refused with 403 'Account is
+ * banned' rather than treated as a visitor.
  */
-async function optionalUser(request: NextRequest): Promise<Authenticated | null> {
-  const auth = await findSession(request);
-  if (!auth) return null;
-  if (auth.user.bannedAt) throw forbidden(BANNED_MESSAGE);
-  if (auth.via === 'cookie' && !isSameOrigin(request)) throw forbidden('This request did not come from this site.');
-  return auth;
+function optionalUser(actor: Actor): User | null {
+  if (actor.kind === 'visitor' && !actor.banned) return null;
+  return requireMember(actor).user;
 }
 
 /**
@@ -98,10 +95,10 @@ export interface ReportOutcome {
  * open changes nothing: the partial unique index decides, also when two
  * requests race.
  */
-export async function createReport(request: NextRequest, input: ReportInput, ip: string): Promise<ReportOutcome> {
-  const auth = await optionalUser(request);
-  if (!auth && input.targetType !== 'video') throw unauthorized(REPORT_MESSAGES.loginRequired);
-  const memberId = auth?.user.id ?? null;
+export async function createReport(actor: Actor, input: ReportInput, ip: string): Promise<ReportOutcome> {
+  const member = optionalUser(actor);
+  if (!member && input.targetType !== 'video') throw unauthorized(REPORT_MESSAGES.loginRequired);
+  const memberId = member?.id ?? null;
   const reporterKey = reporterKeyOf(memberId, ip);
   // Cheap format checks first, then the budget, then the database lookups it protects.
   assertTargetFormat(input.targetType, input.target);
@@ -205,7 +202,8 @@ export function toAdminReportDto(row: ReportRow, now: number): AdminReportDto {
  * non-consent, crime) first, then oldest first, each with its age and due
  * date. Resolved and dismissed: newest decision first.
  */
-export async function listReports(status: ReportStatus, request: { page: number; limit: number }, now = Date.now()): Promise<AdminReportListDto> {
+export async function listReports(actor: Actor, status: ReportStatus, request: { page: number; limit: number }, now = Date.now()): Promise<AdminReportListDto> {
+  requireAdmin(actor);
   const db = await getDb();
   const order =
     status === 'open'

@@ -202,7 +202,7 @@ async function makeSharedMedia(dir: string) {
     const web = path.join(dir, `web-${index}.mp4`);
     const thumbnail = path.join(dir, `thumbnail-${index}.jpg`);
     await makeWebMp4(raw, web, probe);
-    await makeThumbnail(raw, thumbnail, probe.durationSeconds);
+    await makeThumbnail(raw, thumbnail, probe);
     clips.push({ web, thumbnail, probe });
   }
   return clips;

@@ -5,13 +5,13 @@ import type { JobHandler } from '../jobs/worker';
 import { SEED_DEMO_JOB, seedDemoContent } from './seed-demo';
 
 /** seed-demo: generates the demo videos (queued once, on the first start of an empty embedded database). */
-export const seedDemoJob: JobHandler = async (job, context) => {
+export const seedDemoJob: JobHandler = async (job, { signal }) => {
   const count = Number(job.payload.count);
   const durationSeconds = Number(job.payload.durationSeconds);
   const result = await seedDemoContent({
     count: Number.isInteger(count) && count > 0 ? count : undefined,
     durationSeconds: durationSeconds > 0 ? durationSeconds : undefined,
-    heartbeat: context.heartbeat,
+    signal,
   });
   if (result.skipped) console.log('[demo] the site has content of its own by now: no demo videos made');
   else if (result.created > 0) console.log(`[demo] ${result.created} demo videos queued for processing (start with SEED_DEMO=0 to skip demo content)`);

@@ -146,11 +146,12 @@ export function demoClipArgs(clip: DemoClip, output: string, options: { seconds:
   ];
 }
 
-async function renderClip(clip: DemoClip, output: string, seconds: number): Promise<void> {
-  const options = { timeout: 180_000, maxBuffer: 1024 * 1024 };
+async function renderClip(clip: DemoClip, output: string, seconds: number, signal?: AbortSignal): Promise<void> {
+  const options = { timeout: 180_000, maxBuffer: 1024 * 1024, signal };
   try {
     await run('ffmpeg', demoClipArgs(clip, output, { seconds, label: true }), options);
   } catch {
+    signal?.throwIfAborted();
     await run('ffmpeg', demoClipArgs(clip, output, { seconds, label: false }), options);
   }
 }
@@ -167,7 +168,7 @@ export interface DemoSeedResult {
  * Idempotent: a rerun after a crash reuses the demo creator and skips clips
  * whose title exists. Does nothing if someone else's video exists by then.
  */
-export async function seedDemoContent(options: DemoSeedOptions & { heartbeat?: () => Promise<boolean> } = {}): Promise<DemoSeedResult> {
+export async function seedDemoContent(options: DemoSeedOptions & { signal?: AbortSignal } = {}): Promise<DemoSeedResult> {
   const db = await getDb();
   const plan = DEMO_PLAN.slice(0, options.count ?? DEMO_PLAN.length);
   const [others] = await db
@@ -189,7 +190,7 @@ export async function seedDemoContent(options: DemoSeedOptions & { heartbeat?: (
     if (existing.has(clip.title)) continue;
     const file = path.join(quarantineDir(), `demo-${randomUUID()}.mp4`);
     try {
-      await renderClip(clip, file, options.durationSeconds ?? clip.seconds);
+      await renderClip(clip, file, options.durationSeconds ?? clip.seconds, options.signal);
       // Spread over the last three days, first clip newest, so Recent Uploads has an order.
       const publishedAt = new Date(now - (index * 6.5 + 0.25) * 3_600_000);
       await createVideoFromFile(
@@ -202,8 +203,8 @@ export async function seedDemoContent(options: DemoSeedOptions & { heartbeat?: (
     } finally {
       await rm(file, { force: true });
     }
-    // Twelve clips take a while: keep the job's lease (and stop if another worker took it over).
-    if (options.heartbeat && !(await options.heartbeat())) throw new Error('the seed-demo job lease was lost');
+    // Twelve clips take a while: stop between clips if another worker took the job over (the worker renews its lease meanwhile).
+    options.signal?.throwIfAborted();
   }
   return { created, skipped: null };
 }

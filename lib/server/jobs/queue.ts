@@ -80,9 +80,22 @@ export function backoffMs(attempts: number, baseMs = 5_000): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 }
 
+/**
+ * An error with its causes ("message ← cause ← …"): the full detail for
+ * last_error, which only admins see. Services keep what members see short
+ * and fixed, and put the detail in a cause.
+ */
+export function describeFailure(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error; current !== undefined && parts.length < 5; current = current instanceof Error ? current.cause : undefined) {
+    parts.push(current instanceof Error ? current.message : String(current));
+  }
+  return parts.join(' ← ');
+}
+
 /** Records a failure: queued again after a backoff, or failed for good once attempts are used up. Returns the new status. */
 export async function fail(db: Database, job: Pick<Job, 'id' | 'attempts' | 'maxAttempts'>, workerId: string, error: unknown, baseBackoffMs?: number): Promise<'queued' | 'failed'> {
-  const reason = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+  const reason = describeFailure(error).slice(0, 2000);
   const final = job.attempts >= job.maxAttempts;
   await db
     .update(jobs)

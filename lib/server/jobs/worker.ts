@@ -3,14 +3,20 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 
+import { onAppEvent } from '@/lib/events';
 import type { Database } from '@/lib/db';
 import type { Job } from '@/lib/db/schema';
 
-import { claim, complete, fail, heartbeat } from './queue';
+import { holdLease } from './lease';
+import { claim, complete, fail } from './queue';
 
 export interface JobContext {
-  /** Call during long work to keep the lease; returns false if the job was taken away. */
-  heartbeat(): Promise<boolean>;
+  /**
+   * Aborted when this worker lost the job's lease (another worker may be
+   * running it now): stop working, e.g. pass it to ffmpeg runs. The worker
+   * renews the lease itself while the handler runs.
+   */
+  signal: AbortSignal;
 }
 
 /** Handlers must be idempotent: a job can run again after a crash or a lost lease. */
@@ -31,18 +37,9 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-// On globalThis: Next bundles route handlers and instrumentation (which starts the workers) as separate module instances.
-const WAKE_LISTENERS = Symbol.for('chrysalis.workerWakeListeners');
-const wakeListeners: Set<() => void> = ((globalThis as Record<symbol, unknown>)[WAKE_LISTENERS] ??= new Set<() => void>()) as Set<() => void>;
-
-/**
- * Tells this process's idle workers that a job was just committed, so it
- * starts at once instead of after the poll interval (an upload is playable
- * sooner). Call after the enqueueing transaction commits. Workers in other
- * processes still find it on their next poll.
- */
-export function wakeWorkers(): void {
-  for (const wake of wakeListeners) wake();
+/** Pause after the nth error in a row of a worker loop (a database outage): the poll interval, doubling, at most a minute. */
+export function errorBackoffMs(errorsInARow: number, pollMs: number): number {
+  return Math.min(pollMs * 2 ** Math.max(0, errorsInARow - 1), 60_000);
 }
 
 /**
@@ -58,40 +55,79 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
   const leaseMs = options.leaseMs ?? 60_000;
   let stopping = false;
 
-  async function runOne(job: Job) {
+  /**
+   * Runs one claimed job while holding its lease, then records the outcome.
+   * When the lease was lost the outcome is not ours to record: the worker
+   * that holds the job now does. Errors recording it (the database is
+   * down) go to the loop; the job then stays claimed until its lease runs
+   * out and is run again.
+   */
+  async function runOne(job: Job, claimedAt: number) {
     const handler = options.handlers[job.type]!;
+    const lease = holdLease(db, job, id, leaseMs, claimedAt);
     try {
-      await handler(job, { heartbeat: () => heartbeat(db, job, id, leaseMs) });
-      await complete(db, job, id);
-    } catch (error) {
-      const status = await fail(db, job, id, error, options.baseBackoffMs);
-      options.onError?.(job, error, status);
-    }
-  }
-
-  async function loop() {
-    while (!stopping) {
-      let job: Job | null = null;
+      let failure: { error: unknown } | null = null;
       try {
-        job = await claim(db, id, types, leaseMs);
+        await handler(job, { signal: lease.signal });
       } catch (error) {
-        console.error('[worker] could not claim a job:', error);
+        failure = { error };
       }
-      if (job) await runOne(job);
-      else await idle();
+      if (lease.signal.aborted) {
+        console.error(`[worker] ${job.type} ${job.id} stopped:`, lease.signal.reason);
+        return;
+      }
+      if (!failure) {
+        await complete(db, job, id);
+      } else {
+        const status = await fail(db, job, id, failure.error, options.baseBackoffMs);
+        options.onError?.(job, failure.error, status);
+      }
+    } finally {
+      lease.release();
     }
   }
 
-  /** Sleeps for the poll interval, or until wakeWorkers() or stop(). */
-  function idle(): Promise<void> {
+  /** Claims and runs jobs until stopped. Never ends on an error: it logs, waits longer after each one in a row, and goes on. */
+  async function loop() {
+    let errorsInARow = 0;
+    while (!stopping) {
+      try {
+        const claimedAt = performance.now();
+        const job = await claim(db, id, types, leaseMs);
+        if (job) await runOne(job, claimedAt);
+        else await idle(pollMs);
+        errorsInARow = 0;
+      } catch (error) {
+        errorsInARow += 1;
+        const delay = errorBackoffMs(errorsInARow, pollMs);
+        console.error(`[worker] ${id}: job loop error (${errorsInARow} in a row); going on in ${delay} ms:`, error);
+        // A wake cuts the pause short: a job was just committed, so the database answers again.
+        await idle(delay);
+      }
+    }
+  }
+
+  /**
+   * Idle loops of this worker. A job committed in this process (wakeWorkers() in lib/events.ts) wakes them
+   * at once instead of after the poll interval, so an upload is playable sooner; workers in other
+   * processes find it on their next poll.
+   */
+  const sleepers = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of [...sleepers]) wake();
+  };
+  const stopListening = onAppEvent('jobs-enqueued', wakeAll);
+
+  /** Sleeps for ms, or until a job is enqueued in this process or stop(). */
+  function idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        wakeListeners.delete(done);
+        sleepers.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, pollMs);
-      wakeListeners.add(done);
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
     });
   }
 
@@ -100,7 +136,8 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
     id,
     async stop() {
       stopping = true;
-      wakeWorkers();
+      stopListening();
+      wakeAll();
       await Promise.all(loops);
     },
   };

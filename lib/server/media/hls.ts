@@ -1,13 +1,11 @@
 import 'server-only';
 
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
+import { runFfmpeg } from './ffmpeg';
+import { ffmpegInputArgs } from './input';
 import type { ProbeResult } from './probe';
-
-const run = promisify(execFile);
 
 /** One rung of the adaptive ladder: an H.264/AAC stream at a height, in its own folder (`name/`). */
 export interface Rendition {
@@ -58,8 +56,9 @@ export function ladderFor(sourceHeight: number): Rendition[] {
  * whatever the frame rate, also for variable frame rates) with scene-cut
  * key frames off, so all renditions cut their 4 s segments at the same
  * instants and players can switch between them at any segment boundary.
+ * The source is read only as the container the probe found.
  */
-export function hlsFfmpegArgs(source: string, outDir: string, probe: Pick<ProbeResult, 'height' | 'audioCodec'>): string[] {
+export function hlsFfmpegArgs(source: string, outDir: string, probe: Pick<ProbeResult, 'height' | 'audioCodec' | 'demuxer'>): string[] {
   // %v and %05d are ffmpeg patterns; a % in the folder itself would be read as one.
   if (outDir.includes('%')) throw new Error(`HLS output folder must not contain '%': ${outDir}`);
   const renditions = ladderFor(probe.height);
@@ -85,8 +84,7 @@ export function hlsFfmpegArgs(source: string, outDir: string, probe: Pick<ProbeR
     '-v',
     'error',
     '-y',
-    '-i',
-    source,
+    ...ffmpegInputArgs(source, probe.demuxer),
     '-filter_complex',
     filter,
     ...renditions.map((_, i) => ['-map', `[v${i}]`]).flat(),
@@ -138,22 +136,13 @@ export interface HlsPackage {
  * rerun simply does it again. The signal stops ffmpeg (for a job that
  * lost its lease).
  */
-export async function packageHls(source: string, outDir: string, probe: Pick<ProbeResult, 'height' | 'audioCodec'>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<HlsPackage> {
+export async function packageHls(source: string, outDir: string, probe: Pick<ProbeResult, 'height' | 'audioCodec' | 'demuxer'>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<HlsPackage> {
   const renditions = ladderFor(probe.height);
   const temp = `${outDir}.partial`;
   await rm(temp, { recursive: true, force: true });
   await mkdir(temp, { recursive: true });
   try {
-    try {
-      await run('ffmpeg', hlsFfmpegArgs(source, temp, probe), { timeout: options.timeoutMs ?? 6 * 60 * 60 * 1000, maxBuffer: 8 * 1024 * 1024, signal: options.signal });
-    } catch (error) {
-      if (options.signal?.aborted) {
-        const reason: unknown = options.signal.reason;
-        throw new Error(`HLS packaging stopped: ${reason instanceof Error ? reason.message : String(reason ?? 'aborted')}`);
-      }
-      const stderr = String((error as { stderr?: string }).stderr ?? '').trim().split('\n').slice(-3).join(' ');
-      throw new Error(`ffmpeg (HLS) failed: ${stderr || (error as Error).message}`);
-    }
+    await runFfmpeg(hlsFfmpegArgs(source, temp, probe), 'ffmpeg (HLS)', { timeoutMs: options.timeoutMs ?? 6 * 60 * 60 * 1000, signal: options.signal });
     // ffmpeg writes the master playlist at the very end; check it names every rendition with its attributes.
     const master = await readFile(path.join(temp, HLS_MASTER), 'utf8');
     const variants = master.split('\n').filter((line) => line.startsWith('#EXT-X-STREAM-INF:'));

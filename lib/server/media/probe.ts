@@ -3,6 +3,10 @@ import 'server-only';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
+import { stderrTail } from './ffmpeg';
+import { allowedDemuxerOf, probeInputArgs, type AllowedDemuxer } from './input';
+import { NOT_A_VIDEO_MESSAGES, type NotAVideoReason } from './messages';
+
 const run = promisify(execFile);
 
 export interface ProbeResult {
@@ -12,11 +16,21 @@ export interface ProbeResult {
   videoCodec: string;
   audioCodec: string | null;
   formatName: string;
+  /** The allowed demuxer that read it: every later ffmpeg run forces this one. */
+  demuxer: AllowedDemuxer;
 }
 
+/**
+ * A file we do not take as a video. Its message is one of the fixed texts
+ * uploaders see; what ffprobe said (which names server paths) is only in
+ * its cause, for the job's last_error.
+ */
 export class NotAVideoError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(
+    readonly reason: NotAVideoReason,
+    options?: ErrorOptions,
+  ) {
+    super(NOT_A_VIDEO_MESSAGES[reason], options);
     this.name = 'NotAVideoError';
   }
 }
@@ -28,24 +42,31 @@ interface FfprobeOutput {
 
 /**
  * Decides by content whether a file is a playable video: ffprobe must read
- * it without errors, find a real video stream (not just cover art) with
- * dimensions, and a positive duration. Truncated or corrupt files fail here.
+ * it without errors as one of the allowed containers (lib/server/media/input.ts;
+ * never a playlist or list naming other files), find a real video stream
+ * (not just cover art) with dimensions, and a positive duration. Truncated
+ * or corrupt files fail here.
  */
-export async function probeVideo(file: string): Promise<ProbeResult> {
+export async function probeVideo(file: string, options: { signal?: AbortSignal } = {}): Promise<ProbeResult> {
   let output: FfprobeOutput;
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...probeInputArgs(file)], {
       timeout: 60_000,
       maxBuffer: 4 * 1024 * 1024,
+      signal: options.signal,
     });
     output = JSON.parse(stdout) as FfprobeOutput;
-  } catch {
-    throw new NotAVideoError('This file is not a video we can read. It may be damaged or incomplete; try exporting it again as MP4, MOV, WebM or MKV.');
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    throw new NotAVideoError('unreadable', { cause: new Error(`ffprobe: ${stderrTail(error)}`) });
   }
+  // ffprobe already refused other containers (-format_whitelist); this also gives the demuxer to force later.
+  const demuxer = allowedDemuxerOf(output.format?.format_name);
+  if (!demuxer) throw new NotAVideoError('unreadable', { cause: new Error(`ffprobe: container ${output.format?.format_name ?? 'unknown'} is not allowed`) });
   const video = output.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && s.width && s.height);
-  if (!video) throw new NotAVideoError('This file has no video picture in it. Please upload a video file.');
+  if (!video) throw new NotAVideoError('noPicture');
   const duration = Number(output.format?.duration ?? video.duration);
-  if (!Number.isFinite(duration) || duration <= 0) throw new NotAVideoError('This video has no length we can read. It may be damaged or incomplete.');
+  if (!Number.isFinite(duration) || duration <= 0) throw new NotAVideoError('noLength');
   const audio = output.streams?.find((s) => s.codec_type === 'audio');
   return {
     durationSeconds: duration,
@@ -54,5 +75,6 @@ export async function probeVideo(file: string): Promise<ProbeResult> {
     videoCodec: video.codec_name ?? 'unknown',
     audioCodec: audio?.codec_name ?? null,
     formatName: output.format?.format_name ?? 'unknown',
+    demuxer,
   };
 }

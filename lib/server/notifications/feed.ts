@@ -7,7 +7,7 @@ import { getDb, queryRows } from '@/lib/db';
 import type { NotificationType } from '@/lib/db/schema';
 import { NOTIFICATION_CURSOR_INVALID } from '@/lib/validation/community';
 
-import type { Authenticated } from '../auth/session';
+import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest } from '../errors';
 
 import { DEFAULT_NOTIFICATION_TEXT } from './index';
@@ -123,8 +123,8 @@ export function notificationPageQuery(userId: string, limit: number, cursor?: st
 }
 
 /** GET /api/notifications: the caller's notifications, newest first, with the unread count over all of them. */
-export async function listNotifications(caller: Pick<Authenticated, 'user'>, page: { limit: number; cursor?: string | null }): Promise<NotificationListDto> {
-  const userId = caller.user.id;
+export async function listNotifications(actor: Actor, page: { limit: number; cursor?: string | null }): Promise<NotificationListDto> {
+  const userId = requireMember(actor).user.id;
   const db = await getDb();
   const [rows, unreadCount] = await Promise.all([queryRows<NotificationRow>(db, notificationPageQuery(userId, page.limit, page.cursor)), countUnread(userId)]);
   const hasMore = rows.length > page.limit;
@@ -137,11 +137,8 @@ export async function listNotifications(caller: Pick<Authenticated, 'user'>, pag
 }
 
 /** PUT /api/notifications/{id}/read: idempotent; another member's notification is a 404 like a missing one. */
-export async function markNotificationRead(
-  caller: Pick<Authenticated, 'user'>,
-  id: string,
-): Promise<{ success: true; notification: NotificationDto; unreadCount: number }> {
-  const userId = caller.user.id;
+export async function markNotificationRead(actor: Actor, id: string): Promise<{ success: true; notification: NotificationDto; unreadCount: number }> {
+  const userId = requireMember(actor).user.id;
   const db = await getDb();
   // Marking an already read notification keeps its first read time.
   const [row] = await queryRows<NotificationRow>(
@@ -162,11 +159,8 @@ export async function markNotificationRead(
  * read. With `upTo` (the newest notification the member has seen), only that
  * one and older ones, so one arriving in the meantime stays unread.
  */
-export async function markAllNotificationsRead(
-  caller: Pick<Authenticated, 'user'>,
-  upTo?: string,
-): Promise<{ success: true; updated: number; unreadCount: number }> {
-  const userId = caller.user.id;
+export async function markAllNotificationsRead(actor: Actor, upTo?: string): Promise<{ success: true; updated: number; unreadCount: number }> {
+  const userId = requireMember(actor).user.id;
   const db = await getDb();
   let bound = sql``;
   if (upTo) {

@@ -45,8 +45,7 @@ export async function receivePostback(processor: PaymentProcessor, params: Reado
   const { event } = reading;
   const db = await getDb();
   try {
-    return await db.transaction(async (tx) => {
-      const database = tx as unknown as Database;
+    return await db.transaction(async (database) => {
       // Claim the dedupe key first: a concurrent identical delivery waits on it, then finds it taken.
       const [claimed] = await database
         .insert(paymentEvents)

@@ -8,7 +8,7 @@ import { utcDay } from '@/lib/format/daily-task';
 import { TASK_MESSAGES, type DailyTaskCreateInput, type DailyTaskUpdateInput } from '@/lib/validation/tasks';
 
 import { recordAdminAction } from '../admin/audit';
-import type { Authenticated } from '../auth/session';
+import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict } from '../errors';
 
 import { resolveTaskForDay } from './daily-task';
@@ -19,7 +19,6 @@ import { resolveTaskForDay } from './daily-task';
  * same transaction.
  */
 
-type Admin = Pick<Authenticated, 'user'>;
 
 interface TaskRow {
   id: string;
@@ -54,7 +53,8 @@ async function findTask(db: Database, id: string, lock = false): Promise<AdminDa
 }
 
 /** GET /api/admin/daily-tasks: today's task as members get it, the upcoming schedule, and the pool. */
-export async function listDailyTasks(now: Date = new Date()): Promise<AdminDailyTasksDto> {
+export async function listDailyTasks(actor: Actor, now: Date = new Date()): Promise<AdminDailyTasksDto> {
+  requireAdmin(actor);
   const db = await getDb();
   const today = utcDay(now);
   // Resolving picks today's pool task if nobody has asked yet: what the admin sees is what members get.
@@ -94,11 +94,11 @@ const excerpt = (text: string) => {
 const placeOf = (day: string | null) => (day ? `for ${day}` : 'in the pool');
 
 /** POST /api/admin/daily-tasks: a task for a UTC day (today or later), or for the pool. */
-export async function createDailyTask(admin: Admin, input: DailyTaskCreateInput, now: Date = new Date()): Promise<AdminDailyTaskDto> {
+export async function createDailyTask(actor: Actor, input: DailyTaskCreateInput, now: Date = new Date()): Promise<AdminDailyTaskDto> {
+  const admin = requireAdmin(actor);
   refusePastDay(input.scheduledFor, utcDay(now));
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     // The unique index on scheduled_for decides whether the day is free, also between two admins at once (pool rows, null, never clash).
     const [created] = await queryRows<{ id: string }>(
       database,
@@ -126,12 +126,12 @@ export async function createDailyTask(admin: Admin, input: DailyTaskCreateInput,
  * has (editing the text of a past task is fine). A pool task given a day
  * stops being today's pool pick, so today is picked again without it.
  */
-export async function updateDailyTask(admin: Admin, id: string, input: DailyTaskUpdateInput, now: Date = new Date()): Promise<AdminDailyTaskDto> {
+export async function updateDailyTask(actor: Actor, id: string, input: DailyTaskUpdateInput, now: Date = new Date()): Promise<AdminDailyTaskDto> {
+  const admin = requireAdmin(actor);
   const today = utcDay(now);
   const db = await getDb();
   try {
-    return await db.transaction(async (tx) => {
-      const database = tx as unknown as Database;
+    return await db.transaction(async (database) => {
       const before = await findTask(database, id, true);
       if (!before) throw new ApiError(404, TASK_MESSAGES.notFound);
       const description = input.description ?? before.description;
@@ -171,10 +171,10 @@ export async function updateDailyTask(admin: Admin, id: string, input: DailyTask
  * task_id becomes null); if it was today's pool pick, the pick goes with it
  * and the next request picks again.
  */
-export async function deleteDailyTask(admin: Admin, id: string): Promise<{ success: true }> {
+export async function deleteDailyTask(actor: Actor, id: string): Promise<{ success: true }> {
+  const admin = requireAdmin(actor);
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     const before = await findTask(database, id, true);
     if (!before) throw new ApiError(404, TASK_MESSAGES.notFound);
     await database.execute(sql`DELETE FROM daily_tasks WHERE id = ${id}`);

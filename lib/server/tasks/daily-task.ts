@@ -7,8 +7,9 @@ import { getDb, queryRows, type Database } from '@/lib/db';
 import { currentStreak, nextUtcMidnight, utcDay } from '@/lib/format/daily-task';
 import { TASK_MESSAGES } from '@/lib/validation/tasks';
 
-import type { Authenticated } from '../auth/session';
+import type { Actor } from '../auth/actor';
 import { ApiError, conflict } from '../errors';
+import { requireVip } from '../vip/access';
 
 /**
  * The VIP daily task (spec sections 4, 7, 9). Days are UTC days: everyone
@@ -67,18 +68,19 @@ async function requireTaskForDay(db: Database, day: string): Promise<DayTask> {
   return task;
 }
 
-/** GET /api/dailytasks/today for a VIP member (the route checks VIP). */
-export async function getTodaysTask(auth: Pick<Authenticated, 'user'>, now: Date = new Date()): Promise<DailyTaskTodayDto> {
+/** GET /api/dailytasks/today: today's task for a VIP member (401 / 403 for anyone else). */
+export async function getTodaysTask(actor: Actor, now: Date = new Date()): Promise<DailyTaskTodayDto> {
+  const { user } = requireVip(actor);
   const db = await getDb();
   const day = utcDay(now);
   const task = await requireTaskForDay(db, day);
-  const done = await queryRows<{ found: number }>(db, sql`SELECT 1 AS found FROM task_completions WHERE user_id = ${auth.user.id} AND day = ${day}::date`);
+  const done = await queryRows<{ found: number }>(db, sql`SELECT 1 AS found FROM task_completions WHERE user_id = ${user.id} AND day = ${day}::date`);
   return {
     description: task.description,
     day,
     completed: done.length > 0,
     nextTaskAt: nextUtcMidnight(now).toISOString(),
-    streak: currentStreak(auth.user.taskStreak, auth.user.lastTaskCompleted, now),
+    streak: currentStreak(user.taskStreak, user.lastTaskCompleted, now),
   };
 }
 
@@ -96,23 +98,23 @@ const streakEndingOn = (userId: string, day: string) =>
        ) run WHERE run.day = ${day}::date - run.n)`;
 
 /**
- * POST /api/users/complete-task for a VIP member (the route checks VIP). In
+ * POST /api/users/complete-task for a VIP member (401 / 403 for anyone else). In
  * one transaction: the completion row (its primary key, member and UTC day,
  * decides: a second completion the same day inserts nothing and is a 409,
  * whatever the concurrency), then the reward counter, the completion time
  * and the streak.
  */
-export async function completeTodaysTask(auth: Pick<Authenticated, 'user'>, now: Date = new Date()): Promise<CompleteTaskDto> {
+export async function completeTodaysTask(actor: Actor, now: Date = new Date()): Promise<CompleteTaskDto> {
+  const { user } = requireVip(actor);
   const db = await getDb();
   const day = utcDay(now);
   const task = await requireTaskForDay(db, day);
   const at = now.toISOString();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     const inserted = await queryRows<{ day: string }>(
       database,
       sql`INSERT INTO task_completions (user_id, day, task_id, completed_at)
-          VALUES (${auth.user.id}, ${day}::date, ${task.id}, ${at}::timestamptz)
+          VALUES (${user.id}, ${day}::date, ${task.id}, ${at}::timestamptz)
           ON CONFLICT (user_id, day) DO NOTHING
           RETURNING day::text AS day`,
     );
@@ -120,8 +122,8 @@ export async function completeTodaysTask(auth: Pick<Authenticated, 'user'>, now:
     const [member] = await queryRows<{ tasks: number; task_streak: number }>(
       database,
       sql`UPDATE users
-          SET tasks = tasks + 1, last_task_completed = ${at}::timestamptz, task_streak = ${streakEndingOn(auth.user.id, day)}, updated_at = now()
-          WHERE id = ${auth.user.id}
+          SET tasks = tasks + 1, last_task_completed = ${at}::timestamptz, task_streak = ${streakEndingOn(user.id, day)}, updated_at = now()
+          WHERE id = ${user.id}
           RETURNING tasks, task_streak`,
     );
     if (!member) throw new ApiError(404, 'Member not found');

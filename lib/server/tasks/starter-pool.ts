@@ -42,8 +42,7 @@ export const STARTER_TASKS: readonly string[] = [
  * seeding twice. Returns how many tasks were added.
  */
 export async function seedStarterTasksIfUnused(db: Database): Promise<number> {
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     await database.execute(sql`SELECT pg_advisory_xact_lock(hashtext('chrysalis:starter-tasks'))`);
     const [usage] = await queryRows<{ used: boolean }>(
       database,

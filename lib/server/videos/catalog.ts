@@ -6,6 +6,7 @@ import type { OwnVideoDto, VideoDto, VideoListDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
 import type { Category } from '@/lib/site';
 
+import { requireMember, type Actor } from '../auth/actor';
 import { badRequest } from '../errors';
 
 import { toOwnVideoDto, toVideoDto, type VideoRow } from './dto';
@@ -122,8 +123,9 @@ export function isPublicRow(row: Pick<VideoRow, 'processing_state' | 'moderation
   return row.processing_state === 'ready' && row.moderation_status === 'approved' && !row.owner_banned;
 }
 
-/** The uploader's own videos in every state, newest upload first. */
-export async function listOwnVideos(ownerId: string, request: PageRequest): Promise<{ videos: OwnVideoDto[]; pagination: VideoListDto['pagination'] }> {
+/** The caller's own uploads in every state, newest upload first (members only). */
+export async function listOwnVideos(actor: Actor, request: PageRequest): Promise<{ videos: OwnVideoDto[]; pagination: VideoListDto['pagination'] }> {
+  const ownerId = requireMember(actor).user.id;
   const db = await getDb();
   const page = request.page ?? 1;
   const rows = await queryRows<VideoRow>(

@@ -2,6 +2,8 @@ import 'server-only';
 
 import type { OwnVideoDto, VideoDto, VideoPlayback } from '@/lib/api-types';
 
+import { uploaderProcessingError } from '../media/messages';
+
 /** The columns every video read selects (see catalog.ts); snake_case as raw SQL returns them. */
 export interface VideoRow {
   id: string;
@@ -65,7 +67,8 @@ export function toOwnVideoDto(row: VideoRow): OwnVideoDto {
     ...toVideoDto(row),
     status: row.processing_state,
     moderationStatus: row.moderation_status,
-    processingError: row.processing_error,
+    // Fixed texts only, never a stored raw ffmpeg message (older rows): the detail is in the job's last_error.
+    processingError: uploaderProcessingError(row.processing_error),
     rejectionReason: row.rejection_reason,
     playback: playbackOf(row),
   };

@@ -2,29 +2,35 @@ import 'server-only';
 
 import { and, eq, sql } from 'drizzle-orm';
 
-import type { OwnVideoDto } from '@/lib/api-types';
+import type { ModerationVideoDto, OwnVideoDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
 import { videos } from '@/lib/db/schema';
-import { purgePublicPages } from '@/lib/http/page-cache';
+import type { ModerationStatus } from '@/lib/validation/videos';
+import { purgePublicPages } from '@/lib/events';
 
 import { recordAdminAction } from '../admin/audit';
-import type { Authenticated } from '../auth/session';
+import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
+
+import { PACKAGE_HLS_JOB } from './processing';
+import { PROCESS_VIDEO_JOB } from './upload';
 
 import { VIDEO_COLUMNS } from './catalog';
 import { toOwnVideoDto, type VideoRow } from './dto';
 
-export const MODERATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type ModerationStatus = (typeof MODERATION_STATUSES)[number];
 
 /** The moderation queue: oldest first for pending (first come, first reviewed), newest first otherwise. */
-export async function listForModeration(status: ModerationStatus, request: { page: number; limit: number }) {
+export async function listForModeration(actor: Actor, status: ModerationStatus, request: { page: number; limit: number }) {
+  requireAdmin(actor);
   const db = await getDb();
   const order = status === 'pending' ? sql`v.created_at ASC, v.id ASC` : sql`coalesce(v.moderated_at, v.created_at) DESC, v.id DESC`;
-  const rows = await queryRows<VideoRow>(
+  const rows = await queryRows<VideoRow & { processing_detail: string | null }>(
     db,
-    sql`SELECT ${VIDEO_COLUMNS}
+    sql`SELECT ${VIDEO_COLUMNS},
+          (SELECT j.last_error FROM jobs j
+            WHERE j.dedupe_key IN (${`${PROCESS_VIDEO_JOB}:`} || v.id, ${`${PACKAGE_HLS_JOB}:`} || v.id) AND j.last_error IS NOT NULL
+            ORDER BY j.updated_at DESC LIMIT 1) AS processing_detail
         FROM videos v JOIN users u ON u.id = v.owner_id
         WHERE v.moderation_status = ${status}
         ORDER BY ${order}
@@ -38,7 +44,7 @@ export async function listForModeration(status: ModerationStatus, request: { pag
         FROM videos`,
   );
   return {
-    videos: rows.slice(0, request.limit).map(toOwnVideoDto),
+    videos: rows.slice(0, request.limit).map((row): ModerationVideoDto => ({ ...toOwnVideoDto(row), processingDetail: row.processing_detail })),
     counts: counts!,
     pagination: { page: request.page, limit: request.limit, hasMore: rows.length > request.limit, nextCursor: null },
   };
@@ -52,7 +58,8 @@ export type ModerationDecision = { action: 'approve' } | { action: 'reject'; rea
  * still processing is allowed: it goes public the moment it is ready.
  * Deciding again (reject after approve) is allowed: admins correct mistakes.
  */
-export async function moderateVideo(admin: Pick<Authenticated, 'user'>, streamVideoId: string, decision: ModerationDecision): Promise<OwnVideoDto> {
+export async function moderateVideo(actor: Actor, streamVideoId: string, decision: ModerationDecision): Promise<OwnVideoDto> {
+  const admin = requireAdmin(actor);
   const db = await getDb();
   const [video] = await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId));
   if (!video) throw new ApiError(404, 'Video not found');
@@ -78,14 +85,14 @@ export async function moderateVideo(admin: Pick<Authenticated, 'user'>, streamVi
       .where(and(eq(videos.id, video.id), eq(videos.moderationStatus, video.moderationStatus)))
       .returning({ id: videos.id });
     if (updated.length === 0) throw conflict('Another admin decided on this video just now. Reload to see the decision.');
-    await recordAdminAction(tx as unknown as typeof db, admin, {
+    await recordAdminAction(tx, admin, {
       action: decision.action === 'approve' ? 'video.approve' : 'video.reject',
       targetType: 'video',
       targetId: video.streamVideoId,
       summary: decision.action === 'approve' ? `Approved “${video.title}”` : `Rejected “${video.title}”: ${decision.reason}`,
       details: { videoId: video.id, from: video.moderationStatus, ...(decision.action === 'reject' ? { reason: decision.reason } : {}) },
     });
-    await notify(tx as unknown as typeof db, {
+    await notify(tx, {
       recipientId: video.ownerId,
       senderId: admin.user.id,
       type: decision.action === 'approve' ? 'video_approved' : 'video_rejected',
@@ -113,7 +120,8 @@ export interface BulkModerationResult {
  * that cannot be decided (already decided by someone else, failed
  * processing) is reported and does not stop the others.
  */
-export async function moderateVideos(admin: Pick<Authenticated, 'user'>, streamVideoIds: string[], decision: ModerationDecision): Promise<BulkModerationResult[]> {
+export async function moderateVideos(actor: Actor, streamVideoIds: string[], decision: ModerationDecision): Promise<BulkModerationResult[]> {
+  const admin = requireAdmin(actor);
   const results: BulkModerationResult[] = [];
   for (const streamVideoId of new Set(streamVideoIds)) {
     try {

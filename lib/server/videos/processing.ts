@@ -7,13 +7,14 @@ import { eq, sql } from 'drizzle-orm';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
-import { purgePublicPages } from '@/lib/http/page-cache';
+import { purgePublicPages, wakeWorkers } from '@/lib/events';
 import { videos, type Job } from '@/lib/db/schema';
 
 import { enqueue } from '../jobs/queue';
-import { wakeWorkers, type JobHandler } from '../jobs/worker';
+import type { JobHandler } from '../jobs/worker';
 import { HLS_MASTER, packageHls } from '../media/hls';
-import { probeVideo } from '../media/probe';
+import { ADAPTIVE_STREAMING_FAILED_MESSAGE, PROCESSING_FAILED_MESSAGE } from '../media/messages';
+import { NotAVideoError, probeVideo } from '../media/probe';
 import { makeThumbnail, makeWebMp4 } from '../media/web-mp4';
 import { contentTypeFor, getMediaStorage, mediaKeys } from '../storage';
 
@@ -37,6 +38,15 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /**
+ * What the uploader is told when processing fails: a refused file's own
+ * fixed text, else a generic one. The error itself (ffmpeg's output, file
+ * system messages, server paths) goes to the job's last_error for admins.
+ */
+function uploaderMessageFor(error: unknown): string {
+  return error instanceof NotAVideoError ? error.message : PROCESSING_FAILED_MESSAGE;
+}
+
+/**
  * The process-video job: probe again, write the web MP4 and the thumbnail
  * into a work folder, move them into media storage, then mark the video
  * ready. The web MP4 goes first so the video is playable as soon as
@@ -44,8 +54,9 @@ async function filesUnder(dir: string): Promise<string[]> {
  * rerun after a crash simply redoes them. Marking the video ready and
  * enqueueing the package-hls job happen in one transaction, so a crash
  * between them cannot leave a ready video that never gets its ladder.
+ * ffmpeg stops when the worker loses the job's lease (context.signal).
  */
-export const processVideo: JobHandler = async (job: Job) => {
+export const processVideo: JobHandler = async (job: Job, { signal }) => {
   const videoId = String(job.payload.videoId);
   const db = await getDb();
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
@@ -57,9 +68,10 @@ export const processVideo: JobHandler = async (job: Job) => {
   try {
     await rm(work, { recursive: true, force: true });
     await mkdir(work, { recursive: true });
-    const probe = await probeVideo(original.path);
-    await makeWebMp4(original.path, path.join(work, 'web.mp4'), probe);
-    await makeThumbnail(original.path, path.join(work, 'thumbnail.jpg'), probe.durationSeconds);
+    const probe = await probeVideo(original.path, { signal });
+    await makeWebMp4(original.path, path.join(work, 'web.mp4'), probe, { signal });
+    await makeThumbnail(original.path, path.join(work, 'thumbnail.jpg'), probe, { signal });
+    signal.throwIfAborted();
     for (const file of await filesUnder(work)) {
       const key = `${mediaKeys.videoPrefix(videoId)}/${file}`;
       await storage.putFile(key, path.join(work, file), contentTypeFor(key));
@@ -77,18 +89,19 @@ export const processVideo: JobHandler = async (job: Job) => {
           updatedAt: sql`now()`,
         })
         .where(eq(videos.id, videoId));
-      await enqueue(tx as unknown as typeof db, PACKAGE_HLS_JOB, { videoId }, { dedupeKey: `${PACKAGE_HLS_JOB}:${videoId}` });
+      await enqueue(tx, PACKAGE_HLS_JOB, { videoId }, { dedupeKey: `${PACKAGE_HLS_JOB}:${videoId}` });
     });
     wakeWorkers();
     // If it was approved before it was ready, it has just become public.
     purgePublicPages();
   } catch (error) {
-    // Shown to the uploader and admins; the job retries with backoff and marks the video failed when it gives up.
-    const reason = error instanceof Error ? error.message : String(error);
+    // Lease lost: the worker that holds the job now decides the video's state.
+    if (signal.aborted) throw error;
+    // The job retries with backoff and marks the video failed when it gives up.
     const final = job.attempts >= job.maxAttempts;
     await db
       .update(videos)
-      .set({ processingState: final ? 'failed' : 'queued', processingError: reason.slice(0, 1000), updatedAt: sql`now()` })
+      .set({ processingState: final ? 'failed' : 'queued', processingError: uploaderMessageFor(error), updatedAt: sql`now()` })
       .where(eq(videos.id, videoId));
     throw error;
   } finally {
@@ -96,9 +109,6 @@ export const processVideo: JobHandler = async (job: Job) => {
     await rm(work, { recursive: true, force: true });
   }
 };
-
-/** How often a package-hls run renews its lease while ffmpeg works (leases are 60 s by default). */
-const HLS_HEARTBEAT_MS = 15_000;
 
 /** Segments first, then each rendition's playlist, the master last: a reader never sees a playlist naming missing files. */
 function hlsPutOrder(file: string): number {
@@ -112,38 +122,29 @@ function hlsPutOrder(file: string): number {
  * storage under `videos/{id}/hls/`, master playlist last, then
  * hlsMasterKey and hlsHeights are set. The video stays playable from its
  * web MP4 all along: a failure is retried with backoff, and after the
- * last attempt its reason goes to processingError while processingState
- * stays 'ready'. Idempotent: a rerun packages again and overwrites the
- * same keys. Its work folder is its own, so it never meets process-video's.
+ * last attempt processingError says so while processingState stays
+ * 'ready'. Idempotent: a rerun packages again and overwrites the same
+ * keys. Its work folder is its own, so it never meets process-video's.
+ * ffmpeg stops when the worker loses the job's lease (context.signal).
  */
-export const packageHlsVideo: JobHandler = async (job: Job, context) => {
+export const packageHlsVideo: JobHandler = async (job: Job, { signal }) => {
   const videoId = String(job.payload.videoId);
   const db = await getDb();
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
   if (!video) return; // deleted meanwhile: nothing to do
   const storage = getMediaStorage();
   const work = `${workDir(videoId)}-hls`;
-  // Keep the lease while ffmpeg runs (long videos take minutes); stop ffmpeg if another worker took the job over.
-  const lease = new AbortController();
-  const beat = setInterval(() => {
-    context.heartbeat().then(
-      (held) => {
-        if (!held) lease.abort(new Error('the job lease was lost'));
-      },
-      () => {}, // a missed heartbeat is retried on the next beat
-    );
-  }, HLS_HEARTBEAT_MS);
   let original: { path: string; release: () => Promise<void> } | null = null;
   try {
     original = await storage.openLocal(mediaKeys.original(video.sourceKey));
     await rm(work, { recursive: true, force: true });
     await mkdir(work, { recursive: true });
-    const probe = await probeVideo(original.path);
+    const probe = await probeVideo(original.path, { signal });
     const out = path.join(work, 'hls');
-    const ladder = await packageHls(original.path, out, probe, { signal: lease.signal });
+    const ladder = await packageHls(original.path, out, probe, { signal });
     const files = (await filesUnder(out)).sort((a, b) => hlsPutOrder(a) - hlsPutOrder(b) || a.localeCompare(b));
     for (const file of files) {
-      lease.signal.throwIfAborted();
+      signal.throwIfAborted();
       const key = mediaKeys.hls(videoId, file);
       await storage.putFile(key, path.join(out, file), contentTypeFor(key));
     }
@@ -155,17 +156,12 @@ export const packageHlsVideo: JobHandler = async (job: Job, context) => {
     // Deleted while we packaged: take back what we just stored.
     if (updated.length === 0) await storage.deletePrefix(`${mediaKeys.videoPrefix(videoId)}/hls`);
   } catch (error) {
-    if (job.attempts >= job.maxAttempts) {
-      // The ladder is an upgrade: the video stays 'ready' on its web MP4; the reason is shown to the uploader and admins.
-      const reason = error instanceof Error ? error.message : String(error);
-      await db
-        .update(videos)
-        .set({ processingError: `Adaptive streaming (HLS) failed: ${reason}`.slice(0, 1000), updatedAt: sql`now()` })
-        .where(eq(videos.id, videoId));
+    if (job.attempts >= job.maxAttempts && !signal.aborted) {
+      // The ladder is an upgrade: the video stays 'ready' on its web MP4. The reason itself is in the job's last_error.
+      await db.update(videos).set({ processingError: ADAPTIVE_STREAMING_FAILED_MESSAGE, updatedAt: sql`now()` }).where(eq(videos.id, videoId));
     }
     throw error;
   } finally {
-    clearInterval(beat);
     await original?.release();
     await rm(work, { recursive: true, force: true });
   }

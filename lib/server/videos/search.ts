@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 
 import type { VideoListDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
-import { onPublicPurge } from '@/lib/http/page-cache';
+import { onAppEvent } from '@/lib/events';
 
 import { PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
 import { toVideoDto, type VideoRow } from './dto';
@@ -38,8 +38,8 @@ const RESULT_CACHE_ENTRIES = 256;
  * because tests open several in one process.
  */
 let rankedIdsByDb = new WeakMap<Database, Map<string, { ids: string[]; at: number }>>();
-onPublicPurge(() => {
-  rankedIdsByDb = new WeakMap();
+onAppEvent('public-content-changed', (prefix) => {
+  if (prefix === '/') rankedIdsByDb = new WeakMap();
 });
 
 /**

@@ -4,10 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { NextRequest } from 'next/server';
 
-import { registerNodeUploadHandler } from '@/lib/http/upload-bridge';
+import { onAppEvent } from '@/lib/events';
 
-import { requireUser } from '../auth/session';
-import { json, route } from '../http';
+import { handler } from '../http';
 
 import { uploadVideo } from './upload';
 
@@ -22,16 +21,15 @@ function headersOf(req: IncomingMessage): Headers {
 
 /**
  * POST /api/videos/upload straight from the Node server: the request's
- * headers become a NextRequest for the usual session and origin checks, and
- * its body stream goes to the upload service untouched. Answers exactly as
- * the App Router route does (route() maps errors to { message }).
+ * headers become a NextRequest for the usual caller and origin checks (the
+ * same route wrapper as the App Router route), and its body stream goes to
+ * the upload service untouched.
  */
-const handle = route(async (request: NextRequest, body: IncomingMessage) => json(await uploadVideo(await requireUser(request), request, body), { status: 201 }));
-
 export async function handleNodeUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const origin = `http://${req.headers.host ?? 'localhost'}`;
   const request = new NextRequest(new URL(req.url ?? '/', origin), { method: req.method, headers: headersOf(req) });
-  const response = await handle(request, req);
+  const upload = handler({ auth: 'member', status: 201 }, ({ actor }) => uploadVideo(actor, request, req));
+  const response = await upload(request, { params: Promise.resolve({}) });
   const payload = Buffer.from(await response.arrayBuffer());
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
@@ -40,6 +38,13 @@ export async function handleNodeUpload(req: IncomingMessage, res: ServerResponse
   res.end(payload);
 }
 
+/** Takes the uploads scripts/serve.ts hands over (lib/events.ts), answering any failure with the API's 500. */
 export function registerUploadBridge(): void {
-  registerNodeUploadHandler(handleNodeUpload);
+  onAppEvent('upload-request', (req, res) => {
+    handleNodeUpload(req, res).catch((error: unknown) => {
+      console.error('[chrysalis] upload failed:', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify({ message: 'Something went wrong on our side. Please try again.' }));
+    });
+  });
 }

@@ -11,13 +11,13 @@ import { Busboy } from '@fastify/busboy';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
+import { wakeWorkers } from '@/lib/events';
 import { videos, type Video } from '@/lib/db/schema';
 import { splitTags, uploadFieldsSchema, type UploadFields } from '@/lib/validation/videos';
 
-import type { Authenticated } from '../auth/session';
+import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, parseInput } from '../errors';
 import { enqueue } from '../jobs/queue';
-import { wakeWorkers } from '../jobs/worker';
 import { NotAVideoError, probeVideo } from '../media/probe';
 import { getMediaStorage, mediaKeys } from '../storage';
 
@@ -100,6 +100,13 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
   } catch {
     throw badRequest('The upload form could not be read.');
   }
+  // The whole body is capped, not only the file: a form that never reaches its file part (or never ends its
+  // preamble) would otherwise be read to the end. The form's text fields fit in the megabyte of room.
+  let bodyBytes = 0;
+  source.on('data', (chunk: Buffer) => {
+    bodyBytes += chunk.length;
+    if (bodyBytes > limit + 1024 * 1024) parser.destroy(tooLarge(limit));
+  });
   parser.on('field', (name: string, value: string) => {
     (fields[name] ??= []).push(value);
   });
@@ -178,7 +185,7 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
           height: probe.height,
         })
         .returning();
-      await enqueue(tx as unknown as typeof db, PROCESS_VIDEO_JOB, { videoId: id }, { dedupeKey: `${PROCESS_VIDEO_JOB}:${id}` });
+      await enqueue(tx, PROCESS_VIDEO_JOB, { videoId: id }, { dedupeKey: `${PROCESS_VIDEO_JOB}:${id}` });
       return video!;
     });
     wakeWorkers();
@@ -196,7 +203,8 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
  * production server hands the upload over before Next (upload-node.ts);
  * otherwise the request's own web stream is read.
  */
-export async function uploadVideo(auth: Authenticated, request: Request, body: Readable | null = null) {
+export async function uploadVideo(actor: Actor, request: Request, body: Readable | null = null) {
+  const member = requireMember(actor);
   const limit = getConfig().maxUploadBytes;
   const { fields, file } = await parseUpload(request, body, limit);
   try {
@@ -208,7 +216,7 @@ export async function uploadVideo(auth: Authenticated, request: Request, body: R
     });
     if (!file) throw badRequest('Choose a video file to upload.', { field: VIDEO_FIELD });
     if (file.bytes === 0) throw badRequest('The video file is empty.', { field: VIDEO_FIELD });
-    const video = await createVideoFromFile(auth.user.id, { path: file.tempPath, bytes: file.bytes, originalName: file.originalName }, input).catch((error: unknown) => {
+    const video = await createVideoFromFile(member.user.id, { path: file.tempPath, bytes: file.bytes, originalName: file.originalName }, input).catch((error: unknown) => {
       if (error instanceof NotAVideoError) throw new ApiError(415, error.message, { field: VIDEO_FIELD });
       throw error;
     });

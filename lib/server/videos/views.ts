@@ -7,6 +7,12 @@ import { sql } from 'drizzle-orm';
 import { getSessionSecret } from '@/lib/config/server';
 import { getDb, queryRows } from '@/lib/db';
 
+import { memberOf, type Actor } from '../auth/actor';
+import { ApiError } from '../errors';
+
+import { VIDEO_NOT_FOUND } from './access';
+import { findVideoRow, isPublicRow } from './catalog';
+
 /** A viewer counts once per video in this window: a reload, a replay or a second tab add nothing. */
 export const VIEW_WINDOW_HOURS = 24;
 
@@ -46,4 +52,21 @@ export async function countView(videoId: string, viewerKey: string): Promise<{ c
         UPDATE videos SET views = views + 1 WHERE id = ${videoId} AND EXISTS (SELECT 1 FROM counted) RETURNING views`,
   );
   return rows.length ? { counted: true, views: Number(rows[0]!.views) } : { counted: false, views: null };
+}
+
+/**
+ * POST /api/videos/{streamVideoId}/view: the player started a public video.
+ * Counted once per viewer (the member, else a hash of address and browser)
+ * per window, never for bots; 404 unless the video is public.
+ */
+export async function recordView(
+  actor: Actor,
+  streamVideoId: string,
+  client: { address: string; userAgent: string | null },
+): Promise<{ counted: boolean; views: number }> {
+  const row = await findVideoRow(streamVideoId);
+  if (!row || !isPublicRow(row)) throw new ApiError(404, VIDEO_NOT_FOUND);
+  if (isBot(client.userAgent)) return { counted: false, views: Number(row.views) };
+  const result = await countView(row.id, viewerKeyOf(memberOf(actor)?.id ?? null, client.address, client.userAgent ?? ''));
+  return { counted: result.counted, views: result.views ?? Number(row.views) };
 }

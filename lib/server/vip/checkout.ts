@@ -8,7 +8,7 @@ import { formatVipEndDate } from '@/lib/format/vip';
 import type { CheckoutInput } from '@/lib/validation/vip';
 
 import { isVipNow } from '../accounts/dto';
-import type { Authenticated } from '../auth/session';
+import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict } from '../errors';
 import { getPaymentProcessor } from '../payments/processor';
 import { consume } from '../rate-limit';
@@ -22,7 +22,8 @@ export const CHECKOUT_TOO_OFTEN_MESSAGE = 'You have started several checkouts in
  * sale's postback must bring back. Nothing here grants VIP: only a signed
  * postback does (the success redirect proves nothing).
  */
-export async function startCheckout(auth: Pick<Authenticated, 'user'>, input: CheckoutInput): Promise<VipCheckoutDto> {
+export async function startCheckout(actor: Actor, input: CheckoutInput): Promise<VipCheckoutDto> {
+  const { user } = requireMember(actor);
   const config = getConfig();
   const plan = config.vipPlans.find((candidate) => candidate.id === input.plan);
   if (!plan) {
@@ -30,15 +31,15 @@ export async function startCheckout(auth: Pick<Authenticated, 'user'>, input: Ch
   }
   const processor = getPaymentProcessor(config);
   if (!processor) throw new ApiError(503, PAYMENTS_UNAVAILABLE_MESSAGE);
-  if (isVipNow(auth.user)) {
-    throw conflict(`You already have VIP until ${formatVipEndDate(auth.user.vipUntil!)}. You can choose a plan again once it has ended.`);
+  if (isVipNow(user)) {
+    throw conflict(`You already have VIP until ${formatVipEndDate(user.vipUntil!)}. You can choose a plan again once it has ended.`);
   }
-  await consume('checkoutPerMember', auth.user.id, CHECKOUT_TOO_OFTEN_MESSAGE);
+  await consume('checkoutPerMember', user.id, CHECKOUT_TOO_OFTEN_MESSAGE);
 
   const db = await getDb();
   const [checkout] = await db
     .insert(checkouts)
-    .values({ userId: auth.user.id, planId: plan.id, priceAmount: plan.priceAmount, priceCurrency: plan.priceCurrency, periodDays: plan.periodDays, recurring: plan.recurring })
+    .values({ userId: user.id, planId: plan.id, priceAmount: plan.priceAmount, priceCurrency: plan.priceCurrency, periodDays: plan.periodDays, recurring: plan.recurring })
     .returning({ id: checkouts.id });
   const url = processor.checkoutUrl({
     referenceId: checkout!.id,

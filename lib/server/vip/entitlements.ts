@@ -8,7 +8,7 @@ import { getDb, queryRows, type Database } from '@/lib/db';
 import { entitlements, paymentEvents } from '@/lib/db/schema';
 
 import { recordAdminAction } from '../admin/audit';
-import type { Authenticated } from '../auth/session';
+import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, badRequest } from '../errors';
 
 /**
@@ -46,16 +46,16 @@ export const MAX_MANUAL_VIP_DAYS = 3650;
  * a payment event of the manual processor and in the audit log.
  */
 export async function grantManualVip(
-  admin: Pick<Authenticated, 'user'>,
+  actor: Actor,
   userId: string,
   grant: { days: number; note?: string },
 ): Promise<{ vipUntil: string }> {
+  const admin = requireAdmin(actor);
   if (!Number.isInteger(grant.days) || grant.days < 1 || grant.days > MAX_MANUAL_VIP_DAYS) {
     throw badRequest(`Days must be a whole number from 1 to ${MAX_MANUAL_VIP_DAYS}.`, { field: 'days' });
   }
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     const member = await findMember(database, userId);
     const id = randomUUID();
     await database.insert(entitlements).values({
@@ -93,10 +93,10 @@ export async function grantManualVip(
  * revoked. A processor subscription keeps billing until it is cancelled at
  * the processor too; the note says so.
  */
-export async function revokeVip(admin: Pick<Authenticated, 'user'>, userId: string, revoke: { note?: string } = {}): Promise<{ revoked: number }> {
+export async function revokeVip(actor: Actor, userId: string, revoke: { note?: string } = {}): Promise<{ revoked: number }> {
+  const admin = requireAdmin(actor);
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     const member = await findMember(database, userId);
     const ended = await queryRows<{ id: string; source: string }>(
       database,

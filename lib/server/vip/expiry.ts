@@ -20,8 +20,7 @@ export const EXPIRE_VIP_EVERY_MS = 10 * 60_000;
  * Running it twice changes nothing the second time.
  */
 export async function expireEntitlements(db: Database, now: Date = new Date()): Promise<{ expired: number }> {
-  return db.transaction(async (tx) => {
-    const database = tx as unknown as Database;
+  return db.transaction(async (database) => {
     const ended = await queryRows<{ id: string; user_id: string; source: string }>(
       database,
       sql`UPDATE entitlements SET status = 'expired', ended_at = ${now.toISOString()}::timestamptz, updated_at = now()

@@ -5,9 +5,10 @@ import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { VipEntitlementDto, VipPlanDto, VipStatusDto } from '@/lib/api-types';
 import { getConfig, type VipPlan } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
-import { entitlements, type Entitlement, type User } from '@/lib/db/schema';
+import { entitlements, type Entitlement } from '@/lib/db/schema';
 
 import { isVipNow } from '../accounts/dto';
+import { memberOf, type Actor } from '../auth/actor';
 import { getPaymentProcessor, type PaymentProcessor } from '../payments/processor';
 
 export function toPlanDto(plan: VipPlan): VipPlanDto {
@@ -18,8 +19,10 @@ export function toPlanDto(plan: VipPlan): VipPlanDto {
  * What /subscribe shows: the plans and whether payments work, and for a
  * member their VIP: every entitlement still granting it, each with its end
  * and, for an active recurring subscription, the processor's cancel page.
+ * Visitors (and banned members) get the plans with member null.
  */
-export async function vipStatus(member: Pick<User, 'id' | 'vipUntil'> | null): Promise<VipStatusDto> {
+export async function vipStatus(actor: Actor): Promise<VipStatusDto> {
+  const member = memberOf(actor);
   const config = getConfig();
   const processor = getPaymentProcessor(config);
   const plans = config.vipPlans.map(toPlanDto);

@@ -6,8 +6,8 @@ import { AdminAction } from '@/components/admin/AdminAction';
 import { MemberBadges } from '@/components/admin/MemberBadges';
 import { relativeTime } from '@/lib/format/relative-time';
 import { getMemberDetail } from '@/lib/server/admin/members';
-import { ApiError } from '@/lib/server/errors';
-import { pageViewer } from '@/lib/server/community/profiles';
+import { pageActor } from '@/lib/server/auth/session';
+import { forPage } from '@/lib/server/page-access';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { BAN_REASON_MAX, memberIdParamsSchema } from '@/lib/validation/admin';
 
@@ -21,22 +21,13 @@ const when = (iso: string) => `${dateFormat.format(new Date(iso))} UTC`;
 
 type Props = { params: Promise<{ id: string }> };
 
-async function load(id: string) {
-  try {
-    return await getMemberDetail(id);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
-}
-
 /** One member for admins: the account, its counts, VIP periods, and every action; what the API refuses shows its message here. */
 export default async function MemberPage({ params }: Props) {
   const parsed = memberIdParamsSchema.safeParse(await params);
-  const member = parsed.success ? await load(parsed.data.id) : null;
-  if (!member) notFound();
-  const viewer = await pageViewer();
-  const self = viewer?.id === member._id;
+  if (!parsed.success) notFound();
+  const actor = await pageActor();
+  const member = await forPage(getMemberDetail(actor, parsed.data.id), `/admin/members/${parsed.data.id}`);
+  const self = actor.kind === 'member' && actor.user.id === member._id;
   const base = `/api/admin/users/${member._id}`;
   return (
     <>

@@ -1,12 +1,10 @@
 import { logout } from '@/lib/server/accounts';
-import { clearSessionCookie, findSession, isSameOrigin } from '@/lib/server/auth/session';
-import { json, route } from '@/lib/server/http';
+import { clearSessionCookie } from '@/lib/server/auth/session';
+import { handler, json } from '@/lib/server/http';
 
-// POST /api/auth/logout — ends this session (cookie and token); always clears the cookie.
-export const POST = route(async (request) => {
-  const auth = await findSession(request);
-  // A cross-site page must not be able to log people out through their cookie.
-  if (auth && (auth.via === 'bearer' || isSameOrigin(request))) await logout(auth);
+// POST /api/auth/logout — ends this session (cookie and token); always clears the cookie. A cross-site cookie request is refused (403) by the wrapper.
+export const POST = handler({}, async ({ actor }) => {
+  await logout(actor);
   const response = json({ success: true });
   clearSessionCookie(response);
   return response;

@@ -1,12 +1,13 @@
 import { toUserDto } from '@/lib/server/accounts';
-import { requireUser, setSessionCookie } from '@/lib/server/auth/session';
-import { json, route } from '@/lib/server/http';
+import { requireMember } from '@/lib/server/auth/actor';
+import { setSessionCookie } from '@/lib/server/auth/session';
+import { handler, json } from '@/lib/server/http';
 
 // GET /api/auth/me — the calling member.
-export const GET = route(async (request) => {
-  const auth = await requireUser(request);
-  const response = json({ user: toUserDto(auth.user) });
+export const GET = handler({ auth: 'member' }, async ({ actor }) => {
+  const member = requireMember(actor);
+  const response = json({ user: toUserDto(member.user) });
   // Keeps the cookie in step with a stored token (e.g. after the cookie expired or was cleared), so page guards agree with the app.
-  if (auth.via === 'bearer' && !auth.hasCookie) setSessionCookie(response, auth.token);
+  if (member.via === 'bearer' && !member.hasCookie) setSessionCookie(response, member.token);
   return response;
 });

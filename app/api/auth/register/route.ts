@@ -1,9 +1,8 @@
 import { register } from '@/lib/server/accounts';
-import { clientIp, json, readForm, route } from '@/lib/server/http';
+import { clientAddress } from '@/lib/server/client-address';
+import { handler } from '@/lib/server/http';
 
 // POST /api/auth/register — multipart: username, email, password, confirmPassword, dateOfBirth, optional profilePhoto.
-export const POST = route(async (request) => {
-  const { fields, files } = await readForm(request);
-  const result = await register(fields, files.profilePhoto ?? null, clientIp(request));
-  return json(result, { status: 201 });
-});
+export const POST = handler({ form: { tooLargeMessage: 'The form is too large. Profile photos can be at most 5 MB.' }, status: 201 }, async ({ request, form }) =>
+  register(form.fields, form.files.profilePhoto ?? null, clientAddress(request)),
+);

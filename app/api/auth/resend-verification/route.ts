@@ -1,5 +1,7 @@
 import { resendVerification } from '@/lib/server/accounts';
-import { clientIp, json, readJson, route } from '@/lib/server/http';
+import { clientAddress } from '@/lib/server/client-address';
+import { handler } from '@/lib/server/http';
+import { resendVerificationSchema } from '@/lib/validation/auth';
 
 // POST /api/auth/resend-verification — { email } → { message }, the same whether or not the address exists.
-export const POST = route(async (request) => json(await resendVerification(await readJson(request), clientIp(request))));
+export const POST = handler({ body: resendVerificationSchema }, async ({ request, body }) => resendVerification(body, clientAddress(request)));

@@ -2,10 +2,10 @@ import { NextResponse } from 'next/server';
 
 import { getConfig } from '@/lib/config/server';
 import { verifyEmailToken } from '@/lib/server/accounts/verification';
-import { route } from '@/lib/server/http';
+import { handler } from '@/lib/server/http';
 
 // GET /api/auth/verify-email?token= — the link in verification emails; lands on a result page.
-export const GET = route(async (request) => {
+export const GET = handler({}, async ({ request }) => {
   const token = request.nextUrl.searchParams.get('token') ?? '';
   const result = await verifyEmailToken(token);
   // The canonical origin: behind a proxy the request's own origin may be an internal address.

@@ -1,20 +1,15 @@
-import { requireUser } from '@/lib/server/auth/session';
 import { deleteComment, editComment } from '@/lib/server/community/comments';
-import { parseInput } from '@/lib/server/errors';
-import { json, readJson, route } from '@/lib/server/http';
+import { handler } from '@/lib/server/http';
 import { commentBodySchema } from '@/lib/validation/community';
-
-type Context = { params: Promise<{ id: string }> };
+import { commentIdParamsSchema } from '@/lib/validation/params';
 
 // PATCH /api/comments/{id} — { body } → { comment }; only its author, and it is marked edited.
-export const PATCH = route<Context>(async (request, { params }) => {
-  const auth = await requireUser(request);
-  const input = parseInput(commentBodySchema, await readJson(request));
-  return json({ comment: await editComment(auth, (await params).id, input) });
-});
+export const PATCH = handler({ auth: 'member', params: commentIdParamsSchema, body: commentBodySchema }, async ({ actor, params, body }) => ({
+  comment: await editComment(actor, params.id, body),
+}));
 
 // DELETE /api/comments/{id} — { success: true }; its author, the video's owner or an admin.
-export const DELETE = route<Context>(async (request, { params }) => {
-  await deleteComment(await requireUser(request), (await params).id);
-  return json({ success: true });
+export const DELETE = handler({ auth: 'member', params: commentIdParamsSchema }, async ({ actor, params }) => {
+  await deleteComment(actor, params.id);
+  return { success: true };
 });

@@ -1,11 +1,6 @@
-import { findSession } from '@/lib/server/auth/session';
-import { json, route } from '@/lib/server/http';
+import { handler } from '@/lib/server/http';
 import { getVideoFor } from '@/lib/server/videos/access';
-
-type Context = { params: Promise<{ streamVideoId: string }> };
+import { streamVideoIdParamsSchema } from '@/lib/validation/params';
 
 // GET /api/videos/{streamVideoId} — the video; its owner and admins also get status, review and playback URLs.
-export const GET = route<Context>(async (request, { params }) => {
-  const { streamVideoId } = await params;
-  return json({ video: await getVideoFor(streamVideoId, await findSession(request)) });
-});
+export const GET = handler({ params: streamVideoIdParamsSchema }, async ({ actor, params }) => ({ video: await getVideoFor(actor, params.streamVideoId) }));

@@ -1,14 +1,6 @@
 import { getMemberDetail } from '@/lib/server/admin/members';
-import { requireAdmin } from '@/lib/server/auth/session';
-import { parseInput } from '@/lib/server/errors';
-import { json, route } from '@/lib/server/http';
+import { handler } from '@/lib/server/http';
 import { memberIdParamsSchema } from '@/lib/validation/admin';
 
-type Context = { params: Promise<{ id: string }> };
-
 // GET /api/admin/users/{id} — one member: account, counts, VIP periods, admin history.
-export const GET = route<Context>(async (request, { params }) => {
-  await requireAdmin(request);
-  const { id } = parseInput(memberIdParamsSchema, await params);
-  return json({ member: await getMemberDetail(id) });
-});
+export const GET = handler({ auth: 'admin', params: memberIdParamsSchema }, async ({ actor, params }) => ({ member: await getMemberDetail(actor, params.id) }));

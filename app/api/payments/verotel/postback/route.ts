@@ -1,5 +1,7 @@
 import type { NextRequest } from 'next/server';
 
+import { ApiError } from '@/lib/server/errors';
+import { readBodyBytes } from '@/lib/server/http';
 import { receivePostback } from '@/lib/server/payments/postbacks';
 import { getPaymentProcessor } from '@/lib/server/payments/processor';
 
@@ -21,14 +23,12 @@ async function readParams(request: NextRequest): Promise<Record<string, string> 
   const entries: [string, string][] = [...request.nextUrl.searchParams.entries()];
   if (request.method === 'POST') {
     const type = request.headers.get('content-type') ?? '';
-    if (Number(request.headers.get('content-length') ?? 0) > MAX_POSTBACK_BYTES) return 'The postback is too large.';
-    if (type.startsWith('application/x-www-form-urlencoded')) {
-      const body = await request.text();
-      if (body.length > MAX_POSTBACK_BYTES) return 'The postback is too large.';
-      entries.push(...new URLSearchParams(body).entries());
-    } else if (type.startsWith('multipart/form-data')) {
+    if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
+      // Streamed and cut at the cap (413), chunked or not, before anything is parsed.
+      const bytes = await readBodyBytes(request, MAX_POSTBACK_BYTES, 'The postback is too large.');
       try {
-        for (const [key, value] of (await request.formData()).entries()) if (typeof value === 'string') entries.push([key, value]);
+        const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': type } }).formData();
+        for (const [key, value] of form.entries()) if (typeof value === 'string') entries.push([key, value]);
       } catch {
         return 'The form data could not be read.';
       }
@@ -54,6 +54,7 @@ async function handle(request: NextRequest): Promise<Response> {
     const answer = await receivePostback(processor, params);
     return text(answer.body, answer.status);
   } catch (error) {
+    if (error instanceof ApiError) return text(error.message, error.status);
     console.error('[payments] verotel postback failed:', error);
     return text('Temporary error; please retry.', 500);
   }

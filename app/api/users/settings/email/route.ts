@@ -1,6 +1,6 @@
 import { changeEmail } from '@/lib/server/accounts';
-import { requireUser } from '@/lib/server/auth/session';
-import { json, readJson, route } from '@/lib/server/http';
+import { handler } from '@/lib/server/http';
+import { changeEmailSchema } from '@/lib/validation/auth';
 
 // PUT /api/users/settings/email
-export const PUT = route(async (request) => json(await changeEmail(await requireUser(request), await readJson(request))));
+export const PUT = handler({ auth: 'member', body: changeEmailSchema }, async ({ actor, body }) => changeEmail(actor, body));

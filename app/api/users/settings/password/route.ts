@@ -1,6 +1,6 @@
 import { changePassword } from '@/lib/server/accounts';
-import { requireUser } from '@/lib/server/auth/session';
-import { json, readJson, route } from '@/lib/server/http';
+import { handler } from '@/lib/server/http';
+import { changePasswordSchema } from '@/lib/validation/auth';
 
 // PUT /api/users/settings/password
-export const PUT = route(async (request) => json(await changePassword(await requireUser(request), await readJson(request))));
+export const PUT = handler({ auth: 'member', body: changePasswordSchema }, async ({ actor, body }) => changePassword(actor, body));

@@ -1,6 +1,6 @@
 import { updatePreferences } from '@/lib/server/accounts';
-import { requireUser } from '@/lib/server/auth/session';
-import { json, readJson, route } from '@/lib/server/http';
+import { handler } from '@/lib/server/http';
+import { preferencesSchema } from '@/lib/validation/auth';
 
 // PUT /api/users/settings/preferences
-export const PUT = route(async (request) => json(await updatePreferences(await requireUser(request), await readJson(request))));
+export const PUT = handler({ auth: 'member', body: preferencesSchema }, async ({ actor, body }) => updatePreferences(actor, body));

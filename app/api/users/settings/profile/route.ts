@@ -1,6 +1,6 @@
-import { requireUser } from '@/lib/server/auth/session';
 import { updateProfile } from '@/lib/server/community/profiles';
-import { json, readJson, route } from '@/lib/server/http';
+import { handler } from '@/lib/server/http';
+import { profileSettingsSchema } from '@/lib/validation/community';
 
 // PUT /api/users/settings/profile { bio } — the caller's bio (plain text, ≤ 500 characters): { success: true, bio }.
-export const PUT = route(async (request) => json(await updateProfile(await requireUser(request), await readJson(request))));
+export const PUT = handler({ auth: 'member', body: profileSettingsSchema }, async ({ actor, body }) => updateProfile(actor, body));

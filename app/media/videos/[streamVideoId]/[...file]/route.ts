@@ -1,5 +1,6 @@
 import type { NextRequest } from 'next/server';
 
+import { resolveActor } from '@/lib/server/auth/session';
 import { serveStoredFile } from '@/lib/server/media/serve';
 import { mediaKeys } from '@/lib/server/storage';
 import { findViewableVideo } from '@/lib/server/videos/access';
@@ -16,7 +17,7 @@ async function handle(request: NextRequest, { params }: Context): Promise<Respon
   const { streamVideoId, file } = await params;
   const relative = file.join('/');
   if (!MEDIA_FILE.test(relative)) return notFound();
-  const found = await findViewableVideo(request, streamVideoId);
+  const found = await findViewableVideo(() => resolveActor(request), streamVideoId);
   if (!found) return notFound();
   // Public media may sit in shared caches for an hour (a removed video leaves them within that time);
   // previews of unpublished videos are private to the browser.

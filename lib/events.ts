@@ -1,0 +1,74 @@
+/**
+ * The one channel between the app and the server around it, inside one
+ * process. Next loads route handlers, pages and instrumentation as separate
+ * module instances, and scripts/serve.ts runs outside Next altogether, so a
+ * module-level registry is not shared between them. Instead every message
+ * that crosses that line is named and typed here, and goes through one
+ * emitter that this module anchors once on the global object (whichever copy
+ * of the module loads first makes it). Nothing else is shared.
+ *
+ * Deliberately plain Node (no Next or app imports): scripts/serve.ts imports it.
+ */
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+interface AppEvents {
+  /**
+   * What public pages show changed (a video approved, removed or edited): the
+   * page cache drops entries under this path prefix, and when it is '/', other
+   * in-process caches of public content (search rankings) drop theirs.
+   */
+  'public-content-changed': [prefix: string];
+  /** A job was committed: this process's idle workers start now instead of at their next poll. */
+  'jobs-enqueued': [];
+  /** A video upload the production server hands over before Next (see UPLOAD_PATH); the listener answers it. */
+  'upload-request': [req: IncomingMessage, res: ServerResponse];
+}
+
+type EventName = keyof AppEvents;
+
+const ANCHOR = Symbol.for('chrysalis.events');
+const anchored = globalThis as typeof globalThis & { [ANCHOR]?: EventEmitter<AppEvents> };
+// Workers add a listener each; tests start many. A leak would show as growth, not as this warning.
+const bus: EventEmitter<AppEvents> = (anchored[ANCHOR] ??= new EventEmitter<AppEvents>().setMaxListeners(0));
+
+function emit<K extends EventName>(name: K, ...args: AppEvents[K]): boolean {
+  return (bus.emit as (name: K, ...args: AppEvents[K]) => boolean)(name, ...args);
+}
+
+/** Subscribes; returns the function that unsubscribes. */
+export function onAppEvent<K extends EventName>(name: K, listener: (...args: AppEvents[K]) => void): () => void {
+  const on = bus.on as (name: K, listener: (...args: AppEvents[K]) => void) => unknown;
+  const off = bus.off as typeof on;
+  on.call(bus, name, listener);
+  return () => {
+    off.call(bus, name, listener);
+  };
+}
+
+/** Drops cached public pages (all, or those under a path prefix) after a change to what they show. */
+export function purgePublicPages(prefix = '/'): void {
+  emit('public-content-changed', prefix);
+}
+
+/** Tells this process's idle workers that a job was just committed (call after the enqueueing transaction commits). */
+export function wakeWorkers(): void {
+  emit('jobs-enqueued');
+}
+
+export const UPLOAD_PATH = '/api/videos/upload';
+
+/** Whether a Node request is a video upload for the app's upload handler. */
+export function isUploadRequest(req: IncomingMessage): boolean {
+  return req.method === 'POST' && req.url?.split('?')[0] === UPLOAD_PATH;
+}
+
+/**
+ * Hands a video upload to the app's handler (registered at start-up by
+ * lib/server/videos/upload-node.ts); false when no handler is registered yet,
+ * so the caller lets Next answer it.
+ */
+export function handOverUpload(req: IncomingMessage, res: ServerResponse): boolean {
+  if (bus.listenerCount('upload-request') === 0) return false;
+  return emit('upload-request', req, res);
+}

@@ -1,0 +1,32 @@
+import 'server-only';
+
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface FfmpegRunOptions {
+  timeoutMs: number;
+  /** Kills ffmpeg when aborted (the job lost its lease); the signal's reason is thrown. */
+  signal?: AbortSignal;
+}
+
+/** The last lines ffmpeg or ffprobe wrote to stderr, or the error's own message. */
+export function stderrTail(error: unknown): string {
+  const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+  return stderr ? stderr.split('\n').slice(-3).join(' ') : error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs ffmpeg with the given arguments. A failure's message carries
+ * ffmpeg's last stderr lines: detail for the job's last_error, which only
+ * admins see. It names server paths, so it never goes to an uploader.
+ */
+export async function runFfmpeg(args: string[], what: string, options: FfmpegRunOptions): Promise<void> {
+  try {
+    await run('ffmpeg', args, { timeout: options.timeoutMs, maxBuffer: 8 * 1024 * 1024, signal: options.signal });
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    throw new Error(`${what} failed: ${stderrTail(error)}`);
+  }
+}

@@ -1,0 +1,516 @@
+/**
+ * The authorisation matrix: every route handler under app/ × every kind of
+ * caller, in one table. A route file or method without a row fails the test,
+ * so a new endpoint cannot ship without saying who may call it.
+ *
+ * Callers: a visitor, a member, another member, a banned member (token from
+ * before the ban), a member whose email became unverified, an admin, an admin
+ * demoted after logging in (old token, sealed with the admin flag), and an
+ * admin after logging out (old token). Expectations by access level:
+ * - public: nobody gets 401/403;
+ * - open: anyone, but a banned member's token is told 403 'Account is banned';
+ * - member: visitor and logged-out admin 401, banned 403, the rest not 401/403;
+ * - owner: the member's own things: the member not 401/403, the other member
+ *   403 or 404, other signed-in callers not 401 (admins may or may not act);
+ * - vip: as member, but members without VIP 403;
+ * - admin: visitor and logged-out admin 401, banned 403, every non-admin
+ *   (the demoted admin too) 403 with the spec's message.
+ * No call may answer 5xx.
+ */
+import { readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { eq, sql } from 'drizzle-orm';
+
+import { installDatabase } from '@/lib/db';
+import { comments, notifications, reports, users, type User } from '@/lib/db/schema';
+import { startSession } from '@/lib/server/auth/session';
+import { resetLimiters } from '@/lib/server/rate-limit';
+
+import { call, ORIGIN } from '../helpers/api';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { verifiedMemberToken } from '../helpers/members';
+import { insertVideo, userId } from '../helpers/videos';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-authz-'));
+process.env.SITE_URL = ORIGIN;
+process.env.DATA_DIR = dataDir;
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const ACTORS = ['visitor', 'member', 'other', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut'] as const;
+type ActorName = (typeof ACTORS)[number];
+type Access = 'public' | 'open' | 'member' | 'owner' | 'vip' | 'admin';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface Fixtures {
+  db: TestDatabase['db'];
+  memberId: string;
+  /** A fresh member nobody acts as (targets of bans, grants, follows). */
+  bystander(): Promise<{ id: string; username: string }>;
+  /** A public video of the member's. */
+  video(): Promise<string>;
+  /** A comment by the member on a public video. */
+  comment(): Promise<string>;
+  report(): Promise<string>;
+  notification(): Promise<string>;
+  task(): Promise<string>;
+}
+
+interface Row {
+  access: Access;
+  /** Needs Next's request scope (connection()), so it is exercised by the e2e suite instead; the row still says who may call it. */
+  e2eOnly?: true;
+  /** The one answer every caller gets (login with wrong credentials: 401; payments unconfigured here: 503). */
+  everyone?: number;
+  /** Path with its dynamic segments filled, params as Next passes them, and a body that is valid for the right caller. */
+  build(f: Fixtures): Promise<{ path: string; params?: Record<string, string | string[]>; json?: unknown; form?: FormData }>;
+}
+
+const simple = (access: Access, route: string): Row => ({ access, build: async () => ({ path: route }) });
+
+/** Keyed by "METHOD file" with the file relative to app/. Logout comes last: it ends the tokens it is called with. */
+const TABLE: Record<string, Row> = {
+  'GET api/admin/audit-log/route.ts': simple('admin', '/api/admin/audit-log'),
+  'GET api/admin/daily-tasks/route.ts': simple('admin', '/api/admin/daily-tasks'),
+  'POST api/admin/daily-tasks/route.ts': { access: 'admin', build: async () => ({ path: '/api/admin/daily-tasks', json: { description: 'Stretch for ten minutes.' } }) },
+  'PATCH api/admin/daily-tasks/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const id = await f.task();
+      return { path: `/api/admin/daily-tasks/${id}`, params: { id }, json: { description: 'Walk for ten minutes.' } };
+    },
+  },
+  'DELETE api/admin/daily-tasks/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const id = await f.task();
+      return { path: `/api/admin/daily-tasks/${id}`, params: { id } };
+    },
+  },
+  'GET api/admin/payments/route.ts': simple('admin', '/api/admin/payments'),
+  'GET api/admin/reports/route.ts': simple('admin', '/api/admin/reports'),
+  'PATCH api/admin/reports/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const id = await f.report();
+      return { path: `/api/admin/reports/${id}`, params: { id }, json: { action: 'dismiss' } };
+    },
+  },
+  'GET api/admin/stats/route.ts': simple('admin', '/api/admin/stats'),
+  'GET api/admin/users/route.ts': simple('admin', '/api/admin/users'),
+  'GET api/admin/users/[id]/route.ts': { access: 'admin', build: async (f) => ({ path: `/api/admin/users/${f.memberId}`, params: { id: f.memberId } }) },
+  'POST api/admin/users/[id]/admin/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.bystander();
+      return { path: `/api/admin/users/${id}/admin`, params: { id } };
+    },
+  },
+  'DELETE api/admin/users/[id]/admin/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.bystander();
+      await f.db.update(users).set({ isAdmin: true }).where(eq(users.id, id));
+      return { path: `/api/admin/users/${id}/admin`, params: { id } };
+    },
+  },
+  'POST api/admin/users/[id]/ban/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.bystander();
+      return { path: `/api/admin/users/${id}/ban`, params: { id }, json: { reason: 'Spam' } };
+    },
+  },
+  'DELETE api/admin/users/[id]/ban/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.bystander();
+      await f.db.update(users).set({ bannedAt: new Date(), banReason: 'Spam' }).where(eq(users.id, id));
+      return { path: `/api/admin/users/${id}/ban`, params: { id } };
+    },
+  },
+  'POST api/admin/users/[id]/resend-verification/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.bystander();
+      await f.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, id));
+      return { path: `/api/admin/users/${id}/resend-verification`, params: { id } };
+    },
+  },
+  'POST api/admin/users/[id]/vip/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.bystander();
+      return { path: `/api/admin/users/${id}/vip`, params: { id }, json: { days: 3 } };
+    },
+  },
+  'DELETE api/admin/users/[id]/vip/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.bystander();
+      return { path: `/api/admin/users/${id}/vip`, params: { id } };
+    },
+  },
+  'GET api/admin/videos/route.ts': simple('admin', '/api/admin/videos'),
+  'PATCH api/admin/videos/[streamVideoId]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/admin/videos/${streamVideoId}`, params: { streamVideoId }, json: { action: 'approve' } };
+    },
+  },
+  'POST api/admin/videos/bulk/route.ts': {
+    access: 'admin',
+    build: async (f) => ({ path: '/api/admin/videos/bulk', json: { streamVideoIds: [await f.video()], action: 'approve' } }),
+  },
+  'POST api/auth/login/route.ts': { access: 'public', everyone: 401, build: async () => ({ path: '/api/auth/login', json: { email: 'nobody@example.org', password: 'wrong-password' } }) },
+  'GET api/auth/me/route.ts': simple('member', '/api/auth/me'),
+  'POST api/auth/register/route.ts': {
+    access: 'public',
+    build: async () => {
+      const form = new FormData();
+      const name = `reg${Math.random().toString(36).slice(2, 10)}`;
+      for (const [key, value] of Object.entries({ username: name, email: `${name}@example.org`, password: 'a-long-password-1', confirmPassword: 'a-long-password-1', dateOfBirth: '1990-01-01' })) {
+        form.set(key, value);
+      }
+      return { path: '/api/auth/register', form };
+    },
+  },
+  'POST api/auth/resend-verification/route.ts': { access: 'public', build: async () => ({ path: '/api/auth/resend-verification', json: { email: 'nobody@example.org' } }) },
+  'GET api/auth/verify-email/route.ts': simple('public', '/api/auth/verify-email?token=not-a-token'),
+  'PATCH api/comments/[id]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const id = await f.comment();
+      return { path: `/api/comments/${id}`, params: { id }, json: { body: 'Edited.' } };
+    },
+  },
+  'DELETE api/comments/[id]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const id = await f.comment();
+      return { path: `/api/comments/${id}`, params: { id } };
+    },
+  },
+  'GET api/dailytasks/today/route.ts': simple('vip', '/api/dailytasks/today'),
+  'GET api/feed/following/route.ts': simple('member', '/api/feed/following'),
+  'GET api/health/route.ts': simple('public', '/api/health'),
+  'GET api/notifications/route.ts': simple('member', '/api/notifications'),
+  'PUT api/notifications/read-all/route.ts': simple('member', '/api/notifications/read-all'),
+  'PUT api/notifications/[id]/read/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const id = await f.notification();
+      return { path: `/api/notifications/${id}/read`, params: { id } };
+    },
+  },
+  'GET api/payments/verotel/postback/route.ts': { ...simple('public', '/api/payments/verotel/postback?type=purchase&signature=forged'), everyone: 503 },
+  'POST api/payments/verotel/postback/route.ts': {
+    access: 'public',
+    everyone: 503,
+    build: async () => {
+      const form = new FormData();
+      form.set('type', 'purchase');
+      form.set('signature', 'forged');
+      return { path: '/api/payments/verotel/postback', form };
+    },
+  },
+  'POST api/reports/route.ts': {
+    access: 'open',
+    build: async (f) => ({ path: '/api/reports', json: { targetType: 'video', target: await f.video(), reason: 'spam', details: '' } }),
+  },
+  'POST api/users/[username]/block/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const { username } = await f.bystander();
+      return { path: `/api/users/${username}/block`, params: { username } };
+    },
+  },
+  'DELETE api/users/[username]/block/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const { username } = await f.bystander();
+      return { path: `/api/users/${username}/block`, params: { username } };
+    },
+  },
+  'GET api/users/[username]/follow/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const { username } = await f.bystander();
+      return { path: `/api/users/${username}/follow`, params: { username } };
+    },
+  },
+  'POST api/users/[username]/follow/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const { username } = await f.bystander();
+      return { path: `/api/users/${username}/follow`, params: { username } };
+    },
+  },
+  'DELETE api/users/[username]/follow/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const { username } = await f.bystander();
+      return { path: `/api/users/${username}/follow`, params: { username } };
+    },
+  },
+  'GET api/users/[username]/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const { username } = await f.bystander();
+      return { path: `/api/users/${username}`, params: { username } };
+    },
+  },
+  'GET api/users/[username]/videos/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const { username } = await f.bystander();
+      return { path: `/api/users/${username}/videos`, params: { username } };
+    },
+  },
+  'POST api/users/complete-task/route.ts': simple('vip', '/api/users/complete-task'),
+  'GET api/users/me/blocks/route.ts': simple('member', '/api/users/me/blocks'),
+  'GET api/users/me/liked-videos/route.ts': simple('member', '/api/users/me/liked-videos'),
+  'PUT api/users/settings/email/route.ts': {
+    access: 'member',
+    // A wrong current password changes nothing, so the caller's token survives for the next rows.
+    build: async () => ({ path: '/api/users/settings/email', json: { newEmail: 'new-address@example.org', currentPassword: 'not-the-password' } }),
+  },
+  'PUT api/users/settings/password/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/password', json: { currentPassword: 'not-the-password', newPassword: 'another-password-2', confirmNewPassword: 'another-password-2' } }),
+  },
+  'PUT api/users/settings/preferences/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/preferences', json: { autoPlayVideos: true } }) },
+  'PUT api/users/settings/profile/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/profile', json: { bio: 'Hello.' } }) },
+  'GET api/videos/route.ts': simple('public', '/api/videos'),
+  'GET api/videos/mine/route.ts': simple('member', '/api/videos/mine'),
+  'GET api/videos/search/route.ts': simple('public', '/api/videos/search?q=video'),
+  'GET api/videos/top/route.ts': simple('public', '/api/videos/top'),
+  'POST api/videos/upload/route.ts': {
+    access: 'member',
+    // No file: the member gets a 400 for the missing video; nothing is stored.
+    build: async () => {
+      const form = new FormData();
+      form.set('title', 'A title');
+      form.set('category', 'Sissy');
+      return { path: '/api/videos/upload', form };
+    },
+  },
+  'GET api/videos/[streamVideoId]/route.ts': {
+    access: 'public',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}`, params: { streamVideoId } };
+    },
+  },
+  'GET api/videos/[streamVideoId]/comments/route.ts': {
+    access: 'public',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/comments`, params: { streamVideoId } };
+    },
+  },
+  'POST api/videos/[streamVideoId]/comments/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/comments`, params: { streamVideoId }, json: { body: 'Nice.' } };
+    },
+  },
+  'GET api/videos/[streamVideoId]/like/route.ts': {
+    access: 'public',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/like`, params: { streamVideoId } };
+    },
+  },
+  'POST api/videos/[streamVideoId]/like/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/like`, params: { streamVideoId } };
+    },
+  },
+  'DELETE api/videos/[streamVideoId]/like/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/like`, params: { streamVideoId } };
+    },
+  },
+  'POST api/videos/[streamVideoId]/view/route.ts': {
+    access: 'public',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/view`, params: { streamVideoId } };
+    },
+  },
+  'POST api/vip/checkout/route.ts': { access: 'member', build: async () => ({ path: '/api/vip/checkout', json: { plan: 'no-such-plan' } }) },
+  'GET api/vip/status/route.ts': simple('public', '/api/vip/status'),
+  'GET embed/[streamVideoId]/route.ts': {
+    access: 'public',
+    e2eOnly: true,
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/embed/${streamVideoId}`, params: { streamVideoId } };
+    },
+  },
+  'GET feed.xml/route.ts': simple('public', '/feed.xml'),
+  'GET security.txt/route.ts': simple('public', '/security.txt'),
+  'GET media/avatars/[file]/route.ts': { access: 'public', build: async () => ({ path: '/media/avatars/nothing-256.webp', params: { file: 'nothing-256.webp' } }) },
+  'GET media/videos/[streamVideoId]/[...file]/route.ts': {
+    access: 'public',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/media/videos/${streamVideoId}/thumbnail.jpg`, params: { streamVideoId, file: ['thumbnail.jpg'] } };
+    },
+  },
+  'POST api/auth/logout/route.ts': simple('public', '/api/auth/logout'),
+};
+
+/** Every route module under app/ (relative paths) and the methods it exports. */
+function routeFiles(dir = path.join(process.cwd(), 'app'), prefix = ''): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    const relative = prefix ? `${prefix}/${name}` : name;
+    if (statSync(full).isDirectory()) return routeFiles(full, relative);
+    return name === 'route.ts' ? [relative] : [];
+  });
+}
+
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function expectation(access: Access, actor: ActorName): { status?: number[]; not?: number[] } {
+  const signedOut = actor === 'visitor' || actor === 'loggedOut';
+  if (access === 'public') return { not: [401, 403] };
+  if (access === 'open') return actor === 'banned' ? { status: [403] } : { not: [401, 403] };
+  if (signedOut) return { status: [401] };
+  if (actor === 'banned') return { status: [403] };
+  if (access === 'admin') return actor === 'admin' ? { not: [401, 403] } : { status: [403] };
+  if (access === 'vip') return actor === 'admin' ? { not: [401] } : { status: [403] };
+  if (access === 'owner' && actor === 'other') return { status: [403, 404] };
+  if (access === 'owner' && actor !== 'member') return { not: [401] };
+  return { not: [401, 403] };
+}
+
+describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
+  let database: TestDatabase;
+  const tokens = {} as Record<ActorName, string | undefined>;
+  const ids = {} as Record<'member' | 'other' | 'admin' | 'demoted' | 'loggedOut' | 'banned' | 'unverified', string>;
+  let fixtures: Fixtures;
+  let counter = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    installDatabase(database);
+    resetLimiters();
+    const db = database.db;
+    for (const name of ['member', 'other', 'admin', 'demoted', 'loggedOut', 'banned', 'unverified'] as const) {
+      tokens[name] = await verifiedMemberToken(db, `authz${name.toLowerCase()}`);
+      ids[name] = await userId(db, `authz${name.toLowerCase()}`);
+    }
+    tokens.visitor = undefined;
+    await db.update(users).set({ isAdmin: true }).where(sql`${users.id} IN (${ids.admin}, ${ids.demoted}, ${ids.loggedOut})`);
+    // Old tokens, sealed while they were admins: the sessions must be re-sealed with the flag to be a real stale cookie.
+    const reseal = async (id: string) => {
+      const [user] = await db.select().from(users).where(eq(users.id, id));
+      return (await startSession(user as User)).token;
+    };
+    tokens.admin = await reseal(ids.admin);
+    tokens.demoted = await reseal(ids.demoted);
+    tokens.loggedOut = await reseal(ids.loggedOut);
+    await db.update(users).set({ isAdmin: false }).where(eq(users.id, ids.demoted));
+    const { POST: logout } = await import('@/app/api/auth/logout/route');
+    expect((await call(logout, '/api/auth/logout', { method: 'POST', bearer: tokens.loggedOut })).status).toBe(200);
+    await db.update(users).set({ isAdmin: false }).where(eq(users.id, ids.loggedOut));
+    await db.update(users).set({ bannedAt: new Date(), banReason: 'Spam', tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, ids.banned));
+    await db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, ids.unverified));
+
+    fixtures = {
+      db,
+      memberId: ids.member,
+      async bystander() {
+        counter += 1;
+        const username = `bystander${counter}`;
+        const [row] = await db
+          .insert(users)
+          .values({ username, email: `${username}@example.org`, passwordHash: 'x', dateOfBirth: '1990-01-01', emailVerifiedAt: new Date() })
+          .returning({ id: users.id });
+        return { id: row!.id, username };
+      },
+      async video() {
+        return (await insertVideo(db, ids.member)).streamVideoId;
+      },
+      async comment() {
+        const video = await insertVideo(db, ids.admin);
+        const [row] = await db.insert(comments).values({ videoId: video.id, authorId: ids.member, body: 'Mine.' }).returning({ id: comments.id });
+        return row!.id;
+      },
+      async report() {
+        const video = await insertVideo(db, ids.admin);
+        const [row] = await db
+          .insert(reports)
+          .values({ targetType: 'video', targetId: video.id, reason: 'spam', details: '', reporterKey: `authz-${counter++}` })
+          .returning({ id: reports.id });
+        return row!.id;
+      },
+      async notification() {
+        const [row] = await db.insert(notifications).values({ recipientId: ids.member, type: 'comment', message: 'Hello' }).returning({ id: notifications.id });
+        return row!.id;
+      },
+      async task() {
+        const { POST } = await import('@/app/api/admin/daily-tasks/route');
+        const adminToken = (await startSession((await db.select().from(users).where(eq(users.id, ids.admin)))[0] as User)).token;
+        const created = await call(POST, '/api/admin/daily-tasks', { bearer: adminToken, json: { description: `Task ${counter++}` } });
+        return (created.body.task as { _id: string })._id;
+      },
+    };
+  }, 120_000);
+  afterAll(() => database.destroy());
+
+  it('has a row for every route handler and method', async () => {
+    const declared = new Set(Object.keys(TABLE));
+    const found: string[] = [];
+    for (const file of routeFiles()) {
+      const routeModule = (await import(`@/app/${file}`)) as Record<string, unknown>;
+      for (const method of METHODS) if (typeof routeModule[method] === 'function') found.push(`${method} ${file}`);
+    }
+    expect(found.filter((key) => !declared.has(key))).toEqual([]);
+    expect([...declared].filter((key) => !found.includes(key))).toEqual([]);
+  });
+
+  it('answers every caller as its access level says, and never with a 5xx', async () => {
+    const failures: string[] = [];
+    for (const [key, row] of Object.entries(TABLE)) {
+      const [method, file] = key.split(' ') as [Method, string];
+      const routeModule = (await import(`@/app/${file}`)) as Record<string, Parameters<typeof call>[0]>;
+      if (row.e2eOnly) continue;
+      for (const actor of ACTORS) {
+        // A fresh session for callers whose token the row may end (logout) or change; stale callers keep their old token.
+        const bearer = ['member', 'other', 'admin', 'unverified'].includes(actor) && method !== 'GET' ? await freshToken(actor) : tokens[actor];
+        const request = await row.build(fixtures);
+        let response: Awaited<ReturnType<typeof call>>;
+        try {
+          response = await call(routeModule[method]!, request.path, { method, bearer, params: request.params, json: request.json, form: request.form, ip: `198.51.100.${ACTORS.indexOf(actor) + 1}` });
+        } catch (error) {
+          failures.push(`${key} as ${actor}: threw ${String(error).slice(0, 160)}`);
+          continue;
+        }
+        const expected = row.everyone ? { status: [row.everyone] } : expectation(row.access, actor);
+        const ok = (response.status < 500 || row.everyone === response.status) && (expected.status ? expected.status.includes(response.status) : !expected.not!.includes(response.status));
+        if (!ok) failures.push(`${key} as ${actor}: ${response.status} ${JSON.stringify(response.body).slice(0, 120)}`);
+        if (row.access === 'admin' && response.status === 403 && actor !== 'banned') {
+          if (response.body.message !== 'Forbidden: Admin access required') failures.push(`${key} as ${actor}: 403 without the spec's message`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  async function freshToken(actor: ActorName): Promise<string> {
+    const id = ids[actor as keyof typeof ids];
+    const [user] = await database.db.select().from(users).where(eq(users.id, id));
+    return (await startSession(user as User)).token;
+  }
+});
