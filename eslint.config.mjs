@@ -9,6 +9,21 @@ const config = [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // JSON-LD is rendered only by components/seo/JsonLd.tsx, whose jsonLdText escapes what members wrote.
+    files: ['**/*.tsx'],
+    ignores: ['components/seo/JsonLd.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='type'][value.value='application/ld+json']",
+          message: 'Render JSON-LD with <JsonLd> (components/seo/JsonLd.tsx): it escapes text that could end the script element.',
+        },
+      ],
+      'no-restricted-imports': ['error', { paths: [{ name: 'next-seo', message: 'Use <JsonLd> (components/seo/JsonLd.tsx); next-seo only escapes the exact string </script>.' }] }],
+    },
+  },
   { ignores: ['.next/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/db/migrations/**'] },
 ];
 

@@ -5,26 +5,14 @@ import { parseEnv } from './lib/config/schema';
 // Validate at build time too, so `next build` fails fast on a bad setting
 // instead of baking a wrong SITE_URL into prerendered pages.
 const env = parseEnv(process.env);
-const isDev = process.env.NODE_ENV !== 'production';
 const siteIsHttps = (env.SITE_URL ?? '').startsWith('https://');
 
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  // Next's prerendered pages carry inline bootstrap scripts; nonces would force per-request rendering.
-  `script-src 'self' 'unsafe-inline'${isDev ? " 'unsafe-eval'" : ''}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
-  "font-src 'self'",
-  `connect-src 'self'${env.NEXT_PUBLIC_API_BASE_URL ? ` ${env.NEXT_PUBLIC_API_BASE_URL}` : ''}${isDev ? ' ws:' : ''}`,
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
+/**
+ * Sent with everything Next answers, and stored with public pages by the page cache, so cached answers carry
+ * them too. The Content-Security-Policy is not here: it differs per page (a nonce from proxy.ts, or the
+ * hashes of a cached page's scripts; decision 008).
+ */
 const securityHeaders = [
-  { key: 'Content-Security-Policy', value: contentSecurityPolicy },
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
   { key: 'X-Frame-Options', value: 'DENY' },

@@ -1,18 +1,27 @@
 import { NextResponse, type NextRequest } from 'next/server';
 
+import { FILL_HEADER } from '@/lib/http/page-cache';
+import { newNonce } from '@/lib/http/content-security-policy';
+import { noncePolicy } from '@/lib/http/page-policy';
 import { unsealToken } from '@/lib/server/auth/tokens';
 import { findCategory } from '@/lib/site';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 /**
- * Redirects only; it authorises nothing (every page and handler checks access
- * itself against the database). Keep upload routes out of the matcher: proxy
- * buffers request bodies and cuts them at 10 MB.
+ * Two jobs, both cheap: optimistic redirects (it authorises nothing: every
+ * page and handler checks access itself against the database), and the
+ * Content-Security-Policy of every page Next renders, with a fresh nonce.
+ * Keep upload routes out of the matcher: proxy buffers request bodies and
+ * cuts them at 10 MB.
  */
 const MEMBER_ONLY = [/^\/upload$/, /^\/liked-videos$/, /^\/following$/, /^\/profile\/[^/]+$/];
 const ADMIN_ONLY = /^\/admin(\/|$)/;
 
 export async function proxy(request: NextRequest) {
+  return (await redirectFor(request)) ?? withNoncePolicy(request);
+}
+
+async function redirectFor(request: NextRequest): Promise<NextResponse | undefined> {
   const { pathname, search } = request.nextUrl;
 
   // /category/sissy → /category/Sissy: one canonical URL per category.
@@ -20,8 +29,7 @@ export async function proxy(request: NextRequest) {
   if (categoryMatch?.[1]) {
     const name = safeDecode(categoryMatch[1]);
     const category = name === undefined ? undefined : findCategory(name);
-    if (category && category !== name) return redirect(request, `/category/${category}`, 308);
-    return NextResponse.next();
+    return category && category !== name ? redirect(request, `/category/${category}`, 308) : undefined;
   }
 
   const adminPage = ADMIN_ONLY.test(pathname);
@@ -32,7 +40,23 @@ export async function proxy(request: NextRequest) {
     if (!claims) return redirect(request, `/login?next=${encodeURIComponent(`${pathname}${search}`)}`);
     if (adminPage && !claims.adm) return redirect(request, '/');
   }
-  return NextResponse.next();
+  return undefined;
+}
+
+/**
+ * Next reads the nonce from the request's policy and writes it on every script of a page it renders now
+ * (decision 008). The page cache's own fetches bring their own one-time nonce and get no policy here: the
+ * cache allows the finished page's scripts by hash. scripts/serve.ts drops FILL_HEADER from any request it
+ * did not send itself.
+ */
+function withNoncePolicy(request: NextRequest): NextResponse {
+  if (request.headers.has(FILL_HEADER)) return NextResponse.next();
+  const policy = noncePolicy(newNonce(), { dev: process.env.NODE_ENV !== 'production', apiBaseUrl: process.env.NEXT_PUBLIC_API_BASE_URL });
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set('content-security-policy', policy);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set('content-security-policy', policy);
+  return response;
 }
 
 function redirect(request: NextRequest, target: string, status = 307) {
@@ -48,5 +72,7 @@ function safeDecode(segment: string): string | undefined {
 }
 
 export const config = {
-  matcher: ['/category/:path*', '/upload', '/liked-videos', '/following', '/profile/:path*', '/admin', '/admin/:path*'],
+  // Every page, so every page Next renders gets a policy; not the API (uploads stream there), Next's own
+  // files, media, the embed player (its route sets its own policy) or the files under public/.
+  matcher: ['/((?!api/|_next/|media/|embed/|favicon\\.ico$|icon\\.svg$|apple-icon\\.png$|robots\\.txt$|sitemap\\.xml$|feed\\.xml$|logo-512\\.png$|logo\\.svg$|placeholder-thumbnail\\.svg$).*)'],
 };

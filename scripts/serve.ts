@@ -6,6 +6,7 @@
  * so it imports nothing marked server-only; the configuration was validated
  * by scripts/start.ts and is validated again inside Next (instrumentation.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 
 import { open as openGeoDatabase, type CityResponse } from 'maxmind';
@@ -15,7 +16,9 @@ import { parseEnv } from '../lib/config/schema';
 import { stampClientAddress } from '../lib/http/client-address';
 import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
 import { declareClientAddressStamping, handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
+import { nonceSource } from '../lib/http/content-security-policy';
 import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
+import { hashPolicy } from '../lib/http/page-policy';
 import { isPublicPagePath } from '../lib/site';
 
 async function main() {
@@ -32,11 +35,23 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
 
+  // Only the cache's own fetches carry FILL_HEADER with this value; the header is dropped from any other request.
+  const fillToken = randomBytes(16).toString('hex');
   const cache = new PageCache({
     ttlMs: ttlSeconds * 1000,
     maxBytes: 64 * 1024 * 1024,
     isPublicPath: isPublicPagePath,
-    fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1', 'accept-encoding': 'identity' }, redirect: 'manual' }),
+    fetchPage: (path, renderNonce) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        // Next takes the nonce to write on its scripts from the request's policy (proxy.ts leaves fills alone).
+        headers: { [FILL_HEADER]: fillToken, 'accept-encoding': 'identity', 'content-security-policy': `script-src ${nonceSource(renderNonce)}` },
+        redirect: 'manual',
+      }),
+    // Public pages are answered only through the cache, with their inline scripts allowed by hash.
+    policyFor: (html, renderNonce, path) =>
+      hashPolicy(html, renderNonce, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL }, (scripts) =>
+        console.warn(`[chrysalis] ${path}: ${scripts.length} inline script(s) of an unknown shape stay blocked by its CSP: ${scripts.map((text) => JSON.stringify(text.slice(0, 80))).join(', ')}`),
+      ),
   });
 
   onAppEvent('public-content-changed', (prefix) => cache.purge(prefix));
@@ -45,6 +60,8 @@ async function main() {
   const server = createServer((req, res) => {
     // Before anything reads it: the client's address from the socket and TRUST_PROXY, replacing any copy the client sent.
     stampClientAddress(req, env.TRUST_PROXY);
+    // A visitor sending it would get a page Next rendered without a nonce (proxy.ts).
+    if (req.headers[FILL_HEADER] !== fillToken) delete req.headers[FILL_HEADER];
     // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
     if (handleGeo(req, res, geo, env.SITE_NAME)) return;
     if (cache.handle(req, res)) return;

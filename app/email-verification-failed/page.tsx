@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import { Suspense } from 'react';
 
 import { ResendVerificationForm } from '@/components/account/ResendVerificationForm';
@@ -8,7 +9,9 @@ export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Verification link not valid', description: 'This verification link is not valid any more.', path: '/email-verification-failed', noindex: true });
 }
 
-export default function EmailVerificationFailedPage() {
+export default async function EmailVerificationFailedPage() {
+  // Rendered per request, so its scripts carry the request's CSP nonce (decision 008); only public pages are prerendered and cached.
+  await connection();
   return (
     <section className="auth-page result-page" aria-labelledby="failed-title">
       <span className="result-icon result-bad" aria-hidden="true">!</span>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import Link from 'next/link';
 
 import { pageMetadata } from '@/lib/seo/metadata';
@@ -7,7 +8,9 @@ export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Email verified', description: 'Your email address is verified.', path: '/email-verified', noindex: true });
 }
 
-export default function EmailVerifiedPage() {
+export default async function EmailVerifiedPage() {
+  // Rendered per request, so its scripts carry the request's CSP nonce (decision 008); only public pages are prerendered and cached.
+  await connection();
   return (
     <section className="auth-page result-page" aria-labelledby="verified-title">
       <span className="result-icon result-ok" aria-hidden="true">✓</span>

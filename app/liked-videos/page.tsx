@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 
 import { pageMetadata } from '@/lib/seo/metadata';
 
@@ -13,7 +14,9 @@ export function generateMetadata(): Metadata {
  * to /login?next=/liked-videos). The shell is static; the list is a client
  * island that waits for the session and pages through the API.
  */
-export default function LikedVideosPage() {
+export default async function LikedVideosPage() {
+  // Rendered per request, so its scripts carry the request's CSP nonce (decision 008); only public pages are prerendered and cached.
+  await connection();
   return (
     <>
       <header className="page-header">

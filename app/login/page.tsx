@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import { Suspense } from 'react';
 
 import { LoginForm } from '@/components/account/LoginForm';
@@ -8,7 +9,9 @@ export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Log in', description: 'Log in to upload, like, follow and keep your favourite videos.', path: '/login', noindex: true });
 }
 
-export default function LoginPage() {
+export default async function LoginPage() {
+  // Rendered per request, so its scripts carry the request's CSP nonce (decision 008); only public pages are prerendered and cached.
+  await connection();
   return (
     <section className="auth-page" aria-labelledby="login-title">
       <h1 id="login-title">Log in</h1>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import Link from 'next/link';
 
 import { OwnVideos } from '@/components/videos/OwnVideos';
@@ -17,7 +18,9 @@ export function generateMetadata(): Metadata {
  * the start so /upload#your-videos (the rejection notification's link) has a
  * target.
  */
-export default function UploadPage() {
+export default async function UploadPage() {
+  // Rendered per request, so its scripts carry the request's CSP nonce (decision 008); only public pages are prerendered and cached.
+  await connection();
   const { maxUploadBytes } = getConfig();
   return (
     <div className="upload-page">

@@ -1,56 +1,94 @@
-import { ArticleJsonLd, JsonLdScript } from 'next-seo';
-
+import { JsonLd } from '@/components/seo/JsonLd';
 import { getConfig } from '@/lib/config/server';
+import type { JsonLdObject } from '@/lib/seo/json-ld';
 import { DEFAULT_IMAGE } from '@/lib/site';
 import { absoluteUrl } from '@/lib/seo/metadata';
 
 /**
- * The page's JSON-LD block: WebSite for ordinary pages (with a SearchAction
- * on home, so search engines can offer a site search box), Article for
- * article pages such as the policies. next-seo escapes the JSON so text in
- * it cannot close the script element.
+ * The page's schema.org block (id "structured-data"): WebSite for ordinary
+ * pages (with a SearchAction on home, so search engines can offer a site
+ * search box), Article for article pages such as the policies, VideoObject
+ * on video pages. All go through <JsonLd>, which escapes what members wrote.
  */
 export function WebSiteStructuredData({ path, name, withSearch = false }: { path: string; name?: string; withSearch?: boolean }) {
   const { siteUrl, siteName } = getConfig();
+  const data: JsonLdObject = {
+    '@context': 'https://schema.org',
+    '@type': 'WebSite',
+    name: name ?? siteName,
+    url: absoluteUrl(path),
+    isFamilyFriendly: false,
+  };
+  if (withSearch) {
+    data.potentialAction = {
+      '@type': 'SearchAction',
+      target: { '@type': 'EntryPoint', urlTemplate: `${siteUrl}/search?q={search_term_string}` },
+      'query-input': 'required name=search_term_string',
+    };
+  }
+  return <JsonLd id="structured-data" data={data} />;
+}
+
+function publisher(): JsonLdObject {
+  const { siteName } = getConfig();
+  return { '@type': 'Organization', name: siteName, logo: absoluteUrl(DEFAULT_IMAGE.path) };
+}
+
+export function ArticleStructuredData(props: { path: string; headline: string; description: string; dateModified: string }) {
+  const url = absoluteUrl(props.path);
   return (
-    <JsonLdScript
+    <JsonLd
       id="structured-data"
-      scriptKey="structured-data"
       data={{
         '@context': 'https://schema.org',
-        '@type': 'WebSite',
-        name: name ?? siteName,
-        url: absoluteUrl(path),
-        isFamilyFriendly: false,
-        ...(withSearch
-          ? {
-              potentialAction: {
-                '@type': 'SearchAction',
-                target: { '@type': 'EntryPoint', urlTemplate: `${siteUrl}/search?q={search_term_string}` },
-                'query-input': 'required name=search_term_string',
-              },
-            }
-          : {}),
+        '@type': 'Article',
+        headline: props.headline,
+        url,
+        author: publisher(),
+        datePublished: props.dateModified,
+        dateModified: props.dateModified,
+        image: absoluteUrl(DEFAULT_IMAGE.path),
+        publisher: publisher(),
+        description: props.description,
+        mainEntityOfPage: url,
       }}
     />
   );
 }
 
-export function ArticleStructuredData(props: { path: string; headline: string; description: string; dateModified: string }) {
-  const { siteName } = getConfig();
-  const publisher = { '@type': 'Organization' as const, name: siteName, logo: absoluteUrl(DEFAULT_IMAGE.path) };
+export interface VideoStructuredDataProps {
+  streamVideoId: string;
+  name: string;
+  description: string;
+  thumbnailUrl: string | null;
+  uploadDate: string;
+  /** ISO 8601 duration, when known. */
+  duration?: string;
+  contentUrl: string | null;
+  views: number;
+  likes: number;
+  uploader: string;
+}
+
+export function VideoStructuredData(video: VideoStructuredDataProps) {
+  const counter = (interactionType: string, userInteractionCount: number) => ({ '@type': 'InteractionCounter', interactionType, userInteractionCount });
   return (
-    <ArticleJsonLd
-      scriptId="structured-data"
-      headline={props.headline}
-      description={props.description}
-      url={absoluteUrl(props.path)}
-      mainEntityOfPage={absoluteUrl(props.path)}
-      image={absoluteUrl(DEFAULT_IMAGE.path)}
-      datePublished={props.dateModified}
-      dateModified={props.dateModified}
-      author={publisher}
-      publisher={publisher}
+    <JsonLd
+      id="structured-data"
+      data={{
+        '@context': 'https://schema.org',
+        '@type': 'VideoObject',
+        name: video.name,
+        description: video.description,
+        thumbnailUrl: absoluteUrl(video.thumbnailUrl ?? '/logo-512.png'),
+        uploadDate: video.uploadDate,
+        contentUrl: video.contentUrl ? absoluteUrl(video.contentUrl) : undefined,
+        embedUrl: absoluteUrl(`/embed/${video.streamVideoId}`),
+        duration: video.duration,
+        interactionStatistic: [counter('https://schema.org/WatchAction', video.views), counter('https://schema.org/LikeAction', video.likes)],
+        author: { '@type': 'Person', name: video.uploader, url: absoluteUrl(`/profile/${encodeURIComponent(video.uploader)}`) },
+        publisher: publisher(),
+      }}
     />
   );
 }

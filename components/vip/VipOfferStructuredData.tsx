@@ -1,19 +1,16 @@
+import { JsonLd } from '@/components/seo/JsonLd';
 import type { VipPlanDto } from '@/lib/api-types';
 import { getConfig } from '@/lib/config/server';
+import type { JsonLdObject } from '@/lib/seo/json-ld';
 import { absoluteUrl } from '@/lib/seo/metadata';
 import { DEFAULT_IMAGE } from '@/lib/site';
-
-/** JSON-LD text safe inside a script element: no `<` can close it early. */
-export function jsonLdText(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c');
-}
 
 /**
  * schema.org Product with one Offer per plan, so search engines can show the
  * prices. A recurring plan's price is per billing period (billingDuration in
  * days); a pass is paid once.
  */
-export function vipOfferData(plans: VipPlanDto[], description: string) {
+export function vipOfferData(plans: VipPlanDto[], description: string): JsonLdObject {
   const { siteName } = getConfig();
   const url = absoluteUrl('/subscribe');
   return {
@@ -42,6 +39,5 @@ export function vipOfferData(plans: VipPlanDto[], description: string) {
 }
 
 export function VipOfferStructuredData({ plans, description }: { plans: VipPlanDto[]; description: string }) {
-  // JSON-LD must be raw script text; jsonLdText escapes `<`, so no text can close the element.
-  return <script type="application/ld+json" id="vip-offer-data" dangerouslySetInnerHTML={{ __html: jsonLdText(vipOfferData(plans, description)) }} />;
+  return <JsonLd id="vip-offer-data" data={vipOfferData(plans, description)} />;
 }

@@ -127,6 +127,8 @@ export function handleGeo(req: IncomingMessage, res: ServerResponse, rules: GeoR
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'private, no-store',
     'X-Content-Type-Options': 'nosniff',
+    // A page without scripts: nothing on it may run or load (decision 008).
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

@@ -14,6 +14,14 @@
  * the service that made it calls purgePublicPages() (lib/events.ts), which
  * scripts/serve.ts connects to purge().
  *
+ * Every public page document is answered here, stored or not: on a miss the
+ * visitor gets the fill's answer, and with a query string or the cache turned
+ * off (TTL 0) the page is fetched for that one request. So every public page
+ * carries a Content-Security-Policy that allows its inline scripts by hash
+ * (lib/http/inline-scripts.ts), computed once when the page is fetched: Next
+ * prerenders several of them at build time, where no per-request nonce exists,
+ * and a nonce in stored HTML would be the same for every visitor.
+ *
  * Deliberately plain Node (no Next or app imports): it runs in the server
  * entry before Next is involved.
  */
@@ -21,6 +29,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+
+import { newNonce } from './content-security-policy';
 
 // Async so compressing a large page at the highest levels runs off the event loop.
 const gzipAsync = promisify(gzip);
@@ -33,7 +43,16 @@ export const STATUS_HEADER = 'x-chrysalis-cache';
 const BYPASS_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-action', 'next-url', FILL_HEADER];
 
 /** Response headers that describe the transfer, not the page; recomputed on every answer. */
-const HOP_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'etag', 'cache-control', 'vary']);
+const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+/** Headers a stored entry sets itself (its own freshness and validator) instead of Next's. */
+const ENTRY_HEADERS = new Set(['etag', 'cache-control', 'vary']);
+
+/** Next's answer to a fill, with the page's own Content-Security-Policy in place of any Next sent. */
+export interface FetchedPage {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
 
 export interface CachedPage {
   headers: [string, string][];
@@ -46,56 +65,60 @@ export interface CachedPage {
 }
 
 export interface PageCacheOptions {
-  /** How long an entry is fresh; 0 disables the cache. */
+  /** How long an entry is fresh; 0 stores nothing (public pages are still answered here, with their policy). */
   ttlMs: number;
   /** Upper bound on stored bytes (all encodings); least recently used entries go first. */
   maxBytes: number;
   /** Which paths hold public, visitor-independent pages. */
   isPublicPath: (pathname: string) => boolean;
-  /** Fetches a page from Next (with FILL_HEADER set, so it bypasses this cache). */
-  fetchPage: (path: string) => Promise<Response>;
+  /**
+   * Fetches a page from Next (with FILL_HEADER set, so it bypasses this cache), asking it to write
+   * `renderNonce` on its scripts (a request Content-Security-Policy naming it), which marks them as Next's.
+   */
+  fetchPage: (path: string, renderNonce: string) => Promise<Response>;
+  /** The Content-Security-Policy of an HTML page, given its HTML, the nonce it was asked for, and its path (for logs). */
+  policyFor: (html: string, renderNonce: string, path: string) => string;
   now?: () => number;
 }
 
 export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
-  private readonly filling = new Map<string, Promise<void>>();
+  private readonly filling = new Map<string, Promise<FetchedPage | undefined>>();
   private bytes = 0;
 
   constructor(private readonly options: PageCacheOptions) {}
 
-  /** The cache key of a cacheable request, or undefined when the request must go to Next. */
-  keyOf(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): string | undefined {
-    if (this.options.ttlMs <= 0) return undefined;
+  /**
+   * How a request is answered here: `store` for a page kept in the cache (its path is the key), else
+   * fetched for this request only; undefined when the request must go to Next.
+   */
+  routeOf(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): { path: string; store: boolean } | undefined {
     if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
     if (BYPASS_HEADERS.some((name) => req.headers[name] !== undefined)) return undefined;
-    const url = req.url ?? '';
-    // Query strings are visitor-chosen (and Next's _rsc marker): caching them would let anyone grow the cache.
-    if (url.includes('?') || !url.startsWith('/')) return undefined;
-    return this.options.isPublicPath(url) ? url : undefined;
+    const path = req.url ?? '';
+    if (!path.startsWith('/')) return undefined;
+    const queryAt = path.indexOf('?');
+    if (!this.options.isPublicPath(queryAt < 0 ? path : path.slice(0, queryAt))) return undefined;
+    // Query strings are visitor-chosen (and Next's _rsc marker): storing them would let anyone grow the cache.
+    return { path, store: this.options.ttlMs > 0 && queryAt < 0 };
   }
 
-  /** Answers from the cache when it can; returns false when Next must answer. */
+  /** Answers every public page document (from memory, or fetched now); returns false when Next must answer. */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const key = this.keyOf(req);
-    if (!key) return false;
-    const entry = this.entries.get(key);
-    if (!entry) {
-      void this.fill(key);
-      return false;
+    const route = this.routeOf(req);
+    if (!route) return false;
+    const entry = route.store ? this.entries.get(route.path) : undefined;
+    const age = entry ? this.now() - entry.storedAt : Infinity;
+    // Older than twice the TTL (no traffic for a while) is too old to serve even once: a change is never shown later.
+    if (!entry || age > 2 * this.options.ttlMs) {
+      void this.answerFetched(req, res, route);
+      return true;
     }
     // Refresh LRU position.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    const age = this.now() - entry.storedAt;
-    if (age > 2 * this.options.ttlMs) {
-      // Too old to serve even once (no traffic for a while): Next answers and the entry refills, so a change
-      // is never shown later than twice the TTL.
-      void this.fill(key);
-      return false;
-    }
+    this.entries.delete(route.path);
+    this.entries.set(route.path, entry);
     const stale = age > this.options.ttlMs;
-    if (stale) void this.fill(key);
+    if (stale) void this.fill(route.path);
     this.send(req, res, entry, stale ? 'STALE' : 'HIT');
     return true;
   }
@@ -119,36 +142,50 @@ export class PageCache {
     return this.entries.size;
   }
 
-  /** Fetches a fresh copy from Next; concurrent calls for one key share one request. */
-  fill(key: string): Promise<void> {
+  /** Fetches a fresh copy from Next and stores it; concurrent calls for one key share one request. Undefined when Next could not be asked. */
+  fill(key: string): Promise<FetchedPage | undefined> {
     const running = this.filling.get(key);
     if (running) return running;
     const task = this.fetchAndStore(key)
-      .catch((error: unknown) => console.error(`[page-cache] could not refresh ${key}:`, error))
+      .catch((error: unknown) => {
+        console.error(`[page-cache] could not refresh ${key}:`, error);
+        return undefined;
+      })
       .finally(() => this.filling.delete(key));
     this.filling.set(key, task);
     return task;
   }
 
-  private async fetchAndStore(key: string): Promise<void> {
-    const response = await this.options.fetchPage(key);
+  /** Asks Next for a page and puts its hash-based policy in. */
+  private async fetchPage(path: string): Promise<FetchedPage> {
+    const renderNonce = newNonce();
+    const response = await this.options.fetchPage(path, renderNonce);
     const body = Buffer.from(await response.arrayBuffer());
-    // Only plain 200s without cookies. Public pages (isPublicPath) never read the
-    // visitor's cookies or headers, so prerendered and per-request ones alike are the same for everyone.
-    if (response.status !== 200 || response.headers.has('set-cookie')) {
-      this.remove(key);
-      return;
-    }
     const headers: [string, string][] = [];
     response.headers.forEach((value, name) => {
-      if (!HOP_HEADERS.has(name)) headers.push([name, value]);
+      if (!TRANSFER_HEADERS.has(name) && name !== 'content-security-policy') headers.push([name, value]);
     });
+    if (/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
+      headers.push(['content-security-policy', this.options.policyFor(body.toString('utf8'), renderNonce, path)]);
+    }
+    return { status: response.status, headers, body };
+  }
+
+  private async fetchAndStore(key: string): Promise<FetchedPage> {
+    const page = await this.fetchPage(key);
+    // Only plain 200s without cookies. Public pages (isPublicPath) never read the
+    // visitor's cookies or headers, so prerendered and per-request ones alike are the same for everyone.
+    if (page.status !== 200 || page.headers.some(([name]) => name === 'set-cookie')) {
+      this.remove(key);
+      return page;
+    }
+    const { body } = page;
     const [gzipped, brotli] = await Promise.all([
       gzipAsync(body, { level: 9 }),
       brotliAsync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     ]);
     const entry: CachedPage = {
-      headers,
+      headers: page.headers.filter(([name]) => !ENTRY_HEADERS.has(name)),
       identity: body,
       gzip: gzipped,
       br: brotli,
@@ -165,6 +202,30 @@ export class PageCache {
       this.entries.delete(oldest);
       this.bytes -= old.bytes;
     }
+    return page;
+  }
+
+  /** A miss, or a page not to be stored: the visitor waits for Next's answer, sent with its hash-based policy. */
+  private async answerFetched(req: IncomingMessage, res: ServerResponse, route: { path: string; store: boolean }) {
+    const page = route.store ? await this.fill(route.path) : await this.fetchPage(route.path).catch((error: unknown) => {
+      console.error(`[page-cache] could not fetch ${route.path}:`, error);
+      return undefined;
+    });
+    if (!page) {
+      res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      res.end('The page could not be loaded. Please try again.');
+      return;
+    }
+    for (const [name, value] of page.headers) res.appendHeader(name, value);
+    if (route.store) res.setHeader(STATUS_HEADER, 'MISS');
+    // Compressed quickly for this one answer; the stored entry gets the slow, small encodings.
+    const gzipped = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && page.body.length > 0;
+    const body = gzipped ? await gzipAsync(page.body, { level: 6 }) : page.body;
+    if (gzipped) res.setHeader('content-encoding', 'gzip');
+    res.setHeader('vary', [res.getHeader('vary'), 'accept-encoding'].filter(Boolean).join(', '));
+    res.setHeader('content-length', body.length);
+    res.statusCode = page.status;
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   private remove(key: string) {

@@ -4,7 +4,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 import { POLICIES } from '@/components/policies';
 import { onAppEvent, purgePublicPages } from '@/lib/events';
+import { scriptHashSource } from '@/lib/http/content-security-policy';
 import { FILL_HEADER, PageCache } from '@/lib/http/page-cache';
+import { hashPolicy } from '@/lib/http/page-policy';
 import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
 
 /**
@@ -13,34 +15,42 @@ import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
  * counts how often it is asked.
  */
 function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => number } = {}) {
-  const upstream = { calls: 0, version: 1, status: 200, fromCache: true, setCookie: false };
+  const upstream = { calls: 0, version: 1, status: 200, fromCache: true, setCookie: false, hsts: false };
+  const unknownScripts: string[] = [];
   let port = 0;
   const cache = new PageCache({
     ttlMs: options.ttlMs ?? 60_000,
     maxBytes: options.maxBytes ?? 1024 * 1024,
     isPublicPath: (p) => p === '/' || p.startsWith('/public'),
-    fetchPage: (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1' } }),
+    fetchPage: (path, renderNonce) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1', 'content-security-policy': `script-src 'nonce-${renderNonce}'` } }),
+    policyFor: (html, renderNonce) => hashPolicy(html, renderNonce, { dev: false }, (scripts) => unknownScripts.push(...scripts)),
     now: options.now,
   });
   const next = (req: IncomingMessage, res: ServerResponse) => {
     upstream.calls += 1;
     res.statusCode = upstream.status;
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.setHeader('content-security-policy', "default-src 'self'");
+    // Next sends no policy to the cache's fetches (proxy.ts); one sent anyway must not survive.
+    res.setHeader('content-security-policy', "script-src 'unsafe-inline'");
     if (upstream.fromCache) res.setHeader('x-nextjs-cache', 'HIT');
     if (upstream.setCookie) res.setHeader('set-cookie', 'a=b');
-    res.end(`<html>${req.url} v${upstream.version} ${'padding '.repeat(200)}</html>`);
+    if (upstream.hsts) res.setHeader('strict-transport-security', 'max-age=63072000; includeSubDomains');
+    // Like Next, it writes the request's nonce on the scripts it renders (here React's Suspense runtime).
+    const nonce = /'nonce-([^']+)'/.exec(String(req.headers['content-security-policy']))?.[1];
+    const runtime = nonce ? `<script nonce="${nonce}">${REACT_RUNTIME}</script>` : '';
+    res.end(`<html>${req.url} v${upstream.version} ${'padding '.repeat(200)}<script>${pagePayload(upstream.version)}</script>${runtime}</html>`);
   };
   const server: Server = createServer((req, res) => {
     if (!cache.handle(req, res)) next(req, res);
   });
-  return new Promise<{ url: string; cache: PageCache; upstream: typeof upstream; close: () => Promise<void> }>((resolve) => {
+  return new Promise<{ url: string; cache: PageCache; upstream: typeof upstream; unknownScripts: string[]; close: () => Promise<void> }>((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       port = (server.address() as AddressInfo).port;
       resolve({
         url: `http://127.0.0.1:${port}`,
         cache,
         upstream,
+        unknownScripts,
         close: async () => {
           await cache.idle();
           await new Promise<void>((done) => server.close(() => done()));
@@ -49,6 +59,14 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
     });
   });
 }
+
+/** An inline script as Next writes it (an RSC payload push), different for each version of the page. */
+const pagePayload = (version: number) => `self.__next_f.push([1,"v${version}"])`;
+
+const REACT_RUNTIME = 'requestAnimationFrame(function(){$RT=performance.now()});';
+
+/** The script-src a page of that version must be served with: its payload by shape, the runtime by the fill's nonce. */
+const scriptSrcOf = (version: number) => `script-src 'self' ${scriptHashSource(pagePayload(version))} ${scriptHashSource(REACT_RUNTIME)};`;
 
 /** Raw request without fetch's automatic decompression. */
 function get(url: string, headers: Record<string, string> = {}, method = 'GET') {
@@ -72,14 +90,15 @@ describe('public page cache', () => {
     const server = await startServer();
     try {
       const first = await get(`${server.url}/`);
-      expect(first.headers['x-chrysalis-cache']).toBeUndefined();
-      await settle(server.cache, '/');
+      expect(first.headers['x-chrysalis-cache']).toBe('MISS');
+      expect(server.upstream.calls).toBe(1); // the visitor got the fill's answer: one render, not two
       const callsAfterFill = server.upstream.calls;
 
       const second = await get(`${server.url}/`);
       expect(second.status).toBe(200);
       expect(second.headers['x-chrysalis-cache']).toBe('HIT');
-      expect(second.headers['content-security-policy']).toBe("default-src 'self'");
+      expect(second.headers['content-security-policy']).toContain(scriptSrcOf(1));
+      expect(String(second.headers['content-security-policy']).split(';').find((d) => d.includes('script-src'))).not.toContain('unsafe-inline');
       expect(second.body.toString()).toBe(first.body.toString());
       expect(server.upstream.calls).toBe(callsAfterFill);
 
@@ -115,6 +134,7 @@ describe('public page cache', () => {
         expect(response.headers['x-chrysalis-cache']).toBeUndefined();
       }
       expect(server.cache.size).toBe(0);
+      expect(server.upstream.calls).toBe(3);
     } finally {
       await server.close();
     }
@@ -128,9 +148,11 @@ describe('public page cache', () => {
     try {
       Object.assign(server.upstream, change);
       await get(`${server.url}/public`);
-      await settle(server.cache, '/public');
       expect(server.cache.size).toBe(0);
-      expect((await get(`${server.url}/public`)).headers['x-chrysalis-cache']).toBeUndefined();
+      const again = await get(`${server.url}/public`);
+      expect(again.headers['x-chrysalis-cache']).toBe('MISS');
+      expect(again.status).toBe(server.upstream.status);
+      expect(again.headers['content-security-policy']).toContain(scriptSrcOf(1));
     } finally {
       await server.close();
     }
@@ -141,17 +163,18 @@ describe('public page cache', () => {
     const server = await startServer({ ttlMs: 5_000, now: () => now });
     try {
       await get(`${server.url}/`);
-      await settle(server.cache, '/');
       server.upstream.version = 2;
       expect((await get(`${server.url}/`)).body.toString()).toContain('v1');
       now = 6_000;
       const stale = await get(`${server.url}/`);
       expect(stale.headers['x-chrysalis-cache']).toBe('STALE');
       expect(stale.body.toString()).toContain('v1');
+      expect(stale.headers['content-security-policy']).toContain(scriptSrcOf(1)); // each copy carries its own scripts' hashes
       await settle(server.cache, '/');
       const fresh = await get(`${server.url}/`);
       expect(fresh.headers['x-chrysalis-cache']).toBe('HIT');
       expect(fresh.body.toString()).toContain('v2');
+      expect(fresh.headers['content-security-policy']).toContain(scriptSrcOf(2));
     } finally {
       await server.close();
     }
@@ -162,13 +185,12 @@ describe('public page cache', () => {
     const server = await startServer({ ttlMs: 5_000, now: () => now });
     try {
       await get(`${server.url}/`);
-      await settle(server.cache, '/');
       server.upstream.version = 2;
       now = 10_001;
       const answer = await get(`${server.url}/`);
-      expect(answer.headers['x-chrysalis-cache']).toBeUndefined();
+      expect(answer.headers['x-chrysalis-cache']).toBe('MISS');
       expect(answer.body.toString()).toContain('v2');
-      await settle(server.cache, '/');
+      expect(answer.headers['content-security-policy']).toContain(scriptSrcOf(2));
       expect((await get(`${server.url}/`)).headers['x-chrysalis-cache']).toBe('HIT');
     } finally {
       await server.close();
@@ -180,7 +202,6 @@ describe('public page cache', () => {
     try {
       server.upstream.fromCache = false;
       await get(`${server.url}/public`);
-      await settle(server.cache, '/public');
       expect((await get(`${server.url}/public`)).headers['x-chrysalis-cache']).toBe('HIT');
     } finally {
       await server.close();
@@ -192,7 +213,6 @@ describe('public page cache', () => {
     const disconnect = onAppEvent('public-content-changed', (prefix) => server.cache.purge(prefix));
     try {
       await get(`${server.url}/public`);
-      await settle(server.cache, '/public');
       expect(server.cache.size).toBe(1);
       purgePublicPages('/other');
       expect(server.cache.size).toBe(1);
@@ -204,16 +224,48 @@ describe('public page cache', () => {
     }
   });
 
+  it.each([
+    ['a public page with a query string', '/public?status=success', 60_000],
+    ['a public page with the cache turned off', '/public', 0],
+  ])('answers %s itself, fetched for that request, with its scripts allowed by hash', async (_label, path, ttlMs) => {
+    const server = await startServer({ ttlMs });
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await get(`${server.url}${path}`, { 'accept-encoding': 'gzip' });
+        expect(answer.headers['x-chrysalis-cache']).toBeUndefined();
+        expect(answer.headers['content-security-policy']).toContain(scriptSrcOf(1));
+        expect(gunzipSync(answer.body).toString()).toContain(pagePayload(1));
+      }
+      expect(server.upstream.calls).toBe(2);
+      expect(server.cache.size).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps Next’s other security headers, HSTS included, on cached answers', async () => {
+    const server = await startServer();
+    try {
+      server.upstream.hsts = true;
+      await get(`${server.url}/`);
+      const hit = await get(`${server.url}/`);
+      expect(hit.headers['x-chrysalis-cache']).toBe('HIT');
+      expect(hit.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
+      expect(server.unknownScripts).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('keeps within its byte budget by evicting the least recently used page, and can be purged', async () => {
     const server = await startServer({ maxBytes: 4_500 });
     try {
       for (const path of ['/public/a', '/public/b', '/public/c']) {
         await get(`${server.url}${path}`);
-        await settle(server.cache, path);
       }
       expect(server.cache.size).toBeLessThan(3);
       expect((await get(`${server.url}/public/c`)).headers['x-chrysalis-cache']).toBe('HIT');
-      expect((await get(`${server.url}/public/a`)).headers['x-chrysalis-cache']).toBeUndefined();
+      expect((await get(`${server.url}/public/a`)).headers['x-chrysalis-cache']).toBe('MISS');
       server.cache.purge('/public');
       expect(server.cache.size).toBe(0);
     } finally {

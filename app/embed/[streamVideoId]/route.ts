@@ -1,9 +1,40 @@
 import { getConfig } from '@/lib/config/server';
 import { escapeHtml } from '@/lib/html';
+import { scriptHashSource } from '@/lib/http/content-security-policy';
 import { loadVideoPage } from '@/lib/server/videos/video-page';
 import { absoluteUrl } from '@/lib/seo/metadata';
 
 type Context = { params: Promise<{ streamVideoId: string }> };
+
+/**
+ * The player's one script: the same text for every video (it reads the view URL from the video element),
+ * so the policy allows it by one hash and nothing else inline can run.
+ */
+const PLAYER_SCRIPT = `
+  document.getElementById('confirm').addEventListener('click', function () {
+    document.getElementById('gate').remove();
+    var video = document.getElementById('player');
+    video.play().catch(function () {});
+    video.addEventListener('playing', function once() {
+      video.removeEventListener('playing', once);
+      fetch(video.dataset.viewUrl, { method: 'POST', credentials: 'same-origin' }).catch(function () {});
+    });
+  });
+`;
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `script-src ${scriptHashSource(PLAYER_SCRIPT)}`,
+  "style-src 'unsafe-inline'",
+  "img-src 'self'",
+  "media-src 'self'",
+  // The view count (POST /api/videos/{id}/view) when playback starts.
+  "connect-src 'self'",
+  "form-action 'none'",
+  "base-uri 'none'",
+  // The one page other sites may frame.
+  'frame-ancestors *',
+].join('; ');
 
 /**
  * GET /embed/{streamVideoId} — a minimal player page for other sites' iframes:
@@ -18,7 +49,7 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
   const headers = {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': data ? 'public, max-age=60' : 'no-store',
-    'Content-Security-Policy': "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors *; base-uri 'none'",
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
   };
@@ -31,23 +62,13 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
   const poster = video.thumbnailUrl ? ` poster="${escapeHtml(video.thumbnailUrl)}"` : '';
   const body = `
 <a class="title" href="${watchUrl}" target="_blank" rel="noopener">${title} · ${escapeHtml(siteName)}</a>
-<video id="player" controls playsinline preload="none"${poster} src="${escapeHtml(playback.mp4Url!)}" aria-label="Video: ${title}"></video>
+<video id="player" controls playsinline preload="none"${poster} src="${escapeHtml(playback.mp4Url!)}" data-view-url="${escapeHtml(`/api/videos/${video.streamVideoId}/view`)}" aria-label="Video: ${title}"></video>
 <div id="gate" class="gate" role="dialog" aria-modal="true" aria-labelledby="gate-title">
   <p id="gate-title">Adults only (18+)</p>
   <button id="confirm" type="button">I am 18 or older — play</button>
   <a href="${watchUrl}" target="_blank" rel="noopener">Watch on ${escapeHtml(siteName)}</a>
 </div>
-<script>
-  document.getElementById('confirm').addEventListener('click', function () {
-    document.getElementById('gate').remove();
-    var video = document.getElementById('player');
-    video.play().catch(function () {});
-    video.addEventListener('playing', function once() {
-      video.removeEventListener('playing', once);
-      fetch(${JSON.stringify(`/api/videos/${video.streamVideoId}/view`)}, { method: 'POST', credentials: 'same-origin' }).catch(function () {});
-    });
-  });
-</script>`;
+<script>${PLAYER_SCRIPT}</script>`;
   return new Response(page(siteName, `${title} · ${escapeHtml(siteName)}`, body), { status: 200, headers });
 }
 

@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { VideoJsonLd } from 'next-seo';
 
 import { Comments } from '@/components/community/Comments';
 import { FollowButton } from '@/components/community/FollowButton';
 import { LikeButton } from '@/components/community/LikeButton';
 import { ReportDialog } from '@/components/community/ReportDialog';
 import { EyeIcon } from '@/components/icons';
+import { VideoStructuredData } from '@/components/seo/StructuredData';
 import { RelativeTime } from '@/components/videos/RelativeTime';
 import { VideoGrid } from '@/components/videos/VideoCard';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
@@ -64,24 +64,19 @@ export default async function VideoPage({ params }: Props) {
   const { video, playback } = data;
   const more = await loadMoreLikeThis(video);
   const likes = video.likedBy.length;
-  const { siteName } = getConfig();
   return (
     <>
-      <VideoJsonLd
-        scriptId="structured-data"
+      <VideoStructuredData
+        streamVideoId={video.streamVideoId}
         name={video.title}
         description={summary(video.description, video.title)}
-        thumbnailUrl={video.thumbnailUrl ? absoluteUrl(video.thumbnailUrl) : absoluteUrl('/logo-512.png')}
+        thumbnailUrl={video.thumbnailUrl}
         uploadDate={video.createdAt}
         duration={isoDuration(video.durationSeconds)}
-        contentUrl={playback.mp4Url ? absoluteUrl(playback.mp4Url) : undefined}
-        embedUrl={absoluteUrl(`/embed/${video.streamVideoId}`)}
-        interactionStatistic={[
-          { '@type': 'InteractionCounter', interactionType: 'https://schema.org/WatchAction', userInteractionCount: video.views },
-          { '@type': 'InteractionCounter', interactionType: 'https://schema.org/LikeAction', userInteractionCount: likes },
-        ]}
-        author={{ '@type': 'Person', name: video.uploader.username, url: absoluteUrl(`/profile/${encodeURIComponent(video.uploader.username)}`) }}
-        publisher={{ '@type': 'Organization', name: siteName, logo: absoluteUrl('/logo-512.png') }}
+        contentUrl={playback.mp4Url}
+        views={video.views}
+        likes={likes}
+        uploader={video.uploader.username}
       />
       <div className="watch">
         <article aria-labelledby="video-title">

@@ -1,0 +1,29 @@
+/**
+ * The two ways a page gets its Content-Security-Policy (decision 008):
+ * pages rendered per request allow inline scripts by the request's nonce,
+ * which Next writes on every script it renders (proxy.ts); pages the page
+ * cache serves allow them by hash, computed from the finished HTML.
+ */
+import { AGE_GATE_BOOT_SCRIPT } from '../../components/shell/age-gate-boot';
+import { contentSecurityPolicy, nonceSource, scriptHashSource, type PolicySettings } from './content-security-policy';
+import { pageScriptHashes } from './inline-scripts';
+
+/**
+ * Inline scripts the app writes itself (the root layout's age-gate boot script). React gives them no nonce,
+ * and reading the nonce in the layout would make every page render per request, so they go by hash everywhere.
+ */
+export const APP_INLINE_SCRIPTS: readonly string[] = [AGE_GATE_BOOT_SCRIPT];
+
+export function noncePolicy(nonce: string, settings: PolicySettings): string {
+  return contentSecurityPolicy([nonceSource(nonce), ...APP_INLINE_SCRIPTS.map(scriptHashSource)], settings);
+}
+
+/**
+ * The policy of a finished page, rendered with `renderNonce` when Next rendered it for the fill; `onUnknown`
+ * hears of inline scripts it leaves blocked (none, unless something injected one).
+ */
+export function hashPolicy(html: string, renderNonce: string, settings: PolicySettings, onUnknown: (scripts: string[]) => void): string {
+  const { sources, unknown } = pageScriptHashes(html, { appScripts: APP_INLINE_SCRIPTS, renderNonce });
+  if (unknown.length > 0) onUnknown(unknown);
+  return contentSecurityPolicy(sources, settings);
+}
