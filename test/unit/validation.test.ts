@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 
+import { cleanText, multilineText, text } from '@/lib/validation/common';
+import { searchQuerySchema, uploadFieldsSchema } from '@/lib/validation/videos';
 import { ageOn, changeEmailSchema, changePasswordSchema, loginSchema, registerSchema, RESERVED_USERNAMES, todayIso, usernameSchema } from '@/lib/validation/auth';
 
 const TODAY = '2026-11-21';
@@ -67,5 +69,42 @@ describe('validation (property tests)', () => {
 
   it('formats today in UTC or local time', () => {
     expect(todayIso(new Date('2026-01-02T03:04:05Z'))).toBe('2026-01-02');
+  });
+});
+
+describe('the shared text schema', () => {
+  const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+
+  it('never lets a control character through, and keeps line breaks only where text is multi-line', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (input) => {
+        const single = text().parse(input);
+        const multi = multilineText().parse(input);
+        expect(single).not.toMatch(CONTROL);
+        expect(single).not.toMatch(/[\n\r\u2028\u2029]/);
+        expect(multi).not.toMatch(CONTROL);
+        expect(multi).not.toMatch(/[\r\u2028\u2029]/);
+        // Well-formed: it survives a round trip through UTF-8 unchanged.
+        expect(Buffer.from(multi, 'utf8').toString('utf8')).toBe(multi);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it.each([
+    ['a\u0000b', 'ab', 'ab'],
+    ['line one\r\nline two', 'line one line two', 'line one\nline two'],
+    ['tab\there', 'tab here', 'tab\there'],
+    ['</script >\u2028x', '</script > x', '</script >\nx'],
+    ['lone \ud800 surrogate', 'lone \ufffd surrogate', 'lone \ufffd surrogate'],
+    ['🏳️‍🌈 emoji stay', '🏳️‍🌈 emoji stay', '🏳️‍🌈 emoji stay'],
+  ])('%j → %j (single line) and %j (multi-line)', (input, single, multi) => {
+    expect(cleanText(input)).toBe(single);
+    expect(cleanText(input, { multiline: true })).toBe(multi);
+  });
+
+  it('cleans before limits count, so a title of NULs is empty, not long', () => {
+    expect(firstMessage(uploadFieldsSchema.safeParse({ title: '\u0000'.repeat(50), category: 'Sissy' }))).toBe('Title is required');
+    expect(searchQuerySchema.parse({ q: 'sissy\u0000' }).q).toBe('sissy');
   });
 });
