@@ -85,7 +85,7 @@ export function videoStatusView(video: StatusFields): VideoStatusView {
 }
 
 /** Extensions of video files a browser may not name with a video/* type (or names with none). */
-const VIDEO_EXTENSIONS = /\.(mp4|m4v|mov|qt|webm|mkv|avi|wmv|flv|mpe?g|mpg|ts|mts|m2ts|3gp|3g2|ogv|vob|mxf)$/i;
+const VIDEO_EXTENSIONS = /\.(mp4|m4v|mov|qt|webm|mkv|avi|wmv|asf|flv|mpe?g|mpg|ts|mts|m2ts|3gp|3g2|ogv|vob)$/i;
 
 /**
  * The form's own check of the chosen file, before any byte is sent, in the

@@ -20,6 +20,8 @@ export function mediaFixtures() {
     h264Clip: (seconds = 2) =>
       make(`h264-${seconds}s.mp4`, ['-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=25`, '-f', 'lavfi', '-i', `sine=duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']),
     /** Old MPEG-4 Part 2 in AVI: a real video no browser plays. */
+    /** MPEG-2 in an MPEG program stream, as camcorders and DVDs write it (.mpg, .vob). */
+    mpegPs: () => make('clip.mpg', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'mpeg2video', '-f', 'mpeg']),
     mpeg4Avi: () => make('mpeg4.avi', ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'mpeg4']),
     /** H.264 MP4 of any size, with a tone unless audio is false (for the HLS ladder). */
     sizedClip: ({ seconds = 2, width, height, audio = true }: { seconds?: number; width: number; height: number; audio?: boolean }) =>

@@ -94,12 +94,14 @@ describe.each(ENGINES)('body caps on %s', (engine) => {
           } as ConstructorParameters<typeof NextRequest>[1]);
           const response = await handler(request, { params: Promise.resolve(params) });
           const pulled = body.pulled();
-          if (response.status === 413) bodyRoutes += 1;
+          // The upload refuses a form with no file part in its first megabyte (400) long before its own cap.
+          const cut = response.status === 413 || (file === 'api/videos/upload/route.ts' && type.startsWith('multipart/') && response.status === 400);
+          if (cut) bodyRoutes += 1;
           if (process.env.BODY_LIMITS_VERBOSE) console.log(`${method} ${file} ${type} ${response.status} ${pulled}`);
           const line = `${method} ${file} (${type.split(';')[0]}): ${response.status} after ${(pulled / MB).toFixed(2)} MB`;
           // Read past a small JSON cap: must be a 413. Never anywhere near 48 MB.
-          if (pulled >= MUST_STOP_BEFORE || (pulled > 7 * MB && response.status !== 413) || response.status >= 500) results.push(`FAIL ${line}`);
-          else if (pulled > 64 * 1024 + CHUNK.byteLength && response.status !== 413) results.push(`FAIL ${line}`);
+          if (pulled >= MUST_STOP_BEFORE || (pulled > 7 * MB && !cut) || response.status >= 500) results.push(`FAIL ${line}`);
+          else if (pulled > 64 * 1024 + CHUNK.byteLength && !cut) results.push(`FAIL ${line}`);
         }
       }
     }

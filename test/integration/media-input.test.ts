@@ -43,6 +43,7 @@ const playable: [string, string][] = [
   ['MKV', media.mkvClip()],
   ['MPEG-TS', media.tsClip()],
   ['AVI', media.mpeg4Avi()],
+  ['MPEG-PS', media.mpegPs()],
 ];
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

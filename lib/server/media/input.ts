@@ -9,8 +9,9 @@ import path from 'node:path';
  * server: HLS and DASH playlists, ffconcat lists, image sequences
  * (image2 patterns), and everything else ffmpeg would guess from content.
  * The mov demuxer's external data references (drefs) are off by default.
+ * `mpeg` is the MPEG program stream of camcorders and DVDs (.mpg, .vob).
  */
-export const ALLOWED_DEMUXERS = ['mov', 'matroska', 'avi', 'mpegts', 'flv', 'ogg', 'asf'] as const;
+export const ALLOWED_DEMUXERS = ['mov', 'matroska', 'avi', 'mpegts', 'mpeg', 'flv', 'ogg', 'asf'] as const;
 
 export type AllowedDemuxer = (typeof ALLOWED_DEMUXERS)[number];
 

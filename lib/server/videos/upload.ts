@@ -48,6 +48,9 @@ function byteLimit(limit: number, counted: { bytes: number }) {
   });
 }
 
+/** Room in an upload body for everything but the video: text fields, part headers, boundaries. */
+const FORM_ROOM_BYTES = 1024 * 1024;
+
 /** Large writes: the default 16 KiB buffer makes the file stream push back on every 64 KiB socket chunk. */
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
@@ -85,7 +88,7 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
   const contentType = request.headers.get('content-type') ?? '';
   if (!contentType.startsWith('multipart/form-data')) throw new ApiError(415, 'Send the upload as multipart/form-data.');
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > limit + 1024 * 1024) throw tooLarge(limit);
+  if (declared > limit + FORM_ROOM_BYTES) throw tooLarge(limit);
   const source = body ?? (request.body ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream) : null);
   if (!source) throw badRequest('Choose a video file to upload.');
 
@@ -101,12 +104,17 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
   } catch {
     throw badRequest('The upload form could not be read.');
   }
-  // The whole body is capped, not only the file: a form that never reaches its file part (or never ends its
-  // preamble) would otherwise be read to the end. The form's text fields fit in the megabyte of room.
+  // The whole body is capped, not only the file: the file may be at most `limit`, and everything else (the
+  // text fields, at most 20 of 16 KiB, and part headers) fits in FORM_ROOM_BYTES. So a body that has not
+  // reached its file part after FORM_ROOM_BYTES is no upload form (a missing boundary, junk): it is refused
+  // at once instead of being read up to the file limit.
   let bodyBytes = 0;
   source.on('data', (chunk: Buffer) => {
+    // Listeners run before the parser sees this chunk: judge the file part by what the parser has already read.
+    const alreadyParsed = bodyBytes;
     bodyBytes += chunk.length;
-    if (bodyBytes > limit + 1024 * 1024) parser.destroy(tooLarge(limit));
+    if (bodyBytes > limit + FORM_ROOM_BYTES) parser.destroy(tooLarge(limit));
+    else if (!file && alreadyParsed > FORM_ROOM_BYTES) parser.destroy(badRequest('The upload form could not be read.'));
   });
   parser.on('field', (name: string, value: string) => {
     (fields[name] ??= []).push(value);
