@@ -1,6 +1,9 @@
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 
+// The 404's title and robots, as not-found.tsx gives them to every other missing page.
+export { generateMetadata } from '../not-found';
+
 /**
  * Every path no other route claims. Without it Next answers them with the
  * 404 page it prerendered at build time, whose scripts carry no nonce and so
