@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import useSWR from 'swr';
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { ProfileDto } from '@/lib/api-types';
