@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 import { ApiClientError } from '@/lib/client/http';
 import { DAILY_TASK_MAX, dailyTaskCreateSchema, taskLength } from '@/lib/validation/tasks';
+import '@/lib/client/zod-without-eval';
 
 export interface DailyTaskFormValues {
   description: string;

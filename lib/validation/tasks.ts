@@ -1,5 +1,5 @@
 /** Daily task inputs and messages, shared by the admin form, the API and tests. */
-import { z } from '@/lib/validation/zod';
+import { z } from 'zod';
 
 import { bioLength, normalizeBio } from './community';
 
