@@ -3,7 +3,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 import { ApiClientError } from '@/lib/client/http';
-import { DAILY_TASK_MAX, dailyTaskCreateSchema, taskLength } from '@/lib/validation/tasks';
+import { DAILY_TASK_MAX } from '@/lib/validation/task-messages';
+import { dailyTaskCreateSchema, taskLength } from '@/lib/validation/tasks';
 import '@/lib/client/zod-without-eval';
 
 export interface DailyTaskFormValues {

@@ -7,7 +7,7 @@ import { serverMessage } from '@/components/account/form-parts';
 import { Spinner } from '@/components/shell/Spinner';
 import type { AdminDailyTaskDto, AdminDailyTasksDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
-import { TASK_MESSAGES } from '@/lib/validation/tasks';
+import { TASK_MESSAGES } from '@/lib/validation/task-messages';
 
 import '@/components/tasks/tasks.css';
 

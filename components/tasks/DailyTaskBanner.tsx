@@ -9,7 +9,7 @@ import { useSession } from '@/components/session/SessionProvider';
 import type { CompleteTaskDto, DailyTaskTodayDto } from '@/lib/api-types';
 import { ApiClientError, apiRequest } from '@/lib/client/http';
 import { countdownText, isSameLocalDay, nextUtcMidnight, utcDay } from '@/lib/format/daily-task';
-import { TASK_MESSAGES } from '@/lib/validation/tasks';
+import { TASK_MESSAGES } from '@/lib/validation/task-messages';
 
 import './tasks.css';
 

@@ -17,7 +17,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 import { completeTodaysTask, resolveTaskForDay } from '@/lib/server/tasks/daily-task';
 import { seedStarterTasksIfUnused, STARTER_TASKS } from '@/lib/server/tasks/starter-pool';
 import { VIP_REQUIRED_MESSAGE } from '@/lib/server/vip/access';
-import { DAILY_TASK_MAX, TASK_MESSAGES } from '@/lib/validation/tasks';
+import { DAILY_TASK_MAX, TASK_MESSAGES } from '@/lib/validation/task-messages';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';

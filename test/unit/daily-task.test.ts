@@ -1,5 +1,6 @@
 import { addUtcDays, countdownText, currentStreak, isSameLocalDay, nextUtcMidnight, utcDay } from '@/lib/format/daily-task';
-import { dailyTaskCreateSchema, dailyTaskUpdateSchema, DAILY_TASK_MAX, isCalendarDay, TASK_MESSAGES } from '@/lib/validation/tasks';
+import { DAILY_TASK_MAX, TASK_MESSAGES } from '@/lib/validation/task-messages';
+import { dailyTaskCreateSchema, dailyTaskUpdateSchema, isCalendarDay } from '@/lib/validation/tasks';
 
 const HOUR = 3_600_000;
 

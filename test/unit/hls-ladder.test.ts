@@ -51,7 +51,7 @@ describe('HLS ffmpeg command', () => {
   it('reads the source only as the container the probe found, from a file', () => {
     const args = hlsFfmpegArgs('/in.mp4', '/out', { height: 720, audioCodec: 'aac', demuxer: 'mov' });
     const input = args.indexOf('-i');
-    expect(args.slice(input - 6, input + 2)).toEqual(['-f', 'mov', '-format_whitelist', 'mov,matroska,avi,mpegts,flv,ogg,asf', '-protocol_whitelist', 'file', '-i', 'file:/in.mp4']);
+    expect(args.slice(input - 6, input + 2)).toEqual(['-f', 'mov', '-format_whitelist', 'mov,matroska,avi,mpegts,mpeg,flv,ogg,asf', '-protocol_whitelist', 'file', '-i', 'file:/in.mp4']);
     expect(args.filter((a) => a === '-i')).toHaveLength(1);
   });
 

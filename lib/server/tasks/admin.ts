@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import type { AdminDailyTaskDto, AdminDailyTasksDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { utcDay } from '@/lib/format/daily-task';
-import { TASK_MESSAGES, type DailyTaskCreateInput, type DailyTaskUpdateInput } from '@/lib/validation/tasks';
+import { TASK_MESSAGES } from '@/lib/validation/task-messages';
+import type { DailyTaskCreateInput, DailyTaskUpdateInput } from '@/lib/validation/tasks';
 
 import { recordAdminAction } from '../admin/audit';
 import { requireAdmin, type Actor } from '../auth/actor';

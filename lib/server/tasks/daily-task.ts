@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { CompleteTaskDto, DailyTaskTodayDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { currentStreak, nextUtcMidnight, utcDay } from '@/lib/format/daily-task';
-import { TASK_MESSAGES } from '@/lib/validation/tasks';
+import { TASK_MESSAGES } from '@/lib/validation/task-messages';
 
 import type { Actor } from '../auth/actor';
 import { ApiError, conflict } from '../errors';
