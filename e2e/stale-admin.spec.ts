@@ -35,6 +35,20 @@ async function navigate(section: string, cookie: string) {
 const SECTIONS = ['members', 'audit', 'payments', 'reports'];
 const ADMIN_PAGES = (memberId: string) => ['/admin/members', `/admin/members/${memberId}`, '/admin/audit', '/admin/payments', '/admin/reports', '/admin'];
 
+/** No admin page, by client navigation or as a document, shows any of these strings (members' emails) to this cookie. */
+async function expectNothingFromAdminPages(cookie: string | null, memberId: string, secrets: string[]) {
+  const answers: [string, { status: number; body: string }][] = [];
+  for (const section of SECTIONS) answers.push([`/admin/${section} (RSC navigation)`, await navigate(section, cookie ?? '')]);
+  for (const path of ADMIN_PAGES(memberId)) {
+    const response = await fetch(`${BASE_URL}${path}`, { headers: cookie ? { cookie: `chrysalis_session=${cookie}` } : {}, redirect: 'manual' });
+    answers.push([`${path} (document)`, { status: response.status, body: await response.text() }]);
+  }
+  for (const [what, answer] of answers) {
+    for (const secret of secrets) expect(answer.body, what).not.toContain(secret);
+    expect(answer.status, what).not.toBe(500);
+  }
+}
+
 test.describe('admin pages with a stale admin cookie', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'server answers only: runs once, in the desktop project');
 
@@ -67,17 +81,20 @@ test.describe('admin pages with a stale admin cookie', () => {
         expect(out.status()).toBe(200);
       }
 
-      const answers: [string, { status: number; body: string }][] = [];
-      for (const section of SECTIONS) answers.push([`/admin/${section} (RSC navigation)`, await navigate(section, cookie)]);
-      for (const path of ADMIN_PAGES(bystanderId)) {
-        const response = await fetch(`${BASE_URL}${path}`, { headers: { cookie: `chrysalis_session=${cookie}` }, redirect: 'manual' });
-        answers.push([`${path} (document)`, { status: response.status, body: await response.text() }]);
-      }
-      for (const [what, answer] of answers) {
-        expect(answer.body, what).not.toContain(bystander.email);
-        expect(answer.body, what).not.toContain(deputy.email);
-        expect(answer.status, what).not.toBe(500);
-      }
+      await expectNothingFromAdminPages(cookie, bystanderId, [bystander.email, deputy.email]);
     });
   }
+
+  test('members, banned members and visitors get nothing from any admin page either', async ({ request }) => {
+    const chief = await adminToken(request);
+    const member = await verifiedMember(request, 'plain');
+    const banned = await verifiedMember(request, 'banned');
+    const bystander = await verifiedMember(request, 'bystander');
+    const idOf = async (token: string) => ((await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } })).json()) as { user: { _id: string } }).user._id;
+    const bystanderId = await idOf(bystander.token);
+    const ban = await request.post(`/api/admin/users/${await idOf(banned.token)}/ban`, { headers: { Authorization: `Bearer ${chief}` }, data: { reason: 'Spam' } });
+    expect(ban.status(), await ban.text()).toBe(200);
+    const secrets = [bystander.email, member.email, banned.email];
+    for (const cookie of [member.token, banned.token, null, 'not-a-sealed-token']) await expectNothingFromAdminPages(cookie, bystanderId, secrets);
+  });
 });
