@@ -17,7 +17,7 @@
  *   (the demoted admin too) 403 with the spec's message.
  * No call may answer 5xx.
  */
-import { readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -30,6 +30,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { routeFiles } from '../helpers/routes';
 import { verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
@@ -368,16 +369,6 @@ const TABLE: Record<string, Row> = {
   },
   'POST api/auth/logout/route.ts': simple('public', '/api/auth/logout'),
 };
-
-/** Every route module under app/ (relative paths) and the methods it exports. */
-function routeFiles(dir = path.join(process.cwd(), 'app'), prefix = ''): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    const relative = prefix ? `${prefix}/${name}` : name;
-    if (statSync(full).isDirectory()) return routeFiles(full, relative);
-    return name === 'route.ts' ? [relative] : [];
-  });
-}
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

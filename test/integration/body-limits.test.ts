@@ -5,7 +5,7 @@
  * be JSON or a form. Routes that take no body never read it at all. The
  * stream counts what the handler actually pulled.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,6 +18,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { routeFiles } from '../helpers/routes';
 import { verifiedMemberToken } from '../helpers/members';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bodies-'));
@@ -37,15 +38,6 @@ const CHUNK = new Uint8Array(64 * 1024).fill(0x61);
 const SEGMENTS: Record<string, string> = { id: '3f1c1a8e-5b7d-4c1e-9a3b-2d4e6f8a0b1c', streamVideoId: 'abcdefgh', username: 'somebody' };
 
 type RouteHandler = (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
-
-function routeFiles(dir = path.join(process.cwd(), 'app'), prefix = ''): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    const relative = prefix ? `${prefix}/${name}` : name;
-    if (statSync(full).isDirectory()) return routeFiles(full, relative);
-    return name === 'route.ts' ? [relative] : [];
-  });
-}
 
 /** A 256 MB body produced only as fast as it is read, counting what was read. */
 function hugeBody(): { stream: ReadableStream<Uint8Array>; pulled: () => number } {

@@ -6,7 +6,7 @@
  * the answer is never a 5xx. FUZZ_RUNS sets the cases per engine (default
  * 5,000, so 10,000 over the two engines CI runs; nightly runs can go higher).
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,6 +19,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { routeFiles } from '../helpers/routes';
 import { verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
@@ -40,15 +41,6 @@ interface Endpoint {
   /** Dynamic segments in order, e.g. ['streamVideoId'] or ['streamVideoId', '...file']. */
   segments: string[];
   handler: Parameters<typeof call>[0];
-}
-
-function routeFiles(dir = path.join(process.cwd(), 'app'), prefix = ''): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    const relative = prefix ? `${prefix}/${name}` : name;
-    if (statSync(full).isDirectory()) return routeFiles(full, relative);
-    return name === 'route.ts' ? [relative] : [];
-  });
 }
 
 /** Strings an attacker would send. */
