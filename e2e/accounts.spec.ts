@@ -18,6 +18,8 @@ async function registerThroughForm(page: Page, username: string, email: string, 
 
 test.describe('accounts', () => {
   test('register → email → verify → log in → settings → log out', async ({ confirmedPage: page }) => {
+    // A whole member journey in one test: on a busy 2-core runner it passes 30 s.
+    test.slow();
     const id = unique();
     const email = `member-${id}@example.org`;
     await registerThroughForm(page, `member_${id}`, email, 'orchid-velvet-77');

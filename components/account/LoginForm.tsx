@@ -13,7 +13,6 @@ import { loginSchema, type LoginInput } from '@/lib/validation/auth';
 
 import { serverMessage, TextField } from './form-parts';
 import { VerificationPopup } from './VerificationPopup';
-import '@/lib/client/zod-without-eval';
 
 export function LoginForm() {
   const { login } = useSession();

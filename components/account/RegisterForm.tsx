@@ -10,7 +10,6 @@ import { registerSchema, todayIso, type RegisterInput } from '@/lib/validation/a
 
 import { serverMessage, TextField } from './form-parts';
 import { VerificationPopup } from './VerificationPopup';
-import '@/lib/client/zod-without-eval';
 
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'];
 

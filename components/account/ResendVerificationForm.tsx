@@ -10,7 +10,6 @@ import { apiRequest } from '@/lib/client/http';
 import { resendVerificationSchema } from '@/lib/validation/auth';
 
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
-import '@/lib/client/zod-without-eval';
 
 type Input = z.input<typeof resendVerificationSchema>;
 

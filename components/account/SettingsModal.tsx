@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import useSWR from 'swr';
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { ProfileDto } from '@/lib/api-types';
@@ -15,7 +15,6 @@ import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validatio
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
-import '@/lib/client/zod-without-eval';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
 

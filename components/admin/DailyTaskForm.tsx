@@ -5,7 +5,6 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiClientError } from '@/lib/client/http';
 import { DAILY_TASK_MAX } from '@/lib/validation/task-messages';
 import { dailyTaskCreateSchema, taskLength } from '@/lib/validation/tasks';
-import '@/lib/client/zod-without-eval';
 
 export interface DailyTaskFormValues {
   description: string;

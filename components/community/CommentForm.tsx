@@ -4,7 +4,6 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 
 import { ApiClientError } from '@/lib/client/http';
 import { COMMENT_MAX, commentBodySchema, commentLength } from '@/lib/validation/community';
-import '@/lib/client/zod-without-eval';
 
 interface Props {
   /** The visible label of the text box (also its accessible name). */

@@ -16,7 +16,6 @@ import {
   type ReportReason,
   type ReportTargetType,
 } from '@/lib/validation/community';
-import '@/lib/client/zod-without-eval';
 
 export interface ReportDialogProps {
   /** What is reported: anyone may report a video; comments and profiles need a login. */

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Link from 'next/link';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 import { useSession } from '@/components/session/SessionProvider';
 import { Spinner } from '@/components/shell/Spinner';
@@ -17,7 +17,6 @@ import { useRefreshOwnVideos } from './OwnVideos';
 import { UploadDropZone } from './UploadDropZone';
 import { UploadProgressBar } from './UploadProgress';
 import { UploadStatus, type UploadedVideo } from './UploadStatus';
-import '@/lib/client/zod-without-eval';
 
 /** The API's rules (lib/validation/videos.ts), shaped for a form: tags are typed as one comma-separated line. */
 const uploadFormSchema = z.object({

@@ -1,5 +1,5 @@
 /** Admin inputs, shared by the admin panel's forms, the admin API and tests. */
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 import { multilineText, positiveInt, text } from './common';
 

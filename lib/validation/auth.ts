@@ -2,7 +2,7 @@
  * Account schemas shared by the forms (react-hook-form resolvers), the API
  * and the tests. Messages are the specification's (section 5), word for word.
  */
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 export const MIN_AGE = 18;
 export const USERNAME_MIN = 3;

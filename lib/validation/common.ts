@@ -1,5 +1,5 @@
 /** Small schema pieces every input module uses. */
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 /** Query strings arrive as text; numbers are coerced and bounded, junk is a 400 with a message naming the parameter. */
 export const positiveInt = (name: string, max: number, fallback: number) =>

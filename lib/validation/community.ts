@@ -1,5 +1,5 @@
 /** Community inputs (reports, blocks, …), shared by the dialogs, the API and tests. */
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 import type { REPORT_REASONS as DB_REPORT_REASONS, REPORT_TARGETS as DB_REPORT_TARGETS } from '@/lib/db/schema';
 

@@ -6,7 +6,7 @@
  * `text()` schema, since an id with a control character in it must fail its
  * pattern, not be cleaned into somebody else's id.
  */
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 const segment = z.string();
 

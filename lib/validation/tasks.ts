@@ -1,5 +1,5 @@
 /** Daily task inputs and messages, shared by the admin form, the API and tests. */
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 import { bioLength, normalizeBio } from './community';
 import { DAILY_TASK_MAX, TASK_MESSAGES } from './task-messages';

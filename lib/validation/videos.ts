@@ -1,5 +1,5 @@
 /** Upload fields, shared by the upload form and the API. */
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 import { CATEGORIES } from '@/lib/site';
 

@@ -1,5 +1,5 @@
 /** VIP inputs, shared by the subscribe page, the API and tests. */
-import { z } from 'zod';
+import { z } from '@/lib/validation/zod';
 
 import { text } from './common';
 
