@@ -146,12 +146,29 @@ export interface CommentDto {
   /** Set when the author last changed the text; null if never edited. */
   editedAt: string | null;
   author: { _id: string; username: string; profilePhotoUrl: string | null };
+  /** The top-level comment a reply answers; null for a top-level comment. */
+  parentId: string | null;
+  /** Replies to a top-level comment, counted when read (those of members the caller blocked left out); 0 for replies. */
+  replyCount: number;
+}
+
+/** GET /api/comments/{id}/replies: one page of a comment's replies, oldest first. */
+export interface ReplyPageDto {
+  replies: CommentDto[];
+  total: number;
+  pagination: { page: number; limit: number; hasMore: boolean };
+}
+
+/** GET /api/comments/{id}: one comment and, for a reply, its top-level comment (what a #comment-{id} link shows when it is not on the loaded page). */
+export interface CommentThreadDto {
+  comment: CommentDto;
+  parent: CommentDto | null;
 }
 
 /** One page of a video's comments, newest first; pass nextCursor back as `cursor` for the next page. */
 export interface CommentPageDto {
   comments: CommentDto[];
-  /** Comments on the video (those of members the caller blocked left out). */
+  /** Top-level comments on the video (those of members the caller blocked left out); replies are counted on their parent. */
   total: number;
   pagination: { limit: number; hasMore: boolean; nextCursor: string | null };
 }

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+import { REPORT_REASONS, REPORT_TARGETS } from '../report-reasons';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -291,10 +293,17 @@ export const comments = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     body: text('body').notNull(),
+    /** A reply's top-level comment (one level of replies: never a reply itself); null for top-level comments. Replies go with their parent. */
+    parentId: uuid('parent_id').references((): AnyPgColumn => comments.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     editedAt: timestamp('edited_at', { withTimezone: true }),
   },
-  (t) => [index('comments_video_idx').on(t.videoId, t.createdAt.desc(), t.id.desc()), index('comments_author_idx').on(t.authorId)],
+  (t) => [
+    index('comments_video_idx').on(t.videoId, t.createdAt.desc(), t.id.desc()),
+    index('comments_author_idx').on(t.authorId),
+    // Replies oldest first, and reply counts computed at read time (never stored: deletions elsewhere must keep them exact).
+    index('comments_parent_idx').on(t.parentId, t.createdAt, t.id).where(sql`parent_id IS NOT NULL`),
+  ],
 );
 
 export type Comment = typeof comments.$inferSelect;
@@ -314,8 +323,8 @@ export const blocks = pgTable(
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked_idx').on(t.blockedId), check('blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`)],
 );
 
-export const REPORT_REASONS = ['underage', 'non_consensual', 'illegal', 'copyright', 'harassment', 'spam', 'other'] as const;
-export const REPORT_TARGETS = ['video', 'comment', 'profile'] as const;
+// The one list of reasons (lib/report-reasons.ts), shared with the validation schema and every report dialog.
+export { REPORT_REASONS, REPORT_TARGETS };
 
 /**
  * Reports from anyone (a video can be reported without an account). The

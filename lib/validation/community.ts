@@ -1,38 +1,14 @@
 /** Community inputs (reports, blocks, …), shared by the dialogs, the API and tests. */
 import { z } from '@/lib/validation/zod';
 
-import type { REPORT_REASONS as DB_REPORT_REASONS, REPORT_TARGETS as DB_REPORT_TARGETS } from '@/lib/db/schema';
+import { REPORT_REASONS, REPORT_TARGETS } from '@/lib/report-reasons';
 
 import { characterCount, cleanText, multilineText, positiveInt, text } from './common';
 
 // ---------- Reports and blocks ----------
 
-/** The reasons the database accepts (lib/db/schema.ts), repeated here so the browser bundle does not pull in Drizzle. */
-export const REPORT_REASONS = ['underage', 'non_consensual', 'illegal', 'copyright', 'harassment', 'spam', 'other'] as const;
-export const REPORT_TARGETS = ['video', 'comment', 'profile'] as const;
-export type ReportReason = (typeof REPORT_REASONS)[number];
-export type ReportTargetType = (typeof REPORT_TARGETS)[number];
-
-// Compile-time guard: these lists and the schema's must stay identical.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const reasonsMatch: Same<ReportReason, (typeof DB_REPORT_REASONS)[number]> = true;
-const targetsMatch: Same<ReportTargetType, (typeof DB_REPORT_TARGETS)[number]> = true;
-void reasonsMatch;
-void targetsMatch;
-
-/** Plain-language labels and hints for the report dialog, in the order shown. */
-export const REPORT_REASON_LABELS: Record<ReportReason, { label: string; hint: string }> = {
-  underage: { label: 'Involves someone under 18', hint: 'Someone who is, looks or is said to be a minor.' },
-  non_consensual: { label: 'Without someone’s consent', hint: 'Someone did not agree to be filmed, to what happens, or to it being shared.' },
-  illegal: { label: 'Something illegal', hint: 'Violence, threats, drugs for sale or other crimes.' },
-  copyright: { label: 'Someone else’s work, used without permission', hint: 'Your video, picture or text, or one you represent.' },
-  harassment: { label: 'Harassment, hate or bullying', hint: 'Targeting someone, slurs, outing or threats.' },
-  spam: { label: 'Spam or scam', hint: 'Advertising, misleading links or fake accounts.' },
-  other: { label: 'Something else', hint: 'Tell us what is wrong in the details box.' },
-};
-
-/** Reasons moderators look at first: possible harm to a person, and crime. */
-export const URGENT_REPORT_REASONS: readonly ReportReason[] = ['underage', 'non_consensual', 'illegal'];
+// One list of reasons and labels for the database, this schema and every dialog (lib/report-reasons.ts).
+export { REPORT_REASON_LABELS, REPORT_REASONS, REPORT_TARGETS, URGENT_REPORT_REASONS, type ReportReason, type ReportTargetType } from '@/lib/report-reasons';
 
 export const REPORT_DETAILS_MAX = 2000;
 /** Admins get a due date this many business days after a report arrives. */
@@ -143,7 +119,14 @@ export const COMMENT_MESSAGES = {
   tooFast: 'You are commenting too quickly. Please wait a moment before posting again.',
   dailyLimit: 'You have posted a lot of comments today. Please try again tomorrow.',
   badCursor: 'The cursor is not valid. Start again from the first page.',
+  parentGone: 'This comment no longer exists.',
+  parentOtherVideo: 'You can only reply to a comment on the same video.',
+  badParentId: 'The comment you reply to is not valid.',
+  replyBlocked: 'You cannot reply to this comment.',
 } as const;
+
+/** Replies are shown oldest first, this many per "Show more replies". */
+export const REPLIES_PAGE_SIZE = 10;
 
 /** A comment's length as the limit and the form's counter count it. */
 export const commentLength = characterCount;
@@ -161,6 +144,18 @@ export const commentBodySchema = z.object({
 });
 
 export type CommentBodyInput = z.infer<typeof commentBodySchema>;
+
+/** POST /api/videos/{streamVideoId}/comments: the text, and for a reply the comment it answers (a reply to a reply joins the same thread). */
+export const newCommentSchema = commentBodySchema.extend({
+  parentId: z.guid({ error: COMMENT_MESSAGES.badParentId }).nullish(),
+});
+
+export type NewCommentInput = z.infer<typeof newCommentSchema>;
+
+/** GET /api/comments/{id}/replies?page: oldest first, REPLIES_PAGE_SIZE a page. */
+export const repliesQuerySchema = z.object({
+  page: positiveInt('page', 10_000, 1),
+});
 
 export const commentListQuerySchema = z.object({
   limit: positiveInt('limit', COMMENTS_LIMIT_MAX, COMMENTS_PAGE_SIZE),
