@@ -10,13 +10,18 @@ import { relativeTime } from '@/lib/format/relative-time';
 
 import { CommentForm } from './CommentForm';
 import { CommentText } from './CommentText';
+import { ReportDialog } from './ReportDialog';
 
 interface Props {
   comment: CommentDto;
   canEdit: boolean;
   canDelete: boolean;
+  /** Everyone but the author may report a comment (visitors are asked to log in first). */
+  canReport?: boolean;
   onEdit(body: string): Promise<void>;
   onDelete(): Promise<void>;
+  /** Opens the thread's reply form; absent for visitors. */
+  onReply?(): void;
 }
 
 function Avatar({ author }: { author: CommentDto['author'] }) {
@@ -31,8 +36,14 @@ function Avatar({ author }: { author: CommentDto['author'] }) {
   );
 }
 
+/** A parent's replies go with it (ON DELETE CASCADE), so the question says so. */
+export function deleteQuestion(comment: Pick<CommentDto, 'replyCount'>): string {
+  if (comment.replyCount === 0) return 'Delete this comment? This cannot be undone.';
+  return `Delete this comment and its ${comment.replyCount === 1 ? 'reply' : `${comment.replyCount} replies`}? This cannot be undone.`;
+}
+
 /** One comment: author, time, text; edit for its author, delete (after a confirmation) for its author, the video's owner and admins. */
-export function CommentItem({ comment, canEdit, canDelete, onEdit, onDelete }: Props) {
+export function CommentItem({ comment, canEdit, canDelete, canReport = false, onEdit, onDelete, onReply }: Props) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -92,8 +103,13 @@ export function CommentItem({ comment, canEdit, canDelete, onEdit, onDelete }: P
       ) : (
         <CommentText text={comment.body} />
       )}
-      {!editing && (canEdit || canDelete) && !confirming && (
+      {!editing && (canEdit || canDelete || canReport || onReply) && !confirming && (
         <div className="comment-actions">
+          {onReply && (
+            <button type="button" className="comment-action" aria-label={`Reply to ${comment.author.username}`} onClick={onReply}>
+              Reply
+            </button>
+          )}
           {canEdit && (
             <button ref={editButton} type="button" className="comment-action" onClick={() => setEditing(true)}>
               Edit
@@ -104,11 +120,12 @@ export function CommentItem({ comment, canEdit, canDelete, onEdit, onDelete }: P
               Delete
             </button>
           )}
+          {canReport && <ReportDialog targetType="comment" target={comment._id} buttonClassName="comment-action" buttonAriaLabel={`Report comment by ${comment.author.username}`} />}
         </div>
       )}
       {confirming && (
         <div className="comment-confirm" role="group" aria-label="Confirm deletion">
-          <p>Delete this comment? This cannot be undone.</p>
+          <p>{deleteQuestion(comment)}</p>
           <button
             type="button"
             className="btn btn-ghost"

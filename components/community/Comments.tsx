@@ -1,16 +1,16 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
 import { useSession } from '@/components/session/SessionProvider';
-import type { CommentDto, CommentPageDto } from '@/lib/api-types';
+import type { CommentDto, CommentPageDto, CommentThreadDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 import { COMMENTS_PAGE_SIZE } from '@/lib/validation/community';
 
 import { CommentForm } from './CommentForm';
-import { CommentItem } from './CommentItem';
+import { CommentThread } from './CommentThread';
 
 interface Props {
   streamVideoId: string;
@@ -60,6 +60,16 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
   const hasMore = pages?.at(-1)?.pagination.hasMore ?? false;
   const loadingMore = isValidating && size > (data?.length ?? 1);
 
+  // A #comment-{id} link (a notification, the report queue) to a comment on a later page, or to a reply: ask for it and show its thread first.
+  const [linked, setLinked] = useState<CommentThreadDto | null>(null);
+  const askedFor = useRef<string | null>(null);
+  useEffect(() => {
+    const match = /^#comment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(window.location.hash);
+    if (!match || !viewer || pages === undefined || askedFor.current === match[1] || document.getElementById(`comment-${match[1]}`)) return;
+    askedFor.current = match[1]!;
+    apiRequest<CommentThreadDto>(`/api/comments/${match[1]}`).then(setLinked, () => undefined);
+  }, [pages, viewer]);
+
   // A notification links to #comment-{id}; after a client-side navigation the layout scrolls to the top, so look again once the list is in.
   const scrolledTo = useRef<string | null>(null);
   useEffect(() => {
@@ -70,7 +80,7 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
     scrolledTo.current = hash;
     const frame = requestAnimationFrame(() => requestAnimationFrame(() => target.scrollIntoView({ block: 'center' })));
     return () => cancelAnimationFrame(frame);
-  }, [comments]);
+  }, [comments, linked]);
 
   /** Applies a local change to the loaded pages without asking the server again. */
   function update(change: (pages: CommentPageDto[]) => CommentPageDto[]) {
@@ -86,6 +96,7 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
   async function edit(id: string, body: string) {
     const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/comments/${encodeURIComponent(id)}`, { method: 'PATCH', json: { body } });
     update((current) => current.map((page) => ({ ...page, comments: page.comments.map((other) => (other._id === id ? comment : other)) })));
+    setLinked((current) => (current && !current.parent && current.comment._id === id ? { comment, parent: null } : current?.parent?._id === id ? { ...current, parent: comment } : current));
   }
 
   async function remove(id: string) {
@@ -97,7 +108,12 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
         comments: page.comments.filter((other) => other._id !== id),
       })),
     );
+    setLinked((current) => (current && (current.parent ?? current.comment)._id === id ? null : current));
   }
+
+  // The linked thread comes first; the rest keep their order.
+  const pinned = linked ? (linked.parent ?? linked.comment) : null;
+  const threads = pinned ? [pinned, ...comments.filter((comment) => comment._id !== pinned._id)] : comments;
 
   const loginHref = `/login?next=${encodeURIComponent(`/video/${streamVideoId}`)}`;
 
@@ -134,24 +150,24 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
         <p className="comments-empty" role="status">
           Loading comments…
         </p>
-      ) : comments.length === 0 ? (
+      ) : threads.length === 0 ? (
         <p className="comments-empty">No comments yet.{user ? ' Be the first to say something.' : ''}</p>
       ) : (
         <ol className="comment-list" aria-label="Comments">
-          {comments.map((comment) => {
-            const own = Boolean(user && user._id === comment.author._id);
-            return (
-              <li key={comment._id}>
-                <CommentItem
-                  comment={comment}
-                  canEdit={own}
-                  canDelete={Boolean(user && (own || user._id === videoOwnerId || user.isAdmin))}
-                  onEdit={(body) => edit(comment._id, body)}
-                  onDelete={() => remove(comment._id)}
-                />
-              </li>
-            );
-          })}
+          {threads.map((comment) => (
+            <li key={comment === pinned ? `linked-${comment._id}` : comment._id}>
+              {comment === pinned && <p className="comment-thread-linked">Linked comment</p>}
+              <CommentThread
+                streamVideoId={streamVideoId}
+                videoOwnerId={videoOwnerId}
+                comment={comment}
+                viewer={user}
+                initialReplies={comment === pinned && linked?.parent ? [linked.comment] : undefined}
+                onEdit={(body) => edit(comment._id, body)}
+                onDelete={() => remove(comment._id)}
+              />
+            </li>
+          ))}
         </ol>
       )}
 

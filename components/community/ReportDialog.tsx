@@ -29,6 +29,8 @@ export interface ReportDialogProps {
   /** What the dialog title calls the target: "this video", "this comment", "alex's profile". */
   subject?: string;
   className?: string;
+  /** Replaces the button's own classes, e.g. to sit among a comment's quiet actions. */
+  buttonClassName?: string;
 }
 
 const DEFAULT_SUBJECT: Record<ReportTargetType, string> = { video: 'this video', comment: 'this comment', profile: 'this profile' };
@@ -41,7 +43,7 @@ const URGENT_NOTE: readonly ReportReason[] = ['underage', 'non_consensual'];
  * is inert, Escape closes it), keeps Tab inside itself, and gives focus back
  * to the button when it closes.
  */
-export function ReportDialog({ targetType, target, label = 'Report', buttonAriaLabel, subject, className }: ReportDialogProps) {
+export function ReportDialog({ targetType, target, label = 'Report', buttonAriaLabel, subject, className, buttonClassName }: ReportDialogProps) {
   const [open, setOpen] = useState(false);
   // Each opening is a new modal: reopened right after Escape (before React re-rendered), the old one's <dialog> is already closed.
   const [opening, setOpening] = useState(0);
@@ -55,7 +57,7 @@ export function ReportDialog({ targetType, target, label = 'Report', buttonAriaL
       <button
         ref={button}
         type="button"
-        className={`btn btn-ghost btn-small report-button${className ? ` ${className}` : ''}`}
+        className={buttonClassName ?? `btn btn-ghost btn-small report-button${className ? ` ${className}` : ''}`}
         aria-haspopup="dialog"
         aria-label={buttonAriaLabel}
         onClick={() => {

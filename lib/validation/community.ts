@@ -23,6 +23,7 @@ export const REPORT_MESSAGES = {
   thanks: 'Thank you. Our moderators will review this report.',
   duplicate: 'You have already reported this.',
   loginRequired: 'Please log in to report comments and profiles.',
+  ownComment: 'You cannot report your own comment. You can edit or delete it instead.',
 } as const;
 
 export const reportSchema = z

@@ -81,7 +81,7 @@ describe.each(ENGINES)('comments on %s', (engine) => {
   it('posts a comment, lists it newest first with its author, and tells the video owner', async () => {
     const first = await posted(aliceToken, '  First!  ');
     const second = await posted(bobToken, 'Second,\nwith a line break');
-    expect(first).toEqual({ _id: expect.any(String), body: 'First!', createdAt: expect.any(String), editedAt: null, author: { _id: alice, username: 'alice', profilePhotoUrl: null } });
+    expect(first).toEqual({ _id: expect.any(String), body: 'First!', createdAt: expect.any(String), editedAt: null, author: { _id: alice, username: 'alice', profilePhotoUrl: null }, parentId: null, replyCount: 0 });
     expect(Date.parse(first.createdAt)).toBeGreaterThan(Date.now() - 60_000);
 
     const listed = await list();

@@ -71,12 +71,13 @@ async function resolveTarget(type: ReportTargetType, target: string, reporterId:
     return row.id;
   }
   if (type === 'comment') {
-    const [row] = await queryRows<{ id: string }>(
+    const [row] = await queryRows<{ id: string; author_id: string }>(
       db,
-      sql`SELECT c.id FROM comments c JOIN videos v ON v.id = c.video_id
+      sql`SELECT c.id, c.author_id FROM comments c JOIN videos v ON v.id = c.video_id
           WHERE c.id = ${target} AND v.processing_state = 'ready' AND v.moderation_status = 'approved' AND NOT v.owner_banned`,
     );
     if (!row) throw new ApiError(404, 'Comment not found');
+    if (row.author_id === reporterId) throw badRequest(REPORT_MESSAGES.ownComment, { field: 'target' });
     return row.id;
   }
   const [row] = await queryRows<{ id: string }>(db, sql`SELECT id FROM users WHERE lower(username) = ${target.toLowerCase()}`);
