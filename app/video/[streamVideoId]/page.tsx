@@ -10,8 +10,10 @@ import { EyeIcon } from '@/components/icons';
 import { VideoStructuredData } from '@/components/seo/StructuredData';
 import { RelativeTime } from '@/components/videos/RelativeTime';
 import { VideoGrid } from '@/components/videos/VideoCard';
+import { ShareButton } from '@/components/videos/ShareButton';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
 import { getConfig } from '@/lib/config/server';
+import { embedSnippet } from '@/lib/embed';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
 import { relativeTime } from '@/lib/format/relative-time';
 import { loadMoreLikeThis, loadVideoPage } from '@/lib/server/videos/video-page';
@@ -101,6 +103,7 @@ export default async function VideoPage({ params }: Props) {
               {/* The count is in the server HTML for crawlers; the member's own state fills in on the client. */}
               <LikeButton streamVideoId={video.streamVideoId} ownerId={video.uploader._id} likes={likes} />
             </span>
+            <ShareButton url={absoluteUrl(`/video/${video.streamVideoId}`)} embedCode={embedSnippet(getConfig().siteUrl, video.streamVideoId, { title: video.title })} title={video.title} />
             {/* For everyone, visitors included; the page stays the same for all (a client island). */}
             <ReportDialog targetType="video" target={video.streamVideoId} />
           </div>
