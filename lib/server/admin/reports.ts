@@ -8,6 +8,7 @@ import { REPORT_REASON_LABELS, type ReportReason, type ReportTargetType } from '
 import type { ReportDecision } from '@/lib/validation/admin';
 
 import { requireAdmin, type Actor, type Authenticated } from '../auth/actor';
+import { removeComment } from '../community/comments';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
 
@@ -49,8 +50,8 @@ async function removeTarget(db: Database, admin: Authenticated, report: OpenRepo
     return `removed the video “${video.title}”`;
   }
   if (report.target_type === 'comment') {
-    const deleted = await queryRows<{ id: string }>(db, sql`DELETE FROM comments WHERE id = ${report.target_id} RETURNING id`);
-    return deleted.length ? 'deleted the comment' : 'the comment was already deleted';
+    // Its replies and the notifications they caused go with it.
+    return (await removeComment(db, report.target_id)) ? 'deleted the comment' : 'the comment was already deleted';
   }
   const [member] = await queryRows<{ username: string; is_admin: boolean; banned_at: unknown }>(
     db,

@@ -297,6 +297,18 @@ export async function editComment(actor: Actor, commentId: string, input: Commen
   return readComment(db, commentId, user.id);
 }
 
+/**
+ * Deletes a comment, its replies (ON DELETE CASCADE) and the notifications
+ * they caused, which would point at nothing (and may be the abuse that was
+ * removed). For the callers' own checks and transaction: the author's
+ * delete below, an admin resolving a report. True if the comment was there.
+ */
+export async function removeComment(db: Database, commentId: string): Promise<boolean> {
+  await db.execute(sql`DELETE FROM notifications WHERE dedupe_key IN (SELECT 'comment:' || id::text FROM comments WHERE id = ${commentId} OR parent_id = ${commentId})`);
+  const deleted = await db.delete(comments).where(eq(comments.id, commentId)).returning({ id: comments.id });
+  return deleted.length > 0;
+}
+
 /** Deletes a comment, its replies and the notifications they caused: its author, the video's owner or an admin may. */
 export async function deleteComment(actor: Actor, commentId: string): Promise<void> {
   const { user } = requireMember(actor);
@@ -304,13 +316,6 @@ export async function deleteComment(actor: Actor, commentId: string): Promise<vo
   const found = await findComment(db, commentId);
   const allowed = found.author_id === user.id || found.video_owner_id === user.id || user.isAdmin;
   if (!allowed) throw forbidden(COMMENT_MESSAGES.deleteOthers);
-  await db.transaction(async (tx) => {
-    // The owner's "commented on your video" would point at nothing (and may be the abuse that was removed); so would its replies'.
-    await tx.execute(
-      sql`DELETE FROM notifications WHERE dedupe_key IN (SELECT 'comment:' || id::text FROM comments WHERE id = ${commentId} OR parent_id = ${commentId})`,
-    );
-    // Its replies go with it (ON DELETE CASCADE).
-    await tx.delete(comments).where(eq(comments.id, commentId));
-  });
+  await db.transaction((tx) => removeComment(tx, commentId));
   purgeVideoPage(found.stream_video_id);
 }
