@@ -180,6 +180,20 @@ const TABLE: Record<string, Row> = {
   },
   'POST api/auth/resend-verification/route.ts': { access: 'public', build: async () => ({ path: '/api/auth/resend-verification', json: { email: 'nobody@example.org' } }) },
   'GET api/auth/verify-email/route.ts': simple('public', '/api/auth/verify-email?token=not-a-token'),
+  'GET api/comments/[id]/route.ts': {
+    access: 'public',
+    build: async (f) => {
+      const id = await f.comment();
+      return { path: `/api/comments/${id}`, params: { id } };
+    },
+  },
+  'GET api/comments/[id]/replies/route.ts': {
+    access: 'public',
+    build: async (f) => {
+      const id = await f.comment();
+      return { path: `/api/comments/${id}/replies?page=1`, params: { id } };
+    },
+  },
   'PATCH api/comments/[id]/route.ts': {
     access: 'owner',
     build: async (f) => {
