@@ -50,7 +50,7 @@ async function comment(request: APIRequestContext, token: string, id: string, bo
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()?.width}.png`, fullPage: false });
 
-test('a member reports another member’s comment from the comment, with the same reasons as a video; never their own', async ({ confirmedPage: page, request }) => {
+test('a member reports another member’s comment from the comment, with the same reasons as a video; never their own @mobile', async ({ confirmedPage: page, request }) => {
   test.setTimeout(120_000);
   const { id } = await publicVideo(request, `Reportable ${unique()}`);
   const rude = await verifiedMember(request, 'rude');
@@ -91,7 +91,7 @@ test('a member reports another member’s comment from the comment, with the sam
   expect(found?.target?.link).toMatch(new RegExp(`^/video/${id}#comment-[0-9a-f-]{36}$`));
 });
 
-test('replies: reply inline, expand a thread, the parent’s author is told, and a link to a reply opens its thread', async ({ confirmedPage: page, request, browser }) => {
+test('replies: reply inline, expand a thread, the parent’s author is told, and a link to a reply opens its thread @mobile', async ({ confirmedPage: page, request, browser }) => {
   test.setTimeout(150_000);
   const { id } = await publicVideo(request, `Threads ${unique()}`);
   const author = await verifiedMember(request, 'parent');
@@ -133,7 +133,10 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   await context.setExtraHTTPHeaders(visitor());
   const theirs = await context.newPage();
   await logInThroughForm(theirs, author.email, author.password, '/');
-  const bell = theirs.getByRole('banner').getByRole('button', { name: /^Notifications/ });
+  // Below 1024 px the bell is in the menu.
+  const narrow = (page.viewportSize()?.width ?? 0) < 1024;
+  if (narrow) await theirs.getByRole('button', { name: 'Menu' }).click();
+  const bell = (narrow ? theirs.locator('#mobile-menu') : theirs.getByRole('banner')).getByRole('button', { name: /^Notifications/ });
   await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
   await bell.click();
   const item = theirs.getByRole('region', { name: 'Notifications' }).getByRole('link', { name: new RegExp(`${replier.username} replied to your comment`) }).first();
@@ -141,6 +144,11 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   await shot(theirs, 'reply-notification');
   const href = await item.getAttribute('href');
   expect(href).toMatch(new RegExp(`^/video/${id}#comment-[0-9a-f-]{36}$`));
+  // Following it shows the reply, collapsed on the page, in its open thread.
+  await item.click();
+  await expect(theirs).toHaveURL(new RegExp(`/video/${id}#comment-`));
+  await expect(theirs.locator(href!.slice(href!.indexOf('#')))).toBeVisible();
+  await expect(theirs.locator(href!.slice(href!.indexOf('#')))).toContainText('good point');
   await context.close();
 
   // A link to a reply (collapsed under its parent) shows that thread first, with the reply open.
@@ -151,7 +159,7 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   await shot(page, 'linked-reply');
 });
 
-test('deleting a comment with replies says they go too', async ({ confirmedPage: page, request }) => {
+test('deleting a comment with replies says they go too @mobile', async ({ confirmedPage: page, request }) => {
   test.setTimeout(120_000);
   const { id } = await publicVideo(request, `Cascade ${unique()}`);
   const author = await verifiedMember(request, 'cascade');
@@ -168,7 +176,7 @@ test('deleting a comment with replies says they go too', async ({ confirmedPage:
   await expect(page.getByRole('button', { name: /View 2 replies/ })).toHaveCount(0);
 });
 
-test('share: copy the link with the Clipboard API, see the embed code', async ({ confirmedPage: page, request }) => {
+test('share: copy the link with the Clipboard API, see the embed code @mobile', async ({ confirmedPage: page, request }) => {
   test.setTimeout(120_000);
   const { id } = await publicVideo(request, `Shareable ${unique()}`);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -202,7 +210,7 @@ test('share: copy the link with the Clipboard API, see the embed code', async ({
   expect((await request.get(`/embed/${id}`)).status()).toBe(200);
 });
 
-test('share: where the clipboard is refused, the link is selected for the keyboard', async ({ confirmedPage: page, request }) => {
+test('share: where the clipboard is refused, the link is selected for the keyboard @mobile', async ({ confirmedPage: page, request }) => {
   test.setTimeout(120_000);
   const { id } = await publicVideo(request, `No clipboard ${unique()}`);
   await page.addInitScript(() => {

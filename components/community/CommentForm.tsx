@@ -67,6 +67,11 @@ export function CommentForm({ label, submitLabel, busyLabel, initialBody = '', p
         placeholder={placeholder ?? label}
         rows={3}
         autoFocus={autoFocus}
+        // Focused with text in it (an edit, a reply's @username): the caret goes after the text, where people go on typing.
+        onFocus={(event) => {
+          const end = event.currentTarget.value.length;
+          if (event.currentTarget.selectionStart === 0 && event.currentTarget.selectionEnd === 0 && end > 0) event.currentTarget.setSelectionRange(end, end);
+        }}
         aria-invalid={error || over ? true : undefined}
         aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}
         onChange={(event) => {

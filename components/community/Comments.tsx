@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
 import { useSession } from '@/components/session/SessionProvider';
@@ -23,6 +23,11 @@ interface Props {
 type PageKey = [path: string, viewer: string];
 
 const fetchPage = ([path]: PageKey) => apiRequest<CommentPageDto>(path);
+
+function subscribeToHash(changed: () => void) {
+  window.addEventListener('hashchange', changed);
+  return () => window.removeEventListener('hashchange', changed);
+}
 
 /**
  * The video page's comments. The first page arrives in the cached HTML, so
@@ -63,24 +68,26 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
   // A #comment-{id} link (a notification, the report queue) to a comment on a later page, or to a reply: ask for it and show its thread first.
   const [linked, setLinked] = useState<CommentThreadDto | null>(null);
   const askedFor = useRef<string | null>(null);
+  // A link to another comment on the same page changes only the hash.
+  const hash = useSyncExternalStore(subscribeToHash, () => window.location.hash, () => '');
   useEffect(() => {
-    const match = /^#comment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(window.location.hash);
+    const match = /^#comment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(hash);
     if (!match || !viewer || pages === undefined || askedFor.current === match[1] || document.getElementById(`comment-${match[1]}`)) return;
     askedFor.current = match[1]!;
     apiRequest<CommentThreadDto>(`/api/comments/${match[1]}`).then(setLinked, () => undefined);
-  }, [pages, viewer]);
+  }, [hash, pages, viewer]);
 
   // A notification links to #comment-{id}; after a client-side navigation the layout scrolls to the top, so look again once the list is in.
   const scrolledTo = useRef<string | null>(null);
   useEffect(() => {
-    const hash = window.location.hash;
-    if (!hash.startsWith('#comment-') || scrolledTo.current === hash) return;
-    const target = document.getElementById(hash.slice(1));
+    const current = window.location.hash;
+    if (!current.startsWith('#comment-') || scrolledTo.current === current) return;
+    const target = document.getElementById(current.slice(1));
     if (!target) return;
-    scrolledTo.current = hash;
+    scrolledTo.current = current;
     const frame = requestAnimationFrame(() => requestAnimationFrame(() => target.scrollIntoView({ block: 'center' })));
     return () => cancelAnimationFrame(frame);
-  }, [comments, linked]);
+  }, [comments, linked, hash]);
 
   /** Applies a local change to the loaded pages without asking the server again. */
   function update(change: (pages: CommentPageDto[]) => CommentPageDto[]) {

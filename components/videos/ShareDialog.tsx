@@ -89,7 +89,7 @@ export default function ShareDialog({ url, embedCode, title, onClose }: Props) {
         <label htmlFor={`${id}-embed`}>
           Embed code <span className="muted">(640 × 360)</span>
         </label>
-        <textarea ref={embedField} id={`${id}-embed`} className="share-embed" readOnly rows={3} value={embedCode} onFocus={(event) => event.currentTarget.select()} />
+        <textarea ref={embedField} id={`${id}-embed`} className="share-embed" readOnly rows={4} value={embedCode} onFocus={(event) => event.currentTarget.select()} />
         <div className="share-row share-row-end">
           <button type="button" className="btn btn-ghost" onClick={() => void copy('embed')}>
             Copy embed code

@@ -103,9 +103,11 @@ export default async function VideoPage({ params }: Props) {
               {/* The count is in the server HTML for crawlers; the member's own state fills in on the client. */}
               <LikeButton streamVideoId={video.streamVideoId} ownerId={video.uploader._id} likes={likes} />
             </span>
-            <ShareButton url={absoluteUrl(`/video/${video.streamVideoId}`)} embedCode={embedSnippet(getConfig().siteUrl, video.streamVideoId, { title: video.title })} title={video.title} />
-            {/* For everyone, visitors included; the page stays the same for all (a client island). */}
-            <ReportDialog targetType="video" target={video.streamVideoId} />
+            <span className="watch-actions">
+              <ShareButton url={absoluteUrl(`/video/${video.streamVideoId}`)} embedCode={embedSnippet(getConfig().siteUrl, video.streamVideoId, { title: video.title })} title={video.title} />
+              {/* For everyone, visitors included; the page stays the same for all (a client island). */}
+              <ReportDialog targetType="video" target={video.streamVideoId} />
+            </span>
           </div>
           {video.tags.length > 0 && (
             <ul className="tag-list" aria-label="Tags">
