@@ -152,6 +152,7 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   await context.close();
 
   // A link to a reply (collapsed under its parent) shows that thread first, with the reply open.
+  await page.goto('/');
   await page.goto(`/video/${id}#comment-${first}`);
   await expect(page.getByText('Linked comment')).toBeVisible();
   await expect(page.locator(`#comment-${first}`)).toBeVisible();
@@ -182,6 +183,9 @@ test('share: copy the link with the Clipboard API, see the embed code @mobile', 
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto(`/video/${id}`);
   const share = page.getByRole('button', { name: 'Share' });
+  await expect(share).toBeVisible();
+  await expectNoSidewaysScroll(page, 'video page with the Share button');
+  await shot(page, 'video-page-share-button');
   await share.click();
   const dialog = page.getByRole('dialog', { name: 'Share this video' });
   await expect(dialog).toBeVisible();
