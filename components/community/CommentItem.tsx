@@ -22,6 +22,8 @@ interface Props {
   onDelete(): Promise<void>;
   /** Opens the thread's reply form; absent for visitors. */
   onReply?(): void;
+  /** The comment a #comment-{id} link points at. */
+  highlight?: boolean;
 }
 
 function Avatar({ author }: { author: CommentDto['author'] }) {
@@ -43,7 +45,7 @@ export function deleteQuestion(comment: Pick<CommentDto, 'replyCount'>): string 
 }
 
 /** One comment: author, time, text; edit for its author, delete (after a confirmation) for its author, the video's owner and admins. */
-export function CommentItem({ comment, canEdit, canDelete, canReport = false, onEdit, onDelete, onReply }: Props) {
+export function CommentItem({ comment, canEdit, canDelete, canReport = false, onEdit, onDelete, onReply, highlight }: Props) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -70,7 +72,7 @@ export function CommentItem({ comment, canEdit, canDelete, canReport = false, on
 
   const profile = `/profile/${encodeURIComponent(comment.author.username)}`;
   return (
-    <article className="comment" id={`comment-${comment._id}`} aria-label={`Comment by ${comment.author.username}`}>
+    <article className="comment" id={`comment-${comment._id}`} data-highlight={highlight || undefined} aria-label={`Comment by ${comment.author.username}`}>
       <Avatar author={comment.author} />
       <div className="comment-meta">
         <Link className="comment-author" href={profile}>

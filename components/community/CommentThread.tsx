@@ -21,6 +21,8 @@ interface Props {
   viewer: Viewer | null;
   /** Replies to show open from the start: the one a #comment-{id} link points at. */
   initialReplies?: CommentDto[];
+  /** The id a #comment-{id} link points at, to mark it. */
+  highlightId?: string;
   onEdit(body: string): Promise<void>;
   onDelete(): Promise<void>;
 }
@@ -33,7 +35,7 @@ const repliesLabel = (count: number) => (count === 1 ? 'View 1 reply' : `View ${
  * inline reply form. A reply to a reply joins the same thread and starts
  * with the @username it answers.
  */
-export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, initialReplies = [], onEdit, onDelete }: Props) {
+export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, initialReplies = [], highlightId, onEdit, onDelete }: Props) {
   const id = useId();
   const [replies, setReplies] = useState<CommentDto[]>(initialReplies);
   const [count, setCount] = useState(Math.max(comment.replyCount, initialReplies.length));
@@ -104,7 +106,7 @@ export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, in
 
   return (
     <div className="comment-thread">
-      <CommentItem comment={{ ...comment, replyCount: count }} {...permissions(comment)} onEdit={onEdit} onDelete={onDelete} onReply={startReply?.(comment)} />
+      <CommentItem comment={{ ...comment, replyCount: count }} {...permissions(comment)} onEdit={onEdit} onDelete={onDelete} onReply={startReply?.(comment)} highlight={highlightId === comment._id} />
       {(count > 0 || replies.length > 0) && (
         <div className="comment-replies">
           <button type="button" className="comment-replies-toggle" aria-expanded={open} aria-controls={listId} onClick={expand}>
@@ -121,6 +123,7 @@ export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, in
                       onEdit={(body) => editReply(reply._id, body)}
                       onDelete={() => removeReply(reply._id)}
                       onReply={startReply?.(reply)}
+                      highlight={highlightId === reply._id}
                     />
                   </li>
                 ))}

@@ -170,6 +170,7 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
                 comment={comment}
                 viewer={user}
                 initialReplies={comment === pinned && linked?.parent ? [linked.comment] : undefined}
+                highlightId={comment === pinned ? linked?.comment._id : undefined}
                 onEdit={(body) => edit(comment._id, body)}
                 onDelete={() => remove(comment._id)}
               />
