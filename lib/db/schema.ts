@@ -72,8 +72,9 @@ export const sessions = pgTable(
 export type Session = typeof sessions.$inferSelect;
 
 /**
- * Single-use links sent by email: verifying a new account's address, or a
- * changed address before it replaces the old one. Only a SHA-256 of the
+ * Single-use links sent by email: verifying a new account's address, a
+ * changed address before it replaces the old one, or resetting a forgotten
+ * password (lib/server/accounts/password-reset.ts). Only a SHA-256 of the
  * token is stored, so a database leak does not leak working links.
  */
 export const emailTokens = pgTable(
@@ -83,7 +84,7 @@ export const emailTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['verify_email', 'change_email'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reset_password'] }).notNull(),
     email: text('email').notNull(),
     tokenHash: text('token_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
