@@ -15,6 +15,7 @@ import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validatio
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
+import { ProfilePhotoSettings } from './ProfilePhotoSettings';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
 
@@ -208,6 +209,7 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
           Close
         </button>
       </div>
+      <ProfilePhotoSettings />
       <ProfileSettings autoFocus={focus === 'bio'} />
       <Preferences />
       <EmailSettings />
