@@ -31,6 +31,8 @@ const avatarFiles = () => {
   }
 };
 
+const filesOf = (key: string | null) => avatarFiles().filter((f) => key && f.startsWith(`${key}-`));
+
 const solid = (background: string, width = 300, height = 200) => sharp({ create: { width, height, channels: 3, background } });
 const photoForm = (bytes: Uint8Array | string, name = 'me.jpg', type = 'image/jpeg') => {
   const form = new FormData();
@@ -69,7 +71,7 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     expect(first.status).toBe(200);
     const firstKey = await keyOf(username);
     expect(first.body).toMatchObject({ message: 'Profile photo updated.', user: { username, profilePhotoUrl: `/media/avatars/${firstKey}-256.webp` } });
-    expect(avatarFiles()).toEqual([`${firstKey}-256.webp`, `${firstKey}-64.webp`]);
+    expect(filesOf(firstKey)).toEqual([`${firstKey}-256.webp`, `${firstKey}-64.webp`]);
 
     const withGps = await solid('#6b4fff', 640, 480)
       .jpeg()
@@ -85,7 +87,8 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     const secondKey = await keyOf(username);
     expect(secondKey).not.toBe(firstKey);
     // The old photo's files are gone; only the new ones are left.
-    expect(avatarFiles()).toEqual([`${secondKey}-256.webp`, `${secondKey}-64.webp`]);
+    expect(filesOf(firstKey)).toEqual([]);
+    expect(filesOf(secondKey)).toEqual([`${secondKey}-256.webp`, `${secondKey}-64.webp`]);
     for (const size of [256, 64]) {
       const file = path.join(avatarsDir, `${secondKey}-${size}.webp`);
       const meta = await sharp(file).metadata();
@@ -180,7 +183,7 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ message: 'Profile photo removed.', user: { profilePhotoUrl: null } });
     expect(await keyOf(username)).toBeNull();
-    expect(avatarFiles().filter((f) => f.startsWith(key!))).toEqual([]);
+    expect(filesOf(key)).toEqual([]);
     expect(purged).toContain('/video/');
     const shown = await call(profile, `/api/users/${username}`, { bearer: token, params: { username } });
     expect(shown.body.user).toMatchObject({ username, profilePhotoUrl: null });
