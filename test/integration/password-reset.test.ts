@@ -76,7 +76,7 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     return resetMailsTo(email).at(-1)!;
   }
 
-  const useLink = (token: string, password = NEW_PASSWORD, confirmPassword = password) =>
+  const redeem = (token: string, password = NEW_PASSWORD, confirmPassword = password) =>
     call(reset, '/api/auth/reset-password', { json: { token, password, confirmPassword }, ip: ip() });
 
   it('mails a single-use link valid for an hour; the new password works, the old one not, every session ends and the member is told', async () => {
@@ -99,7 +99,7 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     expect(await resetLinkState(token)).toBe('valid');
     expect(await resetLinkState(token)).toBe('valid');
 
-    const done = await useLink(token);
+    const done = await redeem(token);
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ message: 'Your password has been reset. Please log in with your new password.' });
     expect(done.setCookie[0]).toMatch(/^chrysalis_session=;.*Max-Age=0/i);
@@ -113,7 +113,7 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     expect(notices[0]!.subject).toBe('Your Chrysalis password was changed');
 
     // Used: the same link again is refused, with its own message, and changes nothing.
-    const again = await useLink(token, 'third-password-xyz');
+    const again = await redeem(token, 'third-password-xyz');
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ field: 'token', reason: 'used', message: expect.stringMatching(/already been used/) });
     expect(await resetLinkState(token)).toBe('used');
@@ -158,24 +158,24 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
   it('refuses forged, expired and superseded links with their own messages, and the page says the same', async () => {
     const user = await member('Careful');
     for (const forged of ['not-a-real-token', 'x'.repeat(43), '']) {
-      const refused = await useLink(forged);
+      const refused = await redeem(forged);
       expect(refused.status).toBe(400);
       expect(refused.body.message).toMatch(/not valid/);
       expect(await resetLinkState(forged)).toBe('invalid');
     }
-    const tooLong = await useLink('y'.repeat(500));
+    const tooLong = await redeem('y'.repeat(500));
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.message).toBe('This password reset link is not valid.');
 
     const older = await askForLink(user.email);
     const newer = await askForLink(user.email);
     expect(older).not.toBe(newer);
-    const superseded = await useLink(older);
+    const superseded = await redeem(older);
     expect(superseded.status).toBe(400);
     expect(superseded.body).toMatchObject({ reason: 'expired', message: expect.stringMatching(/only the newest one you asked for works/) });
 
     await database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.userId, user.id));
-    const expired = await useLink(newer);
+    const expired = await redeem(newer);
     expect(expired.status).toBe(400);
     expect(expired.body).toMatchObject({ reason: 'expired', message: expect.stringMatching(/has expired/) });
     expect(await resetLinkState(newer)).toBe('expired');
@@ -193,19 +193,19 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
       ['password123', 'password123', 'This password is too common and easy to guess. Please choose a different one.'],
       ['p'.repeat(129), 'p'.repeat(129), 'Password must be at most 128 characters'],
     ] as const) {
-      const refused = await useLink(token, password, confirm);
+      const refused = await redeem(token, password, confirm);
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe(message);
     }
     expect(await resetLinkState(token)).toBe('valid');
-    expect((await useLink(token)).status).toBe(200);
+    expect((await redeem(token)).status).toBe(200);
   });
 
   it('verifies an unverified account: the link proves the address', async () => {
     const user = await member('NeverVerified', { verified: false });
     expect((await logIn(user.email, OLD_PASSWORD)).status).toBe(403);
     const token = await askForLink(user.email);
-    expect((await useLink(token)).status).toBe(200);
+    expect((await redeem(token)).status).toBe(200);
     const [after] = await database.db.select().from(users).where(eq(users.id, user.id));
     expect(after!.emailVerifiedAt).not.toBeNull();
     expect((await logIn(user.email, NEW_PASSWORD)).status).toBe(200);
@@ -215,7 +215,7 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     const user = await member('Banished');
     const token = await askForLink(user.email);
     await database.db.update(users).set({ bannedAt: new Date(), banReason: 'test' }).where(eq(users.id, user.id));
-    const refused = await useLink(token);
+    const refused = await redeem(token);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Account is banned');
     expect(await resetLinkState(token)).toBe('banned');
@@ -247,13 +247,13 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
       tokenHash: (await import('@/lib/server/accounts/verification')).hashToken('a-verification-token'),
       expiresAt: new Date(Date.now() + 60_000),
     });
-    expect((await useLink('a-verification-token')).body.reason).toBe('invalid');
+    expect((await redeem('a-verification-token')).body.reason).toBe('invalid');
   });
 
   it('works once when used twice at the same moment', async () => {
     const user = await member('DoubleClick');
     const token = await askForLink(user.email);
-    const answers = await Promise.all([useLink(token, 'first-choice-pw-1'), useLink(token, 'second-choice-pw-2')]);
+    const answers = await Promise.all([redeem(token, 'first-choice-pw-1'), redeem(token, 'second-choice-pw-2')]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     const winner = answers[0]!.status === 200 ? 'first-choice-pw-1' : 'second-choice-pw-2';
     expect((await logIn(user.email, winner)).status).toBe(200);
@@ -264,7 +264,7 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     const user = await member('Moved');
     const token = await askForLink(user.email);
     await database.db.update(users).set({ email: 'moved-elsewhere@example.org' }).where(eq(users.id, user.id));
-    expect((await useLink(token)).body.reason).toBe('invalid');
+    expect((await redeem(token)).body.reason).toBe('invalid');
   });
 
   it('limits requests per email (3 an hour) for known and unknown addresses alike, with the same 429', async () => {
