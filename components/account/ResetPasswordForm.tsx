@@ -34,6 +34,8 @@ export function ResetPasswordForm({ token }: { token: string }) {
     try {
       await apiRequest('/api/auth/reset-password', { json: { token, ...values } });
       setSaved(true);
+      // A full load on purpose: every session ended, and the session provider must start afresh (a stored token is now refused and dropped).
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(AFTER_RESET_PATH);
     } catch (error) {
       if (error instanceof ApiClientError && error.data.field === 'token') setDeadLink(error.message);
