@@ -80,7 +80,7 @@ test.describe('forgot password @mobile', () => {
     // The link worked once.
     await page.goto(link);
     await expect(page.getByRole('heading', { name: 'This link didn’t work' })).toBeVisible();
-    await expect(page.getByRole('alert')).toContainText('already been used');
+    await expect(page.getByRole('main').getByRole('alert')).toContainText('already been used');
     await expect(page.getByRole('button', { name: 'Send me a new link' })).toBeVisible();
     await shot(page, 'reset-link-used');
   });
@@ -88,7 +88,7 @@ test.describe('forgot password @mobile', () => {
   test('a forged link says so and offers a new one; the answer for an unknown address is the same', async ({ confirmedPage: page }) => {
     await page.goto('/reset-password?token=forged-token-0000');
     await expect(page.getByRole('heading', { name: 'This link didn’t work' })).toBeVisible();
-    await expect(page.getByRole('alert')).toContainText('not valid');
+    await expect(page.getByRole('main').getByRole('alert')).toContainText('not valid');
     await expectNoSidewaysScroll(page);
     await shot(page, 'reset-link-invalid');
     await page.getByLabel('Email').fill(`nobody-${unique()}@example.org`);

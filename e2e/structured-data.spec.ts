@@ -26,7 +26,6 @@ const STATIC_PAGES: Record<string, string> = {
   '/reset-password?token=not-a-token': 'WebSite',
   '/email-verified': 'WebSite',
   '/email-verification-failed': 'WebSite',
-  '/no-such-page-anywhere': 'WebSite',
   ...Object.fromEntries(POLICY_PAGES.map(([p]) => [p, 'Article'])),
 };
 
@@ -67,6 +66,7 @@ test.describe('a structured-data block on every page', () => {
       ...Object.keys(STATIC_PAGES).map((p) => p.split('?')[0]!),
       ...Object.keys(MEMBER_PAGES),
       '/[...missing]',
+      '/no-such-page-anywhere',
       '/category/[category]',
       '/video/[streamVideoId]',
       '/profile/[username]',
@@ -88,6 +88,15 @@ test.describe('a structured-data block on every page', () => {
       const blocks = await blocksOf(request, `/video/${videos[0].streamVideoId}`, visitor());
       expect(blocks.map((block) => block['@type'])).toEqual(['VideoObject']);
     }
+  });
+
+  test('the 404 page, once rendered (Next streams a missing page from its error shell, so its body is not in the first HTML)', async ({ confirmedPage: page }) => {
+    const response = await page.goto('/no-such-page-anywhere');
+    expect(response!.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'This page doesn’t exist' })).toBeVisible();
+    const blocks = page.locator('script[type="application/ld+json"]#structured-data');
+    await expect(blocks).toHaveCount(1);
+    expect(JSON.parse((await blocks.textContent())!)['@type']).toBe('WebSite');
   });
 
   test('member and admin pages, as the admin sees them', async ({ request }) => {
