@@ -28,7 +28,7 @@ export default async function ResetPasswordPage({ searchParams }: Props) {
   const token = (Array.isArray(raw) ? raw[0] : raw) ?? '';
   const state = await resetLinkState(token);
   return (
-    <section className="auth-page" aria-labelledby="reset-title">
+    <section className={state === 'valid' ? 'auth-page' : 'auth-page result-page'} aria-labelledby="reset-title">
       <WebSiteStructuredData path="/reset-password" name="Choose a new password" />
       {state === 'valid' ? (
         <>
@@ -38,6 +38,9 @@ export default async function ResetPasswordPage({ searchParams }: Props) {
         </>
       ) : (
         <>
+          <span className="result-icon result-bad" aria-hidden="true">
+            !
+          </span>
           <h1 id="reset-title">This link didn’t work</h1>
           <p role="alert" className="form-error">
             {RESET_LINK_MESSAGES[state]}
