@@ -61,9 +61,10 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
           <tr>
             <th scope="row">Account data: username, email address, password, optional profile photo</th>
             <td>
-              Creating and running your account, signing you in, sending verification emails and messages about password
-              or email changes. We store your password only as an argon2id hash, never in readable form. Profile photos
-              are re-encoded, and hidden metadata such as camera details and GPS location is removed.
+              Creating and running your account, signing you in, sending verification emails, password reset links and
+              messages about password or email changes. We store your password only as an argon2id hash, never in readable
+              form. Profile photos are re-encoded, and hidden metadata such as camera details and GPS location is removed;
+              you can change or remove yours in Settings at any time, and the previous photo is deleted from our storage.
             </td>
             <td>Contract: we need it to provide the account you asked for.</td>
           </tr>
@@ -196,7 +197,7 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
         <li>All traffic to the site is encrypted with HTTPS.</li>
         <li>Passwords are stored only as argon2id hashes.</li>
         <li>Session cookies are sealed and encrypted, and cannot be read by scripts on the page.</li>
-        <li>Login and registration are rate-limited to slow down password-guessing.</li>
+        <li>Login, registration and password reset requests are rate-limited to slow down password-guessing and abuse.</li>
         <li>Metadata is stripped from profile photos, and access to personal data is limited to the people who need it.</li>
       </ul>
       <p>
