@@ -1,8 +1,8 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
@@ -59,27 +59,26 @@ export function VideoManage({ video, onSaved, onDeleted }: { video: ManagedVideo
   );
 }
 
-/** A native modal dialog: focus is trapped, Escape closes it, focus returns to the button that opened it. */
-function useModal(onClose: () => void) {
-  const dialog = useRef<HTMLDialogElement>(null);
+/** Opens a native modal dialog on mount: focus is trapped, Escape closes it, focus returns to the button that opened it. */
+function useShowModal(dialog: RefObject<HTMLDialogElement | null>) {
   useEffect(() => {
     const element = dialog.current;
     element?.showModal();
     return () => element?.close();
-  }, []);
-  return { ref: dialog, onClose, close: () => dialog.current?.close() };
+  }, [dialog]);
 }
 
 function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onClose(): void; onSaved(message: string): void }) {
-  const modal = useModal(onClose);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useShowModal(dialog);
   const id = useId();
   const [status, setStatus] = useState<Status>(null);
-  const { register, handleSubmit, setError, formState, watch } = useForm<VideoFormInput, unknown, VideoFormValues>({
+  const { register, handleSubmit, setError, formState, control } = useForm<VideoFormInput, unknown, VideoFormValues>({
     resolver: zodResolver(videoFormSchema),
     defaultValues: { title: video.title, description: video.description, category: video.category, tags: video.tags.join(', ') },
   });
-  const title = watch('title') ?? '';
-  const description = watch('description') ?? '';
+  const title = useWatch({ control, name: 'title' }) ?? '';
+  const description = useWatch({ control, name: 'description' }) ?? '';
   const onSubmit = handleSubmit(async (values) => {
     setStatus(null);
     try {
@@ -97,10 +96,10 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
   const e = formState.errors;
   const fieldId = (name: FieldName) => `${id}-${name}`;
   return (
-    <dialog ref={modal.ref} className="modal video-manage-dialog" aria-labelledby={`${id}-title`} onClose={modal.onClose}>
+    <dialog ref={dialog} className="modal video-manage-dialog" aria-labelledby={`${id}-title`} onClose={onClose}>
       <div className="modal-head">
         <h2 id={`${id}-title`}>Edit video</h2>
-        <button type="button" className="btn btn-quiet" onClick={modal.close}>
+        <button type="button" className="btn btn-quiet" onClick={() => dialog.current?.close()}>
           Close
         </button>
       </div>
@@ -165,7 +164,7 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
           <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
             {formState.isSubmitting ? 'Saving…' : 'Save changes'}
           </button>
-          <button type="button" className="btn btn-ghost" onClick={modal.close}>
+          <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()}>
             Cancel
           </button>
         </div>
@@ -176,7 +175,8 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
 }
 
 function DeleteVideoDialog({ video, onClose, onDeleted }: { video: ManagedVideo; onClose(): void; onDeleted(): void }) {
-  const modal = useModal(onClose);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useShowModal(dialog);
   const id = useId();
   const [status, setStatus] = useState<Status>(null);
   const [busy, setBusy] = useState(false);
@@ -192,7 +192,7 @@ function DeleteVideoDialog({ video, onClose, onDeleted }: { video: ManagedVideo;
     }
   }
   return (
-    <dialog ref={modal.ref} className="modal video-manage-dialog" role="alertdialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} onClose={modal.onClose}>
+    <dialog ref={dialog} className="modal video-manage-dialog" role="alertdialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} onClose={onClose}>
       <h2 id={`${id}-title`}>Delete this video?</h2>
       <p id={`${id}-text`}>
         “{video.title}” will be removed for good, with its likes and comments. This cannot be undone.
@@ -201,7 +201,7 @@ function DeleteVideoDialog({ video, onClose, onDeleted }: { video: ManagedVideo;
         <button type="button" className="btn btn-danger" onClick={() => void confirm()} disabled={busy}>
           {busy ? 'Deleting…' : 'Delete video'}
         </button>
-        <button type="button" className="btn btn-ghost" onClick={modal.close} autoFocus>
+        <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()} autoFocus>
           Cancel
         </button>
       </div>
