@@ -282,6 +282,11 @@ const TABLE: Record<string, Row> = {
     access: 'member',
     build: async () => ({ path: '/api/users/settings/password', json: { currentPassword: 'not-the-password', newPassword: 'another-password-2', confirmNewPassword: 'another-password-2' } }),
   },
+  // A wrong password: the row checks who may ask without deleting the member every other row acts as (deletion.test.ts deletes for real).
+  'DELETE api/users/settings/account/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/account', json: { currentPassword: 'not-the-password', username: 'nobody' } }),
+  },
   'PUT api/users/settings/preferences/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/preferences', json: { autoPlayVideos: true } }) },
   'PUT api/users/settings/profile/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/profile', json: { bio: 'Hello.' } }) },
   'GET api/videos/route.ts': simple('public', '/api/videos'),
@@ -296,6 +301,20 @@ const TABLE: Record<string, Row> = {
       form.set('title', 'A title');
       form.set('category', 'Sissy');
       return { path: '/api/videos/upload', form };
+    },
+  },
+  'PATCH api/videos/[streamVideoId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}`, params: { streamVideoId }, json: { title: 'Edited title' } };
+    },
+  },
+  'DELETE api/videos/[streamVideoId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}`, params: { streamVideoId } };
     },
   },
   'GET api/videos/[streamVideoId]/route.ts': {
