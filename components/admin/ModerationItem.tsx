@@ -210,7 +210,7 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
             {onChanged && (
               <VideoManage
                 video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
-                onSaved={onChanged}
+                onSaved={() => onChanged()}
                 onDeleted={onChanged}
               />
             )}

@@ -135,7 +135,7 @@ function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): vo
         )}
         <VideoManage
           video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
-          onSaved={(message) => {
+          onSaved={({ message }) => {
             setSaved(message);
             onChanged();
           }}

@@ -6,6 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
+import type { OwnVideoDto } from '@/lib/api-types';
 import { apiRequest, ApiClientError } from '@/lib/client/http';
 import { CATEGORIES } from '@/lib/site';
 import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/lib/validation/video-form';
@@ -23,6 +24,12 @@ export interface ManagedVideo {
   tags: string[];
 }
 
+/** What PATCH /api/videos/{id} answers. */
+export interface EditAnswer {
+  message: string;
+  video: OwnVideoDto;
+}
+
 const FIELDS = ['title', 'description', 'category', 'tags'] as const;
 type FieldName = (typeof FIELDS)[number];
 
@@ -32,7 +39,7 @@ type FieldName = (typeof FIELDS)[number];
  * here, the server decides again). `onSaved` and `onDeleted` let the place
  * refresh itself: the video page re-renders, "Your videos" reloads its list.
  */
-export function VideoManage({ video, onSaved, onDeleted }: { video: ManagedVideo; onSaved(message: string): void; onDeleted(): void }) {
+export function VideoManage({ video, onSaved, onDeleted }: { video: ManagedVideo; onSaved(answer: EditAnswer): void; onDeleted(): void }) {
   const { user } = useSession();
   const [open, setOpen] = useState<'edit' | 'delete' | null>(null);
   if (!user || (user._id !== video.ownerId && !user.isAdmin)) return null;
@@ -48,9 +55,9 @@ export function VideoManage({ video, onSaved, onDeleted }: { video: ManagedVideo
         <EditVideoDialog
           video={video}
           onClose={() => setOpen(null)}
-          onSaved={(message) => {
+          onSaved={(answer) => {
             setOpen(null);
-            onSaved(message);
+            onSaved(answer);
           }}
         />
       )}
@@ -68,7 +75,7 @@ function useShowModal(dialog: RefObject<HTMLDialogElement | null>) {
   }, [dialog]);
 }
 
-function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onClose(): void; onSaved(message: string): void }) {
+function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onClose(): void; onSaved(answer: EditAnswer): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useShowModal(dialog);
   const id = useId();
@@ -82,11 +89,11 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
   const onSubmit = handleSubmit(async (values) => {
     setStatus(null);
     try {
-      const answer = await apiRequest<{ message: string }>(`/api/videos/${encodeURIComponent(video.streamVideoId)}`, {
+      const answer = await apiRequest<EditAnswer>(`/api/videos/${encodeURIComponent(video.streamVideoId)}`, {
         method: 'PATCH',
         json: { ...values, tags: splitTags(values.tags) },
       });
-      onSaved(answer.message);
+      onSaved(answer);
     } catch (error) {
       const field = error instanceof ApiClientError ? error.data.field : undefined;
       if (FIELDS.includes(field as FieldName)) setError(field as FieldName, { type: 'server', message: (error as Error).message }, { shouldFocus: true });

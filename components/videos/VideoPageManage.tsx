@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 
@@ -10,8 +11,8 @@ import { VideoManage, type ManagedVideo } from './VideoManage';
 
 /**
  * The video page's Edit and Delete (owner and admins): after a save the page
- * is rendered again from the server (a client navigation, never the public
- * cache); after a delete the owner goes to "Your videos", an admin home.
+ * of a live video is rendered again from the server (a client navigation,
+ * never the public cache); after a delete the owner goes to "Your videos", an admin home.
  */
 export function VideoPageManage({ video }: { video: ManagedVideo }) {
   const router = useRouter();
@@ -21,15 +22,21 @@ export function VideoPageManage({ video }: { video: ManagedVideo }) {
     <>
       <VideoManage
         video={video}
-        onSaved={(message) => {
+        onSaved={({ message, video: saved }) => {
           setStatus({ ok: true, text: message });
-          router.refresh();
+          // A live video shows its new details at once; one sent back to review is not public now, so the page stays as it is with the message.
+          if (saved.moderationStatus === 'approved') router.refresh();
         }}
         onDeleted={() => router.push(user?._id === video.ownerId ? '/upload#your-videos' : '/')}
       />
       {status && (
         <div className="video-manage-status">
           <StatusLine status={status} />
+          {user?._id === video.ownerId && (
+            <Link href="/upload#your-videos" className="video-manage-link">
+              Your videos
+            </Link>
+          )}
         </div>
       )}
     </>
