@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { eq, sql } from 'drizzle-orm';
+// @ts-expect-error -- s3rver ships no type declarations; the few members used are typed below.
+import S3rverModule from 's3rver';
 
 import { POST as login } from '@/app/api/auth/login/route';
 import { GET as me } from '@/app/api/auth/me/route';
@@ -26,6 +28,7 @@ import { PURGE_MEDIA_JOB, purgeMedia } from '@/lib/server/deletion/purge';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { setMediaStorage, type MediaStorage } from '@/lib/server/storage';
 import { LocalMediaStorage } from '@/lib/server/storage/local';
+import { S3MediaStorage } from '@/lib/server/storage/s3';
 import { DELETE_ACCOUNT_MESSAGES } from '@/lib/validation/deletion';
 
 import { call, ORIGIN, outbox, registrationForm } from '../helpers/api';
@@ -360,5 +363,60 @@ describe.each(ENGINES)('editing and deleting videos on %s', (engine) => {
     for (const key of files) expect(existsSync(file(key))).toBe(false);
     await purgeMedia(job as Job, heldJobContext());
     expect(readdirSync(path.join(mediaRoot, 'videos'))).not.toContain(video.id);
+  });
+});
+
+describe('the purge job on S3 storage', () => {
+  interface S3rverInstance {
+    run(): Promise<{ port: number }>;
+    close(): Promise<void>;
+    httpServer: { closeAllConnections(): void };
+  }
+  let s3rver: S3rverInstance;
+  let storage: S3MediaStorage;
+  beforeAll(async () => {
+    const S3rver = S3rverModule as new (options: Record<string, unknown>) => S3rverInstance;
+    s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(dataDir, 's3rver'), configureBuckets: [{ name: 'purge' }] });
+    const { port } = await s3rver.run();
+    storage = new S3MediaStorage(
+      { bucket: 'purge', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'site' },
+      dataDir,
+    );
+  });
+  afterAll(async () => {
+    setMediaStorage(null);
+    s3rver.httpServer.closeAllConnections();
+    await s3rver.close();
+  });
+
+  it('deletes a video and an export prefix, killed after the first prefix and run again', async () => {
+    const keys = ['originals/v1.mp4', 'videos/v1/web.mp4', 'videos/v1/hls/master.m3u8', 'videos/v10/web.mp4', 'exports/u1/export.zip'];
+    const local = path.join(dataDir, 's3-upload');
+    for (const key of keys) {
+      mkdirSync(local, { recursive: true });
+      writeFileSync(path.join(local, 'file'), key);
+      await storage.putFile(key, path.join(local, 'file'), 'application/octet-stream');
+    }
+    const job = { payload: { prefixes: ['originals/v1.mp4', 'videos/v1', 'exports/u1'], avatars: [] } } as unknown as Job;
+    let calls = 0;
+    setMediaStorage(
+      Object.assign(Object.create(storage) as MediaStorage, {
+        deletePrefix: async (prefix: string) => {
+          calls += 1;
+          if (calls > 1) throw new Error('connection reset');
+          await storage.deletePrefix(prefix);
+        },
+      }),
+    );
+    await expect(purgeMedia(job, heldJobContext())).rejects.toThrow('connection reset');
+    expect(await storage.stat('originals/v1.mp4')).toBeNull();
+    expect(await storage.stat('videos/v1/web.mp4')).not.toBeNull();
+
+    setMediaStorage(storage);
+    await purgeMedia(job, heldJobContext());
+    await purgeMedia(job, heldJobContext());
+    for (const key of ['videos/v1/web.mp4', 'videos/v1/hls/master.m3u8', 'exports/u1/export.zip']) expect(await storage.stat(key)).toBeNull();
+    // A neighbour whose id starts the same stays.
+    expect(await storage.stat('videos/v10/web.mp4')).not.toBeNull();
   });
 });
