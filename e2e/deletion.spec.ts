@@ -35,7 +35,7 @@ async function publicVideo(request: Parameters<typeof verifiedMember>[0], token:
   return id;
 }
 
-test('a member deletes their account in settings; the name can register again', async ({ confirmedPage: page, request }, testInfo) => {
+test('a member deletes their account in settings; the name can register again @mobile', async ({ confirmedPage: page, request }, testInfo) => {
   test.slow();
   const member = await verifiedMember(request, 'leaver');
   await logInThroughForm(page, member.email, member.password);
@@ -74,7 +74,7 @@ test('a member deletes their account in settings; the name can register again', 
   expect(again.status(), await again.text()).toBe(201);
 });
 
-test('the owner edits a video on its page; after review the change is on the page', async ({ confirmedPage: page, request }, testInfo) => {
+test('the owner edits a video on its page; after review the change is on the page @mobile', async ({ confirmedPage: page, request }, testInfo) => {
   test.slow();
   const member = await verifiedMember(request, 'editor');
   const word = `fern${unique()}`;
@@ -106,7 +106,7 @@ test('the owner edits a video on its page; after review the change is on the pag
   await shot(page, 'video-page-owner-actions', testInfo.project.name);
 });
 
-test('the owner deletes a video from "Your videos"; it is gone from home, category, search and profile', async ({ confirmedPage: page, request }, testInfo) => {
+test('the owner deletes a video from "Your videos"; it is gone from home, category, search and profile @mobile', async ({ confirmedPage: page, request }, testInfo) => {
   test.slow();
   const member = await verifiedMember(request, 'remover');
   const word = `moss${unique()}`;

@@ -71,6 +71,8 @@ function useShowModal(dialog: RefObject<HTMLDialogElement | null>) {
   useEffect(() => {
     const element = dialog.current;
     element?.showModal();
+    // showModal() focuses the first control; a dialog may name a safer one (Cancel, for a deletion).
+    element?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => element?.close();
   }, [dialog]);
 }
@@ -101,7 +103,7 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
     }
   });
   const e = formState.errors;
-  const fieldId = (name: FieldName) => `${id}-${name}`;
+  const fieldId = (name: FieldName) => `${id}-field-${name}`;
   return (
     <dialog ref={dialog} className="modal video-manage-dialog" aria-labelledby={`${id}-title`} onClose={onClose}>
       <div className="modal-head">
@@ -208,7 +210,7 @@ function DeleteVideoDialog({ video, onClose, onDeleted }: { video: ManagedVideo;
         <button type="button" className="btn btn-danger" onClick={() => void confirm()} disabled={busy}>
           {busy ? 'Deleting…' : 'Delete video'}
         </button>
-        <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()} autoFocus>
+        <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()} data-autofocus>
           Cancel
         </button>
       </div>
