@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { adminToken, approve, logInThroughForm, makeClip, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import { adminToken, approve, makeClip, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
@@ -19,6 +19,15 @@ test.beforeAll(() => {
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
 const shot = (page: Page, name: string, project: string) => page.screenshot({ path: `${SHOTS}/${name}-${project}.png`, fullPage: false });
+
+/** The login form, with room for a busy 2-core runner (the shared helper waits 5 s for the redirect). */
+async function logInThroughForm(page: Page, email: string, password: string, next = '/') {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(next, { timeout: 20_000 });
+}
 
 /** Settings sits in the navbar from 1024 px, in the Menu panel below. */
 async function openSettings(page: Page) {
@@ -119,6 +128,8 @@ test('the owner deletes a video from "Your videos"; it is gone from home, catego
 
   await logInThroughForm(page, member.email, member.password, '/upload');
   const row = page.getByRole('list', { name: 'Your uploads' }).getByRole('article').filter({ hasText: title });
+  await row.scrollIntoViewIfNeeded();
+  await shot(page, 'your-videos-row-actions', testInfo.project.name);
   await row.getByRole('button', { name: 'Delete' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Delete this video?' });
   await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
