@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { adminToken, approve, makeClip, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import { ADMIN, adminToken, approve, makeClip, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
@@ -149,4 +149,28 @@ test('the owner deletes a video from "Your videos"; it is gone from home, catego
     await expect(visitorPage.getByRole('link', { name: title }), where).toHaveCount(0);
   }
   await anonymous.close();
+});
+
+test('an admin edits a pending video from Moderation; the audit log shows before and after @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+  test.slow();
+  const member = await verifiedMember(request, 'queued');
+  const word = `reed${unique()}`;
+  const id = await uploadClip(request, member.token, clip, { title: `Queued ${word}`, category: 'Sissy', tags: word });
+  await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/moderation');
+  const item = page.getByRole('article').filter({ hasText: `Queued ${word}` });
+  await item.getByRole('button', { name: 'Edit', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit video' });
+  await dialog.getByLabel('Title').fill(`Retitled ${word}`);
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toBeHidden();
+  const edited = page.getByRole('article').filter({ hasText: `Retitled ${word}` });
+  await expect(edited).toBeVisible();
+  await edited.scrollIntoViewIfNeeded();
+  await shot(page, 'moderation-item-actions', testInfo.project.name);
+
+  await page.goto(`/admin/audit?targetType=video&targetId=${id}`);
+  await expect(page.getByText(`Queued ${word}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(`Retitled ${word}`, { exact: true })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'audit-log-edit', testInfo.project.name);
 });
