@@ -181,9 +181,12 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
       <ul>
         <li>Account data, content and activity: for as long as you keep your account.</li>
         <li>
-          When you delete your account, or we close it, we remove your personal data within 30 days, except what the law
-          requires us to keep longer (for example payment records, or records linked to a report we had to make to
-          authorities).
+          When you delete your account (Settings → Delete account), your profile, videos, comments, likes, follows and
+          notifications are removed at once and you are logged out everywhere; your video files and data exports are
+          erased from our storage by a background job within minutes. Payment records are kept, linked only to an
+          account number and without your name or email, because accounting law requires it. If we close an account, we
+          remove its personal data within 30 days, except what the law requires us to keep longer (payment records, or
+          records linked to a report we had to make to authorities).
         </li>
         <li>Server logs: up to 30 days.</li>
         <li>IP addresses used for rate limiting: only for the short time window the limit covers.</li>
@@ -215,7 +218,8 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
           <strong>Correction</strong> — have inaccurate data fixed.
         </li>
         <li>
-          <strong>Deletion</strong> — have your account and data deleted.
+          <strong>Deletion</strong> — have your account and data deleted: you can do it yourself in Settings, and delete
+          or edit any of your videos from its page.
         </li>
         <li>
           <strong>Portability</strong> — receive the data you gave us in a machine-readable format.

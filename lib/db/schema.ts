@@ -430,7 +430,8 @@ export const paymentEvents = pgTable(
     dedupeKey: text('dedupe_key').notNull(),
     event: text('event').notNull(),
     saleId: text('sale_id'),
-    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept when the member deletes their account (accounting records outlive it); no foreign key, so the id stays. */
+    userId: uuid('user_id'),
     entitlementId: uuid('entitlement_id').references(() => entitlements.id, { onDelete: 'set null' }),
     priceAmount: text('price_amount'),
     priceCurrency: text('price_currency'),
@@ -491,7 +492,8 @@ export const adminAuditLog = pgTable(
   'admin_audit_log',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept when the account is deleted (the record outlives it, its name is scrubbed); no foreign key, so the id stays. */
+    adminId: uuid('admin_id'),
     /** The admin's name when it happened (kept if the account goes). */
     adminUsername: text('admin_username').notNull(),
     action: text('action').notNull(),

@@ -302,6 +302,11 @@ const TABLE: Record<string, Row> = {
     },
   },
   'DELETE api/users/settings/photo/route.ts': simple('member', '/api/users/settings/photo'),
+  // A wrong password: the row checks who may ask without deleting the member every other row acts as (deletion.test.ts deletes for real).
+  'DELETE api/users/settings/account/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/account', json: { currentPassword: 'not-the-password', username: 'nobody' } }),
+  },
   'PUT api/users/settings/preferences/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/preferences', json: { autoPlayVideos: true } }) },
   'PUT api/users/settings/profile/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/profile', json: { bio: 'Hello.' } }) },
   'GET api/videos/route.ts': simple('public', '/api/videos'),
@@ -316,6 +321,20 @@ const TABLE: Record<string, Row> = {
       form.set('title', 'A title');
       form.set('category', 'Sissy');
       return { path: '/api/videos/upload', form };
+    },
+  },
+  'PATCH api/videos/[streamVideoId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}`, params: { streamVideoId }, json: { title: 'Edited title' } };
+    },
+  },
+  'DELETE api/videos/[streamVideoId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}`, params: { streamVideoId } };
     },
   },
   'GET api/videos/[streamVideoId]/route.ts': {

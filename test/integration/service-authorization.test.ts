@@ -22,6 +22,8 @@ import { decideReport } from '@/lib/server/admin/reports';
 import { getAdminStats } from '@/lib/server/admin/stats';
 import { changeEmail, changePassword, updatePreferences } from '@/lib/server/accounts';
 import { changeProfilePhoto, deleteProfilePhoto } from '@/lib/server/accounts/profile-photo';
+import { deleteAccount } from '@/lib/server/accounts/deletion';
+import { deleteVideo, editVideo } from '@/lib/server/videos/manage';
 import { VISITOR, type Actor } from '@/lib/server/auth/actor';
 import { resolveToken } from '@/lib/server/auth/session';
 import { blockMember, listBlocks } from '@/lib/server/community/blocks';
@@ -147,6 +149,9 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['completeTodaysTask', (a) => completeTodaysTask(a)],
     ['startCheckout', (a) => startCheckout(a, { plan: 'monthly' })],
     ['uploadVideo', (a) => uploadVideo(a, new Request(`${ORIGIN}/api/videos/upload`, { method: 'POST' }))],
+    ['deleteAccount', (a) => deleteAccount(a, { currentPassword: 'x', username: 'x' })],
+    ['editVideo', (a) => editVideo(a, video, { title: 'x' })],
+    ['deleteVideo', (a) => deleteVideo(a, video)],
   ];
 
   it.each(MEMBER_SERVICES)('%s refuses visitors and banned members', async (_name, service) => {

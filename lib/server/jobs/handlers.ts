@@ -1,6 +1,7 @@
 import 'server-only';
 
 import { PASSWORD_RESET_JOB_HANDLERS } from '../accounts/password-reset';
+import { PURGE_JOB_HANDLERS } from '../deletion/purge';
 import { DEMO_JOB_HANDLERS } from '../demo/jobs';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
@@ -15,4 +16,5 @@ export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...VIP_JOB_HANDLERS,
   ...MAINTENANCE_JOB_HANDLERS,
   ...PASSWORD_RESET_JOB_HANDLERS,
+  ...PURGE_JOB_HANDLERS,
 };
