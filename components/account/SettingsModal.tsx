@@ -14,7 +14,9 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validation/auth';
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
+import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
+import { ProfilePhotoSettings } from './ProfilePhotoSettings';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
 
@@ -208,10 +210,12 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
           Close
         </button>
       </div>
+      <ProfilePhotoSettings />
       <ProfileSettings autoFocus={focus === 'bio'} />
       <Preferences />
       <EmailSettings />
       <PasswordSettings />
+      <DeleteAccountSettings />
     </dialog>
   );
 }

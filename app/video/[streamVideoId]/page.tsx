@@ -12,6 +12,7 @@ import { RelativeTime } from '@/components/videos/RelativeTime';
 import { VideoGrid } from '@/components/videos/VideoCard';
 import { ShareButton } from '@/components/videos/ShareButton';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
+import { VideoPageManage } from '@/components/videos/VideoPageManage';
 import { getConfig } from '@/lib/config/server';
 import { embedSnippet } from '@/lib/embed';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
@@ -108,6 +109,10 @@ export default async function VideoPage({ params }: Props) {
               {/* For everyone, visitors included; the page stays the same for all (a client island). */}
               <ReportDialog targetType="video" target={video.streamVideoId} />
             </span>
+            {/* Edit and Delete for the owner and admins only: the session decides in the browser, the API again. */}
+            <VideoPageManage
+              video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
+            />
           </div>
           {video.tags.length > 0 && (
             <ul className="tag-list" aria-label="Tags">

@@ -1,5 +1,7 @@
 import 'server-only';
 
+import { PASSWORD_RESET_JOB_HANDLERS } from '../accounts/password-reset';
+import { PURGE_JOB_HANDLERS } from '../deletion/purge';
 import { DEMO_JOB_HANDLERS } from '../demo/jobs';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
@@ -8,4 +10,11 @@ import { VIP_JOB_HANDLERS } from '../vip/expiry';
 import type { JobHandler } from './worker';
 
 /** Every job type the workers run, by name: the embedded server and `npm run worker` both take theirs from here. */
-export const ALL_JOB_HANDLERS: Record<string, JobHandler> = { ...VIDEO_JOB_HANDLERS, ...DEMO_JOB_HANDLERS, ...VIP_JOB_HANDLERS, ...MAINTENANCE_JOB_HANDLERS };
+export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
+  ...VIDEO_JOB_HANDLERS,
+  ...DEMO_JOB_HANDLERS,
+  ...VIP_JOB_HANDLERS,
+  ...MAINTENANCE_JOB_HANDLERS,
+  ...PASSWORD_RESET_JOB_HANDLERS,
+  ...PURGE_JOB_HANDLERS,
+};
