@@ -241,6 +241,24 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       expect((await replies(parent._id)).status).toBe(404);
     });
 
+    it('counts stay exact when a member who replied leaves (their rows go by cascade), and their thread goes with them when they wrote the parent', async () => {
+      const parent = await posted(tokens.alice, 'Top');
+      await posted(tokens.bob, 'From Bob', parent._id);
+      await posted(tokens.carol, 'From Carol', parent._id);
+      const leaver = await verifiedMemberToken(database.db, `leaver${Date.now()}`);
+      const leaverThread = await posted(leaver, 'Mine, soon gone');
+      await posted(tokens.bob, 'Reply to the leaver', leaverThread._id);
+      await posted(leaver, 'A reply by the leaver', parent._id);
+      expect((await list()).comments.map((comment) => [comment.body, comment.replyCount])).toEqual([
+        ['Mine, soon gone', 1],
+        ['Top', 3],
+      ]);
+      // Account deletion removes the member's row; comments and replies cascade, nothing is stored to fix up.
+      await database.db.delete(users).where(eq(users.id, leaverThread.author._id));
+      expect((await list()).comments.map((comment) => [comment.body, comment.replyCount])).toEqual([['Top', 2]]);
+      expect(((await replies(parent._id)).body as unknown as ReplyPageDto).replies.map((reply) => reply.body)).toEqual(['From Bob', 'From Carol']);
+    });
+
     it('answers GET /api/comments/{id} with the comment and, for a reply, its parent; 404 for what the caller may not see', async () => {
       const parent = await posted(tokens.alice, 'Top');
       const reply = await posted(tokens.bob, 'Reply', parent._id);
