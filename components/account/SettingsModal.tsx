@@ -14,6 +14,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validation/auth';
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
+import { DataExportSettings } from './DataExportSettings';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
@@ -212,6 +213,7 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
       <Preferences />
       <EmailSettings />
       <PasswordSettings />
+      <DataExportSettings />
     </dialog>
   );
 }
