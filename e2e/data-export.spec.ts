@@ -49,7 +49,7 @@ async function exportLinkFor(email: string): Promise<string> {
 async function openSettings(page: Page, mobile: boolean) {
   if (mobile) {
     await page.getByRole('button', { name: 'Menu' }).click();
-    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('button', { name: 'Settings' }).click();
+    await page.locator('#mobile-menu').getByRole('button', { name: 'Settings' }).click();
   } else {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   }
