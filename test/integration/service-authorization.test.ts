@@ -24,6 +24,7 @@ import { changeEmail, changePassword, updatePreferences } from '@/lib/server/acc
 import { VISITOR, type Actor } from '@/lib/server/auth/actor';
 import { resolveToken } from '@/lib/server/auth/session';
 import { blockMember, listBlocks } from '@/lib/server/community/blocks';
+import { downloadDataExport, getDataExport, requestDataExport } from '@/lib/server/exports';
 import { deleteComment, editComment, postComment } from '@/lib/server/community/comments';
 import { follow, listFollowingFeed } from '@/lib/server/community/follows';
 import { like, listLikedVideos } from '@/lib/server/community/likes';
@@ -144,6 +145,9 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['completeTodaysTask', (a) => completeTodaysTask(a)],
     ['startCheckout', (a) => startCheckout(a, { plan: 'monthly' })],
     ['uploadVideo', (a) => uploadVideo(a, new Request(`${ORIGIN}/api/videos/upload`, { method: 'POST' }))],
+    ['getDataExport', (a) => getDataExport(a)],
+    ['requestDataExport', (a) => requestDataExport(a)],
+    ['downloadDataExport', (a) => downloadDataExport(a, ID)],
   ];
 
   it.each(MEMBER_SERVICES)('%s refuses visitors and banned members', async (_name, service) => {
