@@ -24,8 +24,8 @@ export function makeClip(dir: string, name = 'clip.mp4', seconds = 2, size = '32
   return readFileSync(file);
 }
 
-/** The newest verification link mailed to an address (from the server's .eml outbox). */
-export async function verificationLinkFor(email: string): Promise<string> {
+/** The newest link matching `pattern` (its first group) mailed to an address (from the server's .eml outbox). */
+export async function linkMailedTo(email: string, pattern: RegExp, timeout?: number): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(() => {
@@ -38,14 +38,17 @@ export async function verificationLinkFor(email: string): Promise<string> {
       for (const file of files) {
         const raw = readFileSync(path.join(OUTBOX, file), 'utf8');
         if (!raw.includes(`To: ${email}`)) continue;
-        link = /(https?:\/\/[^/\s]+\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
+        link = pattern.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
         if (link) return link;
       }
       return undefined;
-    })
+    }, { timeout })
     .toBeTruthy();
   return link!;
 }
+
+/** The newest verification link mailed to an address. */
+export const verificationLinkFor = (email: string) => linkMailedTo(email, /(https?:\/\/[^/\s]+\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/);
 
 /** A verified member made through the API: register, open the emailed link, log in. */
 export async function verifiedMember(request: APIRequestContext, prefix: string) {

@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { BASE_URL, logInThroughForm, makeClip, uploadClip, verifiedMember } from './api';
+import { BASE_URL, linkMailedTo, logInThroughForm, makeClip, uploadClip, verifiedMember } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
-import { E2E_DATA_DIR } from '../scripts/lib/e2e-env';
 
 /** Screenshots of every state of the settings section, looked at by hand (issue 11). */
 const SHOTS = '/tmp/shots-is11-export';
@@ -18,33 +17,6 @@ test.beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** The newest "data ready" link mailed to an address. */
-async function exportLinkFor(email: string): Promise<string> {
-  const outbox = path.join(E2E_DATA_DIR, 'outbox');
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        let files: string[] = [];
-        try {
-          files = readdirSync(outbox).filter((file) => file.endsWith('.eml')).sort().reverse();
-        } catch {
-          return undefined;
-        }
-        for (const file of files) {
-          const raw = readFileSync(path.join(outbox, file), 'utf8');
-          if (!raw.includes(`To: ${email}`)) continue;
-          link = /(https?:\/\/[^/\s]+\/data-export\/[0-9a-f-]{36})/.exec(raw.replace(/=\r?\n/g, ''))?.[1];
-          if (link) return link;
-        }
-        return undefined;
-      },
-      { timeout: 60_000, intervals: [500] },
-    )
-    .toBeTruthy();
-  return link!;
-}
 
 async function openSettings(page: Page, mobile: boolean) {
   if (mobile) {
@@ -82,7 +54,7 @@ test.describe('download my data', () => {
     await section.screenshot({ path: `${SHOTS}/${project}-pending.png` });
 
     // The worker runs in the e2e server's process: the email comes when the ZIP is in storage.
-    const link = await exportLinkFor(member.email);
+    const link = await linkMailedTo(member.email, /(https?:\/\/[^/\s]+\/data-export\/[0-9a-f-]{36})/, 60_000);
     const downloadLink = section.getByRole('link', { name: 'Download my data' });
     await expect(downloadLink).toBeVisible({ timeout: 15_000 });
     await expect(section.getByText(/The link works until \d{1,2} \w+ \d{4}/)).toBeVisible();

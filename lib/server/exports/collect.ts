@@ -1,7 +1,7 @@
 import 'server-only';
 
 import { asc, eq } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 
 import { getConfig } from '@/lib/config/server';
 import type { Database } from '@/lib/db';
@@ -101,25 +101,18 @@ export async function collectMemberData(db: Database, user: User, originalExists
     .where(eq(videoLikes.userId, userId))
     .orderBy(asc(videoLikes.createdAt));
 
-  const following = await db
-    .select({ username: other.username, since: follows.createdAt })
-    .from(follows)
-    .innerJoin(other, eq(other.id, follows.followeeId))
-    .where(eq(follows.followerId, userId))
-    .orderBy(asc(follows.createdAt));
-  const followers = await db
-    .select({ username: other.username, since: follows.createdAt })
-    .from(follows)
-    .innerJoin(other, eq(other.id, follows.followerId))
-    .where(eq(follows.followeeId, userId))
-    .orderBy(asc(follows.createdAt));
-
-  const blocked = await db
-    .select({ username: other.username, since: blocks.createdAt })
-    .from(blocks)
-    .innerJoin(other, eq(other.id, blocks.blockedId))
-    .where(eq(blocks.blockerId, userId))
-    .orderBy(asc(blocks.createdAt));
+  /** The members on the other side of one of the member's relations (follows, blocks), by username, oldest first. */
+  const relation = (table: typeof follows | typeof blocks, self: PgColumn, them: PgColumn) =>
+    db
+      .select({ username: other.username, since: table.createdAt })
+      .from(table)
+      .innerJoin(other, eq(other.id, them))
+      .where(eq(self, userId))
+      .orderBy(asc(table.createdAt))
+      .then((rows) => rows.map((row) => ({ username: row.username, since: iso(row.since) })));
+  const following = await relation(follows, follows.followerId, follows.followeeId);
+  const followers = await relation(follows, follows.followeeId, follows.followerId);
+  const blocked = await relation(blocks, blocks.blockerId, blocks.blockedId);
 
   const ownNotifications = await db
     .select({
@@ -171,10 +164,7 @@ export async function collectMemberData(db: Database, user: User, originalExists
       editedAt: iso(comment.editedAt),
     })),
     'likes.json': likes.map((like) => ({ streamVideoId: like.streamVideoId, url: videoUrl(like.streamVideoId), likedAt: iso(like.likedAt) })),
-    'follows.json': {
-      following: following.map((row) => ({ username: row.username, since: iso(row.since) })),
-      followers: followers.map((row) => ({ username: row.username, since: iso(row.since) })),
-    },
+    'follows.json': { following, followers },
     'notifications.json': ownNotifications.map((row) => {
       // Moderation decisions come from the site: the deciding admin is not named, as in the bell.
       const sender = row.type === 'follow' || row.type === 'like' || row.type === 'comment' ? row.senderUsername : null;
@@ -220,7 +210,7 @@ export async function collectMemberData(db: Database, user: User, originalExists
         receivedAt: iso(row.receivedAt),
       })),
     },
-    'blocks.json': blocked.map((row) => ({ username: row.username, since: iso(row.since) })),
+    'blocks.json': blocked,
   };
   return { json, originals };
 }
