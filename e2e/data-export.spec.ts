@@ -115,4 +115,19 @@ test.describe('download my data', () => {
     await retry.click();
     await expect(section.getByText('Your export is being prepared. We will email you when it is ready.')).toBeVisible();
   });
+
+  test('a visitor who opens the emailed link logs in first, then the download starts', async ({ confirmedPage: page, playwright }) => {
+    const api = await playwright.request.newContext({ baseURL: BASE_URL });
+    const member = await verifiedMember(api, 'exportlink');
+    const asked = await api.post('/api/users/me/export', { headers: { Authorization: `Bearer ${member.token}` } });
+    expect(asked.status(), await asked.text()).toBe(202);
+    await api.dispose();
+    const link = await linkMailedTo(member.email, /(https?:\/\/[^/\s]+\/data-export\/[0-9a-f-]{36})/, 60_000);
+    await page.goto(link);
+    await expect(page).toHaveURL(`/login?next=${encodeURIComponent(new URL(link).pathname)}`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password').fill(member.password);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('main').getByRole('button', { name: 'Log in' }).click()]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^chrysalis-data-${member.username}-\\d{4}-\\d{2}-\\d{2}\\.zip$`));
+  });
 });
