@@ -12,6 +12,9 @@ import path from 'node:path';
 
 import { and, eq, sql } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+// @ts-expect-error -- s3rver ships no type declarations; the few members used are typed below.
+import S3rverModule from 's3rver';
 
 import { GET as getExport, POST as postExport } from '@/app/api/users/me/export/route';
 import { GET as download } from '@/app/data-export/[exportId]/route';
@@ -34,6 +37,7 @@ import {
 import { BUILD_DATA_EXPORT_JOB, buildDataExportJob, exportFileKey, sweepDataExports } from '@/lib/server/exports';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { getMediaStorage, setMediaStorage, type MediaStorage } from '@/lib/server/storage';
+import { S3MediaStorage } from '@/lib/server/storage/s3';
 import { DATA_EXPORT_MESSAGES } from '@/lib/validation/exports';
 
 import { call, ORIGIN } from '../helpers/api';
@@ -370,3 +374,68 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     expect(await getMediaStorage().stat(exportFileKey(ids.bob, id))).toBeNull();
   });
 });
+
+interface S3rverInstance {
+  run(): Promise<{ port: number }>;
+  close(): Promise<void>;
+  httpServer: import('node:http').Server;
+}
+const S3rver = S3rverModule as new (options: Record<string, unknown>) => S3rverInstance;
+
+describe('data export into S3 storage (s3rver)', () => {
+  let database: TestDatabase;
+  let s3rver: S3rverInstance;
+  let storage: S3MediaStorage;
+  let token: string;
+  let memberId: string;
+  // One part: multipart uploads are covered by the storage contract suite (storage.test.ts).
+  const original = randomBytes(1024 * 1024 + 17);
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(path.join(dataDir, 's3-'));
+    s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(dir, 'bucket'), configureBuckets: [{ name: 'exports-test' }] });
+    const { port } = await s3rver.run();
+    storage = new S3MediaStorage(
+      { bucket: 'exports-test', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'site' },
+      dir,
+    );
+    setMediaStorage(storage);
+    database = await createTestDatabase(ENGINES[0]!);
+    installDatabase(database);
+    token = await verifiedMemberToken(database.db, 's3_exporter');
+    memberId = await userId(database.db, 's3_exporter');
+    const video = await insertVideo(database.db, memberId, { title: 'Stored in a bucket' });
+    const file = path.join(dir, 'original.mp4');
+    writeFileSync(file, original);
+    await storage.putFile(`originals/${video.sourceKey}`, file, 'video/mp4');
+  });
+  afterAll(async () => {
+    setMediaStorage(null);
+    storage.client.destroy();
+    await database.destroy();
+    s3rver.httpServer.closeAllConnections();
+    await s3rver.close();
+  });
+
+  it('streams the originals from the bucket into the ZIP, stores it privately under exports/{userId}/, serves it, and the sweep deletes it', async () => {
+    const asked = await call(postExport, '/api/users/me/export', { method: 'POST', bearer: token });
+    const id = (asked.body.export as DataExportDto)._id;
+    const [job] = await database.db.select().from(jobs).where(sql`${jobs.payload}->>'exportId' = ${id}`);
+    await buildDataExportJob(job!, heldJobContext());
+    const key = exportFileKey(memberId, id);
+    const head = await storage.client.send(new HeadObjectCommand({ Bucket: 'exports-test', Key: `site/${key}` }));
+    expect(head).toMatchObject({ ContentType: 'application/zip', CacheControl: 'private, no-store' });
+
+    const response = await download(new NextRequest(new URL(`/data-export/${id}`, ORIGIN), { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ exportId: id }) });
+    expect(response.status).toBe(200);
+    const file = path.join(dataDir, `s3-${id}.zip`);
+    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+    const [video] = JSON.parse(execFileSync('unzip', ['-p', file, 'videos.json'], { encoding: 'utf8' })) as { originalFile: string }[];
+    expect(execFileSync('unzip', ['-p', file, video!.originalFile], { maxBuffer: 32 * 1024 * 1024 }).equals(original)).toBe(true);
+
+    await database.db.update(dataExports).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(dataExports.id, id));
+    expect((await sweepDataExports(database.db)).removed).toBe(1);
+    expect(await storage.stat(key)).toBeNull();
+  });
+});
+
