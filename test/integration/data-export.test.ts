@@ -402,6 +402,7 @@ describe('data export into S3 storage (s3rver)', () => {
     setMediaStorage(storage);
     database = await createTestDatabase(ENGINES[0]!);
     installDatabase(database);
+    resetLimiters();
     token = await verifiedMemberToken(database.db, 's3_exporter');
     memberId = await userId(database.db, 's3_exporter');
     const video = await insertVideo(database.db, memberId, { title: 'Stored in a bucket' });
