@@ -12,7 +12,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { DATA_EXPORT_DAYS, exportDateText } from '@/lib/validation/exports';
 
 import { serverMessage, StatusLine, type Status } from './form-parts';
-import './account.css';
+import './data-export.css';
 
 const EXPORT_PATH = '/api/users/me/export';
 /** While an export is being prepared the section asks again this often, so "ready" appears without a reload. */
