@@ -33,7 +33,11 @@ const nextConfig: NextConfig = {
   },
   async headers() {
     // /embed/* is the one page other sites may frame; its route sets its own CSP (frame-ancestors *).
-    return [{ source: '/((?!embed/).*)', headers: securityHeaders }];
+    return [
+      { source: '/((?!embed/).*)', headers: securityHeaders },
+      // The reset link's token is in this page's address: nothing loaded or linked from it may carry it on in a Referer.
+      { source: '/reset-password', headers: [{ key: 'Referrer-Policy', value: 'no-referrer' }] },
+    ];
   },
 };
 

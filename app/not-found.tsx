@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 
 import { fullTitle } from '@/lib/seo/metadata';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
   return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
@@ -10,6 +11,7 @@ export function generateMetadata(): Metadata {
 export default function NotFound() {
   return (
     <section className="not-found" aria-labelledby="not-found-title">
+      <WebSiteStructuredData path="/" name="Page not found" />
       <span className="code" aria-hidden="true">
         404
       </span>

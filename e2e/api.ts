@@ -48,7 +48,9 @@ export async function linkMailedTo(email: string, pattern: RegExp, timeout?: num
 }
 
 /** The newest verification link mailed to an address. */
-export const verificationLinkFor = (email: string) => linkMailedTo(email, /(https?:\/\/[^/\s]+\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/);
+export function verificationLinkFor(email: string): Promise<string> {
+  return linkMailedTo(email, /(https?:\/\/[^/\s]+\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/);
+}
 
 /** A verified member made through the API: register, open the emailed link, log in. */
 export async function verifiedMember(request: APIRequestContext, prefix: string) {

@@ -6,6 +6,7 @@ import { isAdmin } from '@/lib/server/auth/actor';
 import { pageActor } from '@/lib/server/auth/session';
 
 import '@/components/admin/admin.css';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 /**
  * The admin panel's frame, and an optimistic redirect for people who open it
@@ -20,6 +21,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   if (!isAdmin(actor)) redirect('/');
   return (
     <div className="admin-shell">
+      <WebSiteStructuredData path="/admin" name="Admin panel" />
       <AdminNav />
       <div className="admin-main">{children}</div>
     </div>

@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 
 import { ResendVerificationForm } from '@/components/account/ResendVerificationForm';
 import { pageMetadata } from '@/lib/seo/metadata';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Verification link not valid', description: 'This verification link is not valid any more.', path: '/email-verification-failed', noindex: true });
@@ -14,6 +15,7 @@ export default async function EmailVerificationFailedPage() {
   await connection();
   return (
     <section className="auth-page result-page" aria-labelledby="failed-title">
+      <WebSiteStructuredData path="/email-verification-failed" name="Verification link not valid" />
       <span className="result-icon result-bad" aria-hidden="true">!</span>
       <h1 id="failed-title">This link didn’t work</h1>
       <p>The verification link is invalid, was already used, or has expired (links work for 24 hours). Ask for a new one below.</p>

@@ -3,6 +3,7 @@ import { connection } from 'next/server';
 import Link from 'next/link';
 
 import { pageMetadata } from '@/lib/seo/metadata';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Email verified', description: 'Your email address is verified.', path: '/email-verified', noindex: true });
@@ -13,6 +14,7 @@ export default async function EmailVerifiedPage() {
   await connection();
   return (
     <section className="auth-page result-page" aria-labelledby="verified-title">
+      <WebSiteStructuredData path="/email-verified" name="Email verified" />
       <span className="result-icon result-ok" aria-hidden="true">✓</span>
       <h1 id="verified-title">Email verified</h1>
       <p>Thank you! Your email address is confirmed. You can log in now.</p>

@@ -8,6 +8,7 @@ import { suggestCreators } from '@/lib/server/community/profiles';
 import { pageActor } from '@/lib/server/auth/session';
 import { forPage } from '@/lib/server/page-access';
 import { pageMetadata } from '@/lib/seo/metadata';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Following', description: 'New videos from the creators you follow.', path: '/following', noindex: true });
@@ -27,6 +28,7 @@ export default async function FollowingPage() {
   const suggestions = feed.videos.length === 0 ? await suggestCreators(actor) : [];
   return (
     <div className="following-page">
+      <WebSiteStructuredData path="/following" name="Following" />
       <header className="page-header">
         <span className="eyebrow">Following</span>
         <h1>From creators you follow</h1>

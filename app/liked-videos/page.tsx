@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 import { LikedVideosFeed } from './LikedVideosFeed';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Liked videos', description: 'The videos you liked, newest like first.', path: '/liked-videos', noindex: true });
@@ -19,6 +20,7 @@ export default async function LikedVideosPage() {
   await connection();
   return (
     <>
+      <WebSiteStructuredData path="/liked-videos" name="Liked videos" />
       <header className="page-header">
         <span className="eyebrow">Your library</span>
         <h1>Liked videos</h1>

@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 
 import { LoginForm } from '@/components/account/LoginForm';
 import { pageMetadata } from '@/lib/seo/metadata';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Log in', description: 'Log in to upload, like, follow and keep your favourite videos.', path: '/login', noindex: true });
@@ -14,6 +15,7 @@ export default async function LoginPage() {
   await connection();
   return (
     <section className="auth-page" aria-labelledby="login-title">
+      <WebSiteStructuredData path="/login" name="Log in" />
       <h1 id="login-title">Log in</h1>
       <p className="muted">Welcome back. Log in to upload, like and follow.</p>
       <Suspense fallback={null}>

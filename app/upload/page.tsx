@@ -6,6 +6,7 @@ import { OwnVideos } from '@/components/videos/OwnVideos';
 import { UploadForm } from '@/components/videos/UploadForm';
 import { getConfig } from '@/lib/config/server';
 import { pageMetadata } from '@/lib/seo/metadata';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Upload', description: 'Upload a video and follow its processing and review.', path: '/upload', noindex: true });
@@ -24,6 +25,7 @@ export default async function UploadPage() {
   const { maxUploadBytes } = getConfig();
   return (
     <div className="upload-page">
+      <WebSiteStructuredData path="/upload" name="Upload" />
       <header className="page-header">
         <span className="eyebrow">Upload</span>
         <h1>Upload a video</h1>

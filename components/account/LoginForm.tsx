@@ -9,7 +9,7 @@ import { useForm } from 'react-hook-form';
 import { useSession } from '@/components/session/SessionProvider';
 import { ApiClientError } from '@/lib/client/http';
 import { safeReturnPath } from '@/lib/return-path';
-import { loginSchema, type LoginInput } from '@/lib/validation/auth';
+import { loginSchema, PASSWORD_RESET_MESSAGE, type LoginInput } from '@/lib/validation/auth';
 
 import { serverMessage, TextField } from './form-parts';
 import { VerificationPopup } from './VerificationPopup';
@@ -17,7 +17,10 @@ import { VerificationPopup } from './VerificationPopup';
 export function LoginForm() {
   const { login } = useSession();
   const router = useRouter();
-  const next = safeReturnPath(useSearchParams().get('next'));
+  const searchParams = useSearchParams();
+  const next = safeReturnPath(searchParams.get('next'));
+  // Arrived from a password reset (ResetPasswordForm): every session ended, so the member logs in with the new password.
+  const justReset = searchParams.get('reset') === 'done';
   const [formError, setFormError] = useState<string | null>(null);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const {
@@ -41,8 +44,16 @@ export function LoginForm() {
   return (
     <>
       <form className="form-card" onSubmit={onSubmit} noValidate>
+        {justReset && (
+          <p role="status" className="form-success">
+            {PASSWORD_RESET_MESSAGE}
+          </p>
+        )}
         <TextField id="login-email" label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
         <TextField id="login-password" label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
+        <p className="form-aside">
+          <Link href="/forgot-password">Forgot password?</Link>
+        </p>
         <p role="alert" className="form-error">{formError}</p>
         <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
           {isSubmitting ? 'Logging in…' : 'Log in'}

@@ -9,9 +9,8 @@ import { apiRequest } from '@/lib/client/http';
 import { registerSchema, todayIso, type RegisterInput } from '@/lib/validation/auth';
 
 import { serverMessage, TextField } from './form-parts';
+import { PHOTO_TYPES, photoFileProblem } from './photo-file';
 import { VerificationPopup } from './VerificationPopup';
-
-const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'];
 
 export function RegisterForm() {
   // The browser's own calendar day decides "future" and "18 years" in the form; the server checks again in UTC.
@@ -33,14 +32,10 @@ export function RegisterForm() {
   function choosePhoto(file: File | undefined) {
     setPhotoError(null);
     if (!file) return setPhoto(null);
-    if (!PHOTO_TYPES.includes(file.type)) {
+    const problem = photoFileProblem(file);
+    if (problem) {
       setPhoto(null);
-      setPhotoError('Profile photo must be an image file (JPEG, PNG, WebP, GIF or AVIF).');
-      return;
-    }
-    if (file.size > 5 * 1024 * 1024) {
-      setPhoto(null);
-      setPhotoError('Profile photo is too large. The limit is 5 MB.');
+      setPhotoError(problem);
       return;
     }
     setPhoto(file);

@@ -15,7 +15,9 @@ import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validatio
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
 import { DataExportSettings } from './DataExportSettings';
+import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
+import { ProfilePhotoSettings } from './ProfilePhotoSettings';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
 
@@ -209,11 +211,13 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
           Close
         </button>
       </div>
+      <ProfilePhotoSettings />
       <ProfileSettings autoFocus={focus === 'bio'} />
       <Preferences />
       <EmailSettings />
       <PasswordSettings />
       <DataExportSettings />
+      <DeleteAccountSettings />
     </dialog>
   );
 }

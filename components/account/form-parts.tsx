@@ -4,9 +4,13 @@ import type { InputHTMLAttributes, Ref } from 'react';
 
 import { ApiClientError } from '@/lib/client/http';
 
-/** The server's message when it answered, else the spec's fallback text for that form. */
+/**
+ * The server's message when it wrote one, else the spec's fallback text for
+ * that form: a network error, a timeout, or an answer that is not ours (a
+ * proxy's 502 HTML page) all show the fallback.
+ */
 export function serverMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiClientError && error.status ? error.message : fallback;
+  return (error instanceof ApiClientError && error.serverMessage) || fallback;
 }
 
 /** A labelled input with its error line, wired for screen readers (spread react-hook-form's register() into it). */

@@ -8,6 +8,8 @@ import type { ModerationVideoDto, OwnVideoDto } from '@/lib/api-types';
 import { formatDuration } from '@/lib/format/numbers';
 import { relativeTime } from '@/lib/format/relative-time';
 
+import { VideoManage } from '@/components/videos/VideoManage';
+
 import { RejectForm } from './RejectForm';
 
 export type ModerationStatus = OwnVideoDto['moderationStatus'];
@@ -80,6 +82,8 @@ export interface ModerationItemProps {
   error: string | null;
   onApprove(): void;
   onReject(reason: string): void;
+  /** After an admin edited or deleted the video here: reload the queue. */
+  onChanged?(): void;
   /** Bulk selection: present when the list allows deciding several videos at once. */
   selected?: boolean;
   onSelect?(selected: boolean): void;
@@ -91,7 +95,7 @@ export interface ModerationItemProps {
  * Pending videos can be approved or rejected; admins correct mistakes from
  * the other lists (reject an approved video, approve a rejected one).
  */
-export function ModerationItem({ video, listStatus, error, onApprove, onReject, selected, onSelect, ref }: ModerationItemProps) {
+export function ModerationItem({ video, listStatus, error, onApprove, onReject, onChanged, selected, onSelect, ref }: ModerationItemProps) {
   const titleId = useId();
   const [rejecting, setRejecting] = useState(false);
   const rejectButton = useRef<HTMLButtonElement>(null);
@@ -202,6 +206,13 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
               >
                 Reject…
               </button>
+            )}
+            {onChanged && (
+              <VideoManage
+                video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
+                onSaved={() => onChanged()}
+                onDeleted={onChanged}
+              />
             )}
             {!canApprove && listStatus !== 'approved' && <p className="admin-note">This video could not be processed, so it cannot be approved.</p>}
           </div>

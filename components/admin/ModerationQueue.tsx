@@ -271,6 +271,7 @@ function AdminPanel() {
                     error={errors[video.streamVideoId] ?? null}
                     onApprove={() => void decide(video, { action: 'approve' })}
                     onReject={(reason) => void decide(video, { action: 'reject', reason })}
+                    onChanged={() => void mutate()}
                     {...(tab === 'pending' ? { selected: selected.has(video.streamVideoId), onSelect: (on: boolean) => toggle(video.streamVideoId, on) } : {})}
                   />
                 </li>

@@ -61,9 +61,10 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
           <tr>
             <th scope="row">Account data: username, email address, password, optional profile photo</th>
             <td>
-              Creating and running your account, signing you in, sending verification emails and messages about password
-              or email changes. We store your password only as an argon2id hash, never in readable form. Profile photos
-              are re-encoded, and hidden metadata such as camera details and GPS location is removed.
+              Creating and running your account, signing you in, sending verification emails, password reset links and
+              messages about password or email changes. We store your password only as an argon2id hash, never in readable
+              form. Profile photos are re-encoded, and hidden metadata such as camera details and GPS location is removed;
+              you can change or remove yours in Settings at any time, and the previous photo is deleted from our storage.
             </td>
             <td>Contract: we need it to provide the account you asked for.</td>
           </tr>
@@ -180,9 +181,12 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
       <ul>
         <li>Account data, content and activity: for as long as you keep your account.</li>
         <li>
-          When you delete your account, or we close it, we remove your personal data within 30 days, except what the law
-          requires us to keep longer (for example payment records, or records linked to a report we had to make to
-          authorities).
+          When you delete your account (Settings → Delete account), your profile, videos, comments, likes, follows and
+          notifications are removed at once and you are logged out everywhere; your video files and data exports are
+          erased from our storage by a background job within minutes. Payment records are kept, linked only to an
+          account number and without your name or email, because accounting law requires it. If we close an account, we
+          remove its personal data within 30 days, except what the law requires us to keep longer (payment records, or
+          records linked to a report we had to make to authorities).
         </li>
         <li>Server logs: up to 30 days.</li>
         <li>IP addresses used for rate limiting: only for the short time window the limit covers.</li>
@@ -196,7 +200,7 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
         <li>All traffic to the site is encrypted with HTTPS.</li>
         <li>Passwords are stored only as argon2id hashes.</li>
         <li>Session cookies are sealed and encrypted, and cannot be read by scripts on the page.</li>
-        <li>Login and registration are rate-limited to slow down password-guessing.</li>
+        <li>Login, registration and password reset requests are rate-limited to slow down password-guessing and abuse.</li>
         <li>Metadata is stripped from profile photos, and access to personal data is limited to the people who need it.</li>
       </ul>
       <p>
@@ -218,7 +222,8 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
           <strong>Correction</strong> — have inaccurate data fixed.
         </li>
         <li>
-          <strong>Deletion</strong> — have your account and data deleted.
+          <strong>Deletion</strong> — have your account and data deleted: you can do it yourself in Settings, and delete
+          or edit any of your videos from its page.
         </li>
         <li>
           <strong>Portability</strong> — receive the data you gave us in a machine-readable format (the same download:

@@ -160,7 +160,9 @@ export default function TermsOfUse({ operator }: { operator: OperatorInfo }) {
 
       <h2 id="suspension-and-termination">Suspension and termination</h2>
       <p>
-        You can stop using {operator.siteName} and delete your account at any time. We may remove content, suspend or
+        You can stop using {operator.siteName} and delete your account at any time in Settings: it takes effect at once
+        and cannot be undone. You can also edit or delete any video you uploaded; a changed title, description or tags
+        of an approved video is reviewed again before it is shown. We may remove content, suspend or
         permanently ban your account if you break these terms or the Community Standards, if the law requires it, or if
         your use puts other people or the site at risk. Where appropriate we will tell you why, and you can appeal as
         described in the Community Standards. If we ban you for a serious breach, any unused part of a VIP period is not

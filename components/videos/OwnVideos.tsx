@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import useSWRInfinite, { unstable_serialize } from 'swr/infinite';
 
@@ -11,6 +11,8 @@ import type { OwnVideoDto, VideoListDto } from '@/lib/api-types';
 import { videoStatusView } from '@/lib/client/format';
 import { apiRequest } from '@/lib/client/http';
 import { relativeTime } from '@/lib/format/relative-time';
+
+import { VideoManage } from './VideoManage';
 
 export const OWN_VIDEOS_PAGE_SIZE = 12;
 /** While any upload is still being processed, the list checks again this often. */
@@ -82,7 +84,7 @@ export function OwnVideos() {
       <ul className="own-videos" aria-label="Your uploads">
         {videos.map((video) => (
           <li key={video._id}>
-            <OwnVideoRow video={video} />
+            <OwnVideoRow video={video} onChanged={() => void mutate()} />
           </li>
         ))}
       </ul>
@@ -97,8 +99,9 @@ export function OwnVideos() {
   );
 }
 
-function OwnVideoRow({ video }: { video: OwnVideoDto }) {
+function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): void }) {
   const view = videoStatusView(video);
+  const [saved, setSaved] = useState<string | null>(null);
   return (
     <article className="own-video">
       <Link href={`/video/${video.streamVideoId}`} className="own-video-thumb" tabIndex={-1} aria-hidden="true">
@@ -130,6 +133,17 @@ function OwnVideoRow({ video }: { video: OwnVideoDto }) {
             {view.reason}
           </p>
         )}
+        <VideoManage
+          video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
+          onSaved={({ message }) => {
+            setSaved(message);
+            onChanged();
+          }}
+          onDeleted={onChanged}
+        />
+        <p className="own-video-saved" role="status">
+          {saved}
+        </p>
       </div>
     </article>
   );

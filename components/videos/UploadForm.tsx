@@ -4,32 +4,23 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Link from 'next/link';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { z } from '@/lib/validation/zod';
 
 import { useSession } from '@/components/session/SessionProvider';
 import { Spinner } from '@/components/shell/Spinner';
 import { checkVideoFile, formatBytes, retryLabel } from '@/lib/client/format';
 import { ApiClientError, UPLOAD_RETRY_DELAYS_MS, UploadCancelledError, uploadRequest, type UploadRetry } from '@/lib/client/http';
 import { CATEGORIES } from '@/lib/site';
-import { DESCRIPTION_MAX, splitTags, TAG_MAX, TAGS_MAX, TITLE_MAX, uploadFieldsSchema } from '@/lib/validation/videos';
+import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/lib/validation/video-form';
+import { DESCRIPTION_MAX, splitTags, TAG_MAX, TAGS_MAX, TITLE_MAX } from '@/lib/validation/videos';
 
 import { useRefreshOwnVideos } from './OwnVideos';
 import { UploadDropZone } from './UploadDropZone';
 import { UploadProgressBar } from './UploadProgress';
 import { UploadStatus, type UploadedVideo } from './UploadStatus';
 
-/** The API's rules (lib/validation/videos.ts), shaped for a form: tags are typed as one comma-separated line. */
-const uploadFormSchema = z.object({
-  title: uploadFieldsSchema.shape.title,
-  description: uploadFieldsSchema.shape.description,
-  category: z.string().pipe(z.enum(CATEGORIES, { error: 'Choose a category' })),
-  tags: z.string().superRefine((value, ctx) => {
-    const checked = uploadFieldsSchema.shape.tags.safeParse(splitTags(value));
-    if (!checked.success) ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'Check the tags' });
-  }),
-});
-type UploadFormInput = z.input<typeof uploadFormSchema>;
-type UploadFormValues = z.output<typeof uploadFormSchema>;
+const uploadFormSchema = videoFormSchema;
+type UploadFormInput = VideoFormInput;
+type UploadFormValues = VideoFormValues;
 
 const EMPTY: UploadFormInput = { title: '', description: '', category: '', tags: '' };
 const TEXT_FIELDS = ['title', 'description', 'category', 'tags'] as const;

@@ -34,6 +34,17 @@ export class ApiClientError extends Error {
     super(message);
     this.name = 'ApiClientError';
   }
+
+  /**
+   * The message the server wrote in its JSON answer, or null when it wrote
+   * none: no answer at all (network error, timeout), or one that is not ours
+   * (a proxy's 502 HTML page, an empty body). Forms then show their own
+   * fallback text (spec section 8: 'Failed to login' and the rest).
+   */
+  get serverMessage(): string | null {
+    const message = this.data.message;
+    return typeof message === 'string' && message.trim() ? message : null;
+  }
 }
 
 export type ClientEvent =
@@ -86,7 +97,7 @@ function classify(status: number, path: string, body: string, contentType: strin
       data = {};
     }
   }
-  const message = typeof data.message === 'string' ? data.message : `Request failed with status ${status}`;
+  const message = typeof data.message === 'string' && data.message.trim() ? data.message : `Something went wrong (status ${status}). Please try again.`;
   if (status === 401 && new URL(path, 'http://relative.invalid').pathname !== CURRENT_USER_PATH) emit({ type: 'unauthorized', path });
   if (status === 403) {
     if (contentType.includes('text/html')) emit({ type: 'regionBlocked', countryCode: countryFromHtml(body) });

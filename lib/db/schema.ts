@@ -72,8 +72,9 @@ export const sessions = pgTable(
 export type Session = typeof sessions.$inferSelect;
 
 /**
- * Single-use links sent by email: verifying a new account's address, or a
- * changed address before it replaces the old one. Only a SHA-256 of the
+ * Single-use links sent by email: verifying a new account's address, a
+ * changed address before it replaces the old one, or resetting a forgotten
+ * password (lib/server/accounts/password-reset.ts). Only a SHA-256 of the
  * token is stored, so a database leak does not leak working links.
  */
 export const emailTokens = pgTable(
@@ -83,7 +84,7 @@ export const emailTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['verify_email', 'change_email'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reset_password'] }).notNull(),
     email: text('email').notNull(),
     tokenHash: text('token_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -429,7 +430,8 @@ export const paymentEvents = pgTable(
     dedupeKey: text('dedupe_key').notNull(),
     event: text('event').notNull(),
     saleId: text('sale_id'),
-    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept when the member deletes their account (accounting records outlive it); no foreign key, so the id stays. */
+    userId: uuid('user_id'),
     entitlementId: uuid('entitlement_id').references(() => entitlements.id, { onDelete: 'set null' }),
     priceAmount: text('price_amount'),
     priceCurrency: text('price_currency'),
@@ -490,7 +492,8 @@ export const adminAuditLog = pgTable(
   'admin_audit_log',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept when the account is deleted (the record outlives it, its name is scrubbed); no foreign key, so the id stays. */
+    adminId: uuid('admin_id'),
     /** The admin's name when it happened (kept if the account goes). */
     adminUsername: text('admin_username').notNull(),
     action: text('action').notNull(),

@@ -26,6 +26,13 @@ export const LIMITS = {
   resendPerIp: { points: 5, duration: 15 * 60 },
   /** The spec's 60-second cooldown between verification emails to one address. */
   resendPerAddress: { points: 1, duration: 60 },
+  /**
+   * Password reset requests (lib/server/accounts/password-reset.ts): per address (an IPv6 /64), against
+   * scripts probing many emails; per email, so the form is no way to flood an inbox. Counted alike for
+   * addresses with and without an account, so a 429 tells nothing.
+   */
+  forgotPasswordPerIp: { points: 10, duration: 60 * 60 },
+  forgotPasswordPerEmail: { points: 3, duration: 60 * 60 },
   /** "Someone tried to sign up with your email" notices (lib/server/accounts/sign-up-notice.ts), per email: the form is no way to flood an inbox. */
   signUpNoticePerEmail: { points: 1, duration: 60 * 60 },
   /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */

@@ -4,6 +4,8 @@
  */
 import { z } from '@/lib/validation/zod';
 
+import { text } from './common';
+
 export const MIN_AGE = 18;
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 30;
@@ -75,6 +77,9 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
+const confirmedPassword = (v: { password: string; confirmPassword: string }) => !v.confirmPassword || v.password === v.confirmPassword;
+const PASSWORDS_MUST_MATCH = { path: ['confirmPassword'], message: 'Passwords must match' };
+
 /** Registration fields (the optional profile photo travels beside them as a file). */
 export const registerSchema = (today?: () => string) =>
   z
@@ -85,7 +90,7 @@ export const registerSchema = (today?: () => string) =>
       confirmPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
       dateOfBirth: dateOfBirthSchema(today),
     })
-    .refine((v) => !v.confirmPassword || v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords must match' });
+    .refine(confirmedPassword, PASSWORDS_MUST_MATCH);
 export type RegisterInput = z.infer<ReturnType<typeof registerSchema>>;
 
 export const resendVerificationSchema = z.object({ email });
@@ -117,3 +122,24 @@ const passwordsMatch = (v: z.infer<typeof changePasswordFields>) => v.newPasswor
 export const changePasswordSchema = changePasswordFields.refine(passwordsMatch, { path: ['confirmNewPassword'], message: 'New passwords do not match.' });
 /** The settings form: the same fields and rules, with the spec's inline message for a mismatch. */
 export const changePasswordFormSchema = changePasswordFields.refine(passwordsMatch, { path: ['confirmNewPassword'], message: 'Passwords do not match.' });
+
+/** What a reset answers, and what the login page says after one. */
+export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please log in with your new password.';
+
+/** POST /api/auth/forgot-password: the address to send a reset link to. */
+export const forgotPasswordSchema = z.object({ email });
+
+/** A reset token as mailed (43 base64url characters); anything else is a forged link. */
+export const RESET_TOKEN_MAX = 200;
+
+const resetPasswordFields = z.object({
+  token: text().max(RESET_TOKEN_MAX, 'This password reset link is not valid.'),
+  password: newPassword,
+  confirmPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
+});
+
+/** POST /api/auth/reset-password: the link's token and the new password, with the sign-up rules and messages. */
+export const resetPasswordSchema = resetPasswordFields.refine(confirmedPassword, PASSWORDS_MUST_MATCH);
+/** The reset form: the same fields without the token, which the page holds. */
+export const resetPasswordFormSchema = resetPasswordFields.omit({ token: true }).refine(confirmedPassword, PASSWORDS_MUST_MATCH);
+export type ResetPasswordFormInput = z.infer<typeof resetPasswordFormSchema>;

@@ -169,6 +169,16 @@ const TABLE: Record<string, Row> = {
   },
   'POST api/auth/login/route.ts': { access: 'public', everyone: 401, build: async () => ({ path: '/api/auth/login', json: { email: 'nobody@example.org', password: 'wrong-password' } }) },
   'GET api/auth/me/route.ts': simple('member', '/api/auth/me'),
+  'POST api/auth/forgot-password/route.ts': {
+    access: 'public',
+    build: async () => ({ path: '/api/auth/forgot-password', json: { email: `nobody-${Math.random().toString(36).slice(2, 10)}@example.org` } }),
+  },
+  // A forged link: every caller is told so alike; a session plays no part in a reset.
+  'POST api/auth/reset-password/route.ts': {
+    access: 'public',
+    everyone: 400,
+    build: async () => ({ path: '/api/auth/reset-password', json: { token: 'not-a-real-token', password: 'a-long-password-1', confirmPassword: 'a-long-password-1' } }),
+  },
   'POST api/auth/register/route.ts': {
     access: 'public',
     build: async () => {
@@ -294,6 +304,21 @@ const TABLE: Record<string, Row> = {
     access: 'member',
     build: async () => ({ path: '/api/users/settings/password', json: { currentPassword: 'not-the-password', newPassword: 'another-password-2', confirmNewPassword: 'another-password-2' } }),
   },
+  'PUT api/users/settings/photo/route.ts': {
+    access: 'member',
+    // Not an image: a member is told so (400) and keeps their photo; the row only says who gets that far.
+    build: async () => {
+      const form = new FormData();
+      form.set('profilePhoto', new File(['not an image'], 'me.png', { type: 'image/png' }));
+      return { path: '/api/users/settings/photo', form };
+    },
+  },
+  'DELETE api/users/settings/photo/route.ts': simple('member', '/api/users/settings/photo'),
+  // A wrong password: the row checks who may ask without deleting the member every other row acts as (deletion.test.ts deletes for real).
+  'DELETE api/users/settings/account/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/account', json: { currentPassword: 'not-the-password', username: 'nobody' } }),
+  },
   'PUT api/users/settings/preferences/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/preferences', json: { autoPlayVideos: true } }) },
   'PUT api/users/settings/profile/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/profile', json: { bio: 'Hello.' } }) },
   'GET api/videos/route.ts': simple('public', '/api/videos'),
@@ -308,6 +333,20 @@ const TABLE: Record<string, Row> = {
       form.set('title', 'A title');
       form.set('category', 'Sissy');
       return { path: '/api/videos/upload', form };
+    },
+  },
+  'PATCH api/videos/[streamVideoId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}`, params: { streamVideoId }, json: { title: 'Edited title' } };
+    },
+  },
+  'DELETE api/videos/[streamVideoId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}`, params: { streamVideoId } };
     },
   },
   'GET api/videos/[streamVideoId]/route.ts': {

@@ -21,6 +21,9 @@ import { listPaymentEvents } from '@/lib/server/admin/payments';
 import { decideReport } from '@/lib/server/admin/reports';
 import { getAdminStats } from '@/lib/server/admin/stats';
 import { changeEmail, changePassword, updatePreferences } from '@/lib/server/accounts';
+import { changeProfilePhoto, deleteProfilePhoto } from '@/lib/server/accounts/profile-photo';
+import { deleteAccount } from '@/lib/server/accounts/deletion';
+import { deleteVideo, editVideo } from '@/lib/server/videos/manage';
 import { VISITOR, type Actor } from '@/lib/server/auth/actor';
 import { resolveToken } from '@/lib/server/auth/session';
 import { blockMember, listBlocks } from '@/lib/server/community/blocks';
@@ -141,10 +144,15 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['updatePreferences', (a) => updatePreferences(a, { autoPlayVideos: true })],
     ['changeEmail', (a) => changeEmail(a, { newEmail: 'x@example.org', confirmNewEmail: 'x@example.org', currentPassword: 'x' })],
     ['changePassword', (a) => changePassword(a, { currentPassword: 'x', newPassword: 'abcdefgh1', confirmNewPassword: 'abcdefgh1' })],
+    ['changeProfilePhoto', (a) => changeProfilePhoto(a, new File(['not an image'], 'me.png', { type: 'image/png' }))],
+    ['deleteProfilePhoto', (a) => deleteProfilePhoto(a)],
     ['getTodaysTask', (a) => getTodaysTask(a)],
     ['completeTodaysTask', (a) => completeTodaysTask(a)],
     ['startCheckout', (a) => startCheckout(a, { plan: 'monthly' })],
     ['uploadVideo', (a) => uploadVideo(a, new Request(`${ORIGIN}/api/videos/upload`, { method: 'POST' }))],
+    ['deleteAccount', (a) => deleteAccount(a, { currentPassword: 'x', username: 'x' })],
+    ['editVideo', (a) => editVideo(a, video, { title: 'x' })],
+    ['deleteVideo', (a) => deleteVideo(a, video)],
     ['getDataExport', (a) => getDataExport(a)],
     ['requestDataExport', (a) => requestDataExport(a)],
     ['downloadDataExport', (a) => downloadDataExport(a, ID)],

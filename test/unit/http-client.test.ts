@@ -1,4 +1,5 @@
 import { apiRequest, ApiClientError, countryFromHtml, onClientEvent, rewriteLocalUrl, setAuthToken, type ClientEvent } from '@/lib/client/http';
+import { serverMessage } from '@/components/account/form-parts';
 
 import { scriptedServer } from '../helpers/scripted-server';
 
@@ -56,5 +57,34 @@ describe('general client', () => {
       stop();
       await server.close();
     }
+  });
+});
+
+describe('messages when the server wrote none (spec section 8 fallbacks)', () => {
+  it('keeps the server message of a JSON error, and has none for a 502 HTML page, an empty body, blank text or a network error', async () => {
+    const server = await scriptedServer([
+      { status: 400, body: '{"message":"Your current password is incorrect."}' },
+      { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>', type: 'text/html' },
+      { status: 500, body: '' },
+      { status: 503, body: '{"message":"  "}' },
+    ]);
+    try {
+      const caught: ApiClientError[] = [];
+      for (let i = 0; i < 4; i += 1) caught.push(await apiRequest(`${server.url}/api/users/settings/password`).then(() => null as never, (error: ApiClientError) => error));
+      expect(caught.map((error) => error.serverMessage)).toEqual(['Your current password is incorrect.', null, null, null]);
+      expect(caught.map((error) => serverMessage(error, 'Failed to update password.'))).toEqual([
+        'Your current password is incorrect.',
+        'Failed to update password.',
+        'Failed to update password.',
+        'Failed to update password.',
+      ]);
+      // Callers that show error.message get words, never "Request failed with status 502".
+      expect(caught[1]!.message).toBe('Something went wrong (status 502). Please try again.');
+    } finally {
+      await server.close();
+    }
+    const network = await apiRequest('http://127.0.0.1:9/api/auth/login', { json: {} }).then(() => null as never, (error: ApiClientError) => error);
+    expect(network).toMatchObject({ status: undefined, code: 'network', serverMessage: null });
+    expect(serverMessage(network, 'Failed to login')).toBe('Failed to login');
   });
 });

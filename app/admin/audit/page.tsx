@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 
 import { Pagination } from '@/components/admin/Pagination';
+import { AuditChanges } from '@/components/admin/AuditChanges';
 import { ADMIN_ACTIONS, listAuditLog } from '@/lib/server/admin/audit';
 import { pageActor } from '@/lib/server/auth/session';
 import { forPage } from '@/lib/server/page-access';
@@ -77,6 +78,7 @@ export default async function AuditPage({ searchParams }: Props) {
                   <td data-label="Admin">{entry.admin._id ? <Link href={`/admin/members/${entry.admin._id}`}>{entry.admin.username}</Link> : entry.admin.username}</td>
                   <td data-label="What">
                     {entry.link ? <Link href={entry.link}>{entry.summary}</Link> : entry.summary}
+                    <AuditChanges details={entry.details} />
                     <div className="admin-muted">{entry.action}</div>
                   </td>
                 </tr>

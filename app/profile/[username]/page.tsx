@@ -13,6 +13,7 @@ import { pageActor } from '@/lib/server/auth/session';
 import { decodeSegment, listMemberVideos, loadProfilePage } from '@/lib/server/community/profiles';
 import { forPage } from '@/lib/server/page-access';
 import { fullTitle, pageMetadata } from '@/lib/seo/metadata';
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 type Props = { params: Promise<{ username: string }> };
 
@@ -50,6 +51,7 @@ export default async function ProfilePage({ params }: Props) {
 
   return (
     <div className="profile-page">
+      <WebSiteStructuredData path={`/profile/${encodeURIComponent(name)}`} name={`${name}’s profile`} />
       <ProfileHeader
         profile={profile}
         actions={

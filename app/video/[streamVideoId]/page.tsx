@@ -11,6 +11,7 @@ import { VideoStructuredData } from '@/components/seo/StructuredData';
 import { RelativeTime } from '@/components/videos/RelativeTime';
 import { VideoGrid } from '@/components/videos/VideoCard';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
+import { VideoPageManage } from '@/components/videos/VideoPageManage';
 import { getConfig } from '@/lib/config/server';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
 import { relativeTime } from '@/lib/format/relative-time';
@@ -103,6 +104,10 @@ export default async function VideoPage({ params }: Props) {
             </span>
             {/* For everyone, visitors included; the page stays the same for all (a client island). */}
             <ReportDialog targetType="video" target={video.streamVideoId} />
+            {/* Edit and Delete for the owner and admins only: the session decides in the browser, the API again. */}
+            <VideoPageManage
+              video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
+            />
           </div>
           {video.tags.length > 0 && (
             <ul className="tag-list" aria-label="Tags">

@@ -157,7 +157,7 @@ const TOO_MANY_EMAIL_CHANGES = (wait: string) => `You can change your email addr
  * member (counted up front, like login failures), so a session left open or
  * stolen is no way to guess it; the right one clears the count.
  */
-async function confirmCurrentPassword(auth: Authenticated, currentPassword: string): Promise<void> {
+export async function confirmCurrentPassword(auth: Authenticated, currentPassword: string): Promise<void> {
   await consume('currentPasswordFailuresPerMember', auth.user.id, TOO_MANY_WRONG_CURRENT_PASSWORDS);
   if (!(await verifyPassword(currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
   await reset('currentPasswordFailuresPerMember', auth.user.id);

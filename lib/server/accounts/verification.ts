@@ -2,7 +2,7 @@ import 'server-only';
 
 import { createHash, randomBytes } from 'node:crypto';
 
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
@@ -13,7 +13,7 @@ import { linkEmail, sendMail } from '../mail';
 /** Verification links work for a day, once. */
 export const EMAIL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function verificationUrl(token: string): string {
   return `${getConfig().siteUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
@@ -71,7 +71,12 @@ export async function verifyEmailToken(token: string): Promise<VerifyResult> {
   if (!token || token.length > 200) return { ok: false };
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(emailTokens).where(eq(emailTokens.tokenHash, hashToken(token))).limit(1);
+    // Only address links: a password reset link opened here is no verification link, and stays unused for its own page.
+    const [row] = await tx
+      .select()
+      .from(emailTokens)
+      .where(and(eq(emailTokens.tokenHash, hashToken(token)), inArray(emailTokens.purpose, ['verify_email', 'change_email'])))
+      .limit(1);
     if (!row) return { ok: false };
     const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).limit(1);
     if (!user) return { ok: false };

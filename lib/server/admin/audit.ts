@@ -12,6 +12,8 @@ import { requireAdmin, type Actor, type Authenticated } from '../auth/actor';
 export const ADMIN_ACTIONS = [
   'video.approve',
   'video.reject',
+  'video.edit',
+  'video.delete',
   'member.ban',
   'member.unban',
   'member.vip_grant',
@@ -19,6 +21,7 @@ export const ADMIN_ACTIONS = [
   'member.admin_grant',
   'member.admin_revoke',
   'member.resend_verification',
+  'member.delete',
   'report.resolve',
   'report.dismiss',
   'task.create',

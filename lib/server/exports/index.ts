@@ -14,6 +14,7 @@ import { wakeWorkers } from '@/lib/events';
 import { DATA_EXPORT_DAYS, DATA_EXPORT_MESSAGES, exportDateText } from '@/lib/validation/exports';
 
 import { requireMember, type Actor } from '../auth/actor';
+import { exportPrefix } from '../deletion/purge';
 import { ApiError, conflict } from '../errors';
 import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } from '../jobs/recurring';
 import { enqueue } from '../jobs/queue';
@@ -40,8 +41,7 @@ export const SWEEP_DATA_EXPORTS: RecurringJob = { type: 'sweep-data-exports', ev
 const BUILD_ATTEMPTS = 3;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Every export of a member lives under this storage prefix (account deletion removes it whole). */
-export const exportPrefix = (userId: string) => `exports/${userId}`;
+/** Every export of a member lives under exportPrefix(userId), which account deletion removes whole. */
 export const exportFileKey = (userId: string, exportId: string) => `${exportPrefix(userId)}/${exportId}.zip`;
 /** The login-only download link (a route outside /api, so a visitor who opens it from the email is sent to log in first). */
 export const exportDownloadPath = (exportId: string) => `/data-export/${exportId}`;

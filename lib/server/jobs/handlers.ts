@@ -1,5 +1,7 @@
 import 'server-only';
 
+import { PASSWORD_RESET_JOB_HANDLERS } from '../accounts/password-reset';
+import { PURGE_JOB_HANDLERS } from '../deletion/purge';
 import { DEMO_JOB_HANDLERS } from '../demo/jobs';
 import { EXPORT_JOB_HANDLERS } from '../exports';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
@@ -9,4 +11,12 @@ import { VIP_JOB_HANDLERS } from '../vip/expiry';
 import type { JobHandler } from './worker';
 
 /** Every job type the workers run, by name: the embedded server and `npm run worker` both take theirs from here. */
-export const ALL_JOB_HANDLERS: Record<string, JobHandler> = { ...VIDEO_JOB_HANDLERS, ...DEMO_JOB_HANDLERS, ...VIP_JOB_HANDLERS, ...MAINTENANCE_JOB_HANDLERS, ...EXPORT_JOB_HANDLERS };
+export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
+  ...VIDEO_JOB_HANDLERS,
+  ...DEMO_JOB_HANDLERS,
+  ...VIP_JOB_HANDLERS,
+  ...MAINTENANCE_JOB_HANDLERS,
+  ...PASSWORD_RESET_JOB_HANDLERS,
+  ...PURGE_JOB_HANDLERS,
+  ...EXPORT_JOB_HANDLERS,
+};

@@ -76,8 +76,8 @@ export const processVideo: JobHandler = async (job: Job, { signal }) => {
       const key = `${mediaKeys.videoPrefix(videoId)}/${file}`;
       await storage.putFile(key, path.join(work, file), contentTypeFor(key));
     }
-    await db.transaction(async (tx) => {
-      await tx
+    const stillThere = await db.transaction(async (tx) => {
+      const marked = await tx
         .update(videos)
         .set({
           processingState: 'ready',
@@ -88,9 +88,17 @@ export const processVideo: JobHandler = async (job: Job, { signal }) => {
           height: probe.height,
           updatedAt: sql`now()`,
         })
-        .where(eq(videos.id, videoId));
+        .where(eq(videos.id, videoId))
+        .returning({ id: videos.id });
+      if (marked.length === 0) return false;
       await enqueue(tx, PACKAGE_HLS_JOB, { videoId }, { dedupeKey: `${PACKAGE_HLS_JOB}:${videoId}` });
+      return true;
     });
+    // Deleted while we processed (its purge job may already have run): take back what we just stored.
+    if (!stillThere) {
+      await storage.deletePrefix(mediaKeys.videoPrefix(videoId));
+      return;
+    }
     wakeWorkers();
     // If it was approved before it was ready, it has just become public.
     purgePublicPages();

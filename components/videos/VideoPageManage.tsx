@@ -1,0 +1,44 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+
+import { StatusLine, type Status } from '@/components/account/form-parts';
+import { useSession } from '@/components/session/SessionProvider';
+
+import { VideoManage, type ManagedVideo } from './VideoManage';
+
+/**
+ * The video page's Edit and Delete (owner and admins): after a save the page
+ * of a live video is rendered again from the server (a client navigation,
+ * never the public cache); after a delete the owner goes to "Your videos", an admin home.
+ */
+export function VideoPageManage({ video }: { video: ManagedVideo }) {
+  const router = useRouter();
+  const { user } = useSession();
+  const [status, setStatus] = useState<Status>(null);
+  return (
+    <>
+      <VideoManage
+        video={video}
+        onSaved={({ message, video: saved }) => {
+          setStatus({ ok: true, text: message });
+          // A live video shows its new details at once; one sent back to review is not public now, so the page stays as it is with the message.
+          if (saved.moderationStatus === 'approved') router.refresh();
+        }}
+        onDeleted={() => router.push(user?._id === video.ownerId ? '/upload#your-videos' : '/')}
+      />
+      {status && (
+        <div className="video-manage-status">
+          <StatusLine status={status} />
+          {user?._id === video.ownerId && (
+            <Link href="/upload#your-videos" className="video-manage-link">
+              Your videos
+            </Link>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
