@@ -115,6 +115,19 @@ export async function waitUntilPublic(streamVideoId: string): Promise<void> {
   await expect.poll(async () => (await fetch(`${BASE_URL}/api/videos/${streamVideoId}`)).status, { timeout: 60_000, intervals: [250] }).toBe(200);
 }
 
+/** The settings modal, from the header at 1024 px and up or from the Menu panel below. */
+export async function openSettings(page: Page) {
+  if ((page.viewportSize()?.width ?? 1280) < 1024) {
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.locator('#mobile-menu').getByRole('button', { name: 'Settings' }).click();
+  } else {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  }
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await expect(settings).toBeVisible();
+  return settings;
+}
+
 export async function logInThroughForm(page: Page, email: string, password: string, next = '/') {
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Email').fill(email);

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { BASE_URL, linkMailedTo, logInThroughForm, makeClip, uploadClip, verifiedMember } from './api';
+import { BASE_URL, linkMailedTo, logInThroughForm, makeClip, openSettings, uploadClip, verifiedMember } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 /** Screenshots of every state of the settings section, looked at by hand (issue 11). */
@@ -18,15 +18,9 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function openSettings(page: Page, mobile: boolean) {
-  if (mobile) {
-    await page.getByRole('button', { name: 'Menu' }).click();
-    await page.locator('#mobile-menu').getByRole('button', { name: 'Settings' }).click();
-  } else {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
-  }
-  const settings = page.getByRole('dialog', { name: 'Settings' });
-  await expect(settings).toBeVisible();
+/** The settings modal and its "Download my data" section. */
+async function openExportSection(page: Page) {
+  const settings = await openSettings(page);
   const section = settings.getByRole('region', { name: 'Download my data' });
   await section.scrollIntoViewIfNeeded();
   return { settings, section };
@@ -36,14 +30,13 @@ test.describe('download my data', () => {
   test('a member asks for their data, is emailed when it is ready, and downloads a ZIP with their profile and original upload @mobile', async ({ confirmedPage: page, playwright }, testInfo) => {
     test.slow();
     const project = testInfo.project.name;
-    const mobile = project === 'mobile';
     const api = await playwright.request.newContext({ baseURL: BASE_URL });
     const member = await verifiedMember(api, 'exporter');
     const clip = makeClip(work, `clip-${project}.mp4`);
     const streamVideoId = await uploadClip(api, member.token, clip, { title: 'My clip for the export' });
 
     await logInThroughForm(page, member.email, member.password, '/');
-    const { settings, section } = await openSettings(page, mobile);
+    const { settings, section } = await openExportSection(page);
     const request = section.getByRole('button', { name: 'Request my data' });
     await expect(request).toBeVisible();
     await expectNoSidewaysScroll(page, 'with settings open');
@@ -107,7 +100,7 @@ test.describe('download my data', () => {
         : route.continue(),
     );
     await logInThroughForm(page, member.email, member.password, '/');
-    const { section } = await openSettings(page, project === 'mobile');
+    const { section } = await openExportSection(page);
     await expect(section.getByText('We could not prepare your data export. Please try again.')).toBeVisible();
     const retry = section.getByRole('button', { name: 'Try again' });
     await expect(retry).toBeVisible();
