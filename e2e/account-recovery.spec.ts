@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 
-import { linkMailedTo, logInThroughForm, unique, verifiedMember } from './api';
+import { linkMailedTo, logInThroughForm, openSettings, unique, verifiedMember } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 const SHOTS = '/tmp/shots-is11-accounts';
@@ -11,19 +11,6 @@ mkdirSync(SHOTS, { recursive: true });
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}-${test.info().project.name}.png`, fullPage: true });
 
 const RESET_LINK = /(https?:\/\/[^/\s]+\/reset-password\?token=[A-Za-z0-9_-]+)/;
-
-/** The settings modal, from the header at 1280 px or the mobile menu at 375 px. */
-async function openSettings(page: Page) {
-  if ((page.viewportSize()?.width ?? 1280) < 1024) {
-    await page.getByRole('button', { name: 'Menu' }).click();
-    await page.locator('#mobile-menu').getByRole('button', { name: 'Settings' }).click();
-  } else {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
-  }
-  const settings = page.getByRole('dialog', { name: 'Settings' });
-  await expect(settings).toBeVisible();
-  return settings;
-}
 
 test.describe('forgot password @mobile', () => {
   test('forgot → email → new password → log in with it; other sessions end and the member is told', async ({ confirmedPage: page, request }) => {

@@ -25,7 +25,7 @@ export function makeClip(dir: string, name = 'clip.mp4', seconds = 2, size = '32
 }
 
 /** The newest link matching `pattern` (its first group) mailed to an address (from the server's .eml outbox). */
-export async function linkMailedTo(email: string, pattern: RegExp): Promise<string> {
+export async function linkMailedTo(email: string, pattern: RegExp, timeout?: number): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(() => {
@@ -42,7 +42,7 @@ export async function linkMailedTo(email: string, pattern: RegExp): Promise<stri
         if (link) return link;
       }
       return undefined;
-    })
+    }, { timeout })
     .toBeTruthy();
   return link!;
 }
@@ -113,6 +113,19 @@ export const BASE_URL = ORIGIN;
  */
 export async function waitUntilPublic(streamVideoId: string): Promise<void> {
   await expect.poll(async () => (await fetch(`${BASE_URL}/api/videos/${streamVideoId}`)).status, { timeout: 60_000, intervals: [250] }).toBe(200);
+}
+
+/** The settings modal, from the header at 1024 px and up or from the Menu panel below. */
+export async function openSettings(page: Page) {
+  if ((page.viewportSize()?.width ?? 1280) < 1024) {
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.locator('#mobile-menu').getByRole('button', { name: 'Settings' }).click();
+  } else {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  }
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await expect(settings).toBeVisible();
+  return settings;
 }
 
 export async function logInThroughForm(page: Page, email: string, password: string, next = '/') {

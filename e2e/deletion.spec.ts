@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, makeClip, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import { ADMIN, adminToken, approve, makeClip, openSettings, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
@@ -27,13 +27,6 @@ async function logInThroughForm(page: Page, email: string, password: string, nex
   await page.getByLabel('Password').fill(password);
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(next, { timeout: 20_000 });
-}
-
-/** Settings sits in the navbar from 1024 px, in the Menu panel below. */
-async function openSettings(page: Page) {
-  if ((page.viewportSize()?.width ?? 1280) < 1024) await page.getByRole('button', { name: 'Menu' }).click();
-  await page.getByRole('button', { name: 'Settings' }).click();
-  return page.getByRole('dialog', { name: 'Settings' });
 }
 
 /** A processed, approved video of the member's. */

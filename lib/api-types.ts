@@ -404,3 +404,18 @@ export interface VipCheckoutDto {
   /** The signed processor URL the browser goes to. */
   url: string;
 }
+
+/** The member's data export (GET/POST /api/users/me/export); null when there is none (or it expired). */
+export interface DataExportDto {
+  _id: string;
+  status: 'pending' | 'ready' | 'failed';
+  requestedAt: string;
+  readyAt: string | null;
+  /** Until when the download works (ready only). */
+  expiresAt: string | null;
+  sizeBytes: number | null;
+  /** The login-only download link (ready only). */
+  downloadUrl: string | null;
+  /** Why it failed, for the member (failed only). */
+  error: string | null;
+}

@@ -10,6 +10,7 @@ import { openDatabase } from '@/lib/db/open';
 import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { EXPIRE_VIP_JOB, scheduleVipExpiry } from '@/lib/server/vip/expiry';
+import { scheduleDataExportSweep, SWEEP_DATA_EXPORTS } from '@/lib/server/exports';
 
 async function main() {
   const config = loadConfig();
@@ -31,6 +32,7 @@ async function main() {
   const handlers = only.length ? Object.fromEntries(only.map((type) => [type, all[type]!])) : all;
   // The VIP expiry job re-queues itself; queueing the current slot restarts the chain after downtime (one job per slot whatever the number of workers).
   if (EXPIRE_VIP_JOB in handlers) await scheduleVipExpiry(handle.db);
+  if (SWEEP_DATA_EXPORTS.type in handlers) await scheduleDataExportSweep(handle.db);
   const worker = startWorker(handle.db, {
     handlers,
     concurrency,

@@ -14,6 +14,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validation/auth';
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
+import { DataExportSettings } from './DataExportSettings';
 import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 import { ProfilePhotoSettings } from './ProfilePhotoSettings';
@@ -215,6 +216,7 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
       <Preferences />
       <EmailSettings />
       <PasswordSettings />
+      <DataExportSettings />
       <DeleteAccountSettings />
     </dialog>
   );

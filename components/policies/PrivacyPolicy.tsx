@@ -212,7 +212,11 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
       <p>Depending on where you live, you have some or all of these rights:</p>
       <ul>
         <li>
-          <strong>Access</strong> — get a copy of the personal data we hold about you.
+          <strong>Access</strong> — get a copy of the personal data we hold about you. You can do this yourself: log in,
+          open Settings and choose <strong>Download my data</strong>. We prepare a ZIP file with your profile, your videos
+          (with the original files you uploaded), comments, likes, follows, notifications, daily tasks, payment records
+          and blocks, and email you when it is ready, usually within minutes. The download works only for you, while you
+          are logged in, for 7 days; then we delete the file. You can ask for one export at a time.
         </li>
         <li>
           <strong>Correction</strong> — have inaccurate data fixed.
@@ -222,7 +226,8 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
           or edit any of your videos from its page.
         </li>
         <li>
-          <strong>Portability</strong> — receive the data you gave us in a machine-readable format.
+          <strong>Portability</strong> — receive the data you gave us in a machine-readable format (the same download:
+          JSON files, described in its README.txt, and your original videos).
         </li>
         <li>
           <strong>Objection and restriction</strong> — object to processing based on legitimate interests, or ask us to

@@ -519,3 +519,37 @@ export const adminAuditLog = pgTable(
     index('admin_audit_log_admin_idx').on(t.adminId, t.createdAt.desc()),
   ],
 );
+
+export const DATA_EXPORT_STATUSES = ['pending', 'ready', 'failed'] as const;
+export type DataExportStatus = (typeof DATA_EXPORT_STATUSES)[number];
+
+/**
+ * "Download my data": at most one export per member (the unique user_id is
+ * what makes a second request impossible, whatever the concurrency). A job
+ * builds the ZIP into media storage under exports/{userId}/; it can be
+ * downloaded by its member only until expires_at, then a recurring job
+ * deletes the file and the row (lib/server/exports).
+ */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: DATA_EXPORT_STATUSES }).notNull().default('pending'),
+    /** The ZIP's media storage key once ready (exports/{userId}/{id}.zip). */
+    fileKey: text('file_key'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    /** What the member is told when the export failed for good (a fixed sentence; the cause is in the job's last_error). */
+    error: text('error'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** When the "ready" email went out; a rerun of the job sends it if a crash came between the two. */
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('data_exports_user_key').on(t.userId), index('data_exports_expires_idx').on(t.expiresAt)],
+);
+
+export type DataExport = typeof dataExports.$inferSelect;

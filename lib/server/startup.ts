@@ -6,6 +6,7 @@ import { DatabaseLockedError } from '@/lib/db/open';
 
 import { ensureAdmin } from './accounts';
 import { demoSeedingEnabled, enqueueDemoSeedIfEmpty } from './demo/seed-demo';
+import { scheduleDataExportSweep } from './exports';
 import { ALL_JOB_HANDLERS } from './jobs/handlers';
 import { startWorker } from './jobs/worker';
 import { seedStarterTasksIfUnused } from './tasks/starter-pool';
@@ -27,6 +28,8 @@ export async function startServer(): Promise<void> {
     registerUploadBridge();
     // The recurring VIP expiry job re-queues itself; queueing the current slot here restarts the chain after any downtime.
     await scheduleVipExpiry(db);
+    // Expired data exports are deleted by a recurring job too (lib/server/exports).
+    await scheduleDataExportSweep(db);
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.

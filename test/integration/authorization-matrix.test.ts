@@ -17,14 +17,14 @@
  *   (the demoted admin too) 403 with the spec's message.
  * No call may answer 5xx.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { eq, sql } from 'drizzle-orm';
 
 import { installDatabase } from '@/lib/db';
-import { comments, notifications, reports, users, type User } from '@/lib/db/schema';
+import { comments, dataExports, notifications, reports, users, type User } from '@/lib/db/schema';
 import { startSession } from '@/lib/server/auth/session';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
@@ -56,6 +56,8 @@ interface Fixtures {
   report(): Promise<string>;
   notification(): Promise<string>;
   task(): Promise<string>;
+  /** A ready data export of the member's (the row only: a missing file is the same 404 for everyone else). */
+  dataExport(): Promise<string>;
 }
 
 interface Row {
@@ -297,6 +299,16 @@ const TABLE: Record<string, Row> = {
   'POST api/users/complete-task/route.ts': simple('vip', '/api/users/complete-task'),
   'GET api/users/me/blocks/route.ts': simple('member', '/api/users/me/blocks'),
   'GET api/users/me/liked-videos/route.ts': simple('member', '/api/users/me/liked-videos'),
+  'GET api/users/me/export/route.ts': simple('member', '/api/users/me/export'),
+  // 202 the first time, 409 after: both are the member's answers.
+  'POST api/users/me/export/route.ts': simple('member', '/api/users/me/export'),
+  'GET data-export/[exportId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const exportId = await f.dataExport();
+      return { path: `/data-export/${exportId}`, params: { exportId } };
+    },
+  },
   'PUT api/users/settings/email/route.ts': {
     access: 'member',
     // A wrong current password changes nothing, so the caller's token survives for the next rows.
@@ -508,6 +520,15 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         const adminToken = (await startSession((await db.select().from(users).where(eq(users.id, ids.admin)))[0] as User)).token;
         const created = await call(POST, '/api/admin/daily-tasks', { bearer: adminToken, json: { description: `Task ${counter++}` } });
         return (created.body.task as { _id: string })._id;
+      },
+      async dataExport() {
+        await db.delete(dataExports).where(eq(dataExports.userId, ids.member));
+        const id = crypto.randomUUID();
+        const fileKey = `exports/${ids.member}/${id}.zip`;
+        mkdirSync(path.join(dataDir, 'media', 'exports', ids.member), { recursive: true });
+        writeFileSync(path.join(dataDir, 'media', fileKey), 'PK\u0005\u0006'.padEnd(22, '\u0000'));
+        await db.insert(dataExports).values({ id, userId: ids.member, status: 'ready', fileKey, sizeBytes: 22, readyAt: new Date(), expiresAt: new Date(Date.now() + 86_400_000) });
+        return id;
       },
     };
   }, 120_000);

@@ -27,6 +27,7 @@ import { deleteVideo, editVideo } from '@/lib/server/videos/manage';
 import { VISITOR, type Actor } from '@/lib/server/auth/actor';
 import { resolveToken } from '@/lib/server/auth/session';
 import { blockMember, listBlocks } from '@/lib/server/community/blocks';
+import { downloadDataExport, getDataExport, requestDataExport } from '@/lib/server/exports';
 import { deleteComment, editComment, postComment } from '@/lib/server/community/comments';
 import { follow, listFollowingFeed } from '@/lib/server/community/follows';
 import { like, listLikedVideos } from '@/lib/server/community/likes';
@@ -152,6 +153,9 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['deleteAccount', (a) => deleteAccount(a, { currentPassword: 'x', username: 'x' })],
     ['editVideo', (a) => editVideo(a, video, { title: 'x' })],
     ['deleteVideo', (a) => deleteVideo(a, video)],
+    ['getDataExport', (a) => getDataExport(a)],
+    ['requestDataExport', (a) => requestDataExport(a)],
+    ['downloadDataExport', (a) => downloadDataExport(a, ID)],
   ];
 
   it.each(MEMBER_SERVICES)('%s refuses visitors and banned members', async (_name, service) => {

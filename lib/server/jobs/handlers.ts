@@ -3,6 +3,7 @@ import 'server-only';
 import { PASSWORD_RESET_JOB_HANDLERS } from '../accounts/password-reset';
 import { PURGE_JOB_HANDLERS } from '../deletion/purge';
 import { DEMO_JOB_HANDLERS } from '../demo/jobs';
+import { EXPORT_JOB_HANDLERS } from '../exports';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
 import { VIP_JOB_HANDLERS } from '../vip/expiry';
@@ -17,4 +18,5 @@ export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...MAINTENANCE_JOB_HANDLERS,
   ...PASSWORD_RESET_JOB_HANDLERS,
   ...PURGE_JOB_HANDLERS,
+  ...EXPORT_JOB_HANDLERS,
 };

@@ -31,10 +31,11 @@ const DELETE_BATCH = 1_000;
  * Everything the pipeline writes is immutable once stored: a video's files
  * are only ever rewritten with the same content (a job rerun) or deleted,
  * and VOD playlists never change. So a CDN in front of the bucket may keep
- * them for a year. Originals are never served to viewers.
+ * them for a year. Originals are never served to viewers, and data exports
+ * only to their member, through the app.
  */
 export function cacheControlFor(key: string): string {
-  return key.startsWith('originals/') ? 'private, no-store' : 'public, max-age=31536000, immutable';
+  return key.startsWith('originals/') || key.startsWith('exports/') ? 'private, no-store' : 'public, max-age=31536000, immutable';
 }
 
 /** Media in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Backblaze B2), under an optional key prefix. */
