@@ -413,6 +413,8 @@ export interface DataExportDto {
   readyAt: string | null;
   /** Until when the download works (ready only). */
   expiresAt: string | null;
+  /** From when a fresh export can replace this one (ready only). */
+  renewableAt: string | null;
   sizeBytes: number | null;
   /** The login-only download link (ready only). */
   downloadUrl: string | null;

@@ -3,12 +3,18 @@ import { z } from '@/lib/validation/zod';
 
 /** How long a finished export can be downloaded. */
 export const DATA_EXPORT_DAYS = 7;
+/**
+ * How long a ready export must be before a fresh one can replace it: a
+ * member who uploaded since can get their new data the next day, while one
+ * member cannot make the server copy all their originals over and over.
+ */
+export const DATA_EXPORT_RENEW_HOURS = 24;
 
 export const DATA_EXPORT_MESSAGES = {
   requested: 'We are preparing your data. We will email you when it is ready to download.',
   alreadyPending: 'An export is already being prepared.',
-  /** {date} is the expiry date. */
-  alreadyReady: 'Your data export is ready to download. You can ask for a new one after it expires on {date}.',
+  /** {date} is when a fresh one can be asked for (DATA_EXPORT_RENEW_HOURS after it became ready). */
+  alreadyReady: 'Your data export is ready to download. You can ask for a fresh one from {date}.',
   failed: 'We could not prepare your data export. Please try again.',
   notFound: 'This download does not exist or has expired. You can ask for a new export in Settings.',
 } as const;

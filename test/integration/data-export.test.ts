@@ -213,7 +213,8 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     // Asking while it is ready and unexpired.
     const whileReady = await request(tokens.alice);
     expect(whileReady.status).toBe(409);
-    expect(whileReady.body.message).toMatch(/^Your data export is ready to download\. You can ask for a new one after it expires on .+ UTC\.$/);
+    expect(whileReady.body.message).toMatch(/^Your data export is ready to download\. You can ask for a fresh one from .+ UTC\.$/);
+    expect(new Date(ready.renewableAt!).getTime() - new Date(ready.readyAt!).getTime()).toBe(24 * 3_600_000);
 
     const response = await fetchZip(pending._id, tokens.alice);
     expect(response.status).toBe(200);
@@ -323,6 +324,23 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     expect(zip.listing).toContain(`videos/${aliceVideo}/original.mp4`);
     expect(zip.read(`videos/${aliceVideo}/original.mp4`).equals(aliceOriginal)).toBe(true);
     execFileSync('unzip', ['-tq', zip.file]);
+  });
+
+  it('a day after it is ready, a fresh export replaces the old one and its file', async () => {
+    const ready = (await status(tokens.alice))!;
+    const oldKey = exportFileKey(ids.alice, ready._id);
+    // 23 hours old: still too young to replace.
+    await database.db.update(dataExports).set({ readyAt: new Date(Date.now() - 23 * 3_600_000) }).where(eq(dataExports.id, ready._id));
+    expect((await request(tokens.alice)).status).toBe(409);
+    await database.db.update(dataExports).set({ readyAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(dataExports.id, ready._id));
+    expect((await status(tokens.alice))!.renewableAt! < new Date().toISOString()).toBe(true);
+    const fresh = await request(tokens.alice);
+    expect(fresh.status).toBe(202);
+    expect(fresh.body.export.status).toBe('pending');
+    expect(await getMediaStorage().stat(oldKey)).toBeNull();
+    expect((await fetchZip(ready._id, tokens.alice)).status).toBe(404);
+    await runJob(fresh.body.export._id);
+    expect((await status(tokens.alice))!.status).toBe('ready');
   });
 
   it('expires: the link stops working, the sweep deletes the file and the row, and the member can ask again', async () => {

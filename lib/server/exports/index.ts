@@ -11,7 +11,7 @@ import { getConfig } from '@/lib/config/server';
 import { getDb, type Database } from '@/lib/db';
 import { dataExports, users, type DataExport, type User } from '@/lib/db/schema';
 import { wakeWorkers } from '@/lib/events';
-import { DATA_EXPORT_DAYS, DATA_EXPORT_MESSAGES, exportDateText } from '@/lib/validation/exports';
+import { DATA_EXPORT_DAYS, DATA_EXPORT_MESSAGES, DATA_EXPORT_RENEW_HOURS, exportDateText } from '@/lib/validation/exports';
 
 import { requireMember, type Actor } from '../auth/actor';
 import { exportPrefix } from '../deletion/purge';
@@ -47,6 +47,8 @@ export const exportFileKey = (userId: string, exportId: string) => `${exportPref
 export const exportDownloadPath = (exportId: string) => `/data-export/${exportId}`;
 
 const isLive = (row: DataExport, now = Date.now()) => row.status !== 'ready' || (row.expiresAt !== null && row.expiresAt.getTime() > now);
+/** When a fresh export may replace a ready one (null unless ready). */
+const renewableAt = (row: DataExport) => (row.status === 'ready' && row.readyAt ? new Date(row.readyAt.getTime() + DATA_EXPORT_RENEW_HOURS * 3_600_000) : null);
 
 function toDto(row: DataExport): DataExportDto {
   return {
@@ -55,6 +57,7 @@ function toDto(row: DataExport): DataExportDto {
     requestedAt: row.requestedAt.toISOString(),
     readyAt: row.readyAt?.toISOString() ?? null,
     expiresAt: row.status === 'ready' ? (row.expiresAt?.toISOString() ?? null) : null,
+    renewableAt: renewableAt(row)?.toISOString() ?? null,
     sizeBytes: row.status === 'ready' ? row.sizeBytes : null,
     downloadUrl: row.status === 'ready' ? exportDownloadPath(row.id) : null,
     error: row.status === 'failed' ? (row.error ?? DATA_EXPORT_MESSAGES.failed) : null,
@@ -70,9 +73,9 @@ export async function getDataExport(actor: Actor): Promise<DataExportDto | null>
 }
 
 /**
- * Asks for an export. A pending one, or a ready one that has not expired, is
- * a 409 with a message saying so. A failed or expired one is replaced (its
- * file deleted first). The row and its job are written in one transaction;
+ * Asks for an export. A pending one, or a ready one younger than
+ * DATA_EXPORT_RENEW_HOURS, is a 409 with a message saying so. A failed,
+ * expired or older ready one is replaced (its file deleted first). The row and its job are written in one transaction;
  * the unique user_id makes two simultaneous requests one export.
  */
 export async function requestDataExport(actor: Actor): Promise<{ message: string; export: DataExportDto }> {
@@ -81,7 +84,8 @@ export async function requestDataExport(actor: Actor): Promise<{ message: string
   const userId = member.user.id;
   const [existing] = await db.select().from(dataExports).where(eq(dataExports.userId, userId));
   if (existing?.status === 'pending') throw conflict(DATA_EXPORT_MESSAGES.alreadyPending);
-  if (existing?.status === 'ready' && isLive(existing)) throw conflict(DATA_EXPORT_MESSAGES.alreadyReady.replace('{date}', exportDateText(existing.expiresAt!)));
+  const renewable = existing && renewableAt(existing);
+  if (renewable && isLive(existing) && renewable.getTime() > Date.now()) throw conflict(DATA_EXPORT_MESSAGES.alreadyReady.replace('{date}', exportDateText(renewable)));
   if (existing) await getMediaStorage().deletePrefix(existing.fileKey ?? exportFileKey(userId, existing.id));
   const created = await db.transaction(async (tx) => {
     if (existing) await tx.delete(dataExports).where(and(eq(dataExports.id, existing.id), eq(dataExports.status, existing.status)));
