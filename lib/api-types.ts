@@ -415,6 +415,8 @@ export interface DataExportDto {
   expiresAt: string | null;
   /** From when a fresh export can replace this one (ready only). */
   renewableAt: string | null;
+  /** Whether a fresh export can be asked for now (ready, and renewableAt has passed). */
+  canRenew: boolean;
   sizeBytes: number | null;
   /** The login-only download link (ready only). */
   downloadUrl: string | null;

@@ -77,7 +77,7 @@ export function DataExportSettings() {
           <a className="btn btn-primary" href={current.downloadUrl!} download>
             Download my data
           </a>
-          {current.renewableAt && new Date(current.renewableAt).getTime() <= Date.now() && (
+          {current.canRenew && (
             <button type="button" className="btn btn-ghost" onClick={ask} disabled={asking}>
               {asking ? 'Requesting…' : 'Request a fresh copy'}
             </button>

@@ -58,6 +58,7 @@ function toDto(row: DataExport): DataExportDto {
     readyAt: row.readyAt?.toISOString() ?? null,
     expiresAt: row.status === 'ready' ? (row.expiresAt?.toISOString() ?? null) : null,
     renewableAt: renewableAt(row)?.toISOString() ?? null,
+    canRenew: (renewableAt(row)?.getTime() ?? Infinity) <= Date.now(),
     sizeBytes: row.status === 'ready' ? row.sizeBytes : null,
     downloadUrl: row.status === 'ready' ? exportDownloadPath(row.id) : null,
     error: row.status === 'failed' ? (row.error ?? DATA_EXPORT_MESSAGES.failed) : null,
