@@ -37,6 +37,9 @@ export function AccountArea() {
       <Link className="nav-link" href="/liked-videos">
         Liked
       </Link>
+      <Link className="nav-link" href="/watch-later">
+        Watch later
+      </Link>
       <button type="button" className="nav-link" onClick={() => setSettingsOpen(true)}>
         Settings
       </button>

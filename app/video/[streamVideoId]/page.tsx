@@ -11,6 +11,7 @@ import { VideoStructuredData } from '@/components/seo/StructuredData';
 import { RelativeTime } from '@/components/videos/RelativeTime';
 import { VideoGrid } from '@/components/videos/VideoCard';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
+import { WatchLaterButton } from '@/components/videos/WatchLaterButton';
 import { getConfig } from '@/lib/config/server';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
 import { relativeTime } from '@/lib/format/relative-time';
@@ -101,6 +102,7 @@ export default async function VideoPage({ params }: Props) {
               {/* The count is in the server HTML for crawlers; the member's own state fills in on the client. */}
               <LikeButton streamVideoId={video.streamVideoId} ownerId={video.uploader._id} likes={likes} />
             </span>
+            <WatchLaterButton streamVideoId={video.streamVideoId} title={video.title} />
             {/* For everyone, visitors included; the page stays the same for all (a client island). */}
             <ReportDialog targetType="video" target={video.streamVideoId} />
           </div>
