@@ -8,19 +8,12 @@ import { useSession } from '@/components/session/SessionProvider';
 import type { WatchLaterStateDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
 
+import { ClockIcon } from './ClockIcon';
+
 /** The SWR key of the member's saved ids: one request per page however many cards it shows; per member, so another login never sees the last one's list. */
 const idsKey = (memberId: string) => ['watch-later-ids', memberId] as const;
-const fetchIds = async () => new Set((await apiRequest<{ streamVideoIds: string[] }>('/api/users/me/watch-later/ids')).streamVideoIds);
-
-/** A clock: decorative, the button carries the label. */
-function ClockIcon({ size, filled }: { size: number; filled: boolean }) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
-      <circle cx="12" cy="12" r="9" fill={filled ? 'currentColor' : 'none'} fillOpacity={filled ? 0.25 : undefined} />
-      {filled ? <path d="m8.5 12.5 2.5 2.5 4.5-5" /> : <path d="M12 7v5l3 2" />}
-    </svg>
-  );
-}
+// An array, not a Set: SWR compares data with dequal/lite, which sees every two Sets as equal (no re-render after a change).
+const fetchIds = async () => (await apiRequest<{ streamVideoIds: string[] }>('/api/users/me/watch-later/ids')).streamVideoIds;
 
 /**
  * Save to / remove from Watch later, as a client island over cached public
@@ -37,7 +30,7 @@ export function WatchLaterButton({ streamVideoId, title, compact = false }: { st
   const pending = useRef(false);
   const errorId = useId();
   const { data: ids, mutate } = useSWR(user ? idsKey(user._id) : null, fetchIds, { revalidateOnFocus: false, shouldRetryOnError: false });
-  const saved = Boolean(user && ids?.has(streamVideoId));
+  const saved = Boolean(user && ids?.includes(streamVideoId));
 
   async function toggle() {
     if (loading || pending.current || (user && !ids)) return;
@@ -45,9 +38,7 @@ export function WatchLaterButton({ streamVideoId, title, compact = false }: { st
       router.push(`/login?next=${encodeURIComponent(pathname || '/')}`);
       return;
     }
-    const next = new Set(ids);
-    if (saved) next.delete(streamVideoId);
-    else next.add(streamVideoId);
+    const next = saved ? (ids ?? []).filter((id) => id !== streamVideoId) : [streamVideoId, ...(ids ?? [])];
     pending.current = true;
     setError(null);
     try {
@@ -75,7 +66,7 @@ export function WatchLaterButton({ streamVideoId, title, compact = false }: { st
         data-state={loading || (user && !ids) ? 'loading' : user ? 'member' : 'visitor'}
         onClick={() => void toggle()}
       >
-        <ClockIcon size={compact ? 18 : 18} filled={saved} />
+        <ClockIcon filled={saved} />
         {!compact && <span>{saved ? 'Saved to Watch later' : 'Watch later'}</span>}
       </button>
       {error && (

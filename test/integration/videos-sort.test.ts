@@ -155,6 +155,8 @@ describe.each(ENGINES)('sorting and filtering lists on %s', (engine) => {
     ['sort=views&cursor=bm90LWEtY3Vyc29y', 'The cursor is not valid. Start again from page 1.'],
     ['sort=views&cursor=' + Buffer.from('likes|3|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
     ['sort=views&cursor=' + Buffer.from("views|1);DROP TABLE videos;--|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000").toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
+    ['sort=views&cursor=' + Buffer.from('views|9999999999|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
+    ['sort=likes&cursor=' + Buffer.from('likes|3|2026-02-30T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
     ['sort=longest&cursor=' + Buffer.from('longest|Infinity|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
   ])('refuses %s with a clear 400', async (query, message) => {
     const response = await call(list, `/api/videos?${query}`);

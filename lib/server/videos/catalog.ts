@@ -54,6 +54,12 @@ const EXACT_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INVALID_CURSOR = 'The cursor is not valid. Start again from page 1.';
 
+/** A timestamp JavaScript reads back as the same calendar second (so 30 February, which PostgreSQL refuses, is not one). */
+export function isRealTime(at: string): boolean {
+  const time = Date.parse(at);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 19) === at.slice(0, 19);
+}
+
 interface Cursor {
   /** The sort key of the last card (null: a video of unknown length, for longest). */
   key: number | null;
@@ -80,11 +86,12 @@ function decodeCursor(sort: VideoSort, cursor: string): Cursor {
     if (keyText === 'null' && sort === 'longest') key = null;
     else if (sort === 'longest' ? /^\d{1,9}(\.\d{1,20})?(e-?\d{1,3})?$/i.test(keyText) : /^\d{1,10}$/.test(keyText)) key = Number(keyText);
     else throw badRequest(INVALID_CURSOR);
-    if (key !== null && !Number.isFinite(key)) throw badRequest(INVALID_CURSOR);
+    // Counts are PostgreSQL integers: a larger one would be a database error, not a cursor.
+    if (key !== null && (!Number.isFinite(key) || (sort !== 'longest' && key > 2_147_483_647))) throw badRequest(INVALID_CURSOR);
   }
   const [at, id, extra] = parts;
   // Newest cursors from before exact timestamps carried milliseconds; any ISO time is still taken for them.
-  const atValid = at !== undefined && (EXACT_AT.test(at) || (sort === 'newest' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at))) && !Number.isNaN(Date.parse(at));
+  const atValid = at !== undefined && (EXACT_AT.test(at) || (sort === 'newest' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at))) && isRealTime(at);
   if (!atValid || !id || extra !== undefined || !UUID.test(id)) throw badRequest(INVALID_CURSOR);
   return { key, at, id };
 }

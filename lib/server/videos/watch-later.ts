@@ -11,7 +11,7 @@ import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict } from '../errors';
 
 import { VIDEO_NOT_FOUND } from './access';
-import { PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
+import { isRealTime, PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
 import { toVideoDto, type VideoRow } from './dto';
 
 export const INVALID_VIDEO_ID_MESSAGE = 'The video id is not valid.';
@@ -96,7 +96,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || extra !== undefined || !SAVED_AT_TEXT.test(at) || Number.isNaN(Date.parse(at)) || !UUID.test(id)) throw badRequest(INVALID_CURSOR_MESSAGE);
+  if (!at || !id || extra !== undefined || !SAVED_AT_TEXT.test(at) || !isRealTime(at) || !UUID.test(id)) throw badRequest(INVALID_CURSOR_MESSAGE);
   return { at, id };
 }
 
