@@ -54,7 +54,7 @@ test('@mobile sorts and filters a category page and search results with plain li
   expect(await ours(page, word)).toEqual([newer, older]);
 
   await control.getByRole('link', { name: 'Most viewed' }).click();
-  await expect(page).toHaveURL(/\/category\/Censor\?sort=views$/);
+  await expect(page).toHaveURL(/\/category\/Censor\?sort=views$/, { timeout: 20_000 });
   await expect(page.getByRole('navigation', { name: 'Sort and filter' }).getByRole('link', { name: 'Most viewed' })).toHaveAttribute('aria-current', 'page');
   expect((await ours(page, word))[0]).toBe(older);
   // The sorted variant points search engines at the plain list.
@@ -67,7 +67,7 @@ test('@mobile sorts and filters a category page and search results with plain li
   const overTwenty = page.getByRole('navigation', { name: 'Sort and filter' }).getByRole('link', { name: 'Over 20 min' });
   await overTwenty.focus();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/category\/Censor\?sort=views&duration=long$/);
+  await expect(page).toHaveURL(/\/category\/Censor\?sort=views&duration=long$/, { timeout: 20_000 });
   expect(await ours(page, word)).toEqual([]);
   await shoot(page, testInfo, 'category-filter-empty');
   await page.goto('/category/Censor?sort=views&duration=short');
@@ -80,10 +80,10 @@ test('@mobile sorts and filters a category page and search results with plain li
   const searchControl = page.getByRole('navigation', { name: 'Sort and filter' });
   await expect(searchControl.getByRole('link', { name: 'Best match' })).toHaveAttribute('aria-current', 'page');
   await searchControl.getByRole('link', { name: 'Most viewed' }).click();
-  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&sort=views$`));
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&sort=views$`), { timeout: 20_000 });
   expect(await ours(page, word)).toEqual([older, newer]);
   await page.getByRole('navigation', { name: 'Sort and filter' }).getByRole('link', { name: 'Newest' }).click();
-  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&sort=newest$`));
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&sort=newest$`), { timeout: 20_000 });
   expect(await ours(page, word)).toEqual([newer, older]);
   await expectNoSidewaysScroll(page, 'sorted search');
   await shoot(page, testInfo, 'search-sorted');
@@ -98,7 +98,7 @@ test('@mobile saves to Watch later from a card, lists it, and removes it on the 
   const visitorButton = page.getByRole('button', { name: `Save “${newer}” to Watch later` });
   await expect(visitorButton).toHaveAttribute('data-state', 'visitor');
   await visitorButton.click();
-  await expect(page).toHaveURL(/\/login\?next=%2Fsearch/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fsearch/, { timeout: 20_000 });
 
   const member = await verifiedMember(request, 'later');
   await logInThroughForm(page, member.email, member.password, '/watch-later');
@@ -115,7 +115,7 @@ test('@mobile saves to Watch later from a card, lists it, and removes it on the 
   const menu = page.getByRole('button', { name: 'Menu', exact: true });
   if (await menu.isVisible()) await menu.click();
   await page.locator('a[href="/watch-later"]:visible').first().click();
-  await expect(page).toHaveURL(/\/watch-later$/);
+  await expect(page).toHaveURL(/\/watch-later$/, { timeout: 20_000 });
   await expect(page.getByRole('list', { name: 'Your Watch later list' }).locator('.video-card-title')).toHaveText([newer]);
   await expectNoSidewaysScroll(page, 'watch later');
   await shoot(page, testInfo, 'watch-later-list');
