@@ -61,6 +61,11 @@ export interface VideoListDto {
   pagination: { page: number; limit: number; hasMore: boolean; nextCursor: string | null };
 }
 
+/** PUT/DELETE /api/videos/{streamVideoId}/watch-later. */
+export interface WatchLaterStateDto {
+  saved: boolean;
+}
+
 // ---------- Reports and blocks ----------
 
 /** What a report points at, summarised for the moderators' queue; null when the target has since been deleted. */

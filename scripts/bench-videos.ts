@@ -25,7 +25,7 @@
  *   (scratch databases on BENCH_PG_URL's server, dropped at the end) and on
  *   the embedded PGlite for the sizes in BENCH_PGLITE_SIZES; p50/p95 of
  *   sequential requests to the list (offset and cursor) and search APIs at
- *   pages 1, 100 and 1000.
+ *   pages 1, 100 and 1000, and the sorted and filtered lists (SORTED_LISTS).
  * - pages: on the smallest PostgreSQL catalogue, autocannon on /,
  *   /category/Sissy and a video page against static twins of the same bytes
  *   served by the same server (as bench:pages does).
@@ -469,10 +469,27 @@ async function latency(pathname: string): Promise<Latency> {
 }
 
 /** The cursor that leads to a page (the next-cursor of the page before it), or null past the end. */
-async function cursorFor(page: number): Promise<string | null> {
-  const response = await fetch(`${ORIGIN}/api/videos?limit=12&page=${page - 1}`);
+async function cursorFor(page: number, query = ''): Promise<string | null> {
+  const response = await fetch(`${ORIGIN}/api/videos?limit=12&page=${page - 1}${query}`);
   return ((await response.json()) as { pagination?: { nextCursor?: string | null } }).pagination?.nextCursor ?? null;
 }
+
+/**
+ * Sorted and filtered lists (decision 011): each sort in a category, each
+ * sort with a duration filter over all categories, and the sorts over
+ * everything (the widest merge: 3 categories × 4 buckets), at pages 1, 100
+ * and 1000; one sort also by cursor. BENCH_SORTED=0 leaves them out.
+ */
+const SORTED_LISTS = [
+  ...(['views', 'likes', 'longest'] as const).map((sort) => ({ what: `${sort}, Sissy`, query: `&category=Sissy&sort=${sort}` })),
+  ...(['newest', 'views', 'likes', 'longest'] as const).map((sort) => ({ what: `${sort}, 5–20 min`, query: `&sort=${sort}&duration=medium` })),
+  ...(['views', 'likes', 'longest'] as const).map((sort) => ({ what: `${sort}, all`, query: `&sort=${sort}` })),
+  { what: 'views, Beta, over 20 min', query: '&category=Beta&sort=views&duration=long' },
+];
+const SORTED_SEARCHES = [
+  { what: 'search "velvet" views', query: 'q=velvet&sort=views' },
+  { what: 'search "velvet" longest 5–20', query: 'q=velvet&sort=longest&duration=medium' },
+];
 
 async function measureLists(label: string) {
   const rows: { what: string; page: string; result: Latency; first?: Latency }[] = [];
@@ -482,6 +499,25 @@ async function measureLists(label: string) {
     rows.push({ what: 'list, offset', page: lists[page]!.shown ? String(page) : `${page} (empty)`, result: lists[page]!, first: page > 1 ? lists[1] : undefined });
     const cursor = page > 1 ? await cursorFor(page) : null;
     if (cursor) rows.push({ what: 'list, cursor', page: String(page), result: await latency(`/api/videos?limit=12&cursor=${encodeURIComponent(cursor)}`), first: lists[1] });
+  }
+  if (process.env.BENCH_SORTED !== '0') {
+    for (const sorted of SORTED_LISTS) {
+      let first: Latency | undefined;
+      for (const page of [1, 100, 1000]) {
+        const result = await latency(`/api/videos?limit=12&page=${page}${sorted.query}`);
+        first ??= result;
+        rows.push({ what: sorted.what, page: result.shown ? String(page) : `${page} (empty)`, result, first: page > 1 ? first : undefined });
+      }
+      if (sorted.what === 'views, all') {
+        const cursor = await cursorFor(1000, sorted.query);
+        if (cursor) rows.push({ what: `${sorted.what}, cursor`, page: '1000', result: await latency(`/api/videos?limit=12&cursor=${encodeURIComponent(cursor)}${sorted.query}`), first });
+      }
+    }
+    for (const sorted of SORTED_SEARCHES) {
+      const first = await latency(`/api/videos/search?${sorted.query}&page=1`);
+      rows.push({ what: sorted.what, page: '1', result: first });
+      rows.push({ what: sorted.what, page: '40', result: await latency(`/api/videos/search?${sorted.query}&page=40`), first });
+    }
   }
   for (const search of SEARCHES) {
     const first = await latency(`/api/videos/search?q=${encodeURIComponent(search.q)}&page=1`);

@@ -5,13 +5,15 @@ import { connection } from 'next/server';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { SearchIcon } from '@/components/icons';
+import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { Pager } from '@/components/videos/Pager';
 import { VideoGrid } from '@/components/videos/VideoCard';
 import { searchVideos } from '@/lib/server/videos/search';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, searchHref } from '@/lib/site';
+import { DURATION_LABELS, orderQuery, readListOrder, SEARCH_SORTS, searchOrderSchema, type SearchOrder } from '@/lib/validation/videos';
 
-type Props = { searchParams: Promise<{ q?: string | string[]; page?: string | string[] }> };
+type Props = { searchParams: Promise<{ q?: string | string[]; page?: string | string[]; sort?: string | string[]; duration?: string | string[] }> };
 
 const PAGE_SIZE = 24;
 
@@ -21,10 +23,10 @@ async function readPage(searchParams: Props['searchParams']): Promise<number> {
   return Number.isInteger(value) && value >= 1 && value <= 1_000 ? value : 1;
 }
 
-async function runSearch(query: string, page: number) {
+async function runSearch(query: string, page: number, order: SearchOrder) {
   await connection();
   try {
-    return await searchVideos(query, { limit: PAGE_SIZE, page });
+    return await searchVideos(query, { limit: PAGE_SIZE, page }, order);
   } catch (error) {
     console.error('[search] failed:', error);
     return null;
@@ -36,6 +38,12 @@ async function readQuery(searchParams: Props['searchParams']): Promise<string> {
   const { q } = await searchParams;
   const value = Array.isArray(q) ? q[0] : q;
   return (value ?? '').trim();
+}
+
+/** A results page in an order: best match first keeps the plain /search?q= URL. */
+function resultsHref(query: string, order: SearchOrder, page = 1): string {
+  const extra = [orderQuery(order, 'relevance'), page > 1 ? `page=${page}` : ''].filter(Boolean).join('&');
+  return `${searchHref(query)}${extra ? `&${extra}` : ''}`;
 }
 
 const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -54,8 +62,10 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 export default async function SearchPage({ searchParams }: Props) {
   const query = await readQuery(searchParams);
   const page = await readPage(searchParams);
-  const results = query ? await runSearch(query, page) : null;
-  const href = (n: number) => `${searchHref(query)}${n > 1 ? `&page=${n}` : ''}`;
+  const order = readListOrder(searchOrderSchema, await searchParams);
+  const results = query ? await runSearch(query, page, order) : null;
+  const href = (n: number) => resultsHref(query, order, n);
+  const control = query && results ? <ListOrderControl sorts={SEARCH_SORTS} current={order} href={(choice) => resultsHref(query, choice)} /> : null;
   if (results && results.videos.length > 0) {
     return (
       <>
@@ -64,6 +74,7 @@ export default async function SearchPage({ searchParams }: Props) {
           <span className="eyebrow">Search</span>
           <h1 className="query">Results for “{shorten(query, 200)}”</h1>
         </header>
+        {control}
         <VideoGrid videos={results.videos} label="Search results" priorityCount={4} />
         <Pager page={page} hasMore={results.pagination.hasMore} href={href} />
       </>
@@ -80,10 +91,16 @@ export default async function SearchPage({ searchParams }: Props) {
           <h1>Search videos</h1>
         )}
       </header>
+      {control}
       <div className="empty-state" role="status">
         <SearchIcon size={40} />
         {query && query.length > 0 && results === null ? (
           <p className="form-error">Error loading videos. Please try again later.</p>
+        ) : query && order.duration ? (
+          <p className="query">
+            No videos {DURATION_LABELS[order.duration].toLowerCase()} long match “{shorten(query, 200)}”.{' '}
+            <Link href={resultsHref(query, { sort: order.sort })}>Show every length</Link>
+          </p>
         ) : query ? (
           <p className="query">No videos match “{shorten(query, 200)}”.</p>
         ) : (

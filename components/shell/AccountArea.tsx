@@ -6,6 +6,7 @@ import { useState } from 'react';
 
 import { NotificationBell } from '@/components/community/NotificationBell';
 import { useSession } from '@/components/session/SessionProvider';
+import { ClockIcon } from '@/components/videos/ClockIcon';
 
 // Loaded when opened: its forms (react-hook-form, zod) stay out of every page's first load.
 const SettingsModal = dynamic(() => import('@/components/account/SettingsModal').then((m) => m.SettingsModal), { ssr: false });
@@ -36,6 +37,11 @@ export function AccountArea() {
       </Link>
       <Link className="nav-link" href="/liked-videos">
         Liked
+      </Link>
+      {/* An icon beside the bell in the header (its text hidden there, where space is short); icon and text in the mobile menu. */}
+      <Link className="nav-link nav-watch-later" href="/watch-later" aria-label="Watch later" title="Watch later">
+        <ClockIcon />
+        <span className="nav-watch-later-text">Watch later</span>
       </Link>
       <button type="button" className="nav-link" onClick={() => setSettingsOpen(true)}>
         Settings

@@ -5,6 +5,8 @@ import { EyeIcon, VideoIcon } from '@/components/icons';
 import type { VideoDto } from '@/lib/api-types';
 import { countLabel, formatDuration } from '@/lib/format/numbers';
 
+import { WatchLaterButton } from './WatchLaterButton';
+
 /**
  * A video in a grid: thumbnail (a placeholder when there is none), title,
  * views and likes, linking to its page. Server-rendered and reused by the
@@ -30,6 +32,7 @@ export function VideoCard({ video, priority = false }: { video: VideoDto; priori
         </span>
         <span className="video-card-title">{video.title}</span>
       </Link>
+      <WatchLaterButton compact streamVideoId={video.streamVideoId} title={video.title} />
       <p className="video-card-meta">
         <span className="video-card-uploader">{video.uploader.username}</span>
         <span className="video-card-stats">

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, boolean, check, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 import { REPORT_REASONS, REPORT_TARGETS } from '../report-reasons';
 
@@ -161,6 +161,16 @@ export const videos = pgTable(
     sourceKey: text('source_key').notNull(),
     sourceBytes: bigint('source_bytes', { mode: 'number' }).notNull(),
     durationSeconds: doublePrecision('duration_seconds'),
+    /**
+     * The duration filter's bucket, from the length as cards show it (whole seconds, rounded as
+     * formatDuration does): 1 under 5 min, 2 from 5:00 to 20:00, 3 over 20 min, 0 unknown.
+     * Stored so the sort indexes can lead with it (decision 011).
+     */
+    durationBucket: smallint('duration_bucket')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`CASE WHEN duration_seconds IS NULL THEN 0 WHEN floor(duration_seconds + 0.5) < 300 THEN 1 WHEN floor(duration_seconds + 0.5) <= 1200 THEN 2 ELSE 3 END`,
+      ),
     width: integer('width'),
     height: integer('height'),
     thumbnailKey: text('thumbnail_key'),
@@ -196,6 +206,11 @@ export const videos = pgTable(
     index('videos_moderation_queue_idx').on(t.moderationStatus, t.createdAt),
     // A creator's public videos, newest first: profiles and the following feed.
     index('videos_public_owner_idx').on(t.ownerId, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    // Sorted and filtered lists (decision 011): one index per sort, led by (category, duration bucket), read as a merge of index-only range scans.
+    index('videos_public_newest_idx').on(t.category, t.durationBucket, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    index('videos_public_views_idx').on(t.category, t.durationBucket, t.views.desc(), t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    index('videos_public_likes_idx').on(t.category, t.durationBucket, t.likesCount.desc(), t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    index('videos_public_longest_idx').on(t.category, t.durationBucket, t.durationSeconds.desc(), t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
   ],
 );
 
@@ -214,6 +229,21 @@ export const videoLikes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.videoId, t.userId] }), index('video_likes_user_idx').on(t.userId, t.createdAt.desc())],
+);
+
+/** A member's Watch later list: one row per saved video, newest save first (decision 011). */
+export const watchLater = pgTable(
+  'watch_later',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.videoId] }), index('watch_later_user_idx').on(t.userId, t.createdAt.desc(), t.videoId.desc()), index('watch_later_video_idx').on(t.videoId)],
 );
 
 /**

@@ -30,20 +30,78 @@ export type UploadFields = z.infer<typeof uploadFieldsSchema>;
 
 export const LIST_LIMIT_MAX = 50;
 
-export const videoListQuerySchema = z.object({
-  limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
-  page: positiveInt('page', 10_000, 1),
-  cursor: text().max(200).optional(),
-  category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
-});
+// ---- Sort and filter (category pages, search, GET /api/videos and /api/videos/search) ----
+
+/** The list orders: newest (the default), most viewed, most liked, longest. */
+export const VIDEO_SORTS = ['newest', 'views', 'likes', 'longest'] as const;
+export type VideoSort = (typeof VIDEO_SORTS)[number];
+/** Search adds its own default, best match first. */
+export const SEARCH_SORTS = ['relevance', ...VIDEO_SORTS] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+/** The duration filter: under 5 min, 5–20 min (both edges included), over 20 min. */
+export const DURATION_FILTERS = ['short', 'medium', 'long'] as const;
+export type DurationFilter = (typeof DURATION_FILTERS)[number];
+
+export const SORT_LABELS: Record<SearchSort, string> = { relevance: 'Best match', newest: 'Newest', views: 'Most viewed', likes: 'Most liked', longest: 'Longest' };
+export const DURATION_LABELS: Record<DurationFilter, string> = { short: 'Under 5 min', medium: '5–20 min', long: 'Over 20 min' };
+
+const sortField = <S extends readonly [string, ...string[]]>(sorts: S) => z.enum(sorts, { error: `sort must be one of ${sorts.join(', ')}` });
+const durationField = z.enum(DURATION_FILTERS, { error: `duration must be one of ${DURATION_FILTERS.join(', ')}` });
+
+/**
+ * The one contract for `sort` and `duration`: the APIs answer an unknown
+ * value with a 400 (as for `category`); the pages read the same fields with
+ * readListOrder, where an unknown value falls back to the default (as a bad
+ * `page` does), so an old or mistyped link still shows a list.
+ */
+export const listOrderSchema = z.object({ sort: sortField(VIDEO_SORTS).default('newest'), duration: durationField.optional() });
+export const searchOrderSchema = z.object({ sort: sortField(SEARCH_SORTS).default('relevance'), duration: durationField.optional() });
+
+export type ListOrder = z.infer<typeof listOrderSchema>;
+export type SearchOrder = z.infer<typeof searchOrderSchema>;
+
+type RawParams = Record<string, string | string[] | undefined>;
+
+/** A page's `sort` and `duration` through the API's schema, each falling back to its default when it is not one of the choices. */
+export function readListOrder<S extends typeof listOrderSchema | typeof searchOrderSchema>(schema: S, params: RawParams): z.infer<S> {
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const sort = schema.shape.sort.safeParse(first(params.sort));
+  const duration = schema.shape.duration.safeParse(first(params.duration));
+  return schema.parse({ sort: sort.success ? sort.data : undefined, duration: duration.success ? duration.data : undefined }) as z.infer<S>;
+}
+
+/** The query string of an order, defaults left out (so the default order keeps the plain URL); '' when there is nothing to add. */
+export function orderQuery(order: { sort: string; duration?: string }, defaultSort: string): string {
+  const params = new URLSearchParams();
+  if (order.sort !== defaultSort) params.set('sort', order.sort);
+  if (order.duration) params.set('duration', order.duration);
+  return params.toString();
+}
+
+export const videoListQuerySchema = z
+  .object({
+    limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
+    page: positiveInt('page', 10_000, 1),
+    cursor: text().max(200).optional(),
+    category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
+  })
+  .extend(listOrderSchema.shape);
+
+/** A member's Watch later list holds at most this many videos. */
+export const WATCH_LATER_MAX = 1000;
+
+/** GET /api/users/me/watch-later: `limit` 1–50 (12), `page` 1–10000 (1), or the `cursor` of the last answer. */
+export const watchLaterQuerySchema = videoListQuerySchema.pick({ limit: true, page: true, cursor: true });
 
 export const topVideosQuerySchema = z.object({ limit: positiveInt('limit', LIST_LIMIT_MAX, 6) });
 
-export const searchQuerySchema = z.object({
-  q: text('Type something to search for').trim().max(200, 'Search for at most 200 characters'),
-  limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
-  page: positiveInt('page', 1_000, 1),
-});
+export const searchQuerySchema = z
+  .object({
+    q: text('Type something to search for').trim().max(200, 'Search for at most 200 characters'),
+    limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
+    page: positiveInt('page', 1_000, 1),
+  })
+  .extend(searchOrderSchema.shape);
 
 /** Where a video stands in review. */
 export const MODERATION_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -309,6 +309,8 @@ const TABLE: Record<string, Row> = {
       return { path: `/data-export/${exportId}`, params: { exportId } };
     },
   },
+  'GET api/users/me/watch-later/route.ts': simple('member', '/api/users/me/watch-later'),
+  'GET api/users/me/watch-later/ids/route.ts': simple('member', '/api/users/me/watch-later/ids'),
   'PUT api/users/settings/email/route.ts': {
     access: 'member',
     // A wrong current password changes nothing, so the caller's token survives for the next rows.
@@ -403,6 +405,20 @@ const TABLE: Record<string, Row> = {
     build: async (f) => {
       const streamVideoId = await f.video();
       return { path: `/api/videos/${streamVideoId}/like`, params: { streamVideoId } };
+    },
+  },
+  'PUT api/videos/[streamVideoId]/watch-later/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/watch-later`, params: { streamVideoId } };
+    },
+  },
+  'DELETE api/videos/[streamVideoId]/watch-later/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/watch-later`, params: { streamVideoId } };
     },
   },
   'POST api/videos/[streamVideoId]/view/route.ts': {

@@ -4,11 +4,13 @@ import { notFound } from 'next/navigation';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { NoVideos } from '@/components/videos/NoVideos';
+import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { Pager } from '@/components/videos/Pager';
 import { VideoGrid } from '@/components/videos/VideoCard';
 import { loadCategoryPage } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, DEFAULT_KEYWORDS, type Category } from '@/lib/site';
+import { DURATION_LABELS, listOrderSchema, orderQuery, readListOrder, SORT_LABELS, VIDEO_SORTS, type ListOrder } from '@/lib/validation/videos';
 
 const DESCRIPTIONS: Record<Category, string> = {
   Sissy: 'Sissy transformation videos: feminisation, dressing up and becoming who you want to be, by and for adults.',
@@ -16,13 +18,25 @@ const DESCRIPTIONS: Record<Category, string> = {
   Censor: 'Censor videos: censorship play, blurred and bar-covered fantasies for adults who like to be denied.',
 };
 
-type Props = { params: Promise<{ category: string }>; searchParams: Promise<{ page?: string | string[] }> };
+type Props = { params: Promise<{ category: string }>; searchParams: Promise<{ page?: string | string[]; sort?: string | string[]; duration?: string | string[] }> };
 
 /** ?page=N, or 1 for anything that is not a sensible page number (never an error page for a bad link). */
 async function readPage(searchParams: Props['searchParams']): Promise<number> {
   const { page } = await searchParams;
   const value = Number(Array.isArray(page) ? page[0] : page);
   return Number.isInteger(value) && value >= 1 && value <= 10_000 ? value : 1;
+}
+
+/** The list's order from ?sort and ?duration (an unknown value falls back to newest / any length). */
+async function readOrder(searchParams: Props['searchParams']): Promise<ListOrder> {
+  return readListOrder(listOrderSchema, await searchParams);
+}
+
+/** The URL of a page of a category in an order; the plain newest-first list keeps its cacheable URL. */
+function categoryHref(category: Category, order: ListOrder, page = 1): string {
+  const query = orderQuery(order, 'newest');
+  const params = [query, page > 1 ? `page=${page}` : ''].filter(Boolean).join('&');
+  return params ? `/category/${category}?${params}` : `/category/${category}`;
 }
 
 function asCategory(name: string): Category {
@@ -34,19 +48,25 @@ function asCategory(name: string): Category {
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const category = asCategory((await params).category);
   const page = await readPage(searchParams);
+  const order = await readOrder(searchParams);
+  // A sorted or filtered variant is the same videos again: noindex, with the plain list as its canonical.
+  const variant = order.sort !== 'newest' || order.duration !== undefined;
+  const label = variant ? [order.sort !== 'newest' ? SORT_LABELS[order.sort] : null, order.duration ? DURATION_LABELS[order.duration] : null].filter(Boolean).join(', ') : '';
   return pageMetadata({
-    title: page > 1 ? `${category} Videos, page ${page}` : `${category} Videos`,
+    title: `${category} Videos${label ? ` (${label})` : ''}${page > 1 ? `, page ${page}` : ''}`,
     description: DESCRIPTIONS[category],
-    path: page > 1 ? `/category/${category}?page=${page}` : `/category/${category}`,
+    path: variant ? `/category/${category}` : categoryHref(category, order, page),
     keywords: [category.toLowerCase(), ...DEFAULT_KEYWORDS.filter((k) => k !== category.toLowerCase())],
+    noindex: variant,
   });
 }
 
 export default async function CategoryPage({ params, searchParams }: Props) {
   const category = asCategory((await params).category);
   const page = await readPage(searchParams);
-  const list = await loadCategoryPage(category, page);
-  const href = (n: number) => (n > 1 ? `/category/${category}?page=${n}` : `/category/${category}`);
+  const order = await readOrder(searchParams);
+  const list = await loadCategoryPage(category, page, order);
+  const href = (n: number) => categoryHref(category, order, n);
   return (
     <>
       <WebSiteStructuredData path={`/category/${category}`} name={`${category} Videos`} />
@@ -66,6 +86,7 @@ export default async function CategoryPage({ params, searchParams }: Props) {
           ))}
         </ul>
       </nav>
+      <ListOrderControl sorts={VIDEO_SORTS} current={order} href={(choice) => categoryHref(category, choice)} />
       <section className="section" aria-label={`${category} videos`}>
         {list === null ? (
           <p className="form-error" role="alert">
@@ -79,13 +100,20 @@ export default async function CategoryPage({ params, searchParams }: Props) {
                 Back to the first page
               </Link>
             </div>
+          ) : order.duration ? (
+            <div className="empty-state">
+              <p>No {category} videos are {DURATION_LABELS[order.duration].toLowerCase()} long yet.</p>
+              <Link className="btn btn-primary" href={categoryHref(category, { sort: order.sort })}>
+                Show every length
+              </Link>
+            </div>
           ) : (
             <NoVideos message={`No ${category} videos yet.`} />
           )
         ) : (
           <>
             <VideoGrid videos={list.videos} label={`${category} videos`} priorityCount={4} />
-            <Pager page={page} hasMore={list.pagination.hasMore} href={href} labels={['← Newer', 'Older →']} />
+            <Pager page={page} hasMore={list.pagination.hasMore} href={href} labels={order.sort === 'newest' ? ['← Newer', 'Older →'] : undefined} />
           </>
         )}
       </section>

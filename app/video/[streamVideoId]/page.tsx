@@ -13,6 +13,7 @@ import { VideoGrid } from '@/components/videos/VideoCard';
 import { ShareButton } from '@/components/videos/ShareButton';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
 import { VideoPageManage } from '@/components/videos/VideoPageManage';
+import { WatchLaterButton } from '@/components/videos/WatchLaterButton';
 import { getConfig } from '@/lib/config/server';
 import { embedSnippet } from '@/lib/embed';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
@@ -105,6 +106,7 @@ export default async function VideoPage({ params }: Props) {
               <LikeButton streamVideoId={video.streamVideoId} ownerId={video.uploader._id} likes={likes} />
             </span>
             <span className="watch-actions">
+              <WatchLaterButton streamVideoId={video.streamVideoId} title={video.title} />
               <ShareButton url={absoluteUrl(`/video/${video.streamVideoId}`)} embedCode={embedSnippet(getConfig().siteUrl, video.streamVideoId, { title: video.title })} title={video.title} />
               {/* For everyone, visitors included; the page stays the same for all (a client island). */}
               <ReportDialog targetType="video" target={video.streamVideoId} />

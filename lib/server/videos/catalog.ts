@@ -4,7 +4,8 @@ import { sql, type SQL } from 'drizzle-orm';
 
 import type { OwnVideoDto, VideoDto, VideoListDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
-import type { Category } from '@/lib/site';
+import { CATEGORIES, type Category } from '@/lib/site';
+import type { DurationFilter, VideoSort } from '@/lib/validation/videos';
 
 import { requireMember, type Actor } from '../auth/actor';
 import { badRequest } from '../errors';
@@ -30,58 +31,155 @@ export interface PageRequest {
   cursor?: string | null;
 }
 
-/** Recent cursors carry the last card's (published_at, id); they survive new uploads shifting the pages. */
-function encodeCursor(row: VideoRow): string {
-  const at = row.published_at instanceof Date ? row.published_at.toISOString() : String(row.published_at);
-  return Buffer.from(`${at}|${row.id}`).toString('base64url');
+/** The order of a list and its duration filter (lib/validation/videos.ts). */
+export interface ListFilter {
+  category?: Category;
+  sort?: VideoSort;
+  duration?: DurationFilter;
 }
 
-function decodeCursor(cursor: string): { at: string; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || Number.isNaN(Date.parse(at)) || !/^[0-9a-f-]{36}$/i.test(id)) throw badRequest('The cursor is not valid. Start again from page 1.');
-  return { at, id };
+/** The generated duration_bucket column's values (lib/db/schema.ts); 0 is a video whose length is unknown. */
+export const DURATION_BUCKETS: Record<DurationFilter, number> = { short: 1, medium: 2, long: 3 };
+const ALL_BUCKETS = [0, 1, 2, 3];
+
+/** Each sort's key before the (published_at, id) tie-break, with its SQL type for cursors; newest has none. */
+const SORT_KEYS: Record<Exclude<VideoSort, 'newest'>, { column: SQL; type: SQL }> = {
+  views: { column: sql`v.views`, type: sql`integer` },
+  likes: { column: sql`v.likes_count`, type: sql`integer` },
+  longest: { column: sql`v.duration_seconds`, type: sql`double precision` },
+};
+
+/** Exact UTC text of a timestamp (microseconds), so a cursor compares equal to the stored value. */
+const EXACT_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INVALID_CURSOR = 'The cursor is not valid. Start again from page 1.';
+
+/** A timestamp JavaScript reads back as the same calendar second (so 30 February, which PostgreSQL refuses, is not one). */
+export function isRealTime(at: string): boolean {
+  const time = Date.parse(at);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 19) === at.slice(0, 19);
 }
 
-async function pageOf(where: SQL, request: PageRequest): Promise<VideoListDto> {
+interface Cursor {
+  /** The sort key of the last card (null: a video of unknown length, for longest). */
+  key: number | null;
+  at: string;
+  id: string;
+}
+
+/**
+ * Cursors carry the last card's sort key, published_at (to the microsecond)
+ * and id: `at|id` for newest (the format the home feed has always sent) and
+ * `sort|key|at|id` for the others, so a cursor of one order is refused by another.
+ */
+function encodeCursor(sort: VideoSort, cursor: Cursor): string {
+  const text = sort === 'newest' ? `${cursor.at}|${cursor.id}` : `${sort}|${cursor.key ?? 'null'}|${cursor.at}|${cursor.id}`;
+  return Buffer.from(text).toString('base64url');
+}
+
+function decodeCursor(sort: VideoSort, cursor: string): Cursor {
+  const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  let key: number | null = null;
+  if (sort !== 'newest') {
+    const [tag, keyText] = parts.splice(0, 2);
+    if (tag !== sort || !keyText) throw badRequest(INVALID_CURSOR);
+    if (keyText === 'null' && sort === 'longest') key = null;
+    else if (sort === 'longest' ? /^\d{1,9}(\.\d{1,20})?(e-?\d{1,3})?$/i.test(keyText) : /^\d{1,10}$/.test(keyText)) key = Number(keyText);
+    else throw badRequest(INVALID_CURSOR);
+    // Counts are PostgreSQL integers: a larger one would be a database error, not a cursor.
+    if (key !== null && (!Number.isFinite(key) || (sort !== 'longest' && key > 2_147_483_647))) throw badRequest(INVALID_CURSOR);
+  }
+  const [at, id, extra] = parts;
+  // Newest cursors from before exact timestamps carried milliseconds; any ISO time is still taken for them.
+  const atValid = at !== undefined && (EXACT_AT.test(at) || (sort === 'newest' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at))) && isRealTime(at);
+  if (!atValid || !id || extra !== undefined || !UUID.test(id)) throw badRequest(INVALID_CURSOR);
+  return { key, at, id };
+}
+
+/**
+ * The pieces of a list's query. A list with no duration filter in newest
+ * order is one range of videos_public_recent_idx or videos_public_category_idx.
+ * Every other list is the merge of one range per (category, duration bucket)
+ * of the sort's own index (category, duration_bucket, key DESC, published_at
+ * DESC, id DESC WHERE public): a UNION ALL of branches that PostgreSQL reads
+ * as a Merge Append of index-only scans, so page 1,000 skips its offset in
+ * the indexes and never touches the table (decision 011).
+ */
+function listQuery(where: SQL, filter: ListFilter, after: Cursor | null, rows: number) {
+  const sort = filter.sort ?? 'newest';
+  const key = sort === 'newest' ? null : SORT_KEYS[sort];
+  const single = sort === 'newest' && !filter.duration;
+  const categories = filter.category ? [filter.category] : CATEGORIES;
+  const buckets = filter.duration ? [DURATION_BUCKETS[filter.duration]] : ALL_BUCKETS;
+  const scopes: { condition: SQL; bucket: number | null }[] = single
+    ? [{ condition: filter.category ? sql`${where} AND v.category = ${filter.category}` : where, bucket: null }]
+    : categories.flatMap((category) => buckets.map((bucket) => ({ condition: sql`${where} AND v.category = ${category} AND v.duration_bucket = ${bucket}`, bucket })));
+  const tieBreak = (a: Cursor) => sql`(v.published_at, v.id) < (${a.at}::timestamptz, ${a.id}::uuid)`;
+  const seek = (bucket: number | null): SQL | null => {
+    if (!after) return null;
+    if (!key) return tieBreak(after);
+    // Longest: unknown lengths (bucket 0, key null) come after every known one.
+    if (sort === 'longest' && bucket === 0) return after.key === null ? tieBreak(after) : null;
+    if (after.key === null) return sql`false`;
+    return sql`(${key.column}, v.published_at, v.id) < (${after.key}::${key.type}, ${after.at}::timestamptz, ${after.id}::uuid)`;
+  };
+  const order = (k: SQL | null, table: SQL) => sql`${k ? sql`${k} DESC NULLS LAST, ` : sql``}${table}.published_at DESC NULLS LAST, ${table}.id DESC NULLS LAST`;
+  // Each branch is ordered and cut itself: a leaf with its own ORDER BY is planned as an ordered index-only
+  // scan, which the outer ORDER BY merges (a plain leaf with a WHERE would be read whole and sorted).
+  const branches = scopes.map(({ condition, bucket }) => {
+    const extra = seek(bucket);
+    return sql`(SELECT v.id, v.published_at${key ? sql`, ${key.column} AS k` : sql``} FROM videos v
+               WHERE ${condition}${extra ? sql` AND ${extra}` : sql``}
+               ORDER BY ${order(key?.column ?? null, sql`v`)} LIMIT ${rows})`;
+  });
+  const source = sql.join(branches, sql` UNION ALL `);
+  return { source, order: (table: SQL) => order(key ? sql`${table}.k` : null, table) };
+}
+
+async function pageOf(where: SQL, request: PageRequest, filter: ListFilter = {}): Promise<VideoListDto> {
   const db = await getDb();
   const page = request.page ?? 1;
-  let condition = where;
-  let offset = (page - 1) * request.limit;
-  if (request.cursor) {
-    const { at, id } = decodeCursor(request.cursor);
-    condition = sql`${where} AND (v.published_at, v.id) < (${at}::timestamptz, ${id}::uuid)`;
-    offset = 0;
-  }
+  const sort = filter.sort ?? 'newest';
+  const after = request.cursor ? decodeCursor(sort, request.cursor) : null;
+  const offset = after ? 0 : (page - 1) * request.limit;
+  const { source, order } = listQuery(where, filter, after, offset + request.limit + 1);
   // One extra row answers hasMore without a count. The page's ids come from
-  // the partial index alone (an index-only scan skips the offset rows without
+  // the partial indexes alone (index-only scans skip the offset rows without
   // touching the table); only the rows shown are then read and joined.
-  const rows = await queryRows<VideoRow>(
+  const rows = await queryRows<VideoRow & { cursor_at: string; cursor_key: number | string | null }>(
     db,
     sql`WITH page AS (
-          SELECT v.id FROM videos v
-          WHERE ${condition}
-          ORDER BY v.published_at DESC NULLS LAST, v.id DESC NULLS LAST
+          SELECT b.* FROM (${source}) b
+          ORDER BY ${order(sql`b`)}
           LIMIT ${request.limit + 1} OFFSET ${offset}
         )
-        SELECT ${VIDEO_COLUMNS}
+        SELECT ${VIDEO_COLUMNS},
+               to_char(page.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
+               ${sort === 'newest' ? sql`NULL` : sql`page.k`} AS cursor_key
         FROM page JOIN videos v ON v.id = page.id JOIN users u ON u.id = v.owner_id
-        ORDER BY v.published_at DESC NULLS LAST, v.id DESC NULLS LAST`,
+        ORDER BY ${order(sql`page`)}`,
   );
   const hasMore = rows.length > request.limit;
   const shown = rows.slice(0, request.limit);
+  const last = shown[shown.length - 1];
   return {
     videos: shown.map(toVideoDto),
-    pagination: { page, limit: request.limit, hasMore, nextCursor: hasMore ? encodeCursor(shown[shown.length - 1]!) : null },
+    pagination: {
+      page,
+      limit: request.limit,
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor(sort, { key: last.cursor_key === null ? null : Number(last.cursor_key), at: last.cursor_at, id: last.id }) : null,
+    },
   };
 }
 
-/** Recent Uploads: public videos, newest first. */
-export function listRecentVideos(request: PageRequest): Promise<VideoListDto> {
-  return pageOf(PUBLIC, request);
+/** Recent Uploads: public videos, newest first (or in another order, with a duration filter). */
+export function listRecentVideos(request: PageRequest, filter: Omit<ListFilter, 'category'> = {}): Promise<VideoListDto> {
+  return pageOf(PUBLIC, request, filter);
 }
 
-export function listCategoryVideos(category: Category, request: PageRequest): Promise<VideoListDto> {
-  return pageOf(sql`${PUBLIC} AND v.category = ${category}`, request);
+export function listCategoryVideos(category: Category, request: PageRequest, filter: Omit<ListFilter, 'category'> = {}): Promise<VideoListDto> {
+  return pageOf(PUBLIC, request, { ...filter, category });
 }
 
 /**

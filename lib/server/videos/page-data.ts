@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 
 import type { VideoDto, VideoListDto } from '@/lib/api-types';
 import { HOME_PAGE_SIZES, type Category } from '@/lib/site';
+import type { ListOrder } from '@/lib/validation/videos';
 
 import { listCategoryVideos, listRecentVideos, listTopVideos } from './catalog';
 
@@ -34,6 +35,6 @@ export async function loadHomeFeeds(): Promise<{ top: VideoDto[] | null; recent:
 
 export const CATEGORY_PAGE_SIZE = 24;
 
-export function loadCategoryPage(category: Category, page: number): Promise<VideoListDto | null> {
-  return orNull(() => listCategoryVideos(category, { limit: CATEGORY_PAGE_SIZE, page }), `${category} page ${page}`);
+export function loadCategoryPage(category: Category, page: number, order: ListOrder = { sort: 'newest' }): Promise<VideoListDto | null> {
+  return orNull(() => listCategoryVideos(category, { limit: CATEGORY_PAGE_SIZE, page }, order), `${category} page ${page}`);
 }

@@ -1,12 +1,13 @@
 import 'server-only';
 
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 
 import type { VideoListDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { onAppEvent } from '@/lib/events';
+import type { SearchOrder, SearchSort } from '@/lib/validation/videos';
 
-import { PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
+import { DURATION_BUCKETS, PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
 import { toVideoDto, type VideoRow } from './dto';
 
 export const SEARCH_QUERY_MAX = 200;
@@ -51,8 +52,8 @@ onAppEvent('public-content-changed', (prefix) => {
  * a few hundred milliseconds, so the ranking is done once per query and its
  * ids reused for the following pages and searches for RESULT_TTL_MS.
  */
-async function rankedVideoIds(tsquery: string, lowered: string): Promise<string[]> {
-  const key = `${tsquery}\n${lowered}`;
+async function rankedVideoIds(tsquery: string, lowered: string, order: SearchOrder): Promise<string[]> {
+  const key = `${tsquery}\n${lowered}\n${order.sort}\n${order.duration ?? ''}`;
   const now = Date.now();
   const db = await getDb();
   let rankedIds = rankedIdsByDb.get(db);
@@ -63,14 +64,14 @@ async function rankedVideoIds(tsquery: string, lowered: string): Promise<string[
     rankedIds.set(key, cached);
     return cached.ids;
   }
+  const bucket = order.duration ? sql` AND v.duration_bucket = ${DURATION_BUCKETS[order.duration]}` : sql``;
   const rows = await queryRows<{ id: string }>(
     db,
     sql`WITH q AS (SELECT to_tsquery('english', ${tsquery}) AS ts)
         SELECT v.id
         FROM q, videos v
-        WHERE ${PUBLIC} AND (v.search_vector @@ q.ts OR ${lowered} <% lower(v.title))
-        ORDER BY ts_rank_cd(v.search_vector, q.ts) + word_similarity(${lowered}, lower(v.title)) DESC,
-                 v.published_at DESC NULLS LAST, v.id DESC
+        WHERE ${PUBLIC}${bucket} AND (v.search_vector @@ q.ts OR ${lowered} <% lower(v.title))
+        ORDER BY ${SEARCH_ORDERS[order.sort](lowered)}, v.published_at DESC NULLS LAST, v.id DESC
         LIMIT ${SEARCH_RESULT_CAP}`,
   );
   const ids = rows.map((row) => row.id);
@@ -80,14 +81,27 @@ async function rankedVideoIds(tsquery: string, lowered: string): Promise<string[
   return ids;
 }
 
-/** Public videos matching a query, best first, a page at a time (see rankedVideoIds). */
-export async function searchVideos(query: string, request: PageRequest): Promise<VideoListDto & { query: string }> {
+/**
+ * What ranks the matches: relevance, or one of the list orders. The sorted
+ * orders take the best SEARCH_RESULT_CAP matches by that key, so "most
+ * viewed" is the most viewed of all matches, not of the best thousand.
+ */
+const SEARCH_ORDERS: Record<SearchSort, (lowered: string) => SQL> = {
+  relevance: (lowered) => sql`ts_rank_cd(v.search_vector, q.ts) + word_similarity(${lowered}, lower(v.title)) DESC`,
+  newest: () => sql`v.published_at DESC NULLS LAST`,
+  views: () => sql`v.views DESC`,
+  likes: () => sql`v.likes_count DESC`,
+  longest: () => sql`v.duration_seconds DESC NULLS LAST`,
+};
+
+/** Public videos matching a query, best first (or in a list order, with a duration filter), a page at a time (see rankedVideoIds). */
+export async function searchVideos(query: string, request: PageRequest, order: SearchOrder = { sort: 'relevance' }): Promise<VideoListDto & { query: string }> {
   const q = query.trim().slice(0, SEARCH_QUERY_MAX);
   const page = request.page ?? 1;
   const tsquery = prefixTsQuery(q);
   const empty = { query: q, videos: [], pagination: { page, limit: request.limit, hasMore: false, nextCursor: null } };
   if (!tsquery) return empty;
-  const ids = await rankedVideoIds(tsquery, q.toLowerCase());
+  const ids = await rankedVideoIds(tsquery, q.toLowerCase(), order);
   const start = (page - 1) * request.limit;
   const pageIds = ids.slice(start, start + request.limit);
   if (pageIds.length === 0) return empty;

@@ -2,5 +2,7 @@ import { handler } from '@/lib/server/http';
 import { searchVideos } from '@/lib/server/videos/search';
 import { searchQuerySchema } from '@/lib/validation/videos';
 
-// GET /api/videos/search?q&page&limit — { query, videos, pagination }, best match first.
-export const GET = handler({ query: searchQuerySchema }, async ({ query }) => searchVideos(query.q, { limit: query.limit, page: query.page }));
+// GET /api/videos/search?q&page&limit[&sort][&duration] — { query, videos, pagination }, best match first unless `sort` says otherwise.
+export const GET = handler({ query: searchQuerySchema }, async ({ query }) =>
+  searchVideos(query.q, { limit: query.limit, page: query.page }, { sort: query.sort, duration: query.duration }),
+);

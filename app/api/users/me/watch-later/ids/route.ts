@@ -1,0 +1,5 @@
+import { handler } from '@/lib/server/http';
+import { watchLaterIds } from '@/lib/server/videos/watch-later';
+
+// GET /api/users/me/watch-later/ids — { streamVideoIds } of the caller's saved public videos (the cards' saved state).
+export const GET = handler({ auth: 'member' }, async ({ actor }) => watchLaterIds(actor));
