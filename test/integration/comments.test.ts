@@ -151,7 +151,7 @@ describe.each(ENGINES)('comments on %s', (engine) => {
   });
 
   it('refuses bad list parameters with a 400 and a message', async () => {
-    for (const query of ['?cursor=nonsense', `?cursor=${Buffer.from('2026-01-01T00:00:00.000000Z|not-a-uuid').toString('base64url')}`, `?cursor=${Buffer.from("x'; DROP TABLE comments;--|y").toString('base64url')}`]) {
+    for (const query of ['?cursor=nonsense', `?cursor=${Buffer.from('2026-01-01T00:00:00.000000Z|not-a-uuid').toString('base64url')}`, `?cursor=${Buffer.from("x'; DROP TABLE comments;--|y").toString('base64url')}`, `?cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`]) {
       const response = await list(query);
       expect(response.status).toBe(400);
       expect(response.body.message).toBe('The cursor is not valid. Start again from the first page.');

@@ -130,6 +130,17 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     expect((await call(follow, '/api/users/leaver/follow', { method: 'POST', bearer: friendToken, params: { username: 'leaver' } })).status).toBe(200);
     const commented = await call(comment, `/api/videos/${friendsVideo.streamVideoId}/comments`, { method: 'POST', bearer: leaverToken, params: params(friendsVideo), json: { body: 'Lovely!' } });
     expect(commented.status).toBe(201);
+    // A reply under the leaver's comment, reported by someone else: it goes with its parent, so its report must close too.
+    const replied = await call(comment, `/api/videos/${friendsVideo.streamVideoId}/comments`, {
+      method: 'POST',
+      bearer: friendToken,
+      params: params(friendsVideo),
+      json: { body: 'Thanks!', parentId: (commented.body.comment as { _id: string })._id },
+    });
+    expect(replied.status).toBe(201);
+    const replyId = (replied.body.comment as { _id: string })._id;
+    const witnessToken = await verifiedMemberToken(database.db, 'witness');
+    expect((await call(report, '/api/reports', { bearer: witnessToken, json: { targetType: 'comment', target: replyId, reason: 'harassment' } })).status).toBeLessThan(300);
     await call(comment, `/api/videos/${own.streamVideoId}/comments`, { method: 'POST', bearer: friendToken, params: params(own), json: { body: 'Yours is lovely too' } });
     expect((await call(report, '/api/reports', { bearer: leaverToken, json: { targetType: 'video', target: friendsVideo.streamVideoId, reason: 'spam' } })).status).toBeLessThan(300);
     expect((await call(report, '/api/reports', { bearer: friendToken, json: { targetType: 'video', target: own.streamVideoId, reason: 'spam' } })).status).toBeLessThan(300);
@@ -174,6 +185,8 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     // The friend's report on the deleted video is closed with a note, not left open.
     const closed = await database.db.select().from(reports).where(eq(reports.targetId, own.id));
     expect(closed.map((row) => row.status)).toEqual(['resolved']);
+    const replyReports = await database.db.select().from(reports).where(eq(reports.targetId, replyId));
+    expect(replyReports.map((row) => row.status)).toEqual(['resolved']);
     // Notifications the leaver caused (the follow, the like, the comment) are gone from the friend's list.
     expect(await database.db.select().from(notifications).where(eq(notifications.senderId, leaver))).toHaveLength(0);
     expect(await database.db.select().from(notifications).where(eq(notifications.recipientId, friend))).toHaveLength(0);

@@ -198,6 +198,8 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
     expect(titles(third.body)).toEqual(['bob 0']);
     expect(third.body.pagination).toMatchObject({ hasMore: false, nextCursor: null });
     expect((await videosOf('?cursor=bm9wZQ')).status).toBe(400);
+    // 30 February, which PostgreSQL refuses: a 400, not a 500.
+    expect((await videosOf(`?cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`)).status).toBe(400);
     expect((await call(profileVideos, '/api/users/ghost/videos', { bearer: token.alice, params: named('ghost') })).status).toBe(404);
     expect((await call(profileVideos, '/api/users/bob/videos', { params: named('bob') })).status).toBe(401);
   });

@@ -289,6 +289,8 @@ describe.each(ENGINES)('likes on %s', (engine) => {
       ['page=x', 'page must be a number'],
       ['cursor=junk', 'The cursor is not valid. Start again from page 1.'],
       [`cursor=${Buffer.from('2025-01-01T00:00:00.000000Z|not-a-uuid').toString('base64url')}`, 'The cursor is not valid. Start again from page 1.'],
+      // 30 February: JavaScript rolls it over to March, PostgreSQL refuses it; a 400, not a 500.
+      [`cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`, 'The cursor is not valid. Start again from page 1.'],
       [`cursor=${Buffer.from("2025-01-01'; --|00000000-0000-0000-0000-000000000000").toString('base64url')}`, 'The cursor is not valid. Start again from page 1.'],
     ])('refuses %s with a clear 400', async (query, message) => {
       const response = await list(`?${query}`);

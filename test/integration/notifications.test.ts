@@ -162,6 +162,7 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
       Buffer.from('yesterday|not-a-uuid').toString('base64url'),
       Buffer.from(`2024-01-01T00:00:00.000000Z|${MISSING_ID}|x`).toString('base64url'),
       Buffer.from(`2024-13-45T00:00:00.000000Z|${MISSING_ID}`).toString('base64url'),
+      Buffer.from(`2026-02-30T00:00:00.000000Z|${MISSING_ID}`).toString('base64url'),
       'x'.repeat(201),
     ];
     for (const cursor of forged) {

@@ -76,7 +76,10 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
       sql`UPDATE reports SET status = 'resolved', resolved_at = now(), resolution_note = 'The member deleted their account.'
           WHERE status = 'open'
             AND ((target_type = 'profile' AND target_id = ${userId})
-              OR (target_type = 'comment' AND target_id IN (SELECT id FROM comments WHERE author_id = ${userId})))`,
+              OR (target_type = 'comment' AND target_id IN (
+                    -- Their comments, and the replies under them (which go with their parent).
+                    SELECT id FROM comments WHERE author_id = ${userId}
+                    UNION SELECT id FROM comments WHERE parent_id IN (SELECT id FROM comments WHERE author_id = ${userId}))))`,
     );
     // Kept records: the id stays (no foreign key), the person's details go.
     await queryRows(

@@ -16,6 +16,7 @@ import { findVideoRow, isPublicRow } from '../videos/catalog';
 import type { VideoRow } from '../videos/dto';
 
 import { hasBlocked } from './blocks';
+import { isExactCursorTime } from '../cursor-time';
 
 /**
  * Comments on videos: plain text (rendered escaped, links made by the
@@ -79,7 +80,7 @@ function encodeCursor(row: CommentRow): string {
 
 function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (extra !== undefined || !at || !id || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at) || Number.isNaN(Date.parse(at)) || !UUID.test(id)) {
+  if (extra !== undefined || !at || !id || !isExactCursorTime(at) || !UUID.test(id)) {
     throw badRequest(COMMENT_MESSAGES.badCursor);
   }
   return { at, id };

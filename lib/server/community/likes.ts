@@ -15,6 +15,7 @@ import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
 import { toVideoDto, type VideoRow } from '../videos/dto';
 
 import { hasBlocked } from './blocks';
+import { isExactCursorTime } from '../cursor-time';
 
 export const OWN_VIDEO_MESSAGE = 'You cannot like your own video.';
 export const INVALID_VIDEO_ID_MESSAGE = 'The video id is not valid.';
@@ -139,7 +140,6 @@ export interface LikedPageRequest {
 }
 
 /** The like time as exact UTC text (microseconds), so a cursor compares equal to the stored value. */
-const LIKED_AT_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function encodeLikedCursor(likedAt: string, videoId: string): string {
@@ -148,7 +148,7 @@ function encodeLikedCursor(likedAt: string, videoId: string): string {
 
 function decodeLikedCursor(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || extra !== undefined || !LIKED_AT_TEXT.test(at) || Number.isNaN(Date.parse(at)) || !UUID.test(id)) throw badRequest(INVALID_CURSOR_MESSAGE);
+  if (!at || !id || extra !== undefined || !isExactCursorTime(at) || !UUID.test(id)) throw badRequest(INVALID_CURSOR_MESSAGE);
   return { at, id };
 }
 

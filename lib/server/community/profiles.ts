@@ -13,6 +13,7 @@ import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest } from '../errors';
 import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
 import { toVideoDto, type VideoRow } from '../videos/dto';
+import { isExactCursorTime } from '../cursor-time';
 
 export type Member = Pick<User, 'id'>;
 
@@ -120,7 +121,6 @@ export interface ListRequest {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EXACT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const CURSOR_INVALID = 'The cursor is not valid. Start again from page 1.';
 
 /** published_at as exact UTC text (microseconds), so a cursor compares equal to the stored value. */
@@ -134,7 +134,7 @@ function encodeCursor(row: KeyedVideoRow): string {
 
 function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || extra !== undefined || !EXACT_TIME.test(at) || Number.isNaN(Date.parse(at)) || !UUID.test(id)) throw badRequest(CURSOR_INVALID);
+  if (!at || !id || extra !== undefined || !isExactCursorTime(at) || !UUID.test(id)) throw badRequest(CURSOR_INVALID);
   return { at, id };
 }
 

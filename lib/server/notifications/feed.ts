@@ -11,6 +11,7 @@ import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest } from '../errors';
 
 import { DEFAULT_NOTIFICATION_TEXT } from './index';
+import { isExactCursorTime } from '../cursor-time';
 
 /**
  * The member's side of notifications (spec sections 3, 4 and 7): the list
@@ -83,12 +84,11 @@ function encodeCursor(row: NotificationRow): string {
   return Buffer.from(`${row.cursor_at}|${row.id}`).toString('base64url');
 }
 
-const CURSOR_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (extra !== undefined || !at || !id || !CURSOR_AT.test(at) || Number.isNaN(Date.parse(at)) || !UUID.test(id)) throw badRequest(NOTIFICATION_CURSOR_INVALID, { field: 'cursor' });
+  if (extra !== undefined || !at || !id || !isExactCursorTime(at) || !UUID.test(id)) throw badRequest(NOTIFICATION_CURSOR_INVALID, { field: 'cursor' });
   return { at, id };
 }
 

@@ -8,6 +8,7 @@ import { CATEGORIES, type Category } from '@/lib/site';
 import type { DurationFilter, VideoSort } from '@/lib/validation/videos';
 
 import { requireMember, type Actor } from '../auth/actor';
+import { EXACT_TIME, isRealTime } from '../cursor-time';
 import { badRequest } from '../errors';
 
 import { toOwnVideoDto, toVideoDto, type VideoRow } from './dto';
@@ -49,16 +50,9 @@ const SORT_KEYS: Record<Exclude<VideoSort, 'newest'>, { column: SQL; type: SQL }
   longest: { column: sql`v.duration_seconds`, type: sql`double precision` },
 };
 
-/** Exact UTC text of a timestamp (microseconds), so a cursor compares equal to the stored value. */
-const EXACT_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INVALID_CURSOR = 'The cursor is not valid. Start again from page 1.';
 
-/** A timestamp JavaScript reads back as the same calendar second (so 30 February, which PostgreSQL refuses, is not one). */
-export function isRealTime(at: string): boolean {
-  const time = Date.parse(at);
-  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 19) === at.slice(0, 19);
-}
 
 interface Cursor {
   /** The sort key of the last card (null: a video of unknown length, for longest). */
@@ -91,7 +85,7 @@ function decodeCursor(sort: VideoSort, cursor: string): Cursor {
   }
   const [at, id, extra] = parts;
   // Newest cursors from before exact timestamps carried milliseconds; any ISO time is still taken for them.
-  const atValid = at !== undefined && (EXACT_AT.test(at) || (sort === 'newest' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at))) && isRealTime(at);
+  const atValid = at !== undefined && (EXACT_TIME.test(at) || (sort === 'newest' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at))) && isRealTime(at);
   if (!atValid || !id || extra !== undefined || !UUID.test(id)) throw badRequest(INVALID_CURSOR);
   return { key, at, id };
 }

@@ -11,7 +11,9 @@ import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict } from '../errors';
 
 import { VIDEO_NOT_FOUND } from './access';
-import { isRealTime, PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
+import { isExactCursorTime } from '../cursor-time';
+
+import { PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
 import { toVideoDto, type VideoRow } from './dto';
 
 export const INVALID_VIDEO_ID_MESSAGE = 'The video id is not valid.';
@@ -91,12 +93,11 @@ export async function watchLaterIds(actor: Actor): Promise<{ streamVideoIds: str
   return { streamVideoIds: rows.map((row) => row.stream_video_id) };
 }
 
-const SAVED_AT_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || extra !== undefined || !SAVED_AT_TEXT.test(at) || !isRealTime(at) || !UUID.test(id)) throw badRequest(INVALID_CURSOR_MESSAGE);
+  if (!at || !id || extra !== undefined || !isExactCursorTime(at) || !UUID.test(id)) throw badRequest(INVALID_CURSOR_MESSAGE);
   return { at, id };
 }
 
