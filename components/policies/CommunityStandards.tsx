@@ -55,7 +55,8 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         ID) and of their consent to recording and publication (for example a signed release). We may ask you for these
         records at any time, and a video stays offline until we have them. Where record-keeping laws apply to you, such as
         18 U.S.C. §&nbsp;2257 in the United States, you must follow them as well. If someone who appears in your video
-        withdraws their consent to publication, remove the video or ask us to.
+        withdraws their consent to publication, remove the video at once (<strong>Delete</strong> on its page or in
+        “Your videos”) or ask us to.
       </p>
 
       <h2 id="what-you-can-share">What you can share</h2>

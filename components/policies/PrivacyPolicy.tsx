@@ -216,7 +216,8 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
           open Settings and choose <strong>Download my data</strong>. We prepare a ZIP file with your profile, your videos
           (with the original files you uploaded), comments, likes, follows, notifications, daily tasks, payment records
           and blocks, and email you when it is ready, usually within minutes. The download works only for you, while you
-          are logged in, for 7 days; then we delete the file. You can ask for one export at a time.
+          are logged in, for 7 days; then we delete the file. You can ask for one export at a time, and for a fresh one a
+          day after the last was ready.
         </li>
         <li>
           <strong>Correction</strong> — have inaccurate data fixed.
