@@ -26,12 +26,14 @@ const STATIC_PAGES: Record<string, string> = {
   '/reset-password?token=not-a-token': 'WebSite',
   '/email-verified': 'WebSite',
   '/email-verification-failed': 'WebSite',
+  '/account-deleted': 'WebSite',
   ...Object.fromEntries(POLICY_PAGES.map(([p]) => [p, 'Article'])),
 };
 
 const MEMBER_PAGES: Record<string, string> = {
   '/upload': 'WebSite',
   '/liked-videos': 'WebSite',
+  '/watch-later': 'WebSite',
   '/following': 'WebSite',
   '/profile/e2e_admin': 'WebSite',
   '/admin': 'WebSite',

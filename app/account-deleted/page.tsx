@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import Link from 'next/link';
 
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
@@ -14,6 +15,7 @@ export default async function AccountDeletedPage() {
   await connection();
   return (
     <section className="auth-page result-page" aria-labelledby="deleted-title">
+      <WebSiteStructuredData path="/account-deleted" name="Account deleted" />
       <span className="result-icon result-ok" aria-hidden="true">✓</span>
       <h1 id="deleted-title">Your account has been deleted</h1>
       <p>You are logged out everywhere. Your videos, comments, likes and follows are gone, and a confirmation is on its way to your email address.</p>

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
+import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 import { WatchLaterFeed } from './WatchLaterFeed';
@@ -19,6 +20,7 @@ export default async function WatchLaterPage() {
   await connection();
   return (
     <>
+      <WebSiteStructuredData path="/watch-later" name="Watch later" />
       <header className="page-header">
         <span className="eyebrow">Your library</span>
         <h1>Watch later</h1>
