@@ -22,7 +22,7 @@ import { consume } from '../rate-limit';
 import { hashToken } from './verification';
 
 /**
- * Forgotten passwords (decision 013). A request always answers the same and
+ * Forgotten passwords (decision 012). A request always answers the same and
  * queues the same job, whether or not the address has an account; the job
  * mails a single-use link valid for an hour (only its SHA-256 is stored, in
  * email_tokens, purpose reset_password). Using the link sets the new
