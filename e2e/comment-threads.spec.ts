@@ -182,7 +182,7 @@ test('share: copy the link with the Clipboard API, see the embed code @mobile', 
   const { id } = await publicVideo(request, `Shareable ${unique()}`);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto(`/video/${id}`);
-  const share = page.getByRole('button', { name: 'Share' });
+  const share = page.getByRole('button', { name: 'Share', exact: true });
   await expect(share).toBeVisible();
   await expectNoSidewaysScroll(page, 'video page with the Share button');
   await shot(page, 'video-page-share-button');
@@ -221,7 +221,7 @@ test('share: where the clipboard is refused, the link is selected for the keyboa
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) } });
   });
   await page.goto(`/video/${id}`);
-  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Share this video' });
   await dialog.getByRole('button', { name: 'Copy link' }).click();
   await expect(dialog.getByRole('status')).toHaveText('The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.');
