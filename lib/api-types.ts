@@ -125,7 +125,7 @@ export interface NotificationDto {
   _id: string;
   /** Who caused it; null for the site itself (moderation decisions) or a deleted account. */
   sender: { _id: string; username: string } | null;
-  type: 'follow' | 'like' | 'comment' | 'video_approved' | 'video_rejected';
+  type: 'follow' | 'like' | 'comment' | 'video_approved' | 'video_rejected' | 'site_notice';
   /** Where clicking it goes; '#' means nowhere. */
   link: string;
   /** The text to show: the stored message, or the spec's default for the type (section 8). */

@@ -120,6 +120,15 @@ export const envSchema = z
     ADMIN_USERNAME: optionalString,
     ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(12, 'must be at least 12 characters').optional()),
+    /** AES-256 key for identity documents and releases (lib/server/trust/documents.ts): 64 hex characters. */
+    VERIFICATION_KEY: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes; for example: openssl rand -hex 32)')
+        .optional(),
+    ),
     GEO_BLOCKED_REGIONS: z.preprocess(
       emptyToUndefined,
       z
@@ -254,7 +263,7 @@ export function parseEnv(env: Record<string, string | undefined>): RawEnv {
         const variable = String(issue.path[0] ?? 'environment');
         const got = env[variable];
         const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
-        const secret = ['SESSION_SECRET', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY'].includes(variable);
+        const secret = ['SESSION_SECRET', 'VERIFICATION_KEY', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY'].includes(variable);
         const message = secret ? issue.message : `${issue.message}${shown}`;
         return { variable, message };
       }),

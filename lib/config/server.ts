@@ -37,6 +37,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** Explicit secret, if the operator set one; see getSessionSecret(). */
   sessionSecret: string | undefined;
+  /** The identity-document key, if the operator set one; see getVerificationKey() in lib/server/trust/documents.ts. */
+  verificationKey: string | undefined;
   /** Unset means the API is served from the same origin. */
   apiBaseUrl: string | undefined;
   /** Unset means mail is written to DATA_DIR/outbox as .eml files. */
@@ -73,6 +75,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(raw.DATA_DIR),
     databaseUrl: raw.DATABASE_URL,
     sessionSecret: raw.SESSION_SECRET,
+    verificationKey: raw.VERIFICATION_KEY?.toLowerCase(),
     apiBaseUrl: raw.NEXT_PUBLIC_API_BASE_URL,
     smtpUrl: raw.SMTP_URL,
     maxUploadBytes: raw.MAX_UPLOAD_BYTES,

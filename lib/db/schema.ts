@@ -4,6 +4,8 @@ import { type AnyPgColumn, bigint, boolean, check, customType, date, doublePreci
 import { REPORT_REASONS, REPORT_TARGETS } from '../report-reasons';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/** Raw bytes. node-postgres gives a Buffer and PGlite a Uint8Array; readers wrap with Buffer.from. */
+const bytea = customType<{ data: Uint8Array }>({ dataType: () => 'bytea' });
 
 /**
  * Members. Usernames and emails are unique regardless of case (the indexes
@@ -263,7 +265,7 @@ export const videoViews = pgTable(
   (t) => [primaryKey({ columns: [t.videoId, t.viewerKey] }), index('video_views_counted_at_idx').on(t.countedAt)],
 );
 
-export const NOTIFICATION_TYPES = ['follow', 'like', 'comment', 'video_approved', 'video_rejected'] as const;
+export const NOTIFICATION_TYPES = ['follow', 'like', 'comment', 'video_approved', 'video_rejected', 'site_notice'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** What a member is told about: follows, likes, comments, and the fate of their uploads. */
@@ -583,3 +585,96 @@ export const dataExports = pgTable(
 );
 
 export type DataExport = typeof dataExports.$inferSelect;
+
+export const DECISION_TARGETS = ['video', 'comment', 'account', 'verification'] as const;
+export const DECISION_ACTIONS = [
+  'video_rejected',
+  'video_removed',
+  'video_hidden',
+  'video_taken_down',
+  'video_restored',
+  'comment_removed',
+  'account_banned',
+  'account_terminated',
+  'verification_rejected',
+] as const;
+export const DECISION_SOURCES = ['moderation', 'report', 'notice', 'copyright', 'consent', 'appeal'] as const;
+export type DecisionTarget = (typeof DECISION_TARGETS)[number];
+export type DecisionAction = (typeof DECISION_ACTIONS)[number];
+export type DecisionSource = (typeof DECISION_SOURCES)[number];
+
+/**
+ * Statements of reasons (DSA Art. 17): one row for every decision that
+ * restricts a member or their content (a rejection, removal, hold, ban,
+ * takedown), saying what was decided, on which ground, whether it was
+ * automated and until when it can be appealed. The member reads it at
+ * /decisions/{id}. Kept when the account is deleted (no foreign keys), like
+ * the audit log: transparency reports count them.
+ */
+export const moderationDecisions = pgTable(
+  'moderation_decisions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The member the decision is about (the uploader, the author, the account). */
+    subjectUserId: uuid('subject_user_id'),
+    targetType: text('target_type', { enum: DECISION_TARGETS }).notNull(),
+    /** The video's stream id, the comment's id, the member's id or the verification's id. */
+    targetId: text('target_id').notNull(),
+    /** What the member knew it as when decided (a title, an excerpt, a username). */
+    targetLabel: text('target_label').notNull().default(''),
+    action: text('action', { enum: DECISION_ACTIONS }).notNull(),
+    /** A DecisionGround (lib/trust/grounds.ts). */
+    ground: text('ground').notNull(),
+    /** The facts in plain words, shown to the member. */
+    explanation: text('explanation').notNull().default(''),
+    automated: boolean('automated').notNull().default(false),
+    source: text('source', { enum: DECISION_SOURCES }).notNull(),
+    /** The admin who decided; null when the system did (an automatic hold). */
+    decidedBy: uuid('decided_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Appeals are taken until then (at least six months, DSA Art. 20). */
+    appealUntil: timestamp('appeal_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('moderation_decisions_subject_idx').on(t.subjectUserId, t.createdAt.desc()),
+    index('moderation_decisions_target_idx').on(t.targetType, t.targetId),
+    index('moderation_decisions_created_idx').on(t.createdAt),
+  ],
+);
+
+export type ModerationDecision = typeof moderationDecisions.$inferSelect;
+
+export const PRIVATE_DOCUMENT_PURPOSES = ['verification_id', 'verification_selfie', 'performer_id', 'performer_release'] as const;
+export type PrivateDocumentPurpose = (typeof PRIVATE_DOCUMENT_PURPOSES)[number];
+
+/**
+ * Identity documents, selfies and signed releases: kept apart from public
+ * media (in the database, never in media storage, so no URL can reach them
+ * and they are stored in the same transaction as the record that names
+ * them), encrypted with AES-256-GCM under VERIFICATION_KEY
+ * (lib/server/trust/documents.ts). No foreign key to users: records the law
+ * requires outlive the account; delete_after says when the rest go.
+ */
+export const privateDocuments = pgTable(
+  'private_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id').notNull(),
+    purpose: text('purpose', { enum: PRIVATE_DOCUMENT_PURPOSES }).notNull(),
+    /** image/jpeg, image/png, image/webp or application/pdf, from the file's own bytes. */
+    mediaType: text('media_type').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    /** Of the plaintext: finds duplicates without decrypting. */
+    sha256: text('sha256').notNull(),
+    /** Which key sealed it (rotation keeps old keys readable). */
+    keyId: text('key_id').notNull(),
+    /** 12-byte nonce ‖ 16-byte GCM tag ‖ ciphertext. */
+    sealed: bytea('sealed').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the account ends (or the record is no longer needed); a sweep deletes the row after it. */
+    deleteAfter: timestamp('delete_after', { withTimezone: true }),
+  },
+  (t) => [index('private_documents_owner_idx').on(t.ownerId), index('private_documents_delete_after_idx').on(t.deleteAfter)],
+);
+
+export type PrivateDocument = typeof privateDocuments.$inferSelect;

@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm';
+
 import { POST as login } from '@/app/api/auth/login/route';
 import type { Database } from '@/lib/db';
 import { users } from '@/lib/db/schema';
@@ -13,4 +15,13 @@ export async function verifiedMemberToken(db: Database, username: string): Promi
   const response = await call(login, '/api/auth/login', { json: { email, password }, ip: '198.18.9.9' });
   if (response.status !== 200) throw new Error(`login failed: ${JSON.stringify(response.body)}`);
   return response.body.token as string;
+}
+
+/**
+ * Makes a member an admin, ready to use admin endpoints. Every test that
+ * needs an admin goes through here, so what an admin needs besides the flag
+ * (two-factor enrolment) is set up in one place.
+ */
+export async function promoteToAdmin(db: Database, userId: string): Promise<void> {
+  await db.update(users).set({ isAdmin: true }).where(eq(users.id, userId));
 }

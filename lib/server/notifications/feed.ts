@@ -29,7 +29,7 @@ export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 /** Types caused by a member: the displayed text is "<sender> <phrase>", e.g. "alex liked your video". */
 const MEMBER_ACTIONS: ReadonlySet<string> = new Set<NotificationType>(['follow', 'like', 'comment']);
 /** Types the site itself sends; the deciding admin stays anonymous to the uploader. */
-const SITE_NOTICES: ReadonlySet<string> = new Set<NotificationType>(['video_approved', 'video_rejected']);
+const SITE_NOTICES: ReadonlySet<string> = new Set<NotificationType>(['video_approved', 'video_rejected', 'site_notice']);
 
 /**
  * What the bell shows: the stored message when there is one, else the spec's

@@ -10,6 +10,7 @@ export const DEFAULT_NOTIFICATION_TEXT: Record<NotificationType, string> = {
   comment: 'commented on your video',
   video_approved: 'Your video has been approved.',
   video_rejected: 'Your video was not approved.',
+  site_notice: 'There is news about your account.',
 };
 
 export interface NewNotification {

@@ -12,6 +12,7 @@ import { recordAdminAction } from '../admin/audit';
 import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
+import { assertApprovable } from '../trust/approval-gate';
 
 import { PACKAGE_HLS_JOB } from './processing';
 import { PROCESS_VIDEO_JOB } from './upload';
@@ -68,6 +69,7 @@ export async function moderateVideo(actor: Actor, streamVideoId: string, decisio
     throw conflict('This video could not be processed, so it cannot be approved.');
   }
   if (video.moderationStatus === status) throw conflict(`This video is already ${status}.`);
+  if (decision.action === 'approve') await assertApprovable(db, video);
 
   await db.transaction(async (tx) => {
     const updated = await tx
