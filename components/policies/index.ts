@@ -25,7 +25,7 @@ export const POLICIES = {
     title: 'Community Standards',
     description:
       'What you can share, what is never allowed, and how moderation, reporting and appeals work. Consent and 18+ come first.',
-    lastUpdated: '2026-11-21',
+    lastUpdated: '2026-11-25',
     Component: CommunityStandards,
   },
   'privacy-policy': {

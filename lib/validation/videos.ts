@@ -141,6 +141,16 @@ export const REJECTION_TEMPLATES = [
   'Spam or advertising',
 ] as const;
 
+/** The rule each quick reason rests on: picking a quick reason picks its ground too (the admin can change it). */
+export const REJECTION_TEMPLATE_GROUNDS: Record<(typeof REJECTION_TEMPLATES)[number], DecisionGround> = {
+  'Not in our categories': 'standards-what-you-can-share',
+  'Low quality or broken video': 'standards-what-you-can-share',
+  'Copyrighted material': 'law-copyright-dmca',
+  'Breaks the community standards': 'standards-prohibited-content',
+  'Someone in it may be under 18, or consent is not clear': 'standards-age-and-consent',
+  'Spam or advertising': 'standards-what-you-can-share',
+};
+
 export const BULK_MODERATION_MAX = 50;
 export const bulkModerationSchema = z.intersection(
   z.object({
