@@ -2,6 +2,8 @@ import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
+import { OnThisPage } from './OnThisPage';
+
 /**
  * The 18 U.S.C. 2257 compliance statement: who keeps the records, where, and
  * what they are. The custodian comes from RECORDS_CUSTODIAN_NAME and
@@ -11,6 +13,16 @@ import type { OperatorInfo } from '@/lib/operator';
 export default function RecordsCompliance({ operator }: { operator: OperatorInfo }) {
   return (
     <>
+      <OnThisPage
+        sections={[
+          ['compliance-statement', 'Compliance statement'],
+          ['custodian-of-records', 'Custodian of records'],
+          ['how-records-are-kept', 'How the records are kept'],
+          ['reports-and-questions', 'Reports and questions'],
+        ]}
+      />
+
+      <h2 id="compliance-statement">Compliance statement</h2>
       <p>
         Every person who appears in any visual depiction of actual or simulated sexually explicit conduct on {operator.siteName} was at least 18 years old
         when the depiction was made. The records required by 18 U.S.C. §&nbsp;2257 and 28 C.F.R. Part&nbsp;75 for all such content are kept by the custodian of
@@ -55,7 +67,7 @@ export default function RecordsCompliance({ operator }: { operator: OperatorInfo
         </li>
       </ul>
 
-      <h2 id="exemptions-and-questions">Reports and questions</h2>
+      <h2 id="reports-and-questions">Reports and questions</h2>
       <p>
         If you believe someone shown on {operator.siteName} is under 18 or did not consent, tell us at once through the{' '}
         <Link href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</Link> reporting options: we hide the video while we review
