@@ -46,7 +46,7 @@ test.describe('statements of reasons and appeals', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Your video was not approved' })).toBeVisible();
     await expect(page.getByText('“Appeal me </script >”')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Community Standards: Labelling your videos' })).toHaveAttribute('href', '/community-standards#labelling-your-videos');
-    await expect(page.getByText('By a moderator (a person)')).toBeVisible();
+    await expect(page.getByText('A moderator (a person)')).toBeVisible();
     await page.getByRole('button', { name: 'Send appeal' }).click();
     await expect(page.getByText('Tell us why you think this decision is wrong.')).toBeVisible();
     await shoot(page, 'decision-with-form');

@@ -42,10 +42,10 @@ export function DecisionStatement({ decision, canAppeal, linkKey }: { decision: 
         </dd>
         <dt>Facts and reasons</dt>
         <dd className="statement-quote">{decision.explanation || 'No further explanation was given.'}</dd>
-        <dt>How it was decided</dt>
-        <dd>
-          {decision.automated ? 'Automatically, without a person deciding,' : 'By a moderator (a person),'} after {decision.sourceLabel}.
-        </dd>
+        <dt>Decided by</dt>
+        <dd>{decision.automated ? 'An automatic process, without a person deciding' : 'A moderator (a person)'}</dd>
+        <dt>What led to it</dt>
+        <dd>{decision.sourceLabel}</dd>
         <dt>Date</dt>
         <dd>
           <time dateTime={decision.createdAt}>{dateText(decision.createdAt)}</time>

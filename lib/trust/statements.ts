@@ -18,12 +18,12 @@ export const DECISION_ACTION_LABELS: Record<string, string> = {
 };
 
 export const DECISION_SOURCE_LABELS: Record<string, string> = {
-  moderation: 'review of a new upload',
-  report: 'a report from a member or visitor',
-  notice: 'a notice from someone outside the site',
-  copyright: 'a copyright notice',
-  consent: 'a performer withdrawing consent',
-  appeal: 'an appeal',
+  moderation: 'Our moderators’ own review',
+  report: 'A report from a member or visitor',
+  notice: 'A notice from someone outside the site',
+  copyright: 'A copyright notice',
+  consent: 'A performer withdrawing their consent',
+  appeal: 'An appeal',
 };
 
 export const APPEAL_STATUS_LABELS = { open: 'Waiting for review', upheld: 'Upheld: the decision stands', reversed: 'Reversed: the decision was wrong' } as const;

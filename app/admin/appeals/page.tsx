@@ -32,7 +32,7 @@ function AppealCard({ appeal }: { appeal: AdminAppealDto }) {
       </h3>
       <p>
         Ground: {decision.groundInfo?.reference ?? decision.ground}. Decided {dateFormat.format(new Date(decision.createdAt))} by{' '}
-        {appeal.decidedByOriginal ? appeal.decidedByOriginal.username : 'the system'} after {decision.sourceLabel}.{' '}
+        {appeal.decidedByOriginal ? appeal.decidedByOriginal.username : 'the system'} ({decision.sourceLabel.toLowerCase()}).{' '}
         <Link href={`/decisions/${decision._id}`}>Statement of reasons</Link>
       </p>
       {decision.explanation && <p className="admin-description statement-quote">Reasons given: “{decision.explanation}”</p>}
