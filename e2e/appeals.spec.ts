@@ -42,7 +42,8 @@ test.describe('statements of reasons and appeals', () => {
     const decisionId = decisions.decisions[0]!._id;
 
     // The uploader reads the statement: the decision, the rule with its link, a person decided, the appeal form.
-    await logInThroughForm(page, uploader.email, uploader.password, `/decisions/${decisionId}`);
+    await logInThroughForm(page, uploader.email, uploader.password, '/');
+    await page.goto(`/decisions/${decisionId}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Your video was not approved' })).toBeVisible();
     await expect(page.getByText('“Appeal me </script >”')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Community Standards: Labelling your videos' })).toHaveAttribute('href', '/community-standards#labelling-your-videos');
@@ -98,6 +99,7 @@ test.describe('statements of reasons and appeals', () => {
   });
 
   test('another member gets the 404 page for someone else’s statement, a visitor the login page', async ({ request, confirmedPage: page }) => {
+    test.setTimeout(120_000);
     const firstAdmin = await adminToken(request);
     const uploader = await verifiedMember(request, 'owner');
     const streamVideoId = await uploadClip(request, uploader.token, makeClip(mkdtempSync(path.join(os.tmpdir(), 'e2e-appeal-'))), { title: 'Private reasons' });
@@ -114,6 +116,7 @@ test.describe('statements of reasons and appeals', () => {
   });
 
   test('the transparency report and the 2257 statement are public pages linked from the footer', async ({ confirmedPage: page }) => {
+    test.setTimeout(120_000);
     await page.goto('/');
     const legal = page.getByRole('list', { name: 'Legal' });
     await legal.getByRole('link', { name: 'Transparency' }).click();
