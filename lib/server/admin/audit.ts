@@ -27,12 +27,15 @@ export const ADMIN_ACTIONS = [
   'task.create',
   'task.update',
   'task.delete',
+  'verification.approve',
+  'verification.reject',
+  'document.view',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 export interface AdminActionRecord {
   action: AdminAction;
-  targetType: 'video' | 'member' | 'report' | 'comment' | 'task';
+  targetType: 'video' | 'member' | 'report' | 'comment' | 'task' | 'verification' | 'document';
   targetId: string;
   /** One readable line for the log, e.g. 'Banned alex: spam'. */
   summary: string;
@@ -61,6 +64,7 @@ function linkOf(targetType: string, targetId: string): string | null {
   if (targetType === 'video') return `/video/${encodeURIComponent(targetId)}`;
   if (targetType === 'report') return '/admin/reports';
   if (targetType === 'task') return '/admin/tasks';
+  if (targetType === 'verification') return `/admin/verifications/${targetId}`;
   return null;
 }
 

@@ -6,6 +6,7 @@ import { DEMO_JOB_HANDLERS } from '../demo/jobs';
 import { EXPORT_JOB_HANDLERS } from '../exports';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
+import { VERIFICATION_JOB_HANDLERS } from '../verification/retention';
 import { VIP_JOB_HANDLERS } from '../vip/expiry';
 
 import type { JobHandler } from './worker';
@@ -19,4 +20,5 @@ export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...PASSWORD_RESET_JOB_HANDLERS,
   ...PURGE_JOB_HANDLERS,
   ...EXPORT_JOB_HANDLERS,
+  ...VERIFICATION_JOB_HANDLERS,
 };
