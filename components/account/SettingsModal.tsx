@@ -15,6 +15,7 @@ import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validatio
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
 import { DataExportSettings } from './DataExportSettings';
+import { IdentitySettings } from './IdentitySettings';
 import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 import { ProfilePhotoSettings } from './ProfilePhotoSettings';
@@ -216,6 +217,7 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
       <Preferences />
       <EmailSettings />
       <PasswordSettings />
+      <IdentitySettings onNavigate={() => dialog.current?.close()} />
       <DataExportSettings />
       <DeleteAccountSettings />
     </dialog>

@@ -40,6 +40,7 @@ import { createDailyTask, deleteDailyTask, listDailyTasks, updateDailyTask } fro
 import { completeTodaysTask, getTodaysTask } from '@/lib/server/tasks/daily-task';
 import { listForModeration, moderateVideo, moderateVideos } from '@/lib/server/videos/moderation';
 import { uploadVideo } from '@/lib/server/videos/upload';
+import { getMyVerification, getVerification, listVerifications, reviewVerification, submitVerification, viewDocument } from '@/lib/server/verification';
 import { startCheckout } from '@/lib/server/vip/checkout';
 import { grantManualVip, revokeVip } from '@/lib/server/vip/entitlements';
 
@@ -117,6 +118,10 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['deleteDailyTask', (a) => deleteDailyTask(a, ID)],
     ['grantManualVip', (a) => grantManualVip(a, ID, { days: 1 })],
     ['revokeVip', (a) => revokeVip(a, ID, {})],
+    ['listVerifications', (a) => listVerifications(a, { status: 'pending', page: 1, limit: 20 })],
+    ['getVerification', (a) => getVerification(a, ID)],
+    ['reviewVerification', (a) => reviewVerification(a, ID, { action: 'approve' })],
+    ['viewDocument', (a) => viewDocument(a, ID)],
   ];
 
   it.each(ADMIN_SERVICES)('%s refuses everyone but admins', async (_name, service) => {
@@ -156,6 +161,8 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['getDataExport', (a) => getDataExport(a)],
     ['requestDataExport', (a) => requestDataExport(a)],
     ['downloadDataExport', (a) => downloadDataExport(a, ID)],
+    ['getMyVerification', (a) => getMyVerification(a)],
+    ['submitVerification', (a) => submitVerification(a, { fields: {}, files: {} })],
   ];
 
   it.each(MEMBER_SERVICES)('%s refuses visitors and banned members', async (_name, service) => {
