@@ -436,6 +436,8 @@ export type VerificationState = 'none' | 'pending' | 'approved' | 'rejected';
 
 /** The member's own verification (GET/POST /api/users/me/verification). */
 export interface MyVerificationDto {
+  /** The newest submission's id (null when none). */
+  _id: string | null;
   status: VerificationState;
   /** False in production without VERIFICATION_KEY: the form says verification is not available. */
   available: boolean;

@@ -70,6 +70,7 @@ export async function verificationStates(db: Database, userIds: readonly string[
 
 function toMine(row: IdentityVerification | null): MyVerificationDto {
   return {
+    _id: row?.id ?? null,
     status: row?.status ?? 'none',
     available: verificationAvailable(),
     submittedAt: iso(row?.submittedAt ?? null),
