@@ -68,6 +68,8 @@ test.describe('admin moderation', () => {
       await expect(item.getByRole('link', { name: member.username })).toBeVisible();
       await expect(item.getByText('Beta', { exact: true })).toBeVisible();
       await expect(item.getByText('#review')).toBeVisible();
+      // The uploader's identity is verified (verifiedMember), so approval can pass the gate; the badge says so before the click.
+      await expect(item.getByTestId('uploader-verification')).toHaveText('Uploader verified');
       await expect(item.getByText(/^Uploaded .* ago$|^Uploaded just now$/)).toBeVisible();
     }
     await expect(toReject.getByText('Second line with <b>markup</b> that must stay text.', { exact: false })).toBeVisible();
