@@ -21,4 +21,8 @@ export interface OperatorInfo {
   dmcaAgentName: string;
   dmcaAgentEmail: string;
   dmcaAgentAddress: string;
+  /** Days identity documents are kept after an account ends (VERIFICATION_RETENTION_DAYS), for the Privacy Policy. */
+  verificationRetentionDays: number;
+  /** Years a publishing uploader's 2257 records are kept after the account ends (RECORDS_RETENTION_YEARS). */
+  recordsRetentionYears: number;
 }
