@@ -24,14 +24,16 @@ import { DELETE as deleteAccountRoute } from '@/app/api/users/settings/account/r
 import type { ModerationVideoDto, MyVerificationDto, VerificationDetailDto, VerificationSummaryDto } from '@/lib/api-types';
 import { getConfig } from '@/lib/config/server';
 import { installDatabase, queryRows } from '@/lib/db';
-import { adminAuditLog, identityVerifications, moderationDecisions, notifications, privateDocuments } from '@/lib/db/schema';
+import { adminAuditLog, identityVerifications, jobs, moderationDecisions, notifications, privateDocuments } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { DOCUMENT_TOO_LARGE_MESSAGE, DOCUMENT_TYPES_MESSAGE, VERIFICATION_UNAVAILABLE_MESSAGE } from '@/lib/server/trust/documents';
-import { sweepPrivateDocuments } from '@/lib/server/verification/retention';
+import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
+import { schedulePrivateDocumentSweep, SWEEP_PRIVATE_DOCUMENTS, sweepPrivateDocuments, sweepPrivateDocumentsJob } from '@/lib/server/verification/retention';
 import { VERIFICATION_MESSAGES } from '@/lib/validation/verification';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { heldJobContext } from '../helpers/jobs';
 import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
@@ -303,6 +305,19 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     await database.db.execute(sql`UPDATE identity_verifications SET delete_after = now() - interval '1 second'`);
     expect(await sweepPrivateDocuments(database.db)).toEqual({ documents: 1, verifications: 1 });
     expect(await counts()).toEqual({ documents: 0, verifications: 0 });
+  });
+
+  it('runs the sweep as a recurring job: one queued run per slot however often start-up asks, each run queueing the next', async () => {
+    await schedulePrivateDocumentSweep(database.db);
+    await schedulePrivateDocumentSweep(database.db);
+    const queued = async () => database.db.select().from(jobs).where(eq(jobs.type, SWEEP_PRIVATE_DOCUMENTS.type));
+    expect(await queued()).toHaveLength(1);
+    const [first] = await queued();
+    await sweepPrivateDocumentsJob(first!, heldJobContext());
+    const runs = (await queued()).map((job) => job.runAt.getTime()).sort();
+    expect(runs).toHaveLength(2);
+    expect(runs[1]! - runs[0]!).toBe(SWEEP_PRIVATE_DOCUMENTS.everyMs);
+    expect(ALL_JOB_HANDLERS[SWEEP_PRIVATE_DOCUMENTS.type]).toBe(sweepPrivateDocumentsJob);
   });
 
   it('refuses in production without VERIFICATION_KEY: the status says unavailable, a submission is a 503', async () => {
