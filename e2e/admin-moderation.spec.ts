@@ -23,7 +23,8 @@ async function logInAsAdmin(page: Page) {
   await page.getByLabel('Email').fill(ADMIN.email);
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL('/admin/moderation');
+  // Room for a busy 2-core runner, as deletion.spec.ts gives its logins: the redirect waits for the admin page's server render.
+  await expect(page).toHaveURL('/admin/moderation', { timeout: 20_000 });
 }
 
 /** A video this spec approved: taken down again afterwards, since other specs (e2e/shell.spec.ts) expect a site without public videos. */
