@@ -16,7 +16,7 @@ import type { Form } from '../http';
 import { linkEmail, sendMail } from '../mail';
 import { notify } from '../notifications';
 import { decisionLink, recordDecision } from '../trust/decisions';
-import { getVerificationKey, readPrivateDocument, verificationAvailable, VERIFICATION_UNAVAILABLE_MESSAGE } from '../trust/documents';
+import { readPrivateDocument, verificationAvailable, VERIFICATION_UNAVAILABLE_MESSAGE } from '../trust/documents';
 
 import { getVerificationProvider } from './provider';
 
@@ -97,8 +97,8 @@ const fileBytes = async (file: File | undefined) => (file ? new Uint8Array(await
  */
 export async function submitVerification(actor: Actor, form: Form): Promise<{ message: string; verification: MyVerificationDto }> {
   const member = requireMember(actor);
+  // Before reading the files: production without VERIFICATION_KEY cannot seal them (the form already says so).
   if (!verificationAvailable()) throw new ApiError(503, VERIFICATION_UNAVAILABLE_MESSAGE);
-  getVerificationKey();
   const input = parseInput(verificationFormSchema, form.fields);
   const idDocument = await fileBytes(form.files.idDocument);
   if (!idDocument) throw badRequest(VERIFICATION_MESSAGES.idDocumentRequired, { field: 'idDocument' });
