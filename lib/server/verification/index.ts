@@ -220,9 +220,9 @@ export async function getVerification(actor: Actor, id: string): Promise<Verific
 /**
  * Approves or rejects a submission under review. Only from pending (two
  * admins at once: one wins, the other is told). Approval and rejection are
- * audited; a rejection also records a statement of reasons and tells the
- * member (notification linking to it, and an email) so they can send new
- * documents.
+ * audited and emailed to the member; a rejection also records a statement
+ * of reasons and notifies the member with a link to it, so they can read
+ * why and send new documents.
  */
 export async function reviewVerification(actor: Actor, id: string, review: VerificationReview): Promise<{ message: string; verification: VerificationDetailDto }> {
   const admin = requireAdmin(actor);
@@ -269,16 +269,15 @@ export async function reviewVerification(actor: Actor, id: string, review: Verif
       summary: review.action === 'approve' ? `Verified the identity of ${who}` : `Rejected the identity verification of ${who}: ${review.reason}`,
       details: { userId: row.userId, ...(review.action === 'reject' ? { reason: review.reason, decisionId: decision!.id } : {}) },
     });
-    if (member) {
+    // A rejection restricts the member: a notification linking to its statement of reasons. An approval is told by email
+    // and shows at /verify and on the upload page; the bell stays for what needs the member's attention.
+    if (member && decision && review.action === 'reject') {
       await notify(tx, {
         recipientId: row.userId,
         senderId: admin.user.id,
         type: 'site_notice',
-        link: decision?.link ?? VERIFICATION_PAGE,
-        message:
-          review.action === 'approve'
-            ? 'Your identity is verified. Your videos can now be approved and published.'
-            : `Your identity verification was not approved. Reason: ${review.reason} You can send new documents.`,
+        link: decision.link,
+        message: `Your identity verification was not approved. Reason: ${review.reason} You can send new documents.`,
       });
     }
   });
