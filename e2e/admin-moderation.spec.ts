@@ -23,7 +23,8 @@ async function logInAsAdmin(page: Page) {
   await page.getByLabel('Email').fill(ADMIN.email);
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL('/admin/moderation');
+  // Room for a busy 2-core runner, as deletion.spec.ts gives its logins: the redirect waits for the admin page's server render.
+  await expect(page).toHaveURL('/admin/moderation', { timeout: 20_000 });
 }
 
 /** A video this spec approved: taken down again afterwards, since other specs (e2e/shell.spec.ts) expect a site without public videos. */
@@ -68,6 +69,8 @@ test.describe('admin moderation', () => {
       await expect(item.getByRole('link', { name: member.username })).toBeVisible();
       await expect(item.getByText('Beta', { exact: true })).toBeVisible();
       await expect(item.getByText('#review')).toBeVisible();
+      // The uploader's identity is verified (verifiedMember), so approval can pass the gate; the badge says so before the click.
+      await expect(item.getByTestId('uploader-verification')).toHaveText('Uploader verified');
       await expect(item.getByText(/^Uploaded .* ago$|^Uploaded just now$/)).toBeVisible();
     }
     await expect(toReject.getByText('Second line with <b>markup</b> that must stay text.', { exact: false })).toBeVisible();

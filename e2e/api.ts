@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { APIRequestContext, Page } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import sharp from 'sharp';
 
 import { expect } from './fixtures';
 import { E2E_DATA_DIR, ORIGIN } from '../scripts/lib/e2e-env';
@@ -52,8 +53,49 @@ export function verificationLinkFor(email: string): Promise<string> {
   return linkMailedTo(email, /(https?:\/\/[^/\s]+\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/);
 }
 
-/** A verified member made through the API: register, open the emailed link, log in. */
-export async function verifiedMember(request: APIRequestContext, prefix: string) {
+let documentPhoto: Promise<Buffer> | undefined;
+/** A small real photo standing in for an ID and a selfie (the server reads the type from the bytes). */
+export const identityPhoto = () => (documentPhoto ??= sharp({ create: { width: 120, height: 80, channels: 3, background: '#6a4c93' } }).jpeg().toBuffer());
+
+/**
+ * Makes a member a verified uploader the way a real one becomes one: they
+ * send their documents through the API, an admin approves them through the
+ * admin API. The admin logs in from a context of its own, so the caller's
+ * cookie jar keeps the member's session.
+ */
+export async function verifyIdentity(token: string, legalName = 'E2E Uploader'): Promise<void> {
+  const photo = await identityPhoto();
+  const member = await playwrightRequest.newContext({ baseURL: ORIGIN });
+  const admin = await playwrightRequest.newContext({ baseURL: ORIGIN });
+  try {
+    const sent = await member.post('/api/users/me/verification', {
+      headers: { Authorization: `Bearer ${token}`, ...visitor() },
+      multipart: {
+        legalName,
+        dateOfBirth: '1993-04-12',
+        idDocument: { name: 'id.jpg', mimeType: 'image/jpeg', buffer: photo },
+        selfie: { name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: photo },
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+    const { verification } = (await sent.json()) as { verification: { _id: string } };
+    const approved = await admin.patch(`/api/admin/verifications/${verification._id}`, {
+      headers: { Authorization: `Bearer ${await adminToken(admin)}` },
+      data: { action: 'approve' },
+    });
+    expect(approved.status(), await approved.text()).toBe(200);
+  } finally {
+    await member.dispose();
+    await admin.dispose();
+  }
+}
+
+/**
+ * A verified member made through the API: register, open the emailed link,
+ * log in, and (unless `identity: false`) get their identity verified, so
+ * their videos can be approved (the approval gate).
+ */
+export async function verifiedMember(request: APIRequestContext, prefix: string, options: { identity?: boolean } = {}) {
   const id = unique();
   const username = `${prefix}_${id}`;
   const email = `${prefix}-${id}@example.org`;
@@ -66,7 +108,9 @@ export async function verifiedMember(request: APIRequestContext, prefix: string)
   expect((await request.get(await verificationLinkFor(email), { headers })).ok()).toBe(true);
   const login = await request.post('/api/auth/login', { headers, data: { email, password: PASSWORD } });
   expect(login.status(), await login.text()).toBe(200);
-  return { username, email, password: PASSWORD, token: ((await login.json()) as { token: string }).token };
+  const token = ((await login.json()) as { token: string }).token;
+  if (options.identity !== false) await verifyIdentity(token);
+  return { username, email, password: PASSWORD, token };
 }
 
 export interface UploadFields {

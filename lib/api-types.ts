@@ -49,6 +49,8 @@ export interface OwnVideoDto extends VideoDto {
 export interface ModerationVideoDto extends OwnVideoDto {
   /** The last error of its processing job (ffmpeg's words, paths included); uploaders never get this. */
   processingDetail: string | null;
+  /** The uploader's identity verification, shown beside the video so admins know before approving. */
+  uploaderVerification: VerificationState;
 }
 
 export interface VideoPlayback {
@@ -427,4 +429,55 @@ export interface DataExportDto {
   downloadUrl: string | null;
   /** Why it failed, for the member (failed only). */
   error: string | null;
+}
+
+/** Where a member's identity verification stands: never sent, under review, verified, or rejected (they can send new documents). */
+export type VerificationState = 'none' | 'pending' | 'approved' | 'rejected';
+
+/** The member's own verification (GET/POST /api/users/me/verification). */
+export interface MyVerificationDto {
+  /** The newest submission's id (null when none). */
+  _id: string | null;
+  status: VerificationState;
+  /** False in production without VERIFICATION_KEY: the form says verification is not available. */
+  available: boolean;
+  submittedAt: string | null;
+  reviewedAt: string | null;
+  /** Why it was rejected (rejected only). */
+  rejectionReason: string | null;
+  /** The statement of reasons of a rejection (/decisions/{id}). */
+  decisionLink: string | null;
+}
+
+/** One submission in the admin queue (GET /api/admin/verifications). */
+export interface VerificationSummaryDto {
+  _id: string;
+  status: 'pending' | 'approved' | 'rejected';
+  provider: string;
+  member: { _id: string; username: string | null };
+  legalName: string;
+  dateOfBirth: string;
+  submittedAt: string;
+  reviewedAt: string | null;
+  reviewedBy: string | null;
+  rejectionReason: string | null;
+}
+
+export interface VerificationDocumentDto {
+  _id: string;
+  purpose: string;
+  mediaType: string;
+  byteSize: number;
+  /** The admin-only, audited route that serves it. */
+  url: string;
+}
+
+/** One submission with its documents (GET /api/admin/verifications/{id}). */
+export interface VerificationDetailDto extends VerificationSummaryDto {
+  /** Age today, from the date of birth. */
+  age: number;
+  idDocument: VerificationDocumentDto | null;
+  selfie: VerificationDocumentDto | null;
+  /** The member's other submissions, newest first. */
+  history: VerificationSummaryDto[];
 }

@@ -26,4 +26,8 @@ export interface OperatorInfo {
   recordsCustodianAddress: string;
   /** Both custodian values are set (the page says plainly when they are not). */
   recordsCustodianConfigured: boolean;
+  /** Days identity documents are kept after an account ends (VERIFICATION_RETENTION_DAYS), for the Privacy Policy. */
+  verificationRetentionDays: number;
+  /** Years a publishing uploader's 2257 records are kept after the account ends (RECORDS_RETENTION_YEARS). */
+  recordsRetentionYears: number;
 }

@@ -11,6 +11,7 @@ import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { EXPIRE_VIP_JOB, scheduleVipExpiry } from '@/lib/server/vip/expiry';
 import { scheduleDataExportSweep, SWEEP_DATA_EXPORTS } from '@/lib/server/exports';
+import { schedulePrivateDocumentSweep, SWEEP_PRIVATE_DOCUMENTS } from '@/lib/server/verification/retention';
 
 async function main() {
   const config = loadConfig();
@@ -33,6 +34,7 @@ async function main() {
   // The VIP expiry job re-queues itself; queueing the current slot restarts the chain after downtime (one job per slot whatever the number of workers).
   if (EXPIRE_VIP_JOB in handlers) await scheduleVipExpiry(handle.db);
   if (SWEEP_DATA_EXPORTS.type in handlers) await scheduleDataExportSweep(handle.db);
+  if (SWEEP_PRIVATE_DOCUMENTS.type in handlers) await schedulePrivateDocumentSweep(handle.db);
   const worker = startWorker(handle.db, {
     handlers,
     concurrency,

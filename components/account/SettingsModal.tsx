@@ -16,6 +16,7 @@ import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community
 
 import { DataExportSettings } from './DataExportSettings';
 import { DecisionsSettings } from './DecisionsSettings';
+import { IdentitySettings } from './IdentitySettings';
 import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 import { ProfilePhotoSettings } from './ProfilePhotoSettings';
@@ -217,6 +218,7 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
       <Preferences />
       <EmailSettings />
       <PasswordSettings />
+      <IdentitySettings onNavigate={() => dialog.current?.close()} />
       <DataExportSettings />
       <DecisionsSettings />
       <DeleteAccountSettings />

@@ -6,6 +6,7 @@ import { usePathname } from 'next/navigation';
 export const ADMIN_SECTIONS = [
   { href: '/admin', label: 'Dashboard' },
   { href: '/admin/moderation', label: 'Moderation' },
+  { href: '/admin/verifications', label: 'Verifications' },
   { href: '/admin/reports', label: 'Reports' },
   { href: '/admin/appeals', label: 'Appeals' },
   { href: '/admin/members', label: 'Members' },

@@ -15,6 +15,23 @@ import { RejectForm } from './RejectForm';
 
 export type ModerationStatus = OwnVideoDto['moderationStatus'];
 
+const VERIFICATION_BADGES: Record<ModerationVideoDto['uploaderVerification'], { label: string; className: string }> = {
+  approved: { label: 'Uploader verified', className: 'admin-badge admin-badge-ok' },
+  pending: { label: 'ID under review', className: 'admin-badge admin-badge-warn' },
+  rejected: { label: 'ID rejected', className: 'admin-badge admin-badge-banned' },
+  none: { label: 'Uploader not verified', className: 'admin-badge admin-badge-banned' },
+};
+
+/** Whether the uploader's identity is verified: approval is refused until it is, so admins see it before clicking. */
+function VerificationBadge({ state }: { state: ModerationVideoDto['uploaderVerification'] }) {
+  const badge = VERIFICATION_BADGES[state] ?? VERIFICATION_BADGES.none;
+  return (
+    <span className={badge.className} data-testid="uploader-verification">
+      {badge.label}
+    </span>
+  );
+}
+
 /** Long descriptions start folded so the queue stays scannable; one click shows all of it. */
 const DESCRIPTION_PREVIEW = 320;
 
@@ -145,6 +162,8 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
               <time dateTime={video.createdAt} title={new Date(video.createdAt).toLocaleString()}>
                 {dated} {relativeTime(video.createdAt)}
               </time>
+              <span aria-hidden="true"> · </span>
+              <VerificationBadge state={video.uploaderVerification} />
             </p>
           </div>
         </div>

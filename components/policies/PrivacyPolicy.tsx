@@ -124,6 +124,15 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
             <td>Strictly necessary for the service; legitimate interests for convenience features.</td>
           </tr>
           <tr>
+            <th scope="row">Identity documents, if you upload videos: your legal name, date of birth, a photo or PDF of a government ID and a selfie holding it</th>
+            <td>
+              Checking that everyone who publishes videos is an identified adult, before any of their videos goes public, and keeping the age records US law
+              (18 U.S.C. 2257) and our card payment providers require of adult sites. Only our admins can open the documents, each time is recorded, and they
+              are never shown to other members or used for anything else.
+            </td>
+            <td>Legal obligation; legitimate interests in keeping minors and non-consenting people off the site.</td>
+          </tr>
+          <tr>
             <th scope="row">Messages you send us: reports, appeals, questions</th>
             <td>Answering you, handling reports and keeping a record of moderation decisions.</td>
             <td>Legitimate interests; legal obligation where a report must be passed on to authorities.</td>
@@ -188,6 +197,12 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
           remove its personal data within 30 days, except what the law requires us to keep longer (payment records, or
           records linked to a report we had to make to authorities).
         </li>
+        <li>
+          Identity documents (only if you asked to be a verified uploader): while you have an account. When it ends, the selfie and everything else you sent
+          us for verification are deleted after {operator.verificationRetentionDays} days. If you had published videos, your legal name, date of birth and ID
+          document are kept for {operator.recordsRetentionYears} years, because US record-keeping law (18 U.S.C. 2257, 28 CFR 75.4) requires it, and are then
+          deleted.
+        </li>
         <li>Server logs: up to 30 days.</li>
         <li>IP addresses used for rate limiting: only for the short time window the limit covers.</li>
         <li>
@@ -202,6 +217,10 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
         <li>Session cookies are sealed and encrypted, and cannot be read by scripts on the page.</li>
         <li>Login, registration and password reset requests are rate-limited to slow down password-guessing and abuse.</li>
         <li>Metadata is stripped from profile photos, and access to personal data is limited to the people who need it.</li>
+        <li>
+          Identity documents are encrypted (AES-256) with a key kept apart from the database, stored apart from videos and photos, never reachable by a
+          public address, and shown only to admins; every time an admin opens one is recorded in our audit log.
+        </li>
       </ul>
       <p>
         No system is perfectly secure. If a breach affects your data, we will tell you and the relevant authorities as the

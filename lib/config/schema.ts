@@ -129,6 +129,31 @@ export const envSchema = z
         .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes; for example: openssl rand -hex 32)')
         .optional(),
     ),
+    // Who checks uploaders' identities (lib/server/verification): 'manual' (admins review documents) is the built-in one.
+    VERIFICATION_PROVIDER: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+      z.enum(['manual'], { error: 'must be manual (admins review the documents members submit); it is the only built-in provider' }).default('manual'),
+    ),
+    // Days identity documents are kept after an account ends, unless the law requires them kept longer.
+    VERIFICATION_RETENTION_DAYS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of days from 1 to 3650' })
+        .int('must be a whole number of days from 1 to 3650')
+        .min(1, 'must be a whole number of days from 1 to 3650')
+        .max(3650, 'must be a whole number of days from 1 to 3650')
+        .default(30),
+    ),
+    // Years the 18 U.S.C. 2257 records of an uploader who published videos are kept after the account ends (28 CFR 75.4: seven).
+    RECORDS_RETENTION_YEARS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of years from 1 to 100' })
+        .int('must be a whole number of years from 1 to 100')
+        .min(1, 'must be a whole number of years from 1 to 100')
+        .max(100, 'must be a whole number of years from 1 to 100')
+        .default(7),
+    ),
     GEO_BLOCKED_REGIONS: z.preprocess(
       emptyToUndefined,
       z

@@ -39,6 +39,12 @@ export interface ServerConfig {
   sessionSecret: string | undefined;
   /** The identity-document key, if the operator set one; see getVerificationKey() in lib/server/trust/documents.ts. */
   verificationKey: string | undefined;
+  /** Who checks uploaders' identities (lib/server/verification/provider.ts). */
+  verificationProvider: 'manual';
+  /** Days after an account ends that its identity documents are deleted (those the law requires excepted). */
+  verificationRetentionDays: number;
+  /** Years after an account ends that a publishing uploader's 2257 records are kept. */
+  recordsRetentionYears: number;
   /** Unset means the API is served from the same origin. */
   apiBaseUrl: string | undefined;
   /** Unset means mail is written to DATA_DIR/outbox as .eml files. */
@@ -76,6 +82,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: raw.DATABASE_URL,
     sessionSecret: raw.SESSION_SECRET,
     verificationKey: raw.VERIFICATION_KEY?.toLowerCase(),
+    verificationProvider: raw.VERIFICATION_PROVIDER,
+    verificationRetentionDays: raw.VERIFICATION_RETENTION_DAYS,
+    recordsRetentionYears: raw.RECORDS_RETENTION_YEARS,
     apiBaseUrl: raw.NEXT_PUBLIC_API_BASE_URL,
     smtpUrl: raw.SMTP_URL,
     maxUploadBytes: raw.MAX_UPLOAD_BYTES,
@@ -99,6 +108,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       recordsCustodianName: raw.RECORDS_CUSTODIAN_NAME ?? placeholder('RECORDS_CUSTODIAN_NAME', 'Custodian of records'),
       recordsCustodianAddress: raw.RECORDS_CUSTODIAN_ADDRESS ?? placeholder('RECORDS_CUSTODIAN_ADDRESS', 'Custodian of records street address'),
       recordsCustodianConfigured: Boolean(raw.RECORDS_CUSTODIAN_NAME && raw.RECORDS_CUSTODIAN_ADDRESS),
+      verificationRetentionDays: raw.VERIFICATION_RETENTION_DAYS,
+      recordsRetentionYears: raw.RECORDS_RETENTION_YEARS,
     },
     // The schema already requires both keys when the bucket is set.
     mediaS3:

@@ -711,3 +711,51 @@ export const appeals = pgTable(
 );
 
 export type Appeal = typeof appeals.$inferSelect;
+export const VERIFICATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+export const VERIFICATION_PROVIDERS = ['manual'] as const;
+export type VerificationProviderName = (typeof VERIFICATION_PROVIDERS)[number];
+
+/**
+ * Identity verifications of uploaders (issue 12, decision 014): one row per
+ * submission, so a rejection and the resubmission after it are both kept.
+ * A video is approved only when its uploader has an approved row
+ * (lib/server/trust/approval-gate.ts). At most one row per member is under
+ * review (the partial unique index). No foreign key to users: the legal
+ * name, date of birth and ID of an uploader who published videos are
+ * 18 U.S.C. 2257 records that outlive the account; delete_after says when
+ * the sweep removes the row (lib/server/verification/retention.ts).
+ */
+export const identityVerifications = pgTable(
+  'identity_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull(),
+    provider: text('provider', { enum: VERIFICATION_PROVIDERS }).notNull().default('manual'),
+    /** A hosted provider's own id for the check (null for the manual provider). */
+    providerReference: text('provider_reference'),
+    status: text('status', { enum: VERIFICATION_STATUSES }).notNull().default('pending'),
+    legalName: text('legal_name').notNull(),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }).notNull(),
+    /** private_documents ids; null once the sweep removed the document. */
+    idDocumentId: uuid('id_document_id'),
+    selfieDocumentId: uuid('selfie_document_id'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: uuid('reviewed_by'),
+    /** What the member is told when rejected. */
+    rejectionReason: text('rejection_reason'),
+    /** The statement of reasons of a rejection (moderation_decisions.id). */
+    decisionId: uuid('decision_id'),
+    /** Set when the account ends; the retention sweep deletes the row after it. */
+    deleteAfter: timestamp('delete_after', { withTimezone: true }),
+  },
+  (t) => [
+    index('identity_verifications_user_idx').on(t.userId, t.submittedAt.desc()),
+    index('identity_verifications_queue_idx').on(t.status, t.submittedAt),
+    uniqueIndex('identity_verifications_one_pending_key').on(t.userId).where(sql`status = 'pending'`),
+    index('identity_verifications_delete_after_idx').on(t.deleteAfter),
+  ],
+);
+
+export type IdentityVerification = typeof identityVerifications.$inferSelect;

@@ -13,6 +13,7 @@ import { seedStarterTasksIfUnused } from './tasks/starter-pool';
 import { startQuarantineSweeper } from './videos/quarantine';
 import { registerUploadBridge } from './videos/upload-node';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
+import { schedulePrivateDocumentSweep } from './verification/retention';
 import { scheduleVipExpiry } from './vip/expiry';
 import { scheduleRecurring } from './jobs/recurring';
 import { VACUUM_EMBEDDED } from './maintenance';
@@ -34,6 +35,8 @@ export async function startServer(): Promise<void> {
     await scheduleVipExpiry(db);
     // Expired data exports are deleted by a recurring job too (lib/server/exports).
     await scheduleDataExportSweep(db);
+    // Identity documents past their retention after an account ended (lib/server/verification/retention.ts).
+    await schedulePrivateDocumentSweep(db);
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.

@@ -51,7 +51,11 @@ export const unbanSchema = z.object({ note });
 export const auditLogQuerySchema = z.object({
   action: text().trim().max(60).optional(),
   adminId: z.uuid({ error: 'adminId must be a member id' }).optional(),
-  targetType: z.enum(['video', 'member', 'report', 'comment', 'task', 'appeal'], { error: 'targetType must be one of video, member, report, comment, task, appeal' }).optional(),
+  targetType: z
+    .enum(['video', 'member', 'report', 'comment', 'task', 'appeal', 'verification', 'document'], {
+      error: 'targetType must be one of video, member, report, comment, task, appeal, verification, document',
+    })
+    .optional(),
   targetId: text().trim().max(100).optional(),
   page,
   limit: limit(100, 50),

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 
 import { POST as login } from '@/app/api/auth/login/route';
 import type { Database } from '@/lib/db';
-import { users } from '@/lib/db/schema';
+import { identityVerifications, users } from '@/lib/db/schema';
 import { hashPassword } from '@/lib/server/auth/passwords';
 
 import { call } from './api';
@@ -24,4 +24,13 @@ export async function verifiedMemberToken(db: Database, username: string): Promi
  */
 export async function promoteToAdmin(db: Database, userId: string): Promise<void> {
   await db.update(users).set({ isAdmin: true }).where(eq(users.id, userId));
+}
+
+/**
+ * Marks a member a verified uploader (an approved identity verification,
+ * inserted directly), so their videos pass the approval gate. Tests of the
+ * verification flow itself go through the routes instead.
+ */
+export async function verifiedUploader(db: Database, userId: string): Promise<void> {
+  await db.insert(identityVerifications).values({ userId, legalName: 'Test Uploader', dateOfBirth: '1990-01-01', status: 'approved', reviewedAt: new Date() });
 }

@@ -29,7 +29,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN, outbox } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { verifiedMemberToken, verifiedUploader } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-admin-'));
@@ -65,6 +65,8 @@ describe.each(ENGINES)('the admin API on %s', (engine) => {
     await database.db.update(users).set({ isAdmin: true, bannedAt: new Date() }).where(eq(users.username, 'bannedadmin'));
     creatorToken = await verifiedMemberToken(database.db, 'creator');
     creator = await userId(database.db, 'creator');
+    // Their videos pass the approval gate (lib/server/trust/approval-gate.ts).
+    await verifiedUploader(database.db, creator);
   }, 60_000);
   afterAll(() => database.destroy());
 

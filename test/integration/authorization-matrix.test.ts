@@ -25,6 +25,7 @@ import { eq, sql } from 'drizzle-orm';
 
 import { installDatabase } from '@/lib/db';
 import { appeals, comments, dataExports, moderationDecisions, notifications, reports, users, type User } from '@/lib/db/schema';
+import { comments, dataExports, identityVerifications, notifications, reports, users, type User } from '@/lib/db/schema';
 import { startSession } from '@/lib/server/auth/session';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
@@ -38,6 +39,9 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-authz-'));
 process.env.SITE_URL = ORIGIN;
 process.env.DATA_DIR = dataDir;
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** The first bytes of a JPEG: enough for the document store, which reads the type from them. */
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 
 const ACTORS = ['visitor', 'member', 'other', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut'] as const;
 type ActorName = (typeof ACTORS)[number];
@@ -62,6 +66,8 @@ interface Fixtures {
   decision(): Promise<string>;
   /** An open appeal of a decision about the member, decided by nobody yet (an automated decision: any admin may decide it). */
   appeal(): Promise<string>;
+  /** A pending identity verification of a fresh member, with its two sealed documents. */
+  verification(): Promise<{ id: string; idDocumentId: string }>;
 }
 
 interface Row {
@@ -185,6 +191,28 @@ const TABLE: Record<string, Row> = {
     },
   },
   'GET api/admin/videos/route.ts': simple('admin', '/api/admin/videos'),
+  'GET api/admin/verifications/route.ts': simple('admin', '/api/admin/verifications'),
+  'GET api/admin/verifications/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.verification();
+      return { path: `/api/admin/verifications/${id}`, params: { id } };
+    },
+  },
+  'PATCH api/admin/verifications/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { id } = await f.verification();
+      return { path: `/api/admin/verifications/${id}`, params: { id }, json: { action: 'approve' } };
+    },
+  },
+  'GET api/admin/documents/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const { idDocumentId: id } = await f.verification();
+      return { path: `/api/admin/documents/${id}`, params: { id } };
+    },
+  },
   'PATCH api/admin/videos/[streamVideoId]/route.ts': {
     access: 'admin',
     build: async (f) => {
@@ -336,6 +364,19 @@ const TABLE: Record<string, Row> = {
     build: async (f) => {
       const exportId = await f.dataExport();
       return { path: `/data-export/${exportId}`, params: { exportId } };
+    },
+  },
+  'GET api/users/me/verification/route.ts': simple('member', '/api/users/me/verification'),
+  // 201 the first time, 409 after: both are the member's answers.
+  'POST api/users/me/verification/route.ts': {
+    access: 'member',
+    build: async () => {
+      const form = new FormData();
+      form.set('legalName', 'Alex Example');
+      form.set('dateOfBirth', '1990-01-01');
+      form.set('idDocument', new File([JPEG], 'id.jpg', { type: 'image/jpeg' }));
+      form.set('selfie', new File([JPEG], 'selfie.jpg', { type: 'image/jpeg' }));
+      return { path: '/api/users/me/verification', form };
     },
   },
   'GET api/users/me/watch-later/route.ts': simple('member', '/api/users/me/watch-later'),
@@ -598,6 +639,16 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         await db.update(moderationDecisions).set({ decidedBy: null, automated: true }).where(eq(moderationDecisions.id, decisionId));
         const [row] = await db.insert(appeals).values({ decisionId, appellantId: ids.member, statement: 'Please look again.' }).returning({ id: appeals.id });
         return row!.id;
+      async verification() {
+        const { id: owner } = await this.bystander();
+        const { storePrivateDocument } = await import('@/lib/server/trust/documents');
+        const idDocumentId = await storePrivateDocument(db, { ownerId: owner, purpose: 'verification_id', bytes: JPEG, field: 'idDocument' });
+        const selfieDocumentId = await storePrivateDocument(db, { ownerId: owner, purpose: 'verification_selfie', bytes: JPEG, field: 'selfie' });
+        const [row] = await db
+          .insert(identityVerifications)
+          .values({ userId: owner, legalName: 'Bystander Example', dateOfBirth: '1990-01-01', idDocumentId, selfieDocumentId })
+          .returning({ id: identityVerifications.id });
+        return { id: row!.id, idDocumentId };
       },
     };
   }, 120_000);

@@ -10,6 +10,7 @@ import { installDatabase } from '@/lib/db';
 import { jobs, users, videos } from '@/lib/db/schema';
 import { verifyPassword } from '@/lib/server/auth/passwords';
 import { DEMO_JOB_HANDLERS, seedDemoJob } from '@/lib/server/demo/jobs';
+import { isVerifiedUploader } from '@/lib/server/verification';
 import {
   DEMO_PLAN,
   DEMO_TAG,
@@ -114,6 +115,8 @@ describe('demo content on an empty embedded database', () => {
     expect(creator).toMatchObject({ isAdmin: false, emailVerifiedAt: expect.any(Date) });
     expect(Number(creator!.dateOfBirth.slice(0, 4))).toBeLessThanOrEqual(new Date().getFullYear() - 18);
     expect(await verifyPassword('', creator!.passwordHash)).toBe(false);
+    // Its videos are approved, so it is a verified uploader, as the approval gate requires.
+    expect(await isVerifiedUploader(database.db, creator!.id)).toBe(true);
 
     const rows = await demoVideos();
     expect(rows).toHaveLength(SMALL.count);

@@ -16,7 +16,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { verifiedMemberToken, verifiedUploader } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-notifications-'));
@@ -46,6 +46,8 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
     adminToken = await verifiedMemberToken(database.db, 'moderator');
     await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
     alice = await userId(database.db, 'alice');
+    // Their videos pass the approval gate (lib/server/trust/approval-gate.ts).
+    await verifiedUploader(database.db, alice);
     bob = await userId(database.db, 'bob');
     carol = await userId(database.db, 'carol');
   }, 60_000);

@@ -52,12 +52,14 @@ describe.each(ENGINES)('npm run seed on %s', (engine) => {
                  (SELECT count(*)::int FROM videos) AS videos,
                  (SELECT count(*)::int FROM videos WHERE processing_state = 'ready' AND moderation_status = 'approved' AND published_at IS NOT NULL) AS public,
                  (SELECT count(DISTINCT owner_id)::int FROM videos) AS owners,
+                 (SELECT count(DISTINCT user_id)::int FROM identity_verifications WHERE status = 'approved') AS verified,
                  (SELECT count(DISTINCT category)::int FROM videos) AS categories,
                  (SELECT count(DISTINCT stream_video_id)::int FROM videos) AS stream_ids,
                  (SELECT count(*)::int FROM videos WHERE published_at < now() - interval '180 days') AS older,
                  (SELECT count(*)::int FROM videos WHERE web_mp4_key IS NOT NULL AND thumbnail_key IS NOT NULL) AS with_media`,
     );
-    expect(counts).toMatchObject({ users: 20, videos: N, public: N, categories: 3, stream_ids: N });
+    // Every seeded uploader is verified, as the approval gate requires of the videos they have.
+    expect(counts).toMatchObject({ users: 20, videos: N, public: N, categories: 3, stream_ids: N, verified: 20 });
     expect(counts!.owners).toBeGreaterThan(10);
     expect(counts!.older).toBeGreaterThan(N / 2);
     expect(counts!.with_media).toBe(result.withMedia);

@@ -42,6 +42,7 @@ import { createDailyTask, deleteDailyTask, listDailyTasks, updateDailyTask } fro
 import { completeTodaysTask, getTodaysTask } from '@/lib/server/tasks/daily-task';
 import { listForModeration, moderateVideo, moderateVideos } from '@/lib/server/videos/moderation';
 import { uploadVideo } from '@/lib/server/videos/upload';
+import { getMyVerification, getVerification, listVerifications, reviewVerification, submitVerification, viewDocument } from '@/lib/server/verification';
 import { startCheckout } from '@/lib/server/vip/checkout';
 import { grantManualVip, revokeVip } from '@/lib/server/vip/entitlements';
 
@@ -121,6 +122,10 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['revokeVip', (a) => revokeVip(a, ID, {})],
     ['listAppeals', (a) => listAppeals(a, { status: 'open', page: 1, limit: 20 })],
     ['decideAppeal', (a) => decideAppeal(a, ID, { outcome: 'uphold', note: 'x' })],
+    ['listVerifications', (a) => listVerifications(a, { status: 'pending', page: 1, limit: 20 })],
+    ['getVerification', (a) => getVerification(a, ID)],
+    ['reviewVerification', (a) => reviewVerification(a, ID, { action: 'approve' })],
+    ['viewDocument', (a) => viewDocument(a, ID)],
   ];
 
   it.each(ADMIN_SERVICES)('%s refuses everyone but admins', async (_name, service) => {
@@ -164,6 +169,8 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['listMyDecisions', (a) => listMyDecisions(a, { page: 1, limit: 20 })],
     ['getDecision', (a) => getDecision(a, ID)],
     ['appealDecision', (a) => appealDecision(a, ID, { statement: 'x' })],
+    ['getMyVerification', (a) => getMyVerification(a)],
+    ['submitVerification', (a) => submitVerification(a, { fields: {}, files: {} })],
   ];
 
   it.each(MEMBER_SERVICES)('%s refuses visitors and banned members', async (_name, service) => {

@@ -18,7 +18,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { verifiedMemberToken, verifiedUploader } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-catalog-'));
@@ -45,6 +45,8 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     adminToken = await verifiedMemberToken(database.db, 'moderator');
     await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
     creator = await userId(database.db, 'creator');
+    // Their videos pass the approval gate (lib/server/trust/approval-gate.ts).
+    await verifiedUploader(database.db, creator);
   });
   afterAll(() => database.destroy());
   beforeEach(async () => {

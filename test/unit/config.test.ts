@@ -81,6 +81,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/c', SESSION_SECRET: 'a'.repeat(32) })).not.toThrow();
   });
 
+  it('verification: the manual provider, 30 days and 7 years by default; other values are refused with a message', () => {
+    expect(loadConfig({})).toMatchObject({ verificationProvider: 'manual', verificationRetentionDays: 30, recordsRetentionYears: 7 });
+    expect(loadConfig({ VERIFICATION_PROVIDER: ' Manual ', VERIFICATION_RETENTION_DAYS: '90', RECORDS_RETENTION_YEARS: '10' })).toMatchObject({
+      verificationProvider: 'manual',
+      verificationRetentionDays: 90,
+      recordsRetentionYears: 10,
+    });
+    expect(problemsOf({ VERIFICATION_PROVIDER: 'yoti' })).toEqual([{ variable: 'VERIFICATION_PROVIDER', message: expect.stringMatching(/must be manual/) }]);
+    expect(problemsOf({ VERIFICATION_RETENTION_DAYS: '0' })[0]!.message).toMatch(/must be a whole number of days from 1 to 3650/);
+    expect(problemsOf({ RECORDS_RETENTION_YEARS: '2.5' })[0]!.message).toMatch(/must be a whole number of years from 1 to 100/);
+  });
+
   it('fills operator details with placeholders that name the variable to set', () => {
     const { operator } = loadConfig({});
     expect(operator.name).toBe('[Operator name — set OPERATOR_NAME]');

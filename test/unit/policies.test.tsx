@@ -32,3 +32,13 @@ it('the cookie policy lists every stored key from the inventory', () => {
   const html = renderToStaticMarkup(<CookiePolicy operator={operator} />);
   for (const entry of STORAGE_INVENTORY) expect(html).toContain(entry.name);
 });
+
+it('the privacy policy says which identity documents are kept, why and for how long, from configuration', () => {
+  const PrivacyPolicy = POLICIES['privacy-policy'].Component;
+  const configured = loadConfig({ SITE_NAME: 'Chrysalis', VERIFICATION_RETENTION_DAYS: '45', RECORDS_RETENTION_YEARS: '9' }).operator;
+  const html = renderToStaticMarkup(<PrivacyPolicy operator={configured} />);
+  expect(html).toContain('a selfie holding it');
+  expect(html).toContain('18 U.S.C. 2257');
+  expect(html).toMatch(/deleted after 45 days/);
+  expect(html).toMatch(/kept for 9 years/);
+});

@@ -12,6 +12,7 @@ import { requireMember, type Actor } from '../auth/actor';
 import { enqueuePurge, exportPrefix, videoPrefixes } from '../deletion/purge';
 import { forgetVideos } from '../deletion/references';
 import { badRequest, conflict } from '../errors';
+import { scheduleDocumentRetention } from '../verification/retention';
 import { linkEmail, sendMail } from '../mail';
 
 import { confirmCurrentPassword } from './index';
@@ -60,6 +61,8 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
     );
     if (!user) return null;
     const owned = await queryRows<{ id: string; source_key: string }>(tx, sql`SELECT id, source_key FROM videos WHERE owner_id = ${userId}`);
+    // Identity documents outlive the row (no foreign key): they get their deletion date now, while the videos still say whether any was published.
+    await scheduleDocumentRetention(tx, userId);
 
     await forgetVideos(tx, sql`v.owner_id = ${userId}`, 'The uploader deleted their account.');
     // Their likes leave other members' counters exactly: one fewer per row removed.
@@ -136,6 +139,7 @@ async function sendDeletionConfirmation(user: { username: string; email: string 
           `Your ${siteName} account has been deleted, as you asked. You have been logged out everywhere.`,
           'Your profile, videos, comments, likes, follows and notifications are gone; your video files are being removed from our storage now.',
           'Records of payments are kept without your name or email, because accounting law requires it.',
+          `Identity documents you sent us are deleted within ${getConfig().verificationRetentionDays} days; if you published videos, your legal name, date of birth and ID are kept for ${getConfig().recordsRetentionYears} years, as US record-keeping law (18 U.S.C. 2257) requires, and then deleted.`,
         ],
         action: `Visit ${siteName}`,
         url: siteUrl,

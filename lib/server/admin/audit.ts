@@ -29,12 +29,15 @@ export const ADMIN_ACTIONS = [
   'task.delete',
   'appeal.uphold',
   'appeal.reverse',
+  'verification.approve',
+  'verification.reject',
+  'document.view',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 export interface AdminActionRecord {
   action: AdminAction;
-  targetType: 'video' | 'member' | 'report' | 'comment' | 'task' | 'appeal';
+  targetType: 'video' | 'member' | 'report' | 'comment' | 'task' | 'appeal' | 'verification' | 'document';
   targetId: string;
   /** One readable line for the log, e.g. 'Banned alex: spam'. */
   summary: string;
@@ -64,6 +67,7 @@ function linkOf(targetType: string, targetId: string): string | null {
   if (targetType === 'report') return '/admin/reports';
   if (targetType === 'task') return '/admin/tasks';
   if (targetType === 'appeal') return '/admin/appeals';
+  if (targetType === 'verification') return `/admin/verifications/${targetId}`;
   return null;
 }
 

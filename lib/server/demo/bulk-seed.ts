@@ -128,6 +128,11 @@ async function insertUsers(db: Database, prefix: string, count: number, batchSiz
              DATE '1975-01-01' + (random() * 10000)::int,
              c, c, c
       FROM (SELECT g, now() - random() * interval '800 days' AS c FROM generate_series(${from}::int, ${to}::int) g) s`);
+    // Their videos are inserted approved: they are verified uploaders, as the approval gate requires of real ones.
+    await db.execute(sql`
+      INSERT INTO identity_verifications (user_id, legal_name, date_of_birth, status, submitted_at, reviewed_at)
+      SELECT id, 'Seeded member', date_of_birth, 'approved', created_at, created_at FROM users
+      WHERE username IN (SELECT ${prefix} || lpad(g::text, 7, '0') FROM generate_series(${from}::int, ${to}::int) g)`);
     onProgress?.({ phase: 'users', done: to, total: count });
   }
 }

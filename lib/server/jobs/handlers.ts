@@ -7,6 +7,7 @@ import { EXPORT_JOB_HANDLERS } from '../exports';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { DECISION_EMAIL_JOB_HANDLERS } from '../trust/statements';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
+import { VERIFICATION_JOB_HANDLERS } from '../verification/retention';
 import { VIP_JOB_HANDLERS } from '../vip/expiry';
 
 import type { JobHandler } from './worker';
@@ -21,4 +22,5 @@ export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...PURGE_JOB_HANDLERS,
   ...EXPORT_JOB_HANDLERS,
   ...DECISION_EMAIL_JOB_HANDLERS,
+  ...VERIFICATION_JOB_HANDLERS,
 };

@@ -4,6 +4,7 @@ import type { Database } from '@/lib/db';
 import type { Video } from '@/lib/db/schema';
 
 import { conflict } from '../errors';
+import { uploaderVerifiedCheck } from '../verification';
 
 /**
  * What must be true before a video may be approved (made public), each
@@ -16,7 +17,7 @@ import { conflict } from '../errors';
  */
 export type ApprovalCheck = (db: Database, video: Video) => Promise<string | null>;
 
-const CHECKS: readonly ApprovalCheck[] = [];
+const CHECKS: readonly ApprovalCheck[] = [uploaderVerifiedCheck];
 
 /** Every reason the video cannot be approved now, in the order above (empty when it can). */
 export async function approvalBlockers(db: Database, video: Video): Promise<string[]> {

@@ -15,6 +15,7 @@ import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
 import { assertApprovable } from '../trust/approval-gate';
 import { recordDecision } from '../trust/decisions';
+import { verificationStates } from '../verification';
 
 import { PACKAGE_HLS_JOB } from './processing';
 import { PROCESS_VIDEO_JOB } from './upload';
@@ -46,8 +47,11 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
                count(*) FILTER (WHERE moderation_status = 'rejected')::int AS rejected
         FROM videos`,
   );
+  const page = rows.slice(0, request.limit).map((row) => ({ ...toOwnVideoDto(row), processingDetail: row.processing_detail }));
+  // The uploader's verification beside each video: admins see before clicking whether approval can pass the gate.
+  const verified = await verificationStates(db, page.map((video) => video.uploader._id));
   return {
-    videos: rows.slice(0, request.limit).map((row): ModerationVideoDto => ({ ...toOwnVideoDto(row), processingDetail: row.processing_detail })),
+    videos: page.map((video): ModerationVideoDto => ({ ...video, uploaderVerification: verified.get(video.uploader._id) ?? 'none' })),
     counts: counts!,
     pagination: { page: request.page, limit: request.limit, hasMore: rows.length > request.limit, nextCursor: null },
   };
