@@ -39,7 +39,7 @@ export interface RouteOptions<P extends AnySchema | undefined, Q extends AnySche
   /** With `body`: a missing body is parsed as {} (DELETE with an optional note). */
   optionalBody?: boolean;
   /** Read a multipart or urlencoded form (at most MAX_FORM_BYTES) instead of JSON. */
-  form?: { tooLargeMessage: string };
+  form?: { tooLargeMessage: string; /** A larger cap than MAX_FORM_BYTES, for forms that carry documents. */ maxBytes?: number };
   /** Status of a successful answer that is not a Response (default 200). */
   status?: number;
 }
@@ -76,7 +76,7 @@ export function handler<P extends AnySchema | undefined = undefined, Q extends A
       const params = (options.params ? parseInput(options.params, (await nextContext?.params) ?? {}) : undefined) as Infer<P>;
       const query = (options.query ? parseInput(options.query, queryOf(request.url)) : undefined) as Infer<Q>;
       const body = (options.body ? parseInput(options.body, await readJsonBody(request, options.optionalBody)) : undefined) as Infer<B>;
-      const form = options.form ? await readForm(request, options.form.tooLargeMessage) : { fields: {}, files: {} };
+      const form = options.form ? await readForm(request, options.form.tooLargeMessage, options.form.maxBytes) : { fields: {}, files: {} };
       const result = await run({ request, actor, params, query, body, form });
       return result instanceof Response ? result : json(result, { status: options.status ?? 200 });
     } catch (error) {
@@ -153,12 +153,12 @@ async function readJsonBody(request: Request, optional = false): Promise<unknown
 }
 
 /** A multipart (or urlencoded) form, read with a byte cap, into text fields and files; malformed bodies are a 400. */
-async function readForm(request: Request, tooLargeMessage: string): Promise<Form> {
+async function readForm(request: Request, tooLargeMessage: string, maxBytes = MAX_FORM_BYTES): Promise<Form> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.startsWith('multipart/form-data') && !type.startsWith('application/x-www-form-urlencoded')) {
     throw new ApiError(415, 'Send the form as multipart/form-data.');
   }
-  const bytes = await readBodyBytes(request, MAX_FORM_BYTES, tooLargeMessage);
+  const bytes = await readBodyBytes(request, maxBytes, tooLargeMessage);
   let form: FormData;
   try {
     form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': type } }).formData();

@@ -40,6 +40,8 @@ import { createDailyTask, deleteDailyTask, listDailyTasks, updateDailyTask } fro
 import { completeTodaysTask, getTodaysTask } from '@/lib/server/tasks/daily-task';
 import { listForModeration, moderateVideo, moderateVideos } from '@/lib/server/videos/moderation';
 import { uploadVideo } from '@/lib/server/videos/upload';
+import { resolveConsentWithdrawal } from '@/lib/server/trust/consent-withdrawals';
+import { getVideoPerformers, saveVideoPerformers } from '@/lib/server/trust/performers';
 import { startCheckout } from '@/lib/server/vip/checkout';
 import { grantManualVip, revokeVip } from '@/lib/server/vip/entitlements';
 
@@ -117,6 +119,7 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['deleteDailyTask', (a) => deleteDailyTask(a, ID)],
     ['grantManualVip', (a) => grantManualVip(a, ID, { days: 1 })],
     ['revokeVip', (a) => revokeVip(a, ID, {})],
+    ['resolveConsentWithdrawal', (a) => resolveConsentWithdrawal(a, ID, { action: 'dismiss', note: '' })],
   ];
 
   it.each(ADMIN_SERVICES)('%s refuses everyone but admins', async (_name, service) => {
@@ -156,6 +159,8 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['getDataExport', (a) => getDataExport(a)],
     ['requestDataExport', (a) => requestDataExport(a)],
     ['downloadDataExport', (a) => downloadDataExport(a, ID)],
+    ['getVideoPerformers', (a) => getVideoPerformers(a, video)],
+    ['saveVideoPerformers', (a) => saveVideoPerformers(a, video, { fields: {}, files: {} })],
   ];
 
   it.each(MEMBER_SERVICES)('%s refuses visitors and banned members', async (_name, service) => {
