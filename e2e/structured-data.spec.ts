@@ -27,11 +27,13 @@ const STATIC_PAGES: Record<string, string> = {
   '/email-verified': 'WebSite',
   '/email-verification-failed': 'WebSite',
   '/account-deleted': 'WebSite',
+  '/withdraw-consent': 'WebSite',
   ...Object.fromEntries(POLICY_PAGES.map(([p]) => [p, 'Article'])),
 };
 
 const MEMBER_PAGES: Record<string, string> = {
   '/upload': 'WebSite',
+  '/upload/performers/not-a-video': 'WebSite',
   '/liked-videos': 'WebSite',
   '/watch-later': 'WebSite',
   '/following': 'WebSite',
@@ -73,6 +75,7 @@ test.describe('a structured-data block on every page', () => {
       '/video/[streamVideoId]',
       '/profile/[username]',
       '/admin/members/[id]',
+      '/upload/performers/[streamVideoId]',
     ]);
     const missing = pageRoutes().filter((route) => !covered.has(route) && !route.startsWith('/category/') && !route.startsWith('/profile/'));
     expect(missing).toEqual([]);

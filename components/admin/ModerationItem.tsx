@@ -10,6 +10,7 @@ import { relativeTime } from '@/lib/format/relative-time';
 
 import { VideoManage } from '@/components/videos/VideoManage';
 
+import { PerformerRecordsPanel } from './PerformerRecordsPanel';
 import { RejectForm } from './RejectForm';
 
 export type ModerationStatus = OwnVideoDto['moderationStatus'];
@@ -180,6 +181,8 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
         )}
 
         <Description text={video.description} />
+
+        <PerformerRecordsPanel video={video} onChanged={onChanged} />
 
         {listStatus === 'rejected' && video.rejectionReason && (
           <p className="admin-verdict">
