@@ -49,10 +49,10 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await page.getByLabel('I appear in this video').check();
   await page.getByRole('button', { name: 'Add a co-performer' }).click();
   const card = page.getByRole('region', { name: 'Co-performer 1' });
-  await card.getByLabel('Legal name').fill('Samantha Doe');
-  await card.getByLabel('Stage name').fill('Sam Star');
+  await card.getByLabel('Legal name', { exact: true }).fill('Samantha Doe');
+  await card.getByLabel('Stage name', { exact: true }).fill('Sam Star');
   // Under 18 on the recording date: the browser says so before anything is sent, with the server's sentence.
-  await card.getByLabel('Date of birth').fill(new Date(Date.now() - 17 * 365.25 * 86_400_000).toISOString().slice(0, 10));
+  await card.getByLabel('Date of birth', { exact: true }).fill(new Date(Date.now() - 17 * 365.25 * 86_400_000).toISOString().slice(0, 10));
   await card.getByLabel('ID document (photo or PDF)').setInputFiles({ name: 'id.png', mimeType: 'image/png', buffer: PNG });
   for (const statement of ['I am 18 or older.', 'I agreed to be filmed.', 'I agree to this video being published on Chrysalis.']) await card.getByLabel(statement).check();
   await card.getByLabel(/I know I can withdraw my consent/).check();
@@ -60,8 +60,8 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await card.getByLabel('Date signed').fill(yesterday());
   await page.getByRole('button', { name: 'Upload video' }).click();
   await expect(page.getByText(/^Sam Star was under 18 on the recording date/)).toBeVisible();
-  await expect(card.getByLabel('Date of birth')).toBeFocused();
-  await card.getByLabel('Date of birth').fill('1995-06-15');
+  await expect(card.getByLabel('Date of birth', { exact: true })).toBeFocused();
+  await card.getByLabel('Date of birth', { exact: true }).fill('1995-06-15');
   await expectNoSidewaysScroll(page, 'with a co-performer');
   await page.locator('.upload-form').screenshot({ path: `${SHOTS}/upload-form-${width}.png` });
 
