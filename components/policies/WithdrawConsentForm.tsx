@@ -9,6 +9,8 @@ import { serverMessage, StatusLine, TextField, type Status } from '@/components/
 import { apiRequest } from '@/lib/client/http';
 import { consentWithdrawalSchema } from '@/lib/validation/performers';
 
+import './withdraw.css';
+
 type Input = z.input<typeof consentWithdrawalSchema>;
 
 /**
