@@ -24,6 +24,8 @@ const serverEnv = {
   VEROTEL_SIGNATURE_KEY: E2E_VEROTEL.signatureKey,
   // Playwright stands in for one trusted proxy: the X-Forwarded-For each test sends (e2e/fixtures.ts, e2e/api.ts) is its client address, so per-address limits apply per test.
   TRUST_PROXY: '1',
+  // Identity documents and performer releases are sealed with this key; production refuses them without one (decision 013).
+  VERIFICATION_KEY: 'e2e0'.repeat(16),
 };
 
 const chromium = {
