@@ -162,7 +162,7 @@ test.describe('upload', () => {
     // Who appears in it is asked before any byte is sent.
     await page.getByLabel('Video file').setInputFiles(clip);
     await page.getByLabel('Title').fill('Nobody declared');
-    await page.getByLabel('Tags').fill('');
+    await page.locator('#upload-tags').fill('');
     await page.getByRole('button', { name: 'Upload video' }).click();
     await expect(page.getByText('Enter the date the video was recorded.')).toBeVisible();
     await expect(page.getByLabel('Recording date')).toBeFocused();
