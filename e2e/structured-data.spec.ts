@@ -28,6 +28,7 @@ const STATIC_PAGES: Record<string, string> = {
   '/email-verification-failed': 'WebSite',
   '/account-deleted': 'WebSite',
   '/withdraw-consent': 'WebSite',
+  '/transparency': 'Article',
   ...Object.fromEntries(POLICY_PAGES.map(([p]) => [p, 'Article'])),
 };
 
@@ -41,6 +42,8 @@ const MEMBER_PAGES: Record<string, string> = {
   '/admin': 'WebSite',
   '/admin/moderation': 'WebSite',
   '/admin/reports': 'WebSite',
+  '/admin/appeals': 'WebSite',
+  '/decisions': 'WebSite',
   '/admin/members': 'WebSite',
   '/admin/payments': 'WebSite',
   '/admin/audit': 'WebSite',
@@ -76,6 +79,7 @@ test.describe('a structured-data block on every page', () => {
       '/profile/[username]',
       '/admin/members/[id]',
       '/upload/performers/[streamVideoId]',
+      '/decisions/[id]',
     ]);
     const missing = pageRoutes().filter((route) => !covered.has(route) && !route.startsWith('/category/') && !route.startsWith('/profile/'));
     expect(missing).toEqual([]);

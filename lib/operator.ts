@@ -21,4 +21,9 @@ export interface OperatorInfo {
   dmcaAgentName: string;
   dmcaAgentEmail: string;
   dmcaAgentAddress: string;
+  /** Custodian of records for 18 U.S.C. 2257 (RECORDS_CUSTODIAN_NAME, RECORDS_CUSTODIAN_ADDRESS), shown on /2257. */
+  recordsCustodianName: string;
+  recordsCustodianAddress: string;
+  /** Both custodian values are set (the page says plainly when they are not). */
+  recordsCustodianConfigured: boolean;
 }

@@ -5,7 +5,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ModerationVideoDto, OwnVideoDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
 import { videos } from '@/lib/db/schema';
-import type { ModerationStatus } from '@/lib/validation/videos';
+import type { DecisionGround } from '@/lib/trust/grounds';
+import { DEFAULT_REJECTION_GROUND, type ModerationStatus } from '@/lib/validation/videos';
 import { purgePublicPages } from '@/lib/events';
 
 import { recordAdminAction } from '../admin/audit';
@@ -15,6 +16,7 @@ import { notify } from '../notifications';
 import { approvalBlockers, assertApprovable } from '../trust/approval-gate';
 import { openWithdrawalsFor } from '../trust/consent-withdrawals';
 import { recordsFor } from '../trust/performers';
+import { recordDecision } from '../trust/decisions';
 
 import { PACKAGE_HLS_JOB } from './processing';
 import { PROCESS_VIDEO_JOB } from './upload';
@@ -71,7 +73,8 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
   };
 }
 
-export type ModerationDecision = { action: 'approve' } | { action: 'reject'; reason: string };
+/** A rejection names the rule it rests on (its statement of reasons); without one, DEFAULT_REJECTION_GROUND. */
+export type ModerationDecision = { action: 'approve' } | { action: 'reject'; reason: string; ground?: DecisionGround };
 
 /**
  * Approves or rejects a video and tells the uploader. Approving a video
@@ -112,13 +115,29 @@ export async function moderateVideo(actor: Actor, streamVideoId: string, decisio
       targetType: 'video',
       targetId: video.streamVideoId,
       summary: decision.action === 'approve' ? `Approved “${video.title}”` : `Rejected “${video.title}”: ${decision.reason}`,
-      details: { videoId: video.id, from: video.moderationStatus, ...(decision.action === 'reject' ? { reason: decision.reason } : {}) },
+      details: { videoId: video.id, from: video.moderationStatus, ...(decision.action === 'reject' ? { reason: decision.reason, ground: decision.ground ?? DEFAULT_REJECTION_GROUND } : {}) },
     });
+    // A rejection's statement of reasons (DSA Art. 17), which the notification links to and the uploader can appeal.
+    const statement =
+      decision.action === 'reject'
+        ? await recordDecision(tx, {
+            subjectUserId: video.ownerId,
+            targetType: 'video',
+            targetId: video.streamVideoId,
+            targetLabel: video.title,
+            action: 'video_rejected',
+            ground: decision.ground ?? DEFAULT_REJECTION_GROUND,
+            explanation: decision.reason,
+            automated: false,
+            source: 'moderation',
+            decidedBy: admin.user.id,
+          })
+        : null;
     await notify(tx, {
       recipientId: video.ownerId,
       senderId: admin.user.id,
       type: decision.action === 'approve' ? 'video_approved' : 'video_rejected',
-      link: decision.action === 'approve' ? `/video/${video.streamVideoId}` : '/upload#your-videos',
+      link: statement ? statement.link : `/video/${video.streamVideoId}`,
       message:
         decision.action === 'approve'
           ? `Your video "${video.title}" has been approved.`
