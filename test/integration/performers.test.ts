@@ -370,6 +370,8 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
       const [audit] = await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'consent_withdrawal.confirm'));
       expect(audit!.targetId).toBe(video.streamVideoId);
       expect((await resolve({ action: 'dismiss' })).body.message).toBe('This withdrawal was already confirmed.');
+      // Removed for good: approving it again is refused.
+      expect((await approve(video.streamVideoId)).body.message).toBe('A performer’s withdrawal of consent to this video was confirmed, so it cannot be published again.');
     });
 
     it('dismiss: the withdrawal closes and the video can be approved again through the gate', async () => {

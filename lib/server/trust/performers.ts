@@ -208,6 +208,13 @@ export async function performerRecordsCheck(db: Database, video: Video): Promise
   if (await hasOpenWithdrawal(db, video.id)) {
     return 'A performer has withdrawn consent for this video. Confirm or dismiss the withdrawal before approving it.';
   }
+  // A confirmed withdrawal removes the video for good: no later path (an appeal, a second review) may publish it again.
+  const [confirmed] = await db
+    .select({ id: consentWithdrawals.id })
+    .from(consentWithdrawals)
+    .where(and(eq(consentWithdrawals.videoId, video.id), eq(consentWithdrawals.status, 'confirmed')))
+    .limit(1);
+  if (confirmed) return 'A performer’s withdrawal of consent to this video was confirmed, so it cannot be published again.';
   const rows = await db
     .select()
     .from(videoPerformers)
