@@ -26,6 +26,8 @@ const serverEnv = {
   TRUST_PROXY: '1',
   // Identity documents are sealed with this key (production refuses verification without one): e2e/verification.spec.ts and every verifiedMember().
   VERIFICATION_KEY: '7e2e'.repeat(16),
+  // Identity documents and performer releases are sealed with this key; production refuses them without one (decision 013).
+  VERIFICATION_KEY: 'e2e0'.repeat(16),
 };
 
 const chromium = {

@@ -133,7 +133,25 @@ export async function uploadClip(request: APIRequestContext, token: string, clip
     },
   });
   expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { video: { streamVideoId: string } }).video.streamVideoId;
+  const streamVideoId = ((await response.json()) as { video: { streamVideoId: string } }).video.streamVideoId;
+  await declarePerformers(request, token, streamVideoId);
+  return streamVideoId;
+}
+
+/** Saves the video's performer records (decision 015): by default the uploader is the only one in it, recorded yesterday. */
+export async function declarePerformers(
+  request: APIRequestContext,
+  token: string,
+  streamVideoId: string,
+  records: { recordedOn?: string; uploaderAppears?: boolean; coPerformers?: unknown[] } = {},
+  files: Record<string, { name: string; mimeType: string; buffer: Buffer }> = {},
+): Promise<void> {
+  const recordedOn = records.recordedOn ?? new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const response = await request.put(`/api/videos/${streamVideoId}/performers`, {
+    headers: { Authorization: `Bearer ${token}`, ...visitor() },
+    multipart: { records: JSON.stringify({ uploaderAppears: true, coPerformers: [], ...records, recordedOn }), ...files },
+  });
+  expect(response.status(), await response.text()).toBe(200);
 }
 
 export async function adminToken(request: APIRequestContext): Promise<string> {

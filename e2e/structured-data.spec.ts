@@ -27,6 +27,7 @@ const STATIC_PAGES: Record<string, string> = {
   '/email-verified': 'WebSite',
   '/email-verification-failed': 'WebSite',
   '/account-deleted': 'WebSite',
+  '/withdraw-consent': 'WebSite',
   '/transparency': 'Article',
   ...Object.fromEntries(POLICY_PAGES.map(([p]) => [p, 'Article'])),
 };
@@ -34,6 +35,7 @@ const STATIC_PAGES: Record<string, string> = {
 const MEMBER_PAGES: Record<string, string> = {
   '/upload': 'WebSite',
   '/verify': 'WebSite',
+  '/upload/performers/not-a-video': 'WebSite',
   '/liked-videos': 'WebSite',
   '/watch-later': 'WebSite',
   '/following': 'WebSite',
@@ -78,6 +80,7 @@ test.describe('a structured-data block on every page', () => {
       '/video/[streamVideoId]',
       '/profile/[username]',
       '/admin/members/[id]',
+      '/upload/performers/[streamVideoId]',
       '/decisions/[id]',
       // Needs a submission to exist: e2e/verification.spec.ts opens one.
       '/admin/verifications/[id]',

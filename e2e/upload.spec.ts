@@ -59,6 +59,12 @@ async function signInNewMember(page: Page): Promise<string> {
   return username;
 }
 
+/** "Who appears in this video?": only the uploader, recorded yesterday (decision 015). */
+async function declareOnlyMe(page: Page) {
+  await page.getByLabel('Recording date').fill(new Date(Date.now() - 86_400_000).toISOString().slice(0, 10));
+  await page.getByLabel('I appear in this video').check();
+}
+
 async function shot(page: Page, project: string, step: string) {
   if (SCREENSHOTS) await page.screenshot({ path: `/tmp/upload-${project}-${step}.png`, fullPage: true });
 }
@@ -86,6 +92,7 @@ test.describe('upload', () => {
     await page.getByLabel('Tags').fill('First Time, #heels, first time');
     const chips = page.getByRole('list', { name: 'Your tags' }).getByRole('listitem');
     await expect(chips).toHaveText(['#first time', '#heels']);
+    await declareOnlyMe(page);
     await expectNoSidewaysScroll(page, 'with a long file name and tags');
     await shot(page, project, 'filled');
 
@@ -152,6 +159,13 @@ test.describe('upload', () => {
     await page.getByRole('button', { name: 'Upload video' }).click();
     await expect(page.getByText('Title must be at most 120 characters')).toBeVisible();
     await expect(page.getByText('Use at most 15 tags')).toBeVisible();
+    // Who appears in it is asked before any byte is sent.
+    await page.getByLabel('Video file').setInputFiles(clip);
+    await page.getByLabel('Title').fill('Nobody declared');
+    await page.locator('#upload-tags').fill('');
+    await page.getByRole('button', { name: 'Upload video' }).click();
+    await expect(page.getByText('Enter the date the video was recorded.')).toBeVisible();
+    await expect(page.getByLabel('Recording date')).toBeFocused();
     expect(uploads).toEqual([]);
   });
 
@@ -160,6 +174,7 @@ test.describe('upload', () => {
     await page.getByLabel('Video file').setInputFiles(fakeVideo);
     await page.getByLabel('Title').fill('Not really a video');
     await page.getByLabel('Category').selectOption('Censor');
+    await declareOnlyMe(page);
     const answer = page.waitForResponse((response) => response.url().endsWith('/api/videos/upload'));
     await page.getByRole('button', { name: 'Upload video' }).click();
     expect((await answer).status()).toBe(415);
@@ -181,6 +196,7 @@ test.describe('upload', () => {
     await page.getByLabel('Video file').setInputFiles(clip);
     await page.getByLabel('Title').fill('Retried upload');
     await page.getByLabel('Category').selectOption('Beta');
+    await declareOnlyMe(page);
     await page.getByRole('button', { name: 'Upload video' }).click();
     await expect(page.getByText(/^Connection lost\. Retrying in [12] s… \(attempt 2 of 3\)$/)).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Upload complete' })).toBeVisible({ timeout: 15_000 });
@@ -197,6 +213,7 @@ test.describe('upload', () => {
     await page.getByLabel('Video file').setInputFiles(clip);
     await page.getByLabel('Title').fill('Cancelled upload');
     await page.getByLabel('Category').selectOption('Sissy');
+    await declareOnlyMe(page);
     await page.getByRole('button', { name: 'Upload video' }).click();
     await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
     await expect(page.locator('.upload-progress-text')).toHaveText(/^[\d.]+ K?B of [\d.]+ KB · \d+%$/);

@@ -43,6 +43,8 @@ export interface OwnVideoDto extends VideoDto {
   rejectionReason: string | null;
   /** Where the MP4 and HLS can be played from (the owner's and admins' preview). */
   playback: VideoPlayback | null;
+  /** Whether its uploader has declared who appears in it (performer records); approval waits for them. */
+  performerRecordsComplete: boolean;
 }
 
 /** A video in the moderation queue: what the uploader sees, and for admins the processing job's own error. */
@@ -51,6 +53,48 @@ export interface ModerationVideoDto extends OwnVideoDto {
   processingDetail: string | null;
   /** The uploader's identity verification, shown beside the video so admins know before approving. */
   uploaderVerification: VerificationState;
+  /** Who appears in it, with links to their documents, beside the video for the moderator. */
+  performerRecords: PerformerRecordsDto | null;
+  /** Open withdrawals of consent on it (each blocks approval until an admin resolves it). */
+  consentWithdrawals: ConsentWithdrawalDto[];
+  /** Why it cannot be approved now (the approval gate's sentences); empty when it can. */
+  approvalBlockers: string[];
+}
+
+/** GET/PUT /api/videos/{streamVideoId}/performers: everyone who appears in a video (decision 015). */
+export interface PerformerRecordsDto {
+  streamVideoId: string;
+  /** Declared and saved; approval is refused until then. */
+  complete: boolean;
+  /** YYYY-MM-DD. */
+  recordedOn: string | null;
+  declaredAt: string | null;
+  uploaderAppears: boolean;
+  coPerformers: {
+    legalName: string;
+    stageName: string;
+    /** YYYY-MM-DD. */
+    dateOfBirth: string;
+    ageAtRecording: number | null;
+    consent: 'release_form' | 'signed_pdf';
+    /** The in-app release: the typed signature, the date and the statements ticked (ids of RELEASE_STATEMENTS). */
+    release: { signature: string; signedOn: string; statements: string[] } | null;
+    /** /api/admin/documents/{id}, for admins only; null for the uploader. */
+    idDocumentUrl: string | null;
+    releaseDocumentUrl: string | null;
+  }[];
+}
+
+/** A performer's withdrawal of consent, as admins see it in moderation. */
+export interface ConsentWithdrawalDto {
+  _id: string;
+  streamVideoId: string;
+  legalName: string;
+  dateOfBirth: string;
+  email: string;
+  statement: string;
+  status: 'open' | 'confirmed' | 'dismissed';
+  createdAt: string;
 }
 
 export interface VideoPlayback {

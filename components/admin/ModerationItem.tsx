@@ -11,6 +11,7 @@ import { relativeTime } from '@/lib/format/relative-time';
 
 import { VideoManage } from '@/components/videos/VideoManage';
 
+import { PerformerRecordsPanel } from './PerformerRecordsPanel';
 import { RejectForm } from './RejectForm';
 
 export type ModerationStatus = OwnVideoDto['moderationStatus'];
@@ -200,6 +201,8 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
         )}
 
         <Description text={video.description} />
+
+        <PerformerRecordsPanel video={video} onChanged={onChanged} />
 
         {listStatus === 'rejected' && video.rejectionReason && (
           <p className="admin-verdict">

@@ -51,12 +51,20 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         </li>
       </ul>
       <p>
-        <strong>Keep records.</strong> For every person shown, keep proof of their age (a copy of a valid government photo
-        ID) and of their consent to recording and publication (for example a signed release). We may ask you for these
-        records at any time, and a video stays offline until we have them. Where record-keeping laws apply to you, such as
-        18 U.S.C. §&nbsp;2257 in the United States, you must follow them as well. If someone who appears in your video
-        withdraws their consent to publication, remove the video at once (<strong>Delete</strong> on its page or in
-        “Your videos”) or ask us to.
+        <strong>Declare who appears.</strong> When you upload, you list everyone in the video and the date it was recorded:
+        yourself, and for each co-performer their legal name, stage name, date of birth, a photo or PDF of their government
+        photo ID, and their consent to being filmed and to publication here — either signed in our release form (they tick
+        each statement and type their full name) or as a signed release you upload. We check that everyone was 18 or older
+        on the recording date, and a video is not approved until these records are complete. The records and documents are
+        encrypted and seen only by our moderators. Where record-keeping laws apply, such as 18 U.S.C. §&nbsp;2257 in the
+        United States, we keep them for seven years after the video is deleted, and you must follow those laws as well.
+      </p>
+      <p>
+        <strong>Withdrawing consent.</strong> Anyone who appears in a video can withdraw their consent at any time through
+        our public <Link href="/withdraw-consent">withdrawal form</Link> (no account needed; there is a link on every video
+        page). The video is hidden at once and the uploader is told why. A moderator then reviews the request: if it is
+        confirmed, the video is removed for good; if it did not come from someone in the video, the video goes back to review.
+        You can also remove your own video at any time (<strong>Delete</strong> on its page or in “Your videos”).
       </p>
 
       <h2 id="what-you-can-share">What you can share</h2>
@@ -181,8 +189,8 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
       <h2 id="moderation">Moderation</h2>
       <p>
         Every video is reviewed by a moderator before it becomes public. Until then, only you and our moderators can see
-        it. We check that it fits these standards and the category you chose, and we may ask you for age and consent
-        records before approving it. Approval doesn’t mean a video can never be removed: if we later learn it breaks these
+        it. We check that it fits these standards and the category you chose, and that the age and consent records of
+        everyone in it are complete, with everyone 18 or older on the recording date; we do not approve it before. Approval doesn’t mean a video can never be removed: if we later learn it breaks these
         standards, we take it down. Moderators can also remove comments and profile photos and restrict or ban accounts.
       </p>
 

@@ -87,7 +87,15 @@ export default function TermsOfUse({ operator }: { operator: OperatorInfo }) {
           everyone who appears in it was 18 or older when it was recorded, agreed to being filmed and agreed to it being
           published on {operator.siteName};
         </li>
-        <li>you hold records proving their age and consent, and will give them to us if we ask; and</li>
+        <li>
+          the performer records you give us with it (who appears, their legal names, dates of birth, ID documents and signed
+          releases, and the recording date) are true and complete; we keep them, encrypted, for as long as the law requires
+          (seven years after the video is deleted under 18 U.S.C. §&nbsp;2257), and a video is not published without them;
+        </li>
+        <li>
+          anyone who appears in it may withdraw their consent through our public withdrawal form, and we then hide the video
+          at once and remove it if the request is confirmed; and
+        </li>
         <li>it follows these terms, our Community Standards and the law.</li>
       </ul>
       <h3>Moderation</h3>

@@ -13,6 +13,7 @@ const MAIN_LINKS = [
 const LEGAL_LINKS = [
   { href: '/terms-of-use', label: 'Terms of Use' },
   { href: '/copyright-policy', label: 'Copyright & DMCA' },
+  { href: '/withdraw-consent', label: 'Withdraw consent' },
   { href: '/2257', label: '2257 Statement' },
   { href: '/transparency', label: 'Transparency' },
 ] as const;

@@ -127,6 +127,11 @@ function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): vo
         <p className="own-video-status">
           <span className={`own-status own-status-${view.tone}`}>{view.badge}</span>
         </p>
+        {!video.performerRecordsComplete && video.moderationStatus !== 'approved' && (
+          <p className="own-video-reason records-missing">
+            <Link href={`/upload/performers/${video.streamVideoId}`}>Performer records incomplete — complete them</Link>
+          </p>
+        )}
         {view.reason && (
           <p className="own-video-reason">
             {video.moderationStatus === 'rejected' ? 'Reason: ' : 'Error: '}

@@ -14,6 +14,7 @@ import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/li
 import { DESCRIPTION_MAX, splitTags, TAG_MAX, TAGS_MAX, TITLE_MAX } from '@/lib/validation/videos';
 
 import { useRefreshOwnVideos } from './OwnVideos';
+import { checkPerformers, EMPTY_PERFORMERS, performerFieldId, PerformerFields, savePerformers, type PerformerDraft } from './PerformerFields';
 import { UploadDropZone } from './UploadDropZone';
 import { UploadProgressBar } from './UploadProgress';
 import { UploadStatus, type UploadedVideo } from './UploadStatus';
@@ -30,7 +31,7 @@ const isTextField = (name: unknown): name is TextFieldName => TEXT_FIELDS.includ
 const FILE_INPUT_ID = 'upload-video';
 const MAX_ATTEMPTS = UPLOAD_RETRY_DELAYS_MS.length + 1;
 
-type Phase = { name: 'editing' } | { name: 'uploading' } | { name: 'done'; video: UploadedVideo; bytes: number };
+type Phase = { name: 'editing' } | { name: 'uploading' } | { name: 'done'; video: UploadedVideo; bytes: number; recordsError: string | null };
 type RetryState = Omit<UploadRetry, 'error'> & { until: number; serverError: boolean };
 
 /** The upload form (login required): fields, file, progress with Cancel, retries, server errors, then status. */
@@ -60,6 +61,8 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
   const [progress, setProgress] = useState({ loaded: 0, total: 0 });
   const [attempt, setAttempt] = useState(1);
   const [retry, setRetry] = useState<RetryState | null>(null);
+  const [performers, setPerformers] = useState<PerformerDraft>(EMPTY_PERFORMERS);
+  const [performerProblem, setPerformerProblem] = useState<ReturnType<typeof checkPerformers>>(null);
   const [now, setNow] = useState(() => Date.now());
   const controller = useRef<AbortController | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -110,6 +113,14 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
     return problem === null;
   }
 
+  /** The performer records' check (the server's own sentences), shown in their section; true when they may be sent. */
+  function performersAreFine(focus: boolean): boolean {
+    const problem = checkPerformers(performers);
+    setPerformerProblem(problem);
+    if (problem && focus) document.getElementById(performerFieldId(problem.field))?.focus();
+    return problem === null;
+  }
+
   const send = async (values: UploadFormValues) => {
     setFormError(null);
     setNotice(null);
@@ -117,6 +128,8 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
       fileInput.current?.focus();
       return;
     }
+    // Checked before the video is sent: a long upload should not end in a refusal of its records.
+    if (!performersAreFine(true)) return;
     const form = new FormData();
     form.append('title', values.title);
     form.append('description', values.description);
@@ -144,7 +157,14 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
           setRetry({ ...next, until: Date.now() + next.delayMs, serverError: error.status !== undefined });
         },
       });
-      setPhase({ name: 'done', video, bytes: file.size });
+      // The video is kept even if its records fail to save: Your videos then offers to complete them.
+      let recordsError: string | null = null;
+      try {
+        await savePerformers(video.streamVideoId, performers);
+      } catch (error) {
+        recordsError = error instanceof ApiClientError ? error.message : 'The performer records could not be saved.';
+      }
+      setPhase({ name: 'done', video, bytes: file.size, recordsError });
       refreshOwnVideos();
     } catch (error) {
       setPhase({ name: 'editing' });
@@ -176,8 +196,9 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) =>
     void handleSubmit(send, () => {
-      // Field errors are shown and focused by the form; the file's problem shows beside the picker at the same time.
+      // Field errors are shown and focused by the form; the file's and the records' problems show beside them at the same time.
       fileIsFine();
+      performersAreFine(false);
     })(event);
 
   function uploadAnother() {
@@ -187,12 +208,14 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
     setFormError(null);
     setNotice(null);
     setProgress({ loaded: 0, total: 0 });
+    setPerformers(EMPTY_PERFORMERS);
+    setPerformerProblem(null);
     setPhase({ name: 'editing' });
     // After the form is back on screen.
     setTimeout(() => setFocus('title'), 0);
   }
 
-  if (phase.name === 'done') return <UploadStatus upload={phase.video} bytes={phase.bytes} onUploadAnother={uploadAnother} />;
+  if (phase.name === 'done') return <UploadStatus upload={phase.video} bytes={phase.bytes} recordsError={phase.recordsError} onUploadAnother={uploadAnother} />;
 
   const secondsLeft = retry ? Math.max(0, Math.ceil((retry.until - now) / 1000)) : 0;
   return (
@@ -301,6 +324,16 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
         </div>
       </fieldset>
 
+      <PerformerFields
+        value={performers}
+        onChange={(next) => {
+          setPerformers(next);
+          if (performerProblem) setPerformerProblem(checkPerformers(next));
+        }}
+        problem={performerProblem}
+        disabled={uploading}
+      />
+
       {uploading && file && (
         <div className="upload-sending">
           <div className="upload-sending-head">
@@ -331,8 +364,8 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
             {notice}
           </p>
           <p className="upload-terms">
-            By uploading you confirm everyone in the video is an adult who agreed to be filmed and to this upload, as our{' '}
-            <Link href="/community-standards">Community Standards</Link> require. Every video is reviewed before it goes public.
+            By uploading you confirm that the people listed above are everyone in the video, that each was an adult when it was recorded and agreed to be filmed and
+            to this upload, as our <Link href="/community-standards">Community Standards</Link> require. Every video is reviewed before it goes public.
           </p>
           <button type="submit" className="btn btn-primary upload-submit-button">
             Upload video

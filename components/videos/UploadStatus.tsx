@@ -27,7 +27,18 @@ const HELP: Record<VideoStatusTone, string> = {
 const fetchVideo = (path: string) => apiRequest<{ video: OwnVideoDto }>(path);
 
 /** After an upload: the finished progress bar, then processing and review status, polled every 3 s until processing ends. */
-export function UploadStatus({ upload, bytes, onUploadAnother }: { upload: UploadedVideo; bytes: number; onUploadAnother: () => void }) {
+export function UploadStatus({
+  upload,
+  bytes,
+  recordsError = null,
+  onUploadAnother,
+}: {
+  upload: UploadedVideo;
+  bytes: number;
+  /** Why the performer records were not saved with the upload; the video is kept and they can be completed later. */
+  recordsError?: string | null;
+  onUploadAnother: () => void;
+}) {
   const { data, error } = useSWR(`/api/videos/${encodeURIComponent(upload.streamVideoId)}`, fetchVideo, {
     refreshInterval: (latest) => (latest && videoStatusView(latest.video).settled ? 0 : STATUS_POLL_MS),
     revalidateOnFocus: false,
@@ -57,6 +68,14 @@ export function UploadStatus({ upload, bytes, onUploadAnother }: { upload: Uploa
         <span>{view.text}</span>
       </p>
       <p className="upload-done-help">{HELP[view.tone]}</p>
+      {recordsError && (
+        <div className="upload-records-failed" role="alert">
+          <p className="form-error">Your video is uploaded, but its performer records were not saved: {recordsError}</p>
+          <p>
+            <Link href={`/upload/performers/${upload.streamVideoId}`}>Performer records incomplete — complete them</Link>
+          </p>
+        </div>
+      )}
       {error && !data && <p className="form-error">Could not check the video’s status just now; trying again.</p>}
       <div className="upload-done-actions">
         <Link className="btn btn-primary" href={`/video/${upload.streamVideoId}`}>

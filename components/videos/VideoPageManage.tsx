@@ -29,6 +29,12 @@ export function VideoPageManage({ video }: { video: ManagedVideo }) {
         }}
         onDeleted={() => router.push(user?._id === video.ownerId ? '/upload#your-videos' : '/')}
       />
+      {/* Who appears in it (decision 015): the owner declares or completes the records there. */}
+      {user?._id === video.ownerId && (
+        <Link href={`/upload/performers/${video.streamVideoId}`} className="video-manage-link">
+          Performer records
+        </Link>
+      )}
       {status && (
         <div className="video-manage-status">
           <StatusLine status={status} />

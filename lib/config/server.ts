@@ -54,6 +54,8 @@ export interface ServerConfig {
   maxUploadBytes: number;
   /** Uploads one member may start per 24 hours. */
   uploadsPerDay: number;
+  /** Years performer records (and other 2257 records) are kept after their video or account is deleted. */
+  recordsRetentionYears: number;
   /** Proxy hops in front of the server whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
   trustProxy: number;
   /** The admin account ensured at start, when configured. */
@@ -89,6 +91,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: raw.SMTP_URL,
     maxUploadBytes: raw.MAX_UPLOAD_BYTES,
     uploadsPerDay: raw.UPLOADS_PER_DAY,
+    recordsRetentionYears: raw.RECORDS_RETENTION_YEARS,
     trustProxy: raw.TRUST_PROXY,
     mailFrom: raw.MAIL_FROM ?? `${raw.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
     admin:

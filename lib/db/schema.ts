@@ -195,6 +195,10 @@ export const videos = pgTable(
     publishedAt: timestamp('published_at', { withTimezone: true }),
     moderatedBy: uuid('moderated_by').references(() => users.id, { onDelete: 'set null' }),
     moderatedAt: timestamp('moderated_at', { withTimezone: true }),
+    /** When the video was recorded, declared with its performer records (every performer 18+ on this day). */
+    recordedOn: date('recorded_on', { mode: 'string' }),
+    /** When the owner last saved complete performer records (video_performers); null until then, and approval is refused. */
+    performersDeclaredAt: timestamp('performers_declared_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('videos_stream_video_id_key').on(t.streamVideoId),
@@ -679,6 +683,86 @@ export const privateDocuments = pgTable(
 
 export type PrivateDocument = typeof privateDocuments.$inferSelect;
 
+export const CONSENT_TYPES = ['uploader', 'release_form', 'signed_pdf'] as const;
+export type ConsentType = (typeof CONSENT_TYPES)[number];
+
+/**
+ * Everyone who appears in a video, declared by its uploader (decision 015):
+ * the uploader themselves (their identity is their verification) or a
+ * co-performer with legal name, stage name, date of birth, ID document and
+ * signed release. 18 U.S.C. 2257 keeps these records for years after the
+ * video is gone, so there is no foreign key to videos or users: deleting
+ * either sets delete_after (RECORDS_RETENTION_YEARS) instead, and the video's
+ * id, public id, title and recording date are copied here.
+ */
+export const videoPerformers = pgTable(
+  'video_performers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    videoId: uuid('video_id').notNull(),
+    streamVideoId: text('stream_video_id').notNull(),
+    ownerId: uuid('owner_id').notNull(),
+    videoTitle: text('video_title').notNull(),
+    recordedOn: date('recorded_on', { mode: 'string' }).notNull(),
+    /** Order as declared. */
+    position: smallint('position').notNull(),
+    /** The uploader appears: their verified identity is the record; the fields below are null. */
+    isUploader: boolean('is_uploader').notNull().default(false),
+    legalName: text('legal_name'),
+    stageName: text('stage_name'),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    /** private_documents (purpose performer_id). */
+    idDocumentId: uuid('id_document_id'),
+    consentType: text('consent_type', { enum: CONSENT_TYPES }).notNull(),
+    /** The in-app release: the full name typed as signature, the date signed, and the statements ticked. */
+    releaseSignature: text('release_signature'),
+    releaseSignedOn: date('release_signed_on', { mode: 'string' }),
+    releaseStatements: text('release_statements').array(),
+    /** private_documents (purpose performer_release): an uploaded signed PDF or photo of it. */
+    releaseDocumentId: uuid('release_document_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the video or the account is deleted; a sweep deletes the record after it. */
+    deleteAfter: timestamp('delete_after', { withTimezone: true }),
+  },
+  (t) => [index('video_performers_video_idx').on(t.videoId, t.position), index('video_performers_delete_after_idx').on(t.deleteAfter)],
+);
+
+export type VideoPerformer = typeof videoPerformers.$inferSelect;
+
+export const CONSENT_WITHDRAWAL_STATUSES = ['open', 'confirmed', 'dismissed'] as const;
+export type ConsentWithdrawalStatus = (typeof CONSENT_WITHDRAWAL_STATUSES)[number];
+
+/**
+ * A performer's withdrawal of consent, sent through the public form at
+ * /withdraw-consent (no account). The video is hidden at once; while a
+ * withdrawal is open the approval gate refuses the video. An admin confirms
+ * it (the video is removed for good) or dismisses it (not a performer of
+ * this video). Kept when the video is deleted (no foreign key): it is the
+ * record of why it went.
+ */
+export const consentWithdrawals = pgTable(
+  'consent_withdrawals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    videoId: uuid('video_id').notNull(),
+    streamVideoId: text('stream_video_id').notNull(),
+    videoTitle: text('video_title').notNull(),
+    legalName: text('legal_name').notNull(),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }).notNull(),
+    email: text('email').notNull(),
+    statement: text('statement').notNull(),
+    /** A keyed hash of the sender's address (reports' reporterKeyOf): rate limits without raw addresses. */
+    senderKey: text('sender_key').notNull(),
+    status: text('status', { enum: CONSENT_WITHDRAWAL_STATUSES }).notNull().default('open'),
+    resolvedBy: uuid('resolved_by'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolutionNote: text('resolution_note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('consent_withdrawals_video_idx').on(t.videoId, t.status), index('consent_withdrawals_open_idx').on(t.status, t.createdAt)],
+);
+
+export type ConsentWithdrawal = typeof consentWithdrawals.$inferSelect;
 export const APPEAL_STATUSES = ['open', 'upheld', 'reversed'] as const;
 export type AppealStatus = (typeof APPEAL_STATUSES)[number];
 

@@ -40,6 +40,7 @@ export interface RouteOptions<P extends AnySchema | undefined, Q extends AnySche
   optionalBody?: boolean;
   /** Read a multipart or urlencoded form (at most MAX_FORM_BYTES) instead of JSON. */
   form?: { tooLargeMessage: string; /** A larger cap than MAX_FORM_BYTES (identity documents: two files of 10 MB). */ maxBytes?: number };
+  form?: { tooLargeMessage: string; /** A larger cap than MAX_FORM_BYTES, for forms that carry documents. */ maxBytes?: number };
   /** Status of a successful answer that is not a Response (default 200). */
   status?: number;
 }

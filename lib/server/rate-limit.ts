@@ -35,6 +35,8 @@ export const LIMITS = {
   forgotPasswordPerEmail: { points: 3, duration: 60 * 60 },
   /** "Someone tried to sign up with your email" notices (lib/server/accounts/sign-up-notice.ts), per email: the form is no way to flood an inbox. */
   signUpNoticePerEmail: { points: 1, duration: 60 * 60 },
+  /** Withdrawals of consent (lib/server/trust/consent-withdrawals.ts), per address, like visitors' reports: each one hides a video. */
+  consentWithdrawalPerIp: { points: 10, duration: 60 * 60 },
   /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */
   reportPerIp: { points: 10, duration: 60 * 60 },
   reportPerMember: { points: 20, duration: 60 * 60 },

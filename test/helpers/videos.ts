@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 
 import type { Database } from '@/lib/db';
-import { users, videos, type Video } from '@/lib/db/schema';
+import { users, videoPerformers, videos, type Video } from '@/lib/db/schema';
 
 /** The member's id by username. */
 export async function userId(db: Database, username: string): Promise<string> {
@@ -16,6 +16,9 @@ export async function userId(db: Database, username: string): Promise<string> {
  * A video row inserted directly, public (ready and approved) unless told
  * otherwise: list, search and moderation tests need many videos in given
  * states without running ffmpeg for each. The processing tests cover the pipeline.
+ * It comes with performer records (the uploader is the only performer), so
+ * the approval gate lets it through; pass `performersDeclaredAt: null` for
+ * a video whose records are missing.
  */
 export async function insertVideo(db: Database, ownerId: string, fields: Partial<typeof videos.$inferInsert> = {}): Promise<Video> {
   const id = fields.id ?? crypto.randomUUID();
@@ -37,8 +40,26 @@ export async function insertVideo(db: Database, ownerId: string, fields: Partial
       durationSeconds: 10,
       width: 640,
       height: 360,
+      recordedOn: '2026-01-01',
+      performersDeclaredAt: new Date(),
       ...fields,
     })
     .returning();
+  if (row!.performersDeclaredAt) await declareUploaderOnly(db, row!);
   return row!;
+}
+
+/** Performer records saying the uploader is the only one in the video (what "Only me" saves), straight into the tables. */
+export async function declareUploaderOnly(db: Database, video: Video, recordedOn = '2026-01-01'): Promise<void> {
+  await db.insert(videoPerformers).values({
+    videoId: video.id,
+    streamVideoId: video.streamVideoId,
+    ownerId: video.ownerId,
+    videoTitle: video.title,
+    recordedOn,
+    position: 0,
+    isUploader: true,
+    consentType: 'uploader',
+  });
+  await db.update(videos).set({ recordedOn, performersDeclaredAt: new Date() }).where(eq(videos.id, video.id));
 }

@@ -26,6 +26,7 @@ import { eq, sql } from 'drizzle-orm';
 import { installDatabase } from '@/lib/db';
 import { appeals, comments, dataExports, moderationDecisions, notifications, reports, users, type User } from '@/lib/db/schema';
 import { comments, dataExports, identityVerifications, notifications, reports, users, type User } from '@/lib/db/schema';
+import { appeals, comments, consentWithdrawals, dataExports, moderationDecisions, notifications, reports, users, videos, type User } from '@/lib/db/schema';
 import { startSession } from '@/lib/server/auth/session';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
@@ -133,6 +134,18 @@ const TABLE: Record<string, Row> = {
     build: async (f) => {
       const id = await f.report();
       return { path: `/api/admin/reports/${id}`, params: { id }, json: { action: 'dismiss' } };
+    },
+  },
+  'POST api/admin/consent-withdrawals/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      const [video] = await f.db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId));
+      const [row] = await f.db
+        .insert(consentWithdrawals)
+        .values({ videoId: video!.id, streamVideoId, videoTitle: video!.title, legalName: 'Sam Doe', dateOfBirth: '1990-01-01', email: 'sam@example.org', statement: 'I appear in it and withdraw.', senderKey: 'a:test' })
+        .returning();
+      return { path: `/api/admin/consent-withdrawals/${row!.id}`, params: { id: row!.id }, json: { action: 'dismiss' } };
     },
   },
   'GET api/admin/stats/route.ts': simple('admin', '/api/admin/stats'),
@@ -304,6 +317,13 @@ const TABLE: Record<string, Row> = {
     access: 'open',
     build: async (f) => ({ path: '/api/reports', json: { targetType: 'video', target: await f.video(), reason: 'spam', details: '' } }),
   },
+  'POST api/consent-withdrawals/route.ts': {
+    access: 'public',
+    build: async (f) => ({
+      path: '/api/consent-withdrawals',
+      json: { video: `/video/${await f.video()}`, legalName: 'Sam Doe', dateOfBirth: '1990-01-01', email: 'sam@example.org', statement: 'I appear in this video and withdraw my consent.' },
+    }),
+  },
   'POST api/users/[username]/block/route.ts': {
     access: 'member',
     build: async (f) => {
@@ -440,6 +460,23 @@ const TABLE: Record<string, Row> = {
     build: async (f) => {
       const streamVideoId = await f.video();
       return { path: `/api/videos/${streamVideoId}`, params: { streamVideoId } };
+    },
+  },
+  'GET api/videos/[streamVideoId]/performers/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/performers`, params: { streamVideoId } };
+    },
+  },
+  'PUT api/videos/[streamVideoId]/performers/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      // A public video: its owner is told the records are locked (409), anyone else is refused.
+      const form = new FormData();
+      form.set('records', JSON.stringify({ recordedOn: '2026-01-01', uploaderAppears: true, coPerformers: [] }));
+      return { path: `/api/videos/${streamVideoId}/performers`, params: { streamVideoId }, form };
     },
   },
   'GET api/videos/[streamVideoId]/comments/route.ts': {

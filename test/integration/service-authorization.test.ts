@@ -43,6 +43,8 @@ import { completeTodaysTask, getTodaysTask } from '@/lib/server/tasks/daily-task
 import { listForModeration, moderateVideo, moderateVideos } from '@/lib/server/videos/moderation';
 import { uploadVideo } from '@/lib/server/videos/upload';
 import { getMyVerification, getVerification, listVerifications, reviewVerification, submitVerification, viewDocument } from '@/lib/server/verification';
+import { resolveConsentWithdrawal } from '@/lib/server/trust/consent-withdrawals';
+import { getVideoPerformers, saveVideoPerformers } from '@/lib/server/trust/performers';
 import { startCheckout } from '@/lib/server/vip/checkout';
 import { grantManualVip, revokeVip } from '@/lib/server/vip/entitlements';
 
@@ -120,6 +122,7 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['deleteDailyTask', (a) => deleteDailyTask(a, ID)],
     ['grantManualVip', (a) => grantManualVip(a, ID, { days: 1 })],
     ['revokeVip', (a) => revokeVip(a, ID, {})],
+    ['resolveConsentWithdrawal', (a) => resolveConsentWithdrawal(a, ID, { action: 'dismiss', note: '' })],
     ['listAppeals', (a) => listAppeals(a, { status: 'open', page: 1, limit: 20 })],
     ['decideAppeal', (a) => decideAppeal(a, ID, { outcome: 'uphold', note: 'x' })],
     ['listVerifications', (a) => listVerifications(a, { status: 'pending', page: 1, limit: 20 })],
@@ -165,6 +168,8 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['getDataExport', (a) => getDataExport(a)],
     ['requestDataExport', (a) => requestDataExport(a)],
     ['downloadDataExport', (a) => downloadDataExport(a, ID)],
+    ['getVideoPerformers', (a) => getVideoPerformers(a, video)],
+    ['saveVideoPerformers', (a) => saveVideoPerformers(a, video, { fields: {}, files: {} })],
     // Without the emailed link, a statement of reasons is for signed-in members only.
     ['listMyDecisions', (a) => listMyDecisions(a, { page: 1, limit: 20 })],
     ['getDecision', (a) => getDecision(a, ID)],

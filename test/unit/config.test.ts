@@ -54,6 +54,8 @@ describe('configuration', () => {
     ['TRUST_PROXY', '11', /number of proxies .* 0 to 10/],
     ['UPLOADS_PER_DAY', '0', /1 to 10000/],
     ['UPLOADS_PER_DAY', 'lots', /1 to 10000/],
+    ['RECORDS_RETENTION_YEARS', '0', /1 to 100/],
+    ['RECORDS_RETENTION_YEARS', 'forever', /1 to 100/],
   ])('names %s when it is %p', (variable, value, message) => {
     const problems = problemsOf({ [variable]: value });
     expect(problems).toHaveLength(1);

@@ -128,6 +128,9 @@ export default async function VideoPage({ params }: Props) {
             </ul>
           )}
           {video.description && <p className="watch-description">{video.description}</p>}
+          <p className="watch-withdraw">
+            You appear in this video and no longer consent to it? <Link href={`/withdraw-consent?video=${video.streamVideoId}`}>Withdraw your consent</Link>
+          </p>
           <Comments streamVideoId={video.streamVideoId} videoOwnerId={video.uploader._id} initial={data.comments} />
         </article>
         {more.length > 0 && (

@@ -24,6 +24,8 @@ export const ADMIN_ACTIONS = [
   'member.delete',
   'report.resolve',
   'report.dismiss',
+  'consent_withdrawal.confirm',
+  'consent_withdrawal.dismiss',
   'task.create',
   'task.update',
   'task.delete',

@@ -165,10 +165,11 @@ async function insertVideoBatch(db: Database, prefix: string, userCount: number,
              CASE WHEN r_size < 0.3 THEN 1080 WHEN r_size < 0.75 THEN 720 WHEN r_size < 0.9 THEN 360 ELSE 1280 END AS height,
              round((15 + r_len * 1800)::numeric, 2)::float8 AS duration
       FROM picked, vocab
-    )
+    ),
+    inserted AS (
     INSERT INTO videos (id, stream_video_id, owner_id, title, description, category, tags, processing_state, moderation_status,
                         source_key, source_bytes, duration_seconds, width, height, views, likes_count,
-                        created_at, updated_at, published_at, moderated_at)
+                        created_at, updated_at, published_at, moderated_at, recorded_on, performers_declared_at)
     SELECT s.id,
            -- 12 URL-safe characters from the random part of the id (unique index; a collision would fail the batch loudly).
            substr(translate(encode(decode(substr(replace(s.id::text, '-', ''), 1, 18), 'hex'), 'base64'), '+/', '-_'), 1, 12),
@@ -182,11 +183,17 @@ async function insertVideoBatch(db: Database, prefix: string, userCount: number,
            'ready', 'approved',
            s.id::text || '.mp4', (s.duration * 400000)::bigint, s.duration, s.width, s.height,
            s.views, floor(s.views * random() * 0.06)::int,
-           s.published - random() * interval '3 hours', s.published, s.published, s.published
+           s.published - random() * interval '3 hours', s.published, s.published, s.published,
+           (s.published - interval '1 day')::date, s.published
     FROM shaped s
     CROSS JOIN vocab
     -- The members' unique index is on lower(username); their names are lower case.
-    JOIN users u ON lower(u.username) = ${prefix} || lpad(s.owner_n::text, 7, '0')`);
+    JOIN users u ON lower(u.username) = ${prefix} || lpad(s.owner_n::text, 7, '0')
+    RETURNING id, stream_video_id, owner_id, title, recorded_on
+    )
+    -- Performer records (decision 015): the uploader is the only one in each video.
+    INSERT INTO video_performers (video_id, stream_video_id, owner_id, video_title, recorded_on, position, is_uploader, consent_type)
+    SELECT id, stream_video_id, owner_id, title, recorded_on, 0, true, 'uploader' FROM inserted`);
 }
 
 /** A few real, web-ready clips and their thumbnails, made once by the real pipeline's ffmpeg steps. */

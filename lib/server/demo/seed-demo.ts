@@ -10,7 +10,7 @@ import { eq, ne, sql } from 'drizzle-orm';
 
 import { parseEnv } from '@/lib/config/schema';
 import { getDb, queryRows, type Database } from '@/lib/db';
-import { users, videos } from '@/lib/db/schema';
+import { users, videoPerformers, videos } from '@/lib/db/schema';
 import type { Category } from '@/lib/site';
 
 import { hashPassword } from '../auth/passwords';
@@ -171,6 +171,15 @@ export interface DemoSeedResult {
   skipped: 'site-has-content' | null;
 }
 
+/** The demo creator is the only one in each demo clip (decision 015): its performer records say so. */
+async function declareDemoPerformer(db: Database, video: { id: string; streamVideoId: string; ownerId: string; title: string }, publishedAt: Date) {
+  const recordedOn = new Date(publishedAt.getTime() - 86_400_000).toISOString().slice(0, 10);
+  await db.transaction(async (tx) => {
+    await tx.insert(videoPerformers).values({ videoId: video.id, streamVideoId: video.streamVideoId, ownerId: video.ownerId, videoTitle: video.title, recordedOn, position: 0, isUploader: true, consentType: 'uploader' });
+    await tx.update(videos).set({ recordedOn, performersDeclaredAt: publishedAt }).where(eq(videos.id, video.id));
+  });
+}
+
 /**
  * The seed-demo job's work: make each clip of the plan with ffmpeg, put it
  * into media storage exactly like an upload (createVideoFromFile: original,
@@ -203,12 +212,13 @@ export async function seedDemoContent(options: DemoSeedOptions & { signal?: Abor
       await renderClip(clip, file, options.durationSeconds ?? clip.seconds, options.signal);
       // Spread over the last three days, first clip newest, so Recent Uploads has an order.
       const publishedAt = new Date(now - (index * 6.5 + 0.25) * 3_600_000);
-      await createVideoFromFile(
+      const video = await createVideoFromFile(
         ownerId,
         { path: file, bytes: (await stat(file)).size, originalName: 'demo.mp4' },
         { title: clip.title, description: demoDescription(clip), category: clip.category, tags: clip.tags },
         { moderationStatus: 'approved', publishedAt, moderatedAt: publishedAt, createdAt: publishedAt, views: DEMO_VIEWS[index % DEMO_VIEWS.length]! },
       );
+      await declareDemoPerformer(db, video, publishedAt);
       created += 1;
     } finally {
       await rm(file, { force: true });

@@ -6,6 +6,8 @@ import type { Video } from '@/lib/db/schema';
 import { conflict } from '../errors';
 import { uploaderVerifiedCheck } from '../verification';
 
+import { performerRecordsCheck } from './performers';
+
 /**
  * What must be true before a video may be approved (made public), each
  * duty one check: the uploader is a verified adult, every performer's age
@@ -18,6 +20,9 @@ import { uploaderVerifiedCheck } from '../verification';
 export type ApprovalCheck = (db: Database, video: Video) => Promise<string | null>;
 
 const CHECKS: readonly ApprovalCheck[] = [uploaderVerifiedCheck];
+const CHECKS: readonly ApprovalCheck[] = [
+  performerRecordsCheck,
+];
 
 /** Every reason the video cannot be approved now, in the order above (empty when it can). */
 export async function approvalBlockers(db: Database, video: Video): Promise<string[]> {

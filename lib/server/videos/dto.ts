@@ -28,6 +28,7 @@ export interface VideoRow {
   moderation_status: OwnVideoDto['moderationStatus'];
   processing_error: string | null;
   rejection_reason: string | null;
+  performers_declared_at: Date | string | null;
 }
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
@@ -71,5 +72,6 @@ export function toOwnVideoDto(row: VideoRow): OwnVideoDto {
     processingError: uploaderProcessingError(row.processing_error),
     rejectionReason: row.rejection_reason,
     playback: playbackOf(row),
+    performerRecordsComplete: row.performers_declared_at !== null && row.performers_declared_at !== undefined,
   };
 }

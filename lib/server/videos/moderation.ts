@@ -1,6 +1,6 @@
 import 'server-only';
 
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 
 import type { ModerationVideoDto, OwnVideoDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
@@ -13,7 +13,9 @@ import { recordAdminAction } from '../admin/audit';
 import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
-import { assertApprovable } from '../trust/approval-gate';
+import { approvalBlockers, assertApprovable } from '../trust/approval-gate';
+import { openWithdrawalsFor } from '../trust/consent-withdrawals';
+import { recordsFor } from '../trust/performers';
 import { recordDecision } from '../trust/decisions';
 import { verificationStates } from '../verification';
 
@@ -52,6 +54,26 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
   const verified = await verificationStates(db, page.map((video) => video.uploader._id));
   return {
     videos: page.map((video): ModerationVideoDto => ({ ...video, uploaderVerification: verified.get(video.uploader._id) ?? 'none' })),
+  const page = rows.slice(0, request.limit);
+  // Beside each video the moderator sees who appears in it, any withdrawal of consent, and why it cannot be approved yet.
+  const ids = page.map((row) => row.id);
+  const [records, withdrawals, fullRows] = await Promise.all([
+    recordsFor(db, ids, true),
+    openWithdrawalsFor(db, ids),
+    ids.length ? db.select().from(videos).where(inArray(videos.id, ids)) : Promise.resolve([]),
+  ]);
+  const blockers = new Map<string, string[]>();
+  for (const video of fullRows) blockers.set(video.id, video.moderationStatus === 'approved' ? [] : await approvalBlockers(db, video));
+  return {
+    videos: page.map(
+      (row): ModerationVideoDto => ({
+        ...toOwnVideoDto(row),
+        processingDetail: row.processing_detail,
+        performerRecords: records.get(row.id) ?? null,
+        consentWithdrawals: withdrawals.get(row.id) ?? [],
+        approvalBlockers: blockers.get(row.id) ?? [],
+      }),
+    ),
     counts: counts!,
     pagination: { page: request.page, limit: request.limit, hasMore: rows.length > request.limit, nextCursor: null },
   };
