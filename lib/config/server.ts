@@ -59,6 +59,8 @@ export interface ServerConfig {
   vipPlans: VipPlan[];
   /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
   verotel: { shopId: string; signatureKey: string; baseUrl: string } | null;
+  /** Notices and copyright (decision 016): the urgent-notice alert address, the counter-notice wait, the repeat-infringer limit. */
+  trust: { adminAlertEmail: string | undefined; counterNoticeWaitBusinessDays: number; repeatInfringerStrikes: number };
 }
 
 const placeholder = (variable: string, what: string) => `[${what} — set ${variable}]`;
@@ -81,6 +83,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxUploadBytes: raw.MAX_UPLOAD_BYTES,
     uploadsPerDay: raw.UPLOADS_PER_DAY,
     trustProxy: raw.TRUST_PROXY,
+    trust: {
+      adminAlertEmail: raw.ADMIN_ALERT_EMAIL,
+      counterNoticeWaitBusinessDays: raw.COUNTER_NOTICE_WAIT_BUSINESS_DAYS,
+      repeatInfringerStrikes: raw.REPEAT_INFRINGER_STRIKES,
+    },
     mailFrom: raw.MAIL_FROM ?? `${raw.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
     admin:
       raw.ADMIN_USERNAME && raw.ADMIN_EMAIL && raw.ADMIN_PASSWORD

@@ -24,6 +24,7 @@ export const ADMIN_ACTIONS = [
   'member.delete',
   'report.resolve',
   'report.dismiss',
+  'copyright.lawsuit',
   'task.create',
   'task.update',
   'task.delete',

@@ -6,6 +6,8 @@ import { DEMO_JOB_HANDLERS } from '../demo/jobs';
 import { EXPORT_JOB_HANDLERS } from '../exports';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
+import { COPYRIGHT_JOB_HANDLERS } from '../trust/copyright';
+import { TRUST_MAIL_JOB_HANDLERS } from '../trust/mail';
 import { VIP_JOB_HANDLERS } from '../vip/expiry';
 
 import type { JobHandler } from './worker';
@@ -19,4 +21,6 @@ export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...PASSWORD_RESET_JOB_HANDLERS,
   ...PURGE_JOB_HANDLERS,
   ...EXPORT_JOB_HANDLERS,
+  ...TRUST_MAIL_JOB_HANDLERS,
+  ...COPYRIGHT_JOB_HANDLERS,
 };

@@ -5,6 +5,8 @@ import type { Video } from '@/lib/db/schema';
 
 import { conflict } from '../errors';
 
+import { noActiveTakedown, noOpenUrgentNotice } from './notice-checks';
+
 /**
  * What must be true before a video may be approved (made public), each
  * duty one check: the uploader is a verified adult, every performer's age
@@ -16,7 +18,10 @@ import { conflict } from '../errors';
  */
 export type ApprovalCheck = (db: Database, video: Video) => Promise<string | null>;
 
-const CHECKS: readonly ApprovalCheck[] = [];
+const CHECKS: readonly ApprovalCheck[] = [
+  noOpenUrgentNotice,
+  noActiveTakedown,
+];
 
 /** Every reason the video cannot be approved now, in the order above (empty when it can). */
 export async function approvalBlockers(db: Database, video: Video): Promise<string[]> {
