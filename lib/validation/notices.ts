@@ -113,3 +113,6 @@ export type LawsuitInput = z.infer<typeof lawsuitSchema>;
 /** POST /api/admin/copyright/takedowns/{id}/lawsuit: an admin records a lawsuit the claimant reported another way. */
 export const adminLawsuitSchema = z.object({ details: requiredLong(NOTICE_MESSAGES.lawsuit, NOTICE_DETAILS_MAX, 'The details') });
 export type AdminLawsuitInput = z.infer<typeof adminLawsuitSchema>;
+
+/** `{id}` of /api/admin/copyright/takedowns/{id}/…. */
+export const takedownIdParamsSchema = z.object({ id: z.uuid({ error: 'That is not a valid takedown id.' }) });
