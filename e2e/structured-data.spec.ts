@@ -27,6 +27,10 @@ const STATIC_PAGES: Record<string, string> = {
   '/email-verified': 'WebSite',
   '/email-verification-failed': 'WebSite',
   '/account-deleted': 'WebSite',
+  '/report-content': 'WebSite',
+  '/copyright/notice': 'WebSite',
+  '/copyright/counter-notice': 'WebSite',
+  '/copyright/lawsuit?token=not-a-token': 'WebSite',
   ...Object.fromEntries(POLICY_PAGES.map(([p]) => [p, 'Article'])),
 };
 

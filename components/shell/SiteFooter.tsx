@@ -13,6 +13,7 @@ const MAIN_LINKS = [
 const LEGAL_LINKS = [
   { href: '/terms-of-use', label: 'Terms of Use' },
   { href: '/copyright-policy', label: 'Copyright & DMCA' },
+  { href: '/report-content', label: 'Report content' },
 ] as const;
 
 export function SiteFooter({ siteName }: { siteName: string }) {
