@@ -252,7 +252,7 @@ export async function listReports(actor: Actor, status: ReportStatus, request: {
   const db = await getDb();
   const order =
     status === 'open'
-      ? sql`r.due_at ASC NULLS LAST, (r.reason IN (${URGENT})) DESC, r.created_at ASC, r.id ASC`
+      ? sql`coalesce(r.due_at, r.created_at + interval '9 days') ASC, (r.reason IN (${URGENT})) DESC, r.created_at ASC, r.id ASC`
       : sql`coalesce(r.resolved_at, r.created_at) DESC, r.id DESC`;
   const rows = await queryRows<ReportRow>(
     db,
@@ -275,6 +275,7 @@ export async function listReports(actor: Actor, status: ReportStatus, request: {
         LEFT JOIN videos cv ON cv.id = c.video_id
         LEFT JOIN users pu ON r.target_type = 'profile' AND pu.id = r.target_id
         WHERE r.status = ${status}
+        -- A row without due_at (inserted by old code) counts as due 7 business days (at most 9 calendar days) after it arrived.
         ORDER BY ${order}
         LIMIT ${request.limit + 1} OFFSET ${(request.page - 1) * request.limit}`,
   );
