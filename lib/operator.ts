@@ -21,4 +21,7 @@ export interface OperatorInfo {
   dmcaAgentName: string;
   dmcaAgentEmail: string;
   dmcaAgentAddress: string;
+  /** Copyright rules the policy states (REPEAT_INFRINGER_STRIKES, COUNTER_NOTICE_WAIT_BUSINESS_DAYS; decision 016). */
+  repeatInfringerStrikes: number;
+  counterNoticeWaitBusinessDays: number;
 }

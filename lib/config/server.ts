@@ -103,6 +103,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dmcaAgentEmail: raw.DMCA_AGENT_EMAIL ?? raw.OPERATOR_EMAIL ?? placeholder('DMCA_AGENT_EMAIL', 'DMCA agent email'),
       dmcaAgentAddress:
         raw.DMCA_AGENT_ADDRESS ?? raw.OPERATOR_ADDRESS ?? placeholder('DMCA_AGENT_ADDRESS', 'DMCA agent postal address'),
+      repeatInfringerStrikes: raw.REPEAT_INFRINGER_STRIKES,
+      counterNoticeWaitBusinessDays: raw.COUNTER_NOTICE_WAIT_BUSINESS_DAYS,
     },
     // The schema already requires both keys when the bucket is set.
     mediaS3:
