@@ -24,6 +24,8 @@ const serverEnv = {
   VEROTEL_SIGNATURE_KEY: E2E_VEROTEL.signatureKey,
   // Playwright stands in for one trusted proxy: the X-Forwarded-For each test sends (e2e/fixtures.ts, e2e/api.ts) is its client address, so per-address limits apply per test.
   TRUST_PROXY: '1',
+  // Urgent notices mail an alert here (e2e/notices.spec.ts; decision 016).
+  ADMIN_ALERT_EMAIL: 'alerts@e2e.example.org',
 };
 
 const chromium = {
