@@ -24,7 +24,7 @@ export const POLICIES = {
     title: 'Community Standards',
     description:
       'What you can share, what is never allowed, and how moderation, reporting and appeals work. Consent and 18+ come first.',
-    lastUpdated: '2026-11-21',
+    lastUpdated: '2026-11-25',
     Component: CommunityStandards,
   },
   'privacy-policy': {
@@ -45,7 +45,7 @@ export const POLICIES = {
     title: 'Copyright Policy',
     description:
       'How to send a DMCA takedown notice or counter-notice, who our designated agent is, and our repeat-infringer policy.',
-    lastUpdated: '2026-11-21',
+    lastUpdated: '2026-11-25',
     Component: CopyrightPolicy,
   },
   'cookie-policy': {

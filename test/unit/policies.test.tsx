@@ -32,3 +32,21 @@ it('the cookie policy lists every stored key from the inventory', () => {
   const html = renderToStaticMarkup(<CookiePolicy operator={operator} />);
   for (const entry of STORAGE_INVENTORY) expect(html).toContain(entry.name);
 });
+
+describe('notices and copyright in the policies (decision 016)', () => {
+  const configured = loadConfig({ SITE_NAME: 'Chrysalis', REPEAT_INFRINGER_STRIKES: '2', COUNTER_NOTICE_WAIT_BUSINESS_DAYS: '12' }).operator;
+  it('the Copyright Policy states the configured strike limit and wait, and links the forms', () => {
+    const copyright = POLICIES['copyright-policy'];
+    const html = renderToStaticMarkup(<copyright.Component operator={configured} />);
+    expect(html).toContain('reaches 2 strikes');
+    expect(html).toContain('12 business days after we received your counter-notice');
+    expect(html).toContain('href="/copyright/notice"');
+    expect(html).toContain('href="/copyright/counter-notice"');
+  });
+  it('the Community Standards link the report content form and state the 48-hour clock', () => {
+    const standards = POLICIES['community-standards'];
+    const html = renderToStaticMarkup(<standards.Component operator={configured} />);
+    expect(html).toContain('href="/report-content"');
+    expect(html).toContain('within 48 hours');
+  });
+});
