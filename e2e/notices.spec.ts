@@ -39,6 +39,9 @@ test('@mobile a visitor sends an urgent notice from a video page and the video i
   const { id, title } = await publicVideo(request, 'ncii');
   await page.goto(`/video/${id}`);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await page.getByRole('link', { name: 'Legal notice' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/video-page-legal-notice-${width(page)}.png` });
   await page.getByRole('link', { name: 'Legal notice' }).click();
   await expect(page).toHaveURL(`/report-content?video=${id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Report content' })).toBeVisible();
