@@ -20,6 +20,7 @@ export const POLICY_PAGES = [
   ['/copyright-policy', 'Copyright Policy'],
   ['/cookie-policy', 'Cookie Policy'],
   ['/lgbtq-support', 'LGBTQ+ Support'],
+  ['/2257', '18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement'],
 ] as const;
 
 /** Nothing on the page makes it scroll sideways at the current width. */

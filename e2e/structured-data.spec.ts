@@ -31,6 +31,7 @@ const STATIC_PAGES: Record<string, string> = {
   '/copyright/notice': 'WebSite',
   '/copyright/counter-notice': 'WebSite',
   '/copyright/lawsuit?token=not-a-token': 'WebSite',
+  '/transparency': 'Article',
   ...Object.fromEntries(POLICY_PAGES.map(([p]) => [p, 'Article'])),
 };
 
@@ -43,6 +44,8 @@ const MEMBER_PAGES: Record<string, string> = {
   '/admin': 'WebSite',
   '/admin/moderation': 'WebSite',
   '/admin/reports': 'WebSite',
+  '/admin/appeals': 'WebSite',
+  '/decisions': 'WebSite',
   '/admin/members': 'WebSite',
   '/admin/payments': 'WebSite',
   '/admin/audit': 'WebSite',
@@ -77,6 +80,7 @@ test.describe('a structured-data block on every page', () => {
       '/video/[streamVideoId]',
       '/profile/[username]',
       '/admin/members/[id]',
+      '/decisions/[id]',
     ]);
     const missing = pageRoutes().filter((route) => !covered.has(route) && !route.startsWith('/category/') && !route.startsWith('/profile/'));
     expect(missing).toEqual([]);

@@ -11,15 +11,15 @@ export function findCategory(name: string): Category | undefined {
   return CATEGORIES.find((category) => category.toLowerCase() === wanted);
 }
 
-/** The six policy pages' paths (components/policies holds their texts; a unit test keeps the two in step). */
-export const POLICY_SLUGS = ['community-standards', 'privacy-policy', 'terms-of-use', 'copyright-policy', 'cookie-policy', 'lgbtq-support'] as const;
+/** The policy pages' paths (components/policies holds their texts; a unit test keeps the two in step). */
+export const POLICY_SLUGS = ['community-standards', 'privacy-policy', 'terms-of-use', 'copyright-policy', 'cookie-policy', 'lgbtq-support', '2257'] as const;
 
 /**
  * Pages whose HTML is the same for every visitor (member-specific parts are
  * client islands), so a shared cache may serve them.
  */
 export function isPublicPagePath(pathname: string): boolean {
-  if (pathname === '/' || pathname === '/subscribe') return true;
+  if (pathname === '/' || pathname === '/subscribe' || pathname === '/transparency') return true;
   if (pathname.startsWith('/category/')) return CATEGORIES.some((category) => pathname === `/category/${category}`);
   if (pathname.startsWith('/video/')) return /^\/video\/[A-Za-z0-9_-]{1,32}$/.test(pathname);
   return (POLICY_SLUGS as readonly string[]).includes(pathname.slice(1));

@@ -15,6 +15,7 @@ import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validatio
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
 
 import { DataExportSettings } from './DataExportSettings';
+import { DecisionsSettings } from './DecisionsSettings';
 import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 import { ProfilePhotoSettings } from './ProfilePhotoSettings';
@@ -217,6 +218,7 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
       <EmailSettings />
       <PasswordSettings />
       <DataExportSettings />
+      <DecisionsSettings />
       <DeleteAccountSettings />
     </dialog>
   );

@@ -7,6 +7,7 @@ export const ADMIN_SECTIONS = [
   { href: '/admin', label: 'Dashboard' },
   { href: '/admin/moderation', label: 'Moderation' },
   { href: '/admin/reports', label: 'Reports' },
+  { href: '/admin/appeals', label: 'Appeals' },
   { href: '/admin/members', label: 'Members' },
   { href: '/admin/tasks', label: 'Daily tasks' },
   { href: '/admin/payments', label: 'Payments' },

@@ -1,5 +1,6 @@
 'use client';
 
+import type { DecisionGround } from '@/lib/trust/grounds';
 import Link from 'next/link';
 import { useId, useRef, useState, type Ref } from 'react';
 
@@ -81,7 +82,7 @@ export interface ModerationItemProps {
   listStatus: ModerationStatus;
   error: string | null;
   onApprove(): void;
-  onReject(reason: string): void;
+  onReject(reason: string, ground: DecisionGround): void;
   /** After an admin edited or deleted the video here: reload the queue. */
   onChanged?(): void;
   /** Bulk selection: present when the list allows deciding several videos at once. */
@@ -221,9 +222,9 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
           <RejectForm
             title={video.title}
             onCancel={cancelReject}
-            onSubmit={(reason) => {
+            onSubmit={(reason, ground) => {
               setRejecting(false);
-              onReject(reason);
+              onReject(reason, ground);
             }}
           />
         )}

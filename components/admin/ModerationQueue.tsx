@@ -1,5 +1,6 @@
 'use client';
 
+import type { DecisionGround } from '@/lib/trust/grounds';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
@@ -19,7 +20,7 @@ export interface ModerationPage {
   pagination: { page: number; limit: number; hasMore: boolean };
 }
 
-export type ModerationDecision = { action: 'approve' } | { action: 'reject'; reason: string };
+export type ModerationDecision = { action: 'approve' } | { action: 'reject'; reason: string; ground: DecisionGround };
 
 const LISTS: readonly { status: ModerationStatus; label: string; empty: string }[] = [
   { status: 'pending', label: 'Pending', empty: 'No videos waiting for review.' },
@@ -239,7 +240,7 @@ function AdminPanel() {
               <div className="admin-bulkbar" role="region" aria-label="Decide on the selected videos">
                 <strong>{selected.size} selected</strong>
                 {bulkRejecting ? (
-                  <RejectForm title={`${selected.size} selected videos`} onCancel={() => setBulkRejecting(false)} onSubmit={(reason) => void decideSelected({ action: 'reject', reason })} />
+                  <RejectForm title={`${selected.size} selected videos`} onCancel={() => setBulkRejecting(false)} onSubmit={(reason, ground) => void decideSelected({ action: 'reject', reason, ground })} />
                 ) : (
                   <>
                     <button type="button" className="btn btn-primary" disabled={bulkBusy} onClick={() => void decideSelected({ action: 'approve' })}>
@@ -270,7 +271,7 @@ function AdminPanel() {
                     listStatus={tab}
                     error={errors[video.streamVideoId] ?? null}
                     onApprove={() => void decide(video, { action: 'approve' })}
-                    onReject={(reason) => void decide(video, { action: 'reject', reason })}
+                    onReject={(reason, ground) => void decide(video, { action: 'reject', reason, ground })}
                     onChanged={() => void mutate()}
                     {...(tab === 'pending' ? { selected: selected.has(video.streamVideoId), onSelect: (on: boolean) => toggle(video.streamVideoId, on) } : {})}
                   />

@@ -2,7 +2,8 @@
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
-import { REJECTION_REASON_MAX, REJECTION_TEMPLATES } from '@/lib/validation/videos';
+import { DECISION_GROUNDS, GROUND_INFO, type DecisionGround } from '@/lib/trust/grounds';
+import { DEFAULT_REJECTION_GROUND, REJECTION_REASON_MAX, REJECTION_TEMPLATE_GROUNDS, REJECTION_TEMPLATES } from '@/lib/validation/videos';
 
 const REASON_REQUIRED = 'Give a reason for the rejection';
 
@@ -12,9 +13,11 @@ const REASON_REQUIRED = 'Give a reason for the rejection';
  * notification). Focus moves into the text box on open and back to the
  * Reject button on cancel (the caller does that in onCancel).
  */
-export function RejectForm({ title, onSubmit, onCancel }: { title: string; onSubmit: (reason: string) => void; onCancel: () => void }) {
+export function RejectForm({ title, onSubmit, onCancel }: { title: string; onSubmit: (reason: string, ground: DecisionGround) => void; onCancel: () => void }) {
   const id = useId();
   const [reason, setReason] = useState('');
+  // The rule the statement of reasons names; a quick reason picks its own.
+  const [ground, setGround] = useState<DecisionGround>(DEFAULT_REJECTION_GROUND);
   const [error, setError] = useState<string | null>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   useEffect(() => textarea.current?.focus(), []);
@@ -27,11 +30,12 @@ export function RejectForm({ title, onSubmit, onCancel }: { title: string; onSub
       textarea.current?.focus();
       return;
     }
-    onSubmit(trimmed);
+    onSubmit(trimmed, ground);
   }
 
-  function pick(template: string) {
+  function pick(template: (typeof REJECTION_TEMPLATES)[number]) {
     setReason(template);
+    setGround(REJECTION_TEMPLATE_GROUNDS[template]);
     setError(null);
     textarea.current?.focus();
   }
@@ -80,6 +84,16 @@ export function RejectForm({ title, onSubmit, onCancel }: { title: string; onSub
         <p id={`${id}-error`} className="field-error">
           {error}
         </p>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-ground`}>Rule or law it breaks (named in the uploader’s statement of reasons)</label>
+        <select id={`${id}-ground`} value={ground} onChange={(event) => setGround(event.target.value as DecisionGround)}>
+          {DECISION_GROUNDS.map((option) => (
+            <option key={option} value={option}>
+              {GROUND_INFO[option].kind === 'law' ? 'Law' : 'Standards'}: {GROUND_INFO[option].label}
+            </option>
+          ))}
+        </select>
       </div>
       <div className="admin-actions">
         <button type="submit" className="btn admin-btn-reject" aria-label={`Confirm rejection of ${title}`}>

@@ -231,24 +231,34 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
 
       <h2 id="enforcement-and-appeals">Enforcement and appeals</h2>
       <p>
-        What we do depends on how serious the problem is, whether it was deliberate, and your history on the site. We may:
+        What we do depends on how serious the problem is, whether it was deliberate, and your history on the site. A moderator (a person) may:
       </p>
       <ul>
-        <li>ask you to fix a label, title or description;</li>
-        <li>remove a video, comment or profile photo;</li>
-        <li>send you a warning;</li>
-        <li>temporarily suspend your account, or stop you from uploading or commenting; or</li>
-        <li>permanently ban your account.</li>
+        <li>not approve a video you uploaded, until it follows these standards;</li>
+        <li>remove a video or a comment after a report;</li>
+        <li>hide a video at once while we review an urgent notice about it (someone under 18, or someone who did not consent); or</li>
+        <li>ban your account, which ends every session and hides your videos.</li>
       </ul>
       <p>
-        Content involving minors, non-consensual content and doxxing lead to an immediate, permanent ban, and we report
-        them to the authorities where appropriate. Banned members may not create new accounts.
+        Content involving minors, non-consensual content and doxxing lead to an immediate ban, and we report them to the authorities where appropriate.
+        Banned members may not create new accounts.
       </p>
       <p>
-        If you think we got it wrong, you can appeal. Email <a href={`mailto:${operator.email}`}>{operator.email}</a> from
-        the address linked to your account, tell us which decision you are appealing and why, and include anything that
-        helps, such as the consent records for a removed video. We will look at the decision again and tell you the
-        outcome. We don’t reverse decisions about content involving minors.
+        <strong>Every decision comes with its reasons.</strong> You get a notification (for a ban, an email, since you can no longer log in) linking to a
+        statement of reasons: what we decided, about which video, comment or account, the rule of these standards or the law it rests on, the facts, whether
+        a person or an automatic process decided, and until when you can appeal. Signed-in members find all of theirs under{' '}
+        <Link href="/decisions">Decisions about you</Link> (also in Settings).
+      </p>
+      <p>
+        <strong>You can appeal each decision once, for six months.</strong> Write why you think it is wrong on the statement’s page (the link in the email
+        works without logging in). An admin who did not make the decision reads your appeal and upholds or reverses the decision, with a note you can read.
+        If it is reversed, we undo what can be undone: a video becomes public again once nothing else blocks it (for example, every performer’s age and
+        consent record must still be complete), and a ban is lifted. A removed comment was deleted and cannot come back. We tell you the outcome in your
+        notifications and by email. The outcome of an appeal is final on {operator.siteName}; you can still take the decision to a certified out-of-court
+        dispute settlement body or to a court. If you cannot use the form, email <a href={`mailto:${operator.email}`}>{operator.email}</a>.
+      </p>
+      <p>
+        We publish how many notices, decisions and appeals we handle, and how they turned out, in our <Link href="/transparency">transparency report</Link>.
       </p>
     </>
   );

@@ -7,6 +7,7 @@ import CookiePolicy from './CookiePolicy';
 import CopyrightPolicy from './CopyrightPolicy';
 import LgbtqSupport from './LgbtqSupport';
 import PrivacyPolicy from './PrivacyPolicy';
+import RecordsCompliance from './RecordsCompliance';
 import TermsOfUse from './TermsOfUse';
 
 export interface PolicyEntry {
@@ -61,6 +62,12 @@ export const POLICIES = {
       'Crisis lines, LGBTQ+ peer support and resources for exploring gender and sexuality safely, in the US, UK, Australia and beyond.',
     lastUpdated: '2026-11-21',
     Component: LgbtqSupport,
+  },
+  '2257': {
+    title: '18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement',
+    description: 'Everyone shown is 18 or older and verified; the records 18 U.S.C. 2257 requires are kept by our custodian of records, named here.',
+    lastUpdated: '2026-11-25',
+    Component: RecordsCompliance,
   },
 } as const satisfies Record<string, PolicyEntry>;
 

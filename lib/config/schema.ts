@@ -206,6 +206,17 @@ export const envSchema = z
         .max(10, 'must be a whole number from 1 to 10')
         .default(3),
     ),
+    // The custodian of records named on /2257 (18 U.S.C. 2257 and 28 C.F.R. 75.6): a person's name and a street address (no P.O. box).
+    RECORDS_CUSTODIAN_NAME: z.preprocess(emptyToUndefined, z.string().trim().max(200, 'must be at most 200 characters').optional()),
+    RECORDS_CUSTODIAN_ADDRESS: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .max(500, 'must be at most 500 characters')
+        .refine((value) => !/\bP\.?\s*O\.?\s*Box\b/i.test(value), 'must be a street address: 28 C.F.R. 75.6 does not accept a P.O. box')
+        .optional(),
+    ),
     MEDIA_S3_BUCKET: z.preprocess(
       emptyToUndefined,
       z

@@ -105,6 +105,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         raw.DMCA_AGENT_ADDRESS ?? raw.OPERATOR_ADDRESS ?? placeholder('DMCA_AGENT_ADDRESS', 'DMCA agent postal address'),
       repeatInfringerStrikes: raw.REPEAT_INFRINGER_STRIKES,
       counterNoticeWaitBusinessDays: raw.COUNTER_NOTICE_WAIT_BUSINESS_DAYS,
+      recordsCustodianName: raw.RECORDS_CUSTODIAN_NAME ?? placeholder('RECORDS_CUSTODIAN_NAME', 'Custodian of records'),
+      recordsCustodianAddress: raw.RECORDS_CUSTODIAN_ADDRESS ?? placeholder('RECORDS_CUSTODIAN_ADDRESS', 'Custodian of records street address'),
+      recordsCustodianConfigured: Boolean(raw.RECORDS_CUSTODIAN_NAME && raw.RECORDS_CUSTODIAN_ADDRESS),
     },
     // The schema already requires both keys when the bucket is set.
     mediaS3:

@@ -746,3 +746,35 @@ export const copyrightTakedowns = pgTable(
 );
 
 export type CopyrightTakedown = typeof copyrightTakedowns.$inferSelect;
+export const APPEAL_STATUSES = ['open', 'upheld', 'reversed'] as const;
+export type AppealStatus = (typeof APPEAL_STATUSES)[number];
+
+/**
+ * Appeals against statements of reasons (DSA Art. 20): one per decision
+ * (the unique decision_id makes a second one impossible whatever the
+ * concurrency). An admin other than the one who made the decision upholds
+ * or reverses it with a note (decision 017). No foreign key to users, like
+ * the decisions: transparency reports count appeals after accounts end.
+ */
+export const appeals = pgTable(
+  'appeals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    decisionId: uuid('decision_id')
+      .notNull()
+      .references(() => moderationDecisions.id, { onDelete: 'cascade' }),
+    /** The member who appealed (the decision's subject). */
+    appellantId: uuid('appellant_id'),
+    /** The member's own words, at most APPEAL_STATEMENT_MAX characters. */
+    statement: text('statement').notNull(),
+    status: text('status', { enum: APPEAL_STATUSES }).notNull().default('open'),
+    /** The deciding admin's note, shown to the member. */
+    outcomeNote: text('outcome_note'),
+    decidedBy: uuid('decided_by'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('appeals_decision_key').on(t.decisionId), index('appeals_open_idx').on(t.status, t.createdAt), index('appeals_created_idx').on(t.createdAt)],
+);
+
+export type Appeal = typeof appeals.$inferSelect;

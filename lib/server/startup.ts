@@ -24,6 +24,10 @@ export async function startServer(): Promise<void> {
     const { engine, db } = await getDatabaseHandle();
     const where = engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
     console.log(`[chrysalis] ${config.siteName} ready: ${config.siteUrl} · database: ${where}, migrations applied`);
+    // Not a start-up error (decision 017): /2257 says plainly that no custodian is named, and this says it to the operator.
+    if (config.nodeEnv === 'production' && !config.operator.recordsCustodianConfigured) {
+      console.warn('[chrysalis] RECORDS_CUSTODIAN_NAME and RECORDS_CUSTODIAN_ADDRESS are not set: /2257 names no custodian of records (see docs/configuration.md).');
+    }
     startQuarantineSweeper();
     registerUploadBridge();
     // The recurring VIP expiry job re-queues itself; queueing the current slot here restarts the chain after any downtime.

@@ -1,6 +1,8 @@
 /** Admin inputs, shared by the admin panel's forms, the admin API and tests. */
 import { z } from '@/lib/validation/zod';
 
+import { DECISION_GROUNDS } from '@/lib/trust/grounds';
+
 import { multilineText, positiveInt, text } from './common';
 
 export const ADMIN_NOTE_MAX = 500;
@@ -37,8 +39,11 @@ export const memberListQuerySchema = z.object({
 });
 
 export const BAN_REASON_MAX = 500;
+/** A ban rests on how members treat each other unless the admin names another rule. */
+export const DEFAULT_BAN_GROUND = 'standards-behaviour' as const;
 export const banSchema = z.object({
   reason: multilineText('Give a reason for the ban.').trim().min(1, 'Give a reason for the ban.').max(BAN_REASON_MAX, `The reason must be at most ${BAN_REASON_MAX} characters.`),
+  ground: z.enum(DECISION_GROUNDS, { error: `ground must be one of ${DECISION_GROUNDS.join(', ')}` }).default(DEFAULT_BAN_GROUND),
 });
 
 export const unbanSchema = z.object({ note });
@@ -46,7 +51,7 @@ export const unbanSchema = z.object({ note });
 export const auditLogQuerySchema = z.object({
   action: text().trim().max(60).optional(),
   adminId: z.uuid({ error: 'adminId must be a member id' }).optional(),
-  targetType: z.enum(['video', 'member', 'report', 'comment', 'task'], { error: 'targetType must be one of video, member, report, comment, task' }).optional(),
+  targetType: z.enum(['video', 'member', 'report', 'comment', 'task', 'appeal'], { error: 'targetType must be one of video, member, report, comment, task, appeal' }).optional(),
   targetId: text().trim().max(100).optional(),
   page,
   limit: limit(100, 50),
@@ -64,5 +69,7 @@ export const REPORT_NOTE_MAX = 1000;
 export const reportDecisionSchema = z.object({
   action: z.enum(['remove', 'dismiss'], { error: 'action must be remove (take the content down) or dismiss (nothing wrong)' }),
   note: multilineText('note must be text').trim().max(REPORT_NOTE_MAX, `The note must be at most ${REPORT_NOTE_MAX} characters.`).default(''),
+  /** The rule a removal rests on; by default the one the report's reason points to (REPORT_REASON_GROUNDS). */
+  ground: z.enum(DECISION_GROUNDS, { error: `ground must be one of ${DECISION_GROUNDS.join(', ')}` }).optional(),
 });
 export type ReportDecision = z.infer<typeof reportDecisionSchema>;

@@ -1,4 +1,5 @@
 /** Upload fields, shared by the upload form and the API. */
+import { DECISION_GROUNDS, type DecisionGround } from '@/lib/trust/grounds';
 import { z } from '@/lib/validation/zod';
 
 import { CATEGORIES } from '@/lib/site';
@@ -114,11 +115,19 @@ export const moderationQueueQuerySchema = videoListQuerySchema.pick({ limit: tru
 
 export const REJECTION_REASON_MAX = 500;
 
+/**
+ * The rule a rejection names in its statement of reasons when the admin
+ * picks none (the spec's `{action:'reject', reason}` still works): the
+ * section every upload is checked against.
+ */
+export const DEFAULT_REJECTION_GROUND: DecisionGround = 'standards-what-you-can-share';
+
 export const moderationSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('approve') }),
   z.object({
     action: z.literal('reject'),
     reason: multilineText('Give a reason for the rejection').trim().min(1, 'Give a reason for the rejection').max(REJECTION_REASON_MAX, `The reason must be at most ${REJECTION_REASON_MAX} characters`),
+    ground: z.enum(DECISION_GROUNDS, { error: `ground must be one of ${DECISION_GROUNDS.join(', ')}` }).default(DEFAULT_REJECTION_GROUND),
   }),
 ], { error: 'action must be approve or reject' });
 
@@ -131,6 +140,16 @@ export const REJECTION_TEMPLATES = [
   'Someone in it may be under 18, or consent is not clear',
   'Spam or advertising',
 ] as const;
+
+/** The rule each quick reason rests on: picking a quick reason picks its ground too (the admin can change it). */
+export const REJECTION_TEMPLATE_GROUNDS: Record<(typeof REJECTION_TEMPLATES)[number], DecisionGround> = {
+  'Not in our categories': 'standards-what-you-can-share',
+  'Low quality or broken video': 'standards-what-you-can-share',
+  'Copyrighted material': 'law-copyright-dmca',
+  'Breaks the community standards': 'standards-prohibited-content',
+  'Someone in it may be under 18, or consent is not clear': 'standards-age-and-consent',
+  'Spam or advertising': 'standards-what-you-can-share',
+};
 
 export const BULK_MODERATION_MAX = 50;
 export const bulkModerationSchema = z.intersection(

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 
 import { installDatabase } from '@/lib/db';
-import { comments, dataExports, notifications, reports, users, type User } from '@/lib/db/schema';
+import { appeals, comments, dataExports, moderationDecisions, notifications, reports, users, type User } from '@/lib/db/schema';
 import { startSession } from '@/lib/server/auth/session';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
@@ -58,6 +58,10 @@ interface Fixtures {
   task(): Promise<string>;
   /** A ready data export of the member's (the row only: a missing file is the same 404 for everyone else). */
   dataExport(): Promise<string>;
+  /** A statement of reasons about the member (a rejected video), decided by the admin. */
+  decision(): Promise<string>;
+  /** An open appeal of a decision about the member, decided by nobody yet (an automated decision: any admin may decide it). */
+  appeal(): Promise<string>;
 }
 
 interface Row {
@@ -89,6 +93,31 @@ const TABLE: Record<string, Row> = {
     build: async (f) => {
       const id = await f.task();
       return { path: `/api/admin/daily-tasks/${id}`, params: { id } };
+    },
+  },
+  'GET api/admin/appeals/route.ts': simple('admin', '/api/admin/appeals'),
+  'PATCH api/admin/appeals/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const id = await f.appeal();
+      return { path: `/api/admin/appeals/${id}`, params: { id }, json: { outcome: 'uphold', note: 'The rule applies.' } };
+    },
+  },
+  'GET api/decisions/route.ts': simple('member', '/api/decisions'),
+  // Only the member it is about (or an admin) reads a decision; anyone else is told it does not exist.
+  'GET api/decisions/[id]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const id = await f.decision();
+      return { path: `/api/decisions/${id}`, params: { id } };
+    },
+  },
+  // Only the member it is about appeals (an admin reading it is refused with 403).
+  'POST api/decisions/[id]/appeal/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const id = await f.decision();
+      return { path: `/api/decisions/${id}/appeal`, params: { id }, json: { statement: 'This follows the rules.' } };
     },
   },
   'GET api/admin/payments/route.ts': simple('admin', '/api/admin/payments'),
@@ -584,6 +613,30 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         writeFileSync(path.join(dataDir, 'media', fileKey), 'PK\u0005\u0006'.padEnd(22, '\u0000'));
         await db.insert(dataExports).values({ id, userId: ids.member, status: 'ready', fileKey, sizeBytes: 22, readyAt: new Date(), expiresAt: new Date(Date.now() + 86_400_000) });
         return id;
+      },
+      async decision() {
+        const [row] = await db
+          .insert(moderationDecisions)
+          .values({
+            subjectUserId: ids.member,
+            targetType: 'video',
+            targetId: `authz${counter++}`,
+            targetLabel: 'A video',
+            action: 'video_rejected',
+            ground: 'standards-what-you-can-share',
+            explanation: 'Not in our categories',
+            source: 'moderation',
+            decidedBy: ids.admin,
+            appealUntil: new Date(Date.now() + 86_400_000),
+          })
+          .returning({ id: moderationDecisions.id });
+        return row!.id;
+      },
+      async appeal() {
+        const decisionId = await this.decision();
+        await db.update(moderationDecisions).set({ decidedBy: null, automated: true }).where(eq(moderationDecisions.id, decisionId));
+        const [row] = await db.insert(appeals).values({ decisionId, appellantId: ids.member, statement: 'Please look again.' }).returning({ id: appeals.id });
+        return row!.id;
       },
     };
   }, 120_000);

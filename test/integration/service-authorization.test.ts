@@ -28,6 +28,8 @@ import { VISITOR, type Actor } from '@/lib/server/auth/actor';
 import { resolveToken } from '@/lib/server/auth/session';
 import { blockMember, listBlocks } from '@/lib/server/community/blocks';
 import { downloadDataExport, getDataExport, requestDataExport } from '@/lib/server/exports';
+import { appealDecision, decideAppeal, listAppeals } from '@/lib/server/trust/appeals';
+import { getDecision, listMyDecisions } from '@/lib/server/trust/statements';
 import { deleteComment, editComment, postComment } from '@/lib/server/community/comments';
 import { follow, listFollowingFeed } from '@/lib/server/community/follows';
 import { like, listLikedVideos } from '@/lib/server/community/likes';
@@ -117,6 +119,8 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['deleteDailyTask', (a) => deleteDailyTask(a, ID)],
     ['grantManualVip', (a) => grantManualVip(a, ID, { days: 1 })],
     ['revokeVip', (a) => revokeVip(a, ID, {})],
+    ['listAppeals', (a) => listAppeals(a, { status: 'open', page: 1, limit: 20 })],
+    ['decideAppeal', (a) => decideAppeal(a, ID, { outcome: 'uphold', note: 'x' })],
   ];
 
   it.each(ADMIN_SERVICES)('%s refuses everyone but admins', async (_name, service) => {
@@ -156,6 +160,10 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['getDataExport', (a) => getDataExport(a)],
     ['requestDataExport', (a) => requestDataExport(a)],
     ['downloadDataExport', (a) => downloadDataExport(a, ID)],
+    // Without the emailed link, a statement of reasons is for signed-in members only.
+    ['listMyDecisions', (a) => listMyDecisions(a, { page: 1, limit: 20 })],
+    ['getDecision', (a) => getDecision(a, ID)],
+    ['appealDecision', (a) => appealDecision(a, ID, { statement: 'x' })],
   ];
 
   it.each(MEMBER_SERVICES)('%s refuses visitors and banned members', async (_name, service) => {

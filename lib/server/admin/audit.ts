@@ -28,12 +28,14 @@ export const ADMIN_ACTIONS = [
   'task.create',
   'task.update',
   'task.delete',
+  'appeal.uphold',
+  'appeal.reverse',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 export interface AdminActionRecord {
   action: AdminAction;
-  targetType: 'video' | 'member' | 'report' | 'comment' | 'task';
+  targetType: 'video' | 'member' | 'report' | 'comment' | 'task' | 'appeal';
   targetId: string;
   /** One readable line for the log, e.g. 'Banned alex: spam'. */
   summary: string;
@@ -62,6 +64,7 @@ function linkOf(targetType: string, targetId: string): string | null {
   if (targetType === 'video') return `/video/${encodeURIComponent(targetId)}`;
   if (targetType === 'report') return '/admin/reports';
   if (targetType === 'task') return '/admin/tasks';
+  if (targetType === 'appeal') return '/admin/appeals';
   return null;
 }
 

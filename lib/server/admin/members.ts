@@ -4,12 +4,15 @@ import { sql } from 'drizzle-orm';
 
 import type { AdminMemberDetailDto, AdminMemberDto, AdminMemberListDto } from '@/lib/api-types';
 import { getDb, queryRows, type Database } from '@/lib/db';
-import { purgePublicPages } from '@/lib/events';
+import { purgePublicPages, wakeWorkers } from '@/lib/events';
+import type { DecisionGround } from '@/lib/trust/grounds';
 import type { MemberFilter } from '@/lib/validation/admin';
 
 import { sendVerificationLink } from '../accounts/verification';
 import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict } from '../errors';
+import { recordDecision } from '../trust/decisions';
+import { queueDecisionEmail } from '../trust/statements';
 
 import { listAuditLog, recordAdminAction } from './audit';
 
@@ -156,7 +159,7 @@ export async function applyBan(db: Database, id: string, reason: string, adminId
  * their next call and log out), and their videos leave every public list.
  * Admins cannot ban themselves or another admin (remove the rights first).
  */
-export async function banMember(actor: Actor, id: string, reason: string): Promise<AdminMemberDto> {
+export async function banMember(actor: Actor, id: string, reason: string, ground: DecisionGround = 'standards-behaviour'): Promise<AdminMemberDto> {
   const admin = requireAdmin(actor);
   if (id === admin.user.id) throw badRequest('You cannot ban yourself.');
   const db = await getDb();
@@ -165,17 +168,42 @@ export async function banMember(actor: Actor, id: string, reason: string): Promi
     if (row.is_admin) throw conflict(`${row.username} is an admin. Remove their admin rights before banning them.`);
     if (row.banned_at) throw conflict(`${row.username} is already banned.`);
     await applyBan(database, id, reason, admin.user.id);
+    // The statement of reasons goes by email (a banned member cannot log in), with a signed link to read and appeal it.
+    const statement = await recordDecision(database, {
+      subjectUserId: id,
+      targetType: 'account',
+      targetId: id,
+      targetLabel: row.username,
+      action: 'account_banned',
+      ground,
+      explanation: reason,
+      automated: false,
+      source: 'moderation',
+      decidedBy: admin.user.id,
+    });
+    await queueDecisionEmail(database, statement.id, 'statement');
     await recordAdminAction(database, admin, {
       action: 'member.ban',
       targetType: 'member',
       targetId: id,
       summary: `Banned ${row.username}: ${reason}`,
-      details: { reason },
+      details: { reason, ground, decisionId: statement.id },
     });
     return memberRow(database, id);
   });
   purgePublicPages();
+  wakeWorkers();
   return toMemberDto(member);
+}
+
+/**
+ * Lifting a ban, in the caller's transaction: the member can log in again
+ * and their approved videos are public again (an admin's unban, or an appeal
+ * that reverses the ban). The caller purges the public page cache afterwards.
+ */
+export async function liftBan(db: Database, id: string): Promise<void> {
+  await queryRows(db, sql`UPDATE users SET banned_at = NULL, ban_reason = NULL, banned_by = NULL, updated_at = now() WHERE id = ${id}`);
+  await queryRows(db, sql`UPDATE videos SET owner_banned = false, updated_at = now() WHERE owner_id = ${id}`);
 }
 
 /** Lifts a ban: the member can log in again and their approved videos are public again. */
@@ -185,8 +213,7 @@ export async function unbanMember(actor: Actor, id: string, note: string | undef
   const member = await db.transaction(async (database) => {
     const row = await memberRow(database, id, true);
     if (!row.banned_at) throw conflict(`${row.username} is not banned.`);
-    await queryRows(database, sql`UPDATE users SET banned_at = NULL, ban_reason = NULL, banned_by = NULL, updated_at = now() WHERE id = ${id}`);
-    await queryRows(database, sql`UPDATE videos SET owner_banned = false, updated_at = now() WHERE owner_id = ${id}`);
+    await liftBan(database, id);
     await recordAdminAction(database, admin, {
       action: 'member.unban',
       targetType: 'member',

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { purgePublicPages, wakeWorkers } from '@/lib/events';
+import type { DecisionGround } from '@/lib/trust/grounds';
 import { REPORT_REASON_LABELS, type ReportReason, type ReportTargetType } from '@/lib/validation/community';
 import type { ReportDecision } from '@/lib/validation/admin';
 
@@ -14,7 +15,7 @@ import { notify } from '../notifications';
 import { approveIfClear, applyStrikes } from '../trust/copyright';
 import { recordDecision } from '../trust/decisions';
 import { queueTrustEmail } from '../trust/mail';
-import { GROUND_FOR_REASON } from '../trust/notices';
+import { queueDecisionEmail } from '../trust/statements';
 
 import { recordAdminAction } from './audit';
 import { applyBan } from './members';
@@ -30,12 +31,30 @@ interface OpenReport {
 }
 
 /**
+ * The rule a removal after a report rests on, from the report's reason, when
+ * the admin names none: the statement of reasons cites it (DSA Art. 17).
+ */
+export const REPORT_REASON_GROUNDS: Record<ReportReason, DecisionGround> = {
+  underage: 'law-child-protection',
+  non_consensual: 'law-take-it-down',
+  illegal: 'law-illegal-content',
+  copyright: 'law-copyright-dmca',
+  harassment: 'standards-behaviour',
+  spam: 'standards-what-you-can-share',
+  other: 'standards-prohibited-content',
+};
+
+/**
  * Takes reported content down: a video is rejected (its uploader is told
  * why), a comment is deleted, a profile's member is banned. Returns a line
  * for the audit log. Content already gone counts as removed.
  */
-async function removeTarget(db: Database, admin: Authenticated, report: OpenReport, note: string): Promise<string> {
+async function removeTarget(db: Database, admin: Authenticated, report: OpenReport, note: string, chosenGround?: DecisionGround): Promise<string> {
   const why = `${REPORT_REASON_LABELS[report.reason].label}${note ? ` — ${note}` : ''}`;
+  const ground = chosenGround ?? REPORT_REASON_GROUNDS[report.reason];
+  // Each removal records its statement of reasons in this transaction; the member's notice links to it.
+  const statement = (subjectUserId: string, targetType: 'video' | 'comment' | 'account', targetId: string, targetLabel: string, action: 'video_removed' | 'comment_removed' | 'account_banned') =>
+    recordDecision(db, { subjectUserId, targetType, targetId, targetLabel, action, ground, explanation: why, automated: false, source: report.source === 'notice' ? (report.reason === 'copyright' ? 'copyright' : 'notice') : 'report', decidedBy: admin.user.id });
   if (report.target_type === 'video') {
     const [video] = await queryRows<{ id: string; title: string; owner_id: string; stream_video_id: string }>(
       db,
@@ -45,24 +64,12 @@ async function removeTarget(db: Database, admin: Authenticated, report: OpenRepo
           RETURNING id, title, owner_id, stream_video_id`,
     );
     if (!video) return 'the video was already deleted';
-    // The statement of reasons (DSA Art. 17) the uploader reads and can appeal.
-    const decision = await recordDecision(db, {
-      subjectUserId: video.owner_id,
-      targetType: 'video',
-      targetId: video.stream_video_id,
-      targetLabel: video.title,
-      action: 'video_removed',
-      ground: GROUND_FOR_REASON[report.reason],
-      explanation: `A moderator reviewed a ${report.source === 'notice' ? 'notice' : 'report'} (${REPORT_REASON_LABELS[report.reason].label.toLowerCase()}) and removed the video.${note ? ` ${note}` : ''}`,
-      automated: false,
-      source: report.source === 'notice' ? (report.reason === 'copyright' ? 'copyright' : 'notice') : 'report',
-      decidedBy: admin.user.id,
-    });
+    const { link } = await statement(video.owner_id, 'video', video.stream_video_id, video.title, 'video_removed');
     await notify(db, {
       recipientId: video.owner_id,
       senderId: admin.user.id,
       type: 'video_rejected',
-      link: decision.link,
+      link,
       message: `Your video "${video.title}" was removed after a report. Reason: ${why}`,
     });
     // A copyright takedown an admin upholds is a strike (decision 016).
@@ -74,8 +81,22 @@ async function removeTarget(db: Database, admin: Authenticated, report: OpenRepo
     return `removed the video “${video.title}”`;
   }
   if (report.target_type === 'comment') {
+    const [comment] = await queryRows<{ author_id: string; body: string; title: string }>(
+      db,
+      sql`SELECT c.author_id, c.body, v.title FROM comments c JOIN videos v ON v.id = c.video_id WHERE c.id = ${report.target_id}`,
+    );
     // Its replies and the notifications they caused go with it.
-    return (await removeComment(db, report.target_id)) ? 'deleted the comment' : 'the comment was already deleted';
+    if (!comment || !(await removeComment(db, report.target_id))) return 'the comment was already deleted';
+    const excerpt = [...comment.body.replace(/\s+/g, ' ').trim()].slice(0, 80).join('');
+    const { link } = await statement(comment.author_id, 'comment', report.target_id, `Comment on “${comment.title}”: ${excerpt}`, 'comment_removed');
+    await notify(db, {
+      recipientId: comment.author_id,
+      senderId: admin.user.id,
+      type: 'site_notice',
+      link,
+      message: `Your comment on "${comment.title}" was removed after a report. Reason: ${why}`,
+    });
+    return 'deleted the comment';
   }
   const [member] = await queryRows<{ username: string; is_admin: boolean; banned_at: unknown }>(
     db,
@@ -85,6 +106,9 @@ async function removeTarget(db: Database, admin: Authenticated, report: OpenRepo
   if (member.is_admin) throw conflict(`${member.username} is an admin. Remove their admin rights before banning them.`);
   if (member.banned_at) return `${member.username} was already banned`;
   await applyBan(db, report.target_id, `Reported profile: ${why}`, admin.user.id);
+  // A banned member cannot log in: the statement goes by email, with a link to read and appeal it.
+  const { id } = await statement(report.target_id, 'account', report.target_id, member.username, 'account_banned');
+  await queueDecisionEmail(db, id, 'statement');
   return `banned ${member.username}`;
 }
 
@@ -103,7 +127,7 @@ export async function decideReport(actor: Actor, reportId: string, decision: Rep
     );
     if (!report) throw new ApiError(404, 'Report not found');
     if (report.status !== 'open') throw conflict(`This report was already ${report.status}.`);
-    const outcome = decision.action === 'remove' ? await removeTarget(database, admin, report, decision.note) : 'dismissed';
+    const outcome = decision.action === 'remove' ? await removeTarget(database, admin, report, decision.note, decision.ground) : 'dismissed';
     const closed = await queryRows<{ id: string; notifier_email: string | null; reason: ReportReason; held_video: boolean }>(
       database,
       sql`UPDATE reports SET status = ${decision.action === 'remove' ? 'resolved' : 'dismissed'}, resolved_by = ${admin.user.id},

@@ -5,6 +5,7 @@ import { PURGE_JOB_HANDLERS } from '../deletion/purge';
 import { DEMO_JOB_HANDLERS } from '../demo/jobs';
 import { EXPORT_JOB_HANDLERS } from '../exports';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
+import { DECISION_EMAIL_JOB_HANDLERS } from '../trust/statements';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
 import { COPYRIGHT_JOB_HANDLERS } from '../trust/copyright';
 import { TRUST_MAIL_JOB_HANDLERS } from '../trust/mail';
@@ -23,4 +24,5 @@ export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...EXPORT_JOB_HANDLERS,
   ...TRUST_MAIL_JOB_HANDLERS,
   ...COPYRIGHT_JOB_HANDLERS,
+  ...DECISION_EMAIL_JOB_HANDLERS,
 };

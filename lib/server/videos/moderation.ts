@@ -5,7 +5,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { ModerationVideoDto, OwnVideoDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
 import { videos } from '@/lib/db/schema';
-import type { ModerationStatus } from '@/lib/validation/videos';
+import type { DecisionGround } from '@/lib/trust/grounds';
+import { DEFAULT_REJECTION_GROUND, type ModerationStatus } from '@/lib/validation/videos';
 import { purgePublicPages } from '@/lib/events';
 
 import { recordAdminAction } from '../admin/audit';
@@ -13,6 +14,7 @@ import { requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
 import { assertApprovable } from '../trust/approval-gate';
+import { recordDecision } from '../trust/decisions';
 
 import { PACKAGE_HLS_JOB } from './processing';
 import { PROCESS_VIDEO_JOB } from './upload';
@@ -51,7 +53,8 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
   };
 }
 
-export type ModerationDecision = { action: 'approve' } | { action: 'reject'; reason: string };
+/** A rejection names the rule it rests on (its statement of reasons); without one, DEFAULT_REJECTION_GROUND. */
+export type ModerationDecision = { action: 'approve' } | { action: 'reject'; reason: string; ground?: DecisionGround };
 
 /**
  * Approves or rejects a video and tells the uploader. Approving a video
@@ -92,13 +95,29 @@ export async function moderateVideo(actor: Actor, streamVideoId: string, decisio
       targetType: 'video',
       targetId: video.streamVideoId,
       summary: decision.action === 'approve' ? `Approved “${video.title}”` : `Rejected “${video.title}”: ${decision.reason}`,
-      details: { videoId: video.id, from: video.moderationStatus, ...(decision.action === 'reject' ? { reason: decision.reason } : {}) },
+      details: { videoId: video.id, from: video.moderationStatus, ...(decision.action === 'reject' ? { reason: decision.reason, ground: decision.ground ?? DEFAULT_REJECTION_GROUND } : {}) },
     });
+    // A rejection's statement of reasons (DSA Art. 17), which the notification links to and the uploader can appeal.
+    const statement =
+      decision.action === 'reject'
+        ? await recordDecision(tx, {
+            subjectUserId: video.ownerId,
+            targetType: 'video',
+            targetId: video.streamVideoId,
+            targetLabel: video.title,
+            action: 'video_rejected',
+            ground: decision.ground ?? DEFAULT_REJECTION_GROUND,
+            explanation: decision.reason,
+            automated: false,
+            source: 'moderation',
+            decidedBy: admin.user.id,
+          })
+        : null;
     await notify(tx, {
       recipientId: video.ownerId,
       senderId: admin.user.id,
       type: decision.action === 'approve' ? 'video_approved' : 'video_rejected',
-      link: decision.action === 'approve' ? `/video/${video.streamVideoId}` : '/upload#your-videos',
+      link: statement ? statement.link : `/video/${video.streamVideoId}`,
       message:
         decision.action === 'approve'
           ? `Your video "${video.title}" has been approved.`

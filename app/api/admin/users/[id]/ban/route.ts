@@ -2,9 +2,9 @@ import { banMember, unbanMember } from '@/lib/server/admin/members';
 import { handler } from '@/lib/server/http';
 import { banSchema, memberIdParamsSchema, unbanSchema } from '@/lib/validation/admin';
 
-// POST /api/admin/users/{id}/ban — { reason }: bans the member (sessions and tokens revoked, videos hidden): { member }.
+// POST /api/admin/users/{id}/ban — { reason, ground? }: bans the member (sessions and tokens revoked, videos hidden) and emails the member a statement of reasons they can appeal: { member }.
 export const POST = handler({ auth: 'admin', params: memberIdParamsSchema, body: banSchema }, async ({ actor, params, body }) => ({
-  member: await banMember(actor, params.id, body.reason),
+  member: await banMember(actor, params.id, body.reason, body.ground),
 }));
 
 // DELETE /api/admin/users/{id}/ban — { note? } (body optional): lifts the ban: { member }.
