@@ -28,6 +28,8 @@ const serverEnv = {
   VERIFICATION_KEY: '7e2e'.repeat(16),
   // Identity documents and performer releases are sealed with this key; production refuses them without one (decision 013).
   VERIFICATION_KEY: 'e2e0'.repeat(16),
+  // Urgent notices mail an alert here (e2e/notices.spec.ts; decision 016).
+  ADMIN_ALERT_EMAIL: 'alerts@e2e.example.org',
 };
 
 const chromium = {

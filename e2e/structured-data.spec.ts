@@ -28,6 +28,10 @@ const STATIC_PAGES: Record<string, string> = {
   '/email-verification-failed': 'WebSite',
   '/account-deleted': 'WebSite',
   '/withdraw-consent': 'WebSite',
+  '/report-content': 'WebSite',
+  '/copyright/notice': 'WebSite',
+  '/copyright/counter-notice': 'WebSite',
+  '/copyright/lawsuit?token=not-a-token': 'WebSite',
   '/transparency': 'Article',
   ...Object.fromEntries(POLICY_PAGES.map(([p]) => [p, 'Article'])),
 };

@@ -139,10 +139,20 @@ export interface AdminReportDto {
   /** "3 hours ago", in the spec's relative-time units, at the moment of the answer. */
   age: string;
   ageHours: number;
-  /** Seven business days (Monday to Friday, UTC) after createdAt. */
+  /** 48 hours after createdAt for non-consent and minors, else seven business days (Monday to Friday, UTC). */
   dueAt: string;
   /** Still open after dueAt. */
   overdue: boolean;
+  /** For open reports: "5 hours left" or "overdue by 2 days 3 hours"; null once decided. */
+  clock: string | null;
+  /** 'report' from the in-app dialog, 'notice' from the public or DMCA form. */
+  source: 'report' | 'notice';
+  /** A notice's sender, for admins only (null for in-app reports). */
+  notifier: { name: string; email: string; signature: string } | null;
+  /** This report hid the video at once. */
+  heldVideo: boolean;
+  /** The copyright takedown this notice caused, if any. */
+  takedown: { _id: string; status: 'active' | 'counter_noticed' | 'lawsuit' | 'restored' | 'withdrawn' | 'upheld'; restoreAt: string | null; claimant: { address: string; phone: string }; work: string } | null;
   /** How many reports with this status point at the same target (this one included). */
   reportsOnTarget: number;
   resolvedAt: string | null;

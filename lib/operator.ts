@@ -21,6 +21,9 @@ export interface OperatorInfo {
   dmcaAgentName: string;
   dmcaAgentEmail: string;
   dmcaAgentAddress: string;
+  /** Copyright rules the policy states (REPEAT_INFRINGER_STRIKES, COUNTER_NOTICE_WAIT_BUSINESS_DAYS; decision 016). */
+  repeatInfringerStrikes: number;
+  counterNoticeWaitBusinessDays: number;
   /** Custodian of records for 18 U.S.C. 2257 (RECORDS_CUSTODIAN_NAME, RECORDS_CUSTODIAN_ADDRESS), shown on /2257. */
   recordsCustodianName: string;
   recordsCustodianAddress: string;

@@ -24,3 +24,18 @@ export const REPORT_REASON_LABELS: Record<ReportReason, { label: string; hint: s
 
 /** Reasons moderators look at first: possible harm to a person, and crime. */
 export const URGENT_REPORT_REASONS: readonly ReportReason[] = ['underage', 'non_consensual', 'illegal'];
+
+/**
+ * Reasons that hide a video at once and must be decided within 48 hours
+ * (TAKE IT DOWN Act for intimate images shared without consent; minors
+ * because nothing is more urgent). One rule for in-app reports and public
+ * notices (decision 016).
+ */
+export const HOLD_REPORT_REASONS: readonly ReportReason[] = ['non_consensual', 'underage'];
+export const HOLD_DUE_HOURS = 48;
+/** Reports and notices on anything else are due this many business days after they arrive. */
+export const REPORT_DUE_BUSINESS_DAYS_DEFAULT = 7;
+
+/** The reasons the public notice form offers (copyright goes to the DMCA form). */
+export const NOTICE_REASONS = ['non_consensual', 'underage', 'copyright', 'illegal', 'other'] as const satisfies readonly ReportReason[];
+export type NoticeReason = (typeof NOTICE_REASONS)[number];

@@ -196,20 +196,28 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
 
       <h2 id="reporting">Reporting a video, comment or account</h2>
       <p>
-        If you see something that breaks these standards, email us at{' '}
-        <a href={`mailto:${operator.email}`}>{operator.email}</a>. Please include:
+        Anyone can report a video, with or without an account. Use the <strong>Report</strong> button under the video,
+        or, if you want a reply, the <Link href="/report-content">report content form</Link> (also linked as “Legal
+        notice” on every video page and in the footer). The form asks for:
       </p>
       <ul>
-        <li>the full address (URL) of the video, comment or profile, copied from your browser’s address bar;</li>
-        <li>which rule you think it breaks, and where in the video (a time stamp helps);</li>
-        <li>if it is about you, a short explanation of how you are connected to it; and</li>
-        <li>how we can reach you if we need more information.</li>
+        <li>the address (URL) of the video, copied from your browser’s address bar;</li>
+        <li>what is wrong: intimate images shared without consent, someone under 18, something illegal, or something else;</li>
+        <li>an explanation: which rule or law you think it breaks, and, if it is about you, how you are connected to it;</li>
+        <li>your name and an email address, your typed signature, and a declaration that your notice is made in good faith.</li>
       </ul>
       <p>
-        <strong>Urgent reports come first.</strong> Start the subject line with “URGENT” if a report involves a minor, or
-        content recorded or shared without consent. We review these before anything else, remove the content while we
-        investigate, and report suspected child sexual abuse material to the National Center for Missing &amp; Exploited
-        Children (NCMEC) and to other authorities as the law requires. Please send us only the link: never download,
+        We email you a reference at once, and the outcome when a moderator has decided. Comments and profiles can be
+        reported with the Report button by members; anything else can go to{' '}
+        <a href={`mailto:${operator.email}`}>{operator.email}</a>.
+      </p>
+      <p>
+        <strong>Urgent reports come first.</strong> A report or notice that a video shows someone under 18, or intimate
+        images shared without consent, hides the video from the whole site at once, before anyone has looked at it, and
+        a moderator decides within 48 hours (the US TAKE IT DOWN Act’s deadline). The uploader is told why, and the video
+        comes back only if the moderator finds nothing wrong. Every other report is decided within 7 business days. We
+        report suspected child sexual abuse material to the National Center for Missing &amp; Exploited Children (NCMEC)
+        and to other authorities as the law requires. Please send us only the link: never download,
         copy or forward material that may show a minor. You can also report it directly to NCMEC’s CyberTipline at{' '}
         <a href="https://report.cybertip.org/" rel="noopener noreferrer">
           report.cybertip.org
@@ -225,8 +233,8 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         can help stop them spreading on participating platforms.
       </p>
       <p>
-        If your report is about copyright — someone uploaded your work — please follow the notice process in our{' '}
-        <Link href="/copyright-policy">Copyright Policy</Link> so we have everything the law requires.
+        If your report is about copyright — someone uploaded your work — please use our{' '}
+        <Link href="/copyright/notice">copyright notice form</Link> (see the <Link href="/copyright-policy">Copyright Policy</Link>) so we have everything the law requires.
       </p>
 
       <h2 id="enforcement-and-appeals">Enforcement and appeals</h2>

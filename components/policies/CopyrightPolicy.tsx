@@ -43,8 +43,10 @@ export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }
 
       <h2 id="how-to-send-a-takedown-notice">How to send a takedown notice</h2>
       <p>
-        Send your notice in writing to our designated agent, by email or by post. To be valid under
-        17 U.S.C. §&nbsp;512(c)(3), it must include all of the following:
+        The quickest way is our <Link href="/copyright/notice">copyright notice form</Link>: it asks for everything
+        below, one video per notice, and a complete notice takes the video down at once. You can also send your notice in
+        writing to our designated agent, by email or by post. To be valid under 17 U.S.C. §&nbsp;512(c)(3), it must
+        include all of the following:
       </p>
       <ol>
         <li>
@@ -98,12 +100,20 @@ export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }
       <h2 id="what-happens-after-a-notice">What happens after a notice</h2>
       <p>When we receive a complete notice, we:</p>
       <ol>
-        <li>promptly remove the material, or disable access to it;</li>
         <li>
-          tell the uploader that it was removed because of a copyright notice, and send them a copy of the notice,
-          including the complainant’s name and contact details, so they can respond; and
+          take the video down at once: it disappears from every page, list, search, feed, sitemap and embed while the
+          notice is open;
         </li>
-        <li>record the notice against the uploader’s account for our repeat-infringer policy.</li>
+        <li>email you a reference, and put the notice in our moderators’ queue;</li>
+        <li>
+          tell the uploader, by notification and email, that it was taken down because of a copyright notice, with a
+          statement of reasons naming the work you identified and a link to the counter-notice form; and
+        </li>
+        <li>
+          have a moderator review it. If the moderator upholds the notice, the video is removed for good and the takedown
+          counts against the uploader (see <a href="#repeat-infringers">Repeat infringers</a>). If the notice is plainly
+          invalid, the takedown is withdrawn and the video comes back.
+        </li>
       </ol>
       <p>
         If you send a notice, please be aware that the uploader will see it. If you want to keep your personal contact
@@ -113,8 +123,10 @@ export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }
       <h2 id="counter-notices">Counter-notices</h2>
       <p>
         If your content was removed and you believe this was a mistake or misidentification — for example, you own the
-        work, you have a licence, or the use is lawful — you can send a counter-notice to our designated agent. To be
-        valid under 17 U.S.C. §&nbsp;512(g)(3), it must include:
+        work, you have a licence, or the use is lawful — you can send a counter-notice with our{' '}
+        <Link href="/copyright/counter-notice">counter-notice form</Link> (log in with the account that uploaded the
+        video; the email we sent you links to it) or in writing to our designated agent. We accept one counter-notice
+        per takedown. To be valid under 17 U.S.C. §&nbsp;512(g)(3), it must include:
       </p>
       <ol>
         <li>Your physical or electronic signature (a typed full name is accepted).</li>
@@ -139,19 +151,23 @@ export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }
       </ol>
       <p>
         When we receive a complete counter-notice, we send a copy, including your name and contact details, to the
-        person who sent the original notice, and tell them that we will restore the material in 10 business days. We
-        then restore it no sooner than 10 and no later than 14 business days after we received your counter-notice,
-        unless our designated agent first receives notice that the complainant has filed a court action seeking to stop
-        you from infringing in relation to the material. Restored material must still meet our Community Standards.
+        person who sent the original notice, and tell them the date we will restore the material:{' '}
+        {operator.counterNoticeWaitBusinessDays} business days after we received your counter-notice (the law allows 10
+        to 14). On that date the video comes back automatically, unless the complainant first tells us, through the link
+        in our email or through our designated agent, that they have filed a court action seeking to stop you from
+        infringing in relation to the material; then it stays down while the case goes on. Restored material must still
+        meet our Community Standards: if something else about the video needs review, it waits for a moderator.
       </p>
 
       <h2 id="repeat-infringers">Repeat infringers</h2>
       <p>
-        We terminate, in appropriate circumstances, the accounts of members who repeatedly infringe copyright. In
-        general, an account that receives three valid notices that were not successfully countered is permanently
-        closed. We may close an account sooner, after a single notice, if the infringement is deliberate or large-scale,
-        for example someone re-uploading other creators’ catalogues. Members whose accounts are closed for infringement
-        may not open new ones.
+        We terminate, in appropriate circumstances, the accounts of members who repeatedly infringe copyright. Each
+        takedown that a moderator upholds is a strike; takedowns that were withdrawn, or restored after a counter-notice,
+        are not. When an account reaches {operator.repeatInfringerStrikes}{' '}
+        {operator.repeatInfringerStrikes === 1 ? 'strike' : 'strikes'} it is closed permanently, and the member receives a
+        statement of reasons they can appeal. We may close an account sooner, after a single notice, if the infringement
+        is deliberate or large-scale, for example someone re-uploading other creators’ catalogues. Members whose accounts
+        are closed for infringement may not open new ones.
       </p>
 
       <h2 id="false-claims">False claims</h2>

@@ -46,7 +46,7 @@ export const POLICIES = {
     title: 'Copyright Policy',
     description:
       'How to send a DMCA takedown notice or counter-notice, who our designated agent is, and our repeat-infringer policy.',
-    lastUpdated: '2026-11-21',
+    lastUpdated: '2026-11-25',
     Component: CopyrightPolicy,
   },
   'cookie-policy': {

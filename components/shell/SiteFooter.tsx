@@ -14,6 +14,7 @@ const LEGAL_LINKS = [
   { href: '/terms-of-use', label: 'Terms of Use' },
   { href: '/copyright-policy', label: 'Copyright & DMCA' },
   { href: '/withdraw-consent', label: 'Withdraw consent' },
+  { href: '/report-content', label: 'Report content' },
   { href: '/2257', label: '2257 Statement' },
   { href: '/transparency', label: 'Transparency' },
 ] as const;

@@ -219,6 +219,28 @@ export const envSchema = z
     DMCA_AGENT_NAME: optionalString,
     DMCA_AGENT_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     DMCA_AGENT_ADDRESS: optionalString,
+    /** Where an alert goes for each urgent notice (non-consent, minors); unset: no alert mail (decision 016). */
+    ADMIN_ALERT_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
+    /** 17 U.S.C. 512(g)(2)(C): a counter-noticed video comes back after 10 to 14 business days. */
+    COUNTER_NOTICE_WAIT_BUSINESS_DAYS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of business days from 10 to 14' })
+        .int('must be a whole number of business days from 10 to 14')
+        .min(10, 'must be a whole number of business days from 10 to 14 (17 U.S.C. 512(g)(2)(C))')
+        .max(14, 'must be a whole number of business days from 10 to 14 (17 U.S.C. 512(g)(2)(C))')
+        .default(10),
+    ),
+    /** Takedowns that stand before an uploader's account ends (17 U.S.C. 512(i) repeat-infringer policy). */
+    REPEAT_INFRINGER_STRIKES: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number from 1 to 10' })
+        .int('must be a whole number from 1 to 10')
+        .min(1, 'must be a whole number from 1 to 10')
+        .max(10, 'must be a whole number from 1 to 10')
+        .default(3),
+    ),
     // The custodian of records named on /2257 (18 U.S.C. 2257 and 28 C.F.R. 75.6): a person's name and a street address (no P.O. box).
     RECORDS_CUSTODIAN_NAME: z.preprocess(emptyToUndefined, z.string().trim().max(200, 'must be at most 200 characters').optional()),
     RECORDS_CUSTODIAN_ADDRESS: z.preprocess(

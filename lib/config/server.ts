@@ -67,6 +67,8 @@ export interface ServerConfig {
   vipPlans: VipPlan[];
   /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
   verotel: { shopId: string; signatureKey: string; baseUrl: string } | null;
+  /** Notices and copyright (decision 016): the urgent-notice alert address, the counter-notice wait, the repeat-infringer limit. */
+  trust: { adminAlertEmail: string | undefined; counterNoticeWaitBusinessDays: number; repeatInfringerStrikes: number };
 }
 
 const placeholder = (variable: string, what: string) => `[${what} — set ${variable}]`;
@@ -93,6 +95,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadsPerDay: raw.UPLOADS_PER_DAY,
     recordsRetentionYears: raw.RECORDS_RETENTION_YEARS,
     trustProxy: raw.TRUST_PROXY,
+    trust: {
+      adminAlertEmail: raw.ADMIN_ALERT_EMAIL,
+      counterNoticeWaitBusinessDays: raw.COUNTER_NOTICE_WAIT_BUSINESS_DAYS,
+      repeatInfringerStrikes: raw.REPEAT_INFRINGER_STRIKES,
+    },
     mailFrom: raw.MAIL_FROM ?? `${raw.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
     admin:
       raw.ADMIN_USERNAME && raw.ADMIN_EMAIL && raw.ADMIN_PASSWORD
@@ -108,6 +115,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dmcaAgentEmail: raw.DMCA_AGENT_EMAIL ?? raw.OPERATOR_EMAIL ?? placeholder('DMCA_AGENT_EMAIL', 'DMCA agent email'),
       dmcaAgentAddress:
         raw.DMCA_AGENT_ADDRESS ?? raw.OPERATOR_ADDRESS ?? placeholder('DMCA_AGENT_ADDRESS', 'DMCA agent postal address'),
+      repeatInfringerStrikes: raw.REPEAT_INFRINGER_STRIKES,
+      counterNoticeWaitBusinessDays: raw.COUNTER_NOTICE_WAIT_BUSINESS_DAYS,
       recordsCustodianName: raw.RECORDS_CUSTODIAN_NAME ?? placeholder('RECORDS_CUSTODIAN_NAME', 'Custodian of records'),
       recordsCustodianAddress: raw.RECORDS_CUSTODIAN_ADDRESS ?? placeholder('RECORDS_CUSTODIAN_ADDRESS', 'Custodian of records street address'),
       recordsCustodianConfigured: Boolean(raw.RECORDS_CUSTODIAN_NAME && raw.RECORDS_CUSTODIAN_ADDRESS),

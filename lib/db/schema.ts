@@ -362,6 +362,8 @@ export const blocks = pgTable(
 
 // The one list of reasons (lib/report-reasons.ts), shared with the validation schema and every report dialog.
 export { REPORT_REASONS, REPORT_TARGETS };
+export const REPORT_SOURCES = ['report', 'notice'] as const;
+export type ReportSource = (typeof REPORT_SOURCES)[number];
 
 /**
  * Reports from anyone (a video can be reported without an account). The
@@ -386,9 +388,20 @@ export const reports = pgTable(
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolutionNote: text('resolution_note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** 'report' from the in-app dialog, 'notice' from the public notice or DMCA form (decision 016). */
+    source: text('source', { enum: REPORT_SOURCES }).notNull().default('report'),
+    /** A notice's sender (DSA Art. 16, TAKE IT DOWN Act, 17 U.S.C. 512): shown to admins only, told the outcome. */
+    notifierName: text('notifier_name'),
+    notifierEmail: text('notifier_email'),
+    notifierSignature: text('notifier_signature'),
+    /** When a decision is due: 48 hours for non-consent and minors, 7 business days otherwise. Null only on rows older than 0016. */
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    /** This report hid the video at once (hold pending review); dismissing it may approve the video again. */
+    heldVideo: boolean('held_video').notNull().default(false),
   },
   (t) => [
     index('reports_open_idx').on(t.status, t.createdAt),
+    index('reports_due_idx').on(t.status, t.dueAt),
     index('reports_target_idx').on(t.targetType, t.targetId),
     // One open report per reporter and target: reporting twice does not flood the queue.
     uniqueIndex('reports_once_per_reporter').on(t.targetType, t.targetId, t.reporterKey).where(sql`status = 'open'`),
@@ -763,6 +776,60 @@ export const consentWithdrawals = pgTable(
 );
 
 export type ConsentWithdrawal = typeof consentWithdrawals.$inferSelect;
+export const TAKEDOWN_STATUSES = ['active', 'counter_noticed', 'lawsuit', 'restored', 'withdrawn', 'upheld'] as const;
+export type TakedownStatus = (typeof TAKEDOWN_STATUSES)[number];
+
+/**
+ * Copyright takedowns (17 U.S.C. 512, decision 016): the DMCA details of a
+ * notice whose queue entry is a `reports` row (reason 'copyright', source
+ * 'notice'). active → counter_noticed (the uploader answered; restore_at is
+ * set and a job restores then) → restored, or → lawsuit (the claimant went
+ * to court; the video stays down). An admin may withdraw (the notice was
+ * invalid: the video comes back) or uphold (remove for good). Takedowns that
+ * were neither restored nor withdrawn are the uploader's strikes.
+ */
+export const copyrightTakedowns = pgTable(
+  'copyright_takedowns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reportId: uuid('report_id').references(() => reports.id, { onDelete: 'set null' }),
+    videoId: uuid('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    /** No foreign key: strikes outlive a deleted video, and terminated accounts stay counted. */
+    uploaderId: uuid('uploader_id').notNull(),
+    videoLabel: text('video_label').notNull().default(''),
+    status: text('status', { enum: TAKEDOWN_STATUSES }).notNull().default('active'),
+    claimantName: text('claimant_name').notNull(),
+    claimantAddress: text('claimant_address').notNull(),
+    claimantPhone: text('claimant_phone').notNull(),
+    claimantEmail: text('claimant_email').notNull(),
+    claimantSignature: text('claimant_signature').notNull(),
+    /** The copyrighted work (512(c)(3)(A)(ii)). */
+    work: text('work').notNull(),
+    /** The infringing material's location as the claimant gave it. */
+    infringingUrl: text('infringing_url').notNull(),
+    /** SHA-256 of the claimant's single-use link to report a lawsuit. */
+    lawsuitTokenHash: text('lawsuit_token_hash'),
+    counterName: text('counter_name'),
+    counterAddress: text('counter_address'),
+    counterPhone: text('counter_phone'),
+    counterSignature: text('counter_signature'),
+    counterStatement: text('counter_statement'),
+    counterAt: timestamp('counter_at', { withTimezone: true }),
+    /** When the video comes back unless a lawsuit is reported first. */
+    restoreAt: timestamp('restore_at', { withTimezone: true }),
+    lawsuitAt: timestamp('lawsuit_at', { withTimezone: true }),
+    lawsuitDetails: text('lawsuit_details'),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('copyright_takedowns_video_idx').on(t.videoId, t.status),
+    index('copyright_takedowns_uploader_idx').on(t.uploaderId, t.status),
+    uniqueIndex('copyright_takedowns_lawsuit_token_key').on(t.lawsuitTokenHash),
+  ],
+);
+
+export type CopyrightTakedown = typeof copyrightTakedowns.$inferSelect;
 export const APPEAL_STATUSES = ['open', 'upheld', 'reversed'] as const;
 export type AppealStatus = (typeof APPEAL_STATUSES)[number];
 

@@ -40,6 +40,8 @@ export const LIMITS = {
   /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */
   reportPerIp: { points: 10, duration: 60 * 60 },
   reportPerMember: { points: 20, duration: 60 * 60 },
+  /** Public notices and DMCA notices (decision 016), per address: enough for a real sender, not for hiding the catalogue. */
+  noticePerIp: { points: 10, duration: 60 * 60 },
   /** Comments (lib/server/community/comments.ts), per member: a burst limit and a daily one. */
   commentPerMinute: { points: 5, duration: 60 },
   commentPerDay: { points: 60, duration: 24 * 60 * 60 },

@@ -146,6 +146,11 @@ const TABLE: Record<string, Row> = {
         .values({ videoId: video!.id, streamVideoId, videoTitle: video!.title, legalName: 'Sam Doe', dateOfBirth: '1990-01-01', email: 'sam@example.org', statement: 'I appear in it and withdraw.', senderKey: 'a:test' })
         .returning();
       return { path: `/api/admin/consent-withdrawals/${row!.id}`, params: { id: row!.id }, json: { action: 'dismiss' } };
+  'POST api/admin/copyright/takedowns/[id]/lawsuit/route.ts': {
+    access: 'admin',
+    build: async () => {
+      const id = crypto.randomUUID();
+      return { path: `/api/admin/copyright/takedowns/${id}/lawsuit`, params: { id }, json: { details: 'Case 1:26-cv-00001, S.D.N.Y.' } };
     },
   },
   'GET api/admin/stats/route.ts': simple('admin', '/api/admin/stats'),
@@ -313,6 +318,38 @@ const TABLE: Record<string, Row> = {
       return { path: '/api/payments/verotel/postback', form };
     },
   },
+  'POST api/notices/route.ts': {
+    access: 'public',
+    build: async (f) => ({
+      path: '/api/notices',
+      json: { video: await f.video(), reason: 'other', details: 'Shows a private address.', name: 'Sam Doe', email: 'sam@example.org', signature: 'Sam Doe', goodFaith: true },
+    }),
+  },
+  'POST api/copyright/notices/route.ts': {
+    access: 'public',
+    build: async (f) => ({
+      path: '/api/copyright/notices',
+      json: {
+        video: await f.video(),
+        work: 'My film “Dawn”, 2025',
+        name: 'Sam Doe',
+        address: '1 Main St, Springfield',
+        phone: '+1 555 0100',
+        email: 'sam@example.org',
+        signature: 'Sam Doe',
+        goodFaith: true,
+        perjury: true,
+      },
+    }),
+  },
+  'POST api/copyright/counter-notices/route.ts': {
+    access: 'member',
+    build: async (f) => ({
+      path: '/api/copyright/counter-notices',
+      json: { video: await f.video(), material: 'My video, at /video/x', name: 'Alex', address: '2 Side St', phone: '+44 20 7946 0000', signature: 'Alex', mistake: true, jurisdiction: true },
+    }),
+  },
+  'POST api/copyright/lawsuits/route.ts': { access: 'public', build: async () => ({ path: '/api/copyright/lawsuits', json: { token: 'not-a-real-token', details: 'Case 1' } }) },
   'POST api/reports/route.ts': {
     access: 'open',
     build: async (f) => ({ path: '/api/reports', json: { targetType: 'video', target: await f.video(), reason: 'spam', details: '' } }),

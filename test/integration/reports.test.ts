@@ -207,7 +207,7 @@ describe.each(ENGINES)('reports on %s', (engine) => {
       expect(member).toMatchObject({ status: 403, body: { message: 'Forbidden: Admin access required' } });
     });
 
-    it('lists open reports with age, due date 7 business days on, target summaries, urgent ones first', async () => {
+    it('lists open reports with age, due date 7 business days on (48 hours for minors), target summaries, soonest due first', async () => {
       // Monday 2025-01-06 09:00 UTC: due Wednesday 2025-01-15, long overdue.
       const old = new Date('2025-01-06T09:00:00Z');
       await database.db.insert(reports).values({ targetType: 'video', targetId: video.id, reason: 'spam', reporterKey: 'a:old', createdAt: old });
@@ -220,11 +220,12 @@ describe.each(ENGINES)('reports on %s', (engine) => {
       expect(response.body.counts).toEqual({ open: 4, resolved: 0, dismissed: 0 });
       expect(response.body.pagination).toEqual({ page: 1, limit: 25, hasMore: false });
       const listed = response.body.reports as AdminReportDto[];
-      // The urgent one (possible minor) first, then the oldest.
-      expect(listed.map((r) => `${r.targetType}:${r.reason}`)).toEqual(['profile:underage', 'video:spam', 'comment:harassment', 'video:copyright']);
+      // Soonest due first (decision 016): the overdue one, then the possible minor (48 hours), then the rest by age.
+      expect(listed.map((r) => `${r.targetType}:${r.reason}`)).toEqual(['video:spam', 'profile:underage', 'comment:harassment', 'video:copyright']);
 
-      const [urgent, oldest, comment, fresh] = listed as [AdminReportDto, AdminReportDto, AdminReportDto, AdminReportDto];
+      const [oldest, urgent, comment, fresh] = listed as [AdminReportDto, AdminReportDto, AdminReportDto, AdminReportDto];
       expect(urgent).toMatchObject({ urgent: true, reasonLabel: 'Involves someone under 18', target: { type: 'profile', username: 'creator', link: '/profile/creator' }, reporter: { username: 'reporter' } });
+      expect(new Date(urgent.dueAt).getTime() - new Date(urgent.createdAt).getTime()).toBe(48 * 3_600_000);
       expect(oldest).toMatchObject({
         urgent: false,
         createdAt: '2025-01-06T09:00:00.000Z',

@@ -41,4 +41,20 @@ it('the privacy policy says which identity documents are kept, why and for how l
   expect(html).toContain('18 U.S.C. 2257');
   expect(html).toMatch(/deleted after 45 days/);
   expect(html).toMatch(/kept for 9 years/);
+describe('notices and copyright in the policies (decision 016)', () => {
+  const configured = loadConfig({ SITE_NAME: 'Chrysalis', REPEAT_INFRINGER_STRIKES: '2', COUNTER_NOTICE_WAIT_BUSINESS_DAYS: '12' }).operator;
+  it('the Copyright Policy states the configured strike limit and wait, and links the forms', () => {
+    const copyright = POLICIES['copyright-policy'];
+    const html = renderToStaticMarkup(<copyright.Component operator={configured} />);
+    expect(html).toContain('reaches 2 strikes');
+    expect(html).toContain('12 business days after we received your counter-notice');
+    expect(html).toContain('href="/copyright/notice"');
+    expect(html).toContain('href="/copyright/counter-notice"');
+  });
+  it('the Community Standards link the report content form and state the 48-hour clock', () => {
+    const standards = POLICIES['community-standards'];
+    const html = renderToStaticMarkup(<standards.Component operator={configured} />);
+    expect(html).toContain('href="/report-content"');
+    expect(html).toContain('within 48 hours');
+  });
 });

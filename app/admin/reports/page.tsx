@@ -16,7 +16,15 @@ export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Reports', description: 'Reports from members and visitors, urgent first, with due dates.', path: '/admin/reports', noindex: true });
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const TAKEDOWN_LABELS: Record<NonNullable<AdminReportDto['takedown']>['status'], string> = {
+  active: 'Taken down, no counter-notice yet',
+  counter_noticed: 'Counter-notice received',
+  lawsuit: 'Lawsuit reported: stays down',
+  restored: 'Restored after a counter-notice',
+  withdrawn: 'Withdrawn',
+  upheld: 'Upheld (a strike)',
+};
 const STATUS_LABELS = { open: 'Open', resolved: 'Removed', dismissed: 'Dismissed' } as const;
 const REMOVE_LABELS = { video: 'Remove video', comment: 'Delete comment', profile: 'Ban member' } as const;
 
@@ -50,15 +58,47 @@ function ReportCard({ report }: { report: AdminReportDto }) {
         {report.reasonLabel}{' '}
         <span className="admin-badges">
           {report.urgent && <span className="admin-badge admin-badge-banned">Urgent</span>}
+          {report.source === 'notice' && <span className="admin-badge">{report.reason === 'copyright' ? 'DMCA notice' : 'Notice'}</span>}
+          {report.heldVideo && report.status === 'open' && <span className="admin-badge admin-badge-warn">Video hidden</span>}
           {report.overdue && <span className="admin-badge admin-badge-warn">Overdue</span>}
           {report.reportsOnTarget > 1 && <span className="admin-badge">{report.reportsOnTarget} reports on this</span>}
         </span>
       </h3>
       <Target report={report} />
+      {report.clock && (
+        <p className={`admin-clock${report.overdue ? ' admin-clock-overdue' : ''}`}>
+          <strong>{report.overdue ? `Overdue by ${report.clock.replace(/^overdue by /, '')}` : report.clock}</strong> · due {dateTimeFormat.format(new Date(report.dueAt))} UTC
+        </p>
+      )}
       {report.details && <p className="admin-description">“{report.details}”</p>}
+      {report.notifier && (
+        <dl className="admin-notifier">
+          <dt>Sent by</dt>
+          <dd>{report.notifier.name}</dd>
+          <dt>Email</dt>
+          <dd>
+            <a href={`mailto:${report.notifier.email}`}>{report.notifier.email}</a>
+          </dd>
+          <dt>Signature</dt>
+          <dd>{report.notifier.signature}</dd>
+          {report.takedown && (
+            <>
+              <dt>Address</dt>
+              <dd>{report.takedown.claimant.address}</dd>
+              <dt>Phone</dt>
+              <dd>{report.takedown.claimant.phone}</dd>
+              <dt>Takedown</dt>
+              <dd>
+                {TAKEDOWN_LABELS[report.takedown.status]}
+                {report.takedown.status === 'counter_noticed' && report.takedown.restoreAt ? `: comes back ${dateTimeFormat.format(new Date(report.takedown.restoreAt))} UTC unless a lawsuit is reported` : ''}
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
       <p className="admin-muted">
-        Reported {report.age} by {report.reporter ? report.reporter.username : 'a visitor'} ·{' '}
-        {report.status === 'open' ? `due ${dateFormat.format(new Date(report.dueAt))}` : `${STATUS_LABELS[report.status].toLowerCase()}${report.resolutionNote ? `: ${report.resolutionNote}` : ''}`}
+        Reported {report.age} by {report.reporter ? report.reporter.username : report.notifier ? 'a notice sender' : 'a visitor'}
+        {report.status === 'open' ? '' : ` · ${STATUS_LABELS[report.status].toLowerCase()}${report.resolutionNote ? `: ${report.resolutionNote}` : ''}`}
       </p>
       {report.status === 'open' && (
         <div className="admin-actions">
@@ -81,6 +121,17 @@ function ReportCard({ report }: { report: AdminReportDto }) {
             fields={[{ name: 'note', label: 'Why nothing is wrong (optional)', kind: 'textarea', maxLength: REPORT_NOTE_MAX }]}
             done="Report dismissed."
           />
+          {report.takedown?.status === 'counter_noticed' && (
+            <AdminAction
+              label="Record a lawsuit…"
+              confirmLabel="Record the lawsuit"
+              method="POST"
+              url={`/api/admin/copyright/takedowns/${report.takedown._id}/lawsuit`}
+              body={{}}
+              fields={[{ name: 'details', label: 'The court and the case number', kind: 'textarea', maxLength: 2000 }]}
+              done="Lawsuit recorded: the video stays down."
+            />
+          )}
         </div>
       )}
     </article>
@@ -89,7 +140,7 @@ function ReportCard({ report }: { report: AdminReportDto }) {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The report queue: urgent reasons first, then oldest; each report's age and its due date of seven business days. */
+/** The report queue: soonest due first, each with its clock; notices with their senders' contact details (decision 016). */
 export default async function ReportsPage({ searchParams }: Props) {
   const raw = await searchParams;
   const parsed = reportListQuerySchema.safeParse(firstValues(raw));
@@ -100,7 +151,7 @@ export default async function ReportsPage({ searchParams }: Props) {
       <header className="page-header">
         <span className="eyebrow">Admin Panel</span>
         <h1>Reports</h1>
-        <p>Urgent reasons (minors, consent, crime) come first, then the oldest. Each report is due within seven business days. Removing or dismissing closes every open report on the same thing.</p>
+        <p>The report due soonest comes first. Non-consent and minors are hidden at once and due within 48 hours; everything else within seven business days. Removing or dismissing closes every open report on the same thing; dismissing a notice that hid a video makes it public again.</p>
       </header>
       <nav className="admin-tabs" aria-label="Report lists">
         {REPORT_STATUSES.map((status) => (

@@ -110,6 +110,10 @@ export default async function VideoPage({ params }: Props) {
               <ShareButton url={absoluteUrl(`/video/${video.streamVideoId}`)} embedCode={embedSnippet(getConfig().siteUrl, video.streamVideoId, { title: video.title })} title={video.title} />
               {/* For everyone, visitors included; the page stays the same for all (a client island). */}
               <ReportDialog targetType="video" target={video.streamVideoId} />
+              {/* The public notice form (DSA Art. 16, TAKE IT DOWN Act) with this video filled in: for the person shown, a rights holder, anyone. */}
+              <Link className="watch-notice-link" href={`/report-content?video=${encodeURIComponent(video.streamVideoId)}`}>
+                Legal notice
+              </Link>
             </span>
             {/* Edit and Delete for the owner and admins only: the session decides in the browser, the API again. */}
             <VideoPageManage

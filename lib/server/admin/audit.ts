@@ -26,6 +26,7 @@ export const ADMIN_ACTIONS = [
   'report.dismiss',
   'consent_withdrawal.confirm',
   'consent_withdrawal.dismiss',
+  'copyright.lawsuit',
   'task.create',
   'task.update',
   'task.delete',

@@ -12,7 +12,9 @@ import { requireAdmin, type Actor, type Authenticated } from '../auth/actor';
 import { removeComment } from '../community/comments';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
+import { approveIfClear, applyStrikes } from '../trust/copyright';
 import { recordDecision } from '../trust/decisions';
+import { queueTrustEmail } from '../trust/mail';
 import { queueDecisionEmail } from '../trust/statements';
 
 import { recordAdminAction } from './audit';
@@ -25,6 +27,7 @@ interface OpenReport {
   target_id: string;
   reason: ReportReason;
   status: string;
+  source: 'report' | 'notice';
 }
 
 /**
@@ -51,7 +54,7 @@ async function removeTarget(db: Database, admin: Authenticated, report: OpenRepo
   const ground = chosenGround ?? REPORT_REASON_GROUNDS[report.reason];
   // Each removal records its statement of reasons in this transaction; the member's notice links to it.
   const statement = (subjectUserId: string, targetType: 'video' | 'comment' | 'account', targetId: string, targetLabel: string, action: 'video_removed' | 'comment_removed' | 'account_banned') =>
-    recordDecision(db, { subjectUserId, targetType, targetId, targetLabel, action, ground, explanation: why, automated: false, source: 'report', decidedBy: admin.user.id });
+    recordDecision(db, { subjectUserId, targetType, targetId, targetLabel, action, ground, explanation: why, automated: false, source: report.source === 'notice' ? (report.reason === 'copyright' ? 'copyright' : 'notice') : 'report', decidedBy: admin.user.id });
   if (report.target_type === 'video') {
     const [video] = await queryRows<{ id: string; title: string; owner_id: string; stream_video_id: string }>(
       db,
@@ -69,6 +72,12 @@ async function removeTarget(db: Database, admin: Authenticated, report: OpenRepo
       link,
       message: `Your video "${video.title}" was removed after a report. Reason: ${why}`,
     });
+    // A copyright takedown an admin upholds is a strike (decision 016).
+    const upheld = await queryRows<{ id: string }>(
+      db,
+      sql`UPDATE copyright_takedowns SET status = 'upheld', closed_at = now() WHERE video_id = ${video.id} AND status IN ('active', 'counter_noticed', 'lawsuit') RETURNING id`,
+    );
+    if (upheld.length > 0 && (await applyStrikes(db, video.owner_id, admin.user.id))) return `removed the video “${video.title}” and closed the uploader's account (repeat infringer)`;
     return `removed the video “${video.title}”`;
   }
   if (report.target_type === 'comment') {
@@ -114,18 +123,44 @@ export async function decideReport(actor: Actor, reportId: string, decision: Rep
   const result = await db.transaction(async (database) => {
     const [report] = await queryRows<OpenReport>(
       database,
-      sql`SELECT id, target_type, target_id, reason, status FROM reports WHERE id = ${reportId} FOR UPDATE`,
+      sql`SELECT id, target_type, target_id, reason, status, source FROM reports WHERE id = ${reportId} FOR UPDATE`,
     );
     if (!report) throw new ApiError(404, 'Report not found');
     if (report.status !== 'open') throw conflict(`This report was already ${report.status}.`);
     const outcome = decision.action === 'remove' ? await removeTarget(database, admin, report, decision.note, decision.ground) : 'dismissed';
-    const closed = await queryRows<{ id: string }>(
+    const closed = await queryRows<{ id: string; notifier_email: string | null; reason: ReportReason; held_video: boolean }>(
       database,
       sql`UPDATE reports SET status = ${decision.action === 'remove' ? 'resolved' : 'dismissed'}, resolved_by = ${admin.user.id},
                  resolved_at = now(), resolution_note = ${decision.note || null}
           WHERE status = 'open' AND target_type = ${report.target_type} AND target_id = ${report.target_id}
-          RETURNING id`,
+          RETURNING id, notifier_email, reason, held_video`,
     );
+    let restored = false;
+    if (decision.action === 'dismiss' && report.target_type === 'video') {
+      // Nothing wrong: a takedown from these notices is withdrawn, and a video they hid is public again when nothing else blocks it.
+      const withdrawn = await queryRows<{ id: string }>(
+        database,
+        sql`UPDATE copyright_takedowns SET status = 'withdrawn', closed_at = now() WHERE video_id = ${report.target_id} AND status IN ('active', 'counter_noticed', 'lawsuit') RETURNING id`,
+      );
+      // Only a video these reports hid comes back; one held for another reason stays with that cause.
+      if (withdrawn.length > 0 || closed.some((row) => row.held_video)) restored = await approveIfClear(database, report.target_id);
+    }
+    // DSA Art. 16(5): whoever sent a notice is told the outcome.
+    for (const row of closed) {
+      if (!row.notifier_email) continue;
+      await queueTrustEmail(database, {
+        to: row.notifier_email,
+        subject: 'The outcome of your notice',
+        lines: [
+          `We reviewed your notice (${REPORT_REASON_LABELS[row.reason].label.toLowerCase()}). Your reference: ${row.id}.`,
+          decision.action === 'remove' ? 'We removed the content.' : 'We found no breach of our rules or the law, so the content stays up.',
+          ...(decision.note ? [`The moderator's note: ${decision.note}`] : []),
+          'If you disagree, reply to this email, or take the matter to a certified out-of-court dispute settlement body or a court.',
+        ],
+        action: 'Read our Community Standards',
+        url: '/community-standards',
+      });
+    }
     await recordAdminAction(database, admin, {
       action: decision.action === 'remove' ? 'report.resolve' : 'report.dismiss',
       targetType: 'report',
@@ -133,7 +168,7 @@ export async function decideReport(actor: Actor, reportId: string, decision: Rep
       summary: `${decision.action === 'remove' ? 'Resolved' : 'Dismissed'} a ${report.target_type} report (${REPORT_REASON_LABELS[report.reason].label.toLowerCase()}): ${outcome}${decision.note ? `. Note: ${decision.note}` : ''}`,
       details: { targetType: report.target_type, targetId: report.target_id, reports: closed.map((row) => row.id), note: decision.note, outcome },
     });
-    return { closed: closed.length, outcome, removedVideo: decision.action === 'remove' && report.target_type !== 'comment' };
+    return { closed: closed.length, outcome: restored ? 'dismissed; the video is public again' : outcome, removedVideo: (decision.action === 'remove' && report.target_type !== 'comment') || restored };
   });
   if (result.removedVideo) purgePublicPages();
   wakeWorkers();

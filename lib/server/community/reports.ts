@@ -9,6 +9,7 @@ import { getSessionSecret } from '@/lib/config/server';
 import { getDb, queryRows } from '@/lib/db';
 import type { User } from '@/lib/db/schema';
 import { addBusinessDays } from '@/lib/format/business-days';
+import { dueClock } from '@/lib/format/due-clock';
 import { relativeTime } from '@/lib/format/relative-time';
 import { addressNetwork } from '@/lib/http/client-address';
 import {
@@ -25,6 +26,7 @@ import {
 import { CROSS_SITE_MESSAGE, requireAdmin, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, forbidden, unauthorized } from '../errors';
 import { consume } from '../rate-limit';
+import { afterFiling, dueAtFor, fileVideoReport } from '../trust/notices';
 import { findVideoRow, isPublicRow } from '../videos/catalog';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -114,10 +116,19 @@ export async function createReport(actor: Actor, input: ReportInput, address: st
 
   const targetId = await resolveTarget(input.targetType, input.target, memberId);
   const db = await getDb();
+  if (input.targetType === 'video') {
+    // Videos follow the notice rules (decision 016): non-consent and minors hide the video at once with a 48-hour clock.
+    const filed = await db.transaction((tx) =>
+      fileVideoReport(tx, { videoId: targetId, reason: input.reason, details: input.details, reporterId: memberId, reporterKey, source: 'report' }),
+    );
+    afterFiling(filed);
+    return filed.id ? { created: true, message: REPORT_MESSAGES.thanks } : { created: false, message: REPORT_MESSAGES.duplicate };
+  }
+  const now = new Date();
   const inserted = await queryRows<{ id: string }>(
     db,
-    sql`INSERT INTO reports (target_type, target_id, reason, details, reporter_id, reporter_key)
-        VALUES (${input.targetType}, ${targetId}, ${input.reason}, ${input.details}, ${memberId}, ${reporterKey})
+    sql`INSERT INTO reports (target_type, target_id, reason, details, reporter_id, reporter_key, created_at, due_at)
+        VALUES (${input.targetType}, ${targetId}, ${input.reason}, ${input.details}, ${memberId}, ${reporterKey}, ${now}, ${dueAtFor(input.reason, now)})
         ON CONFLICT (target_type, target_id, reporter_key) WHERE status = 'open' DO NOTHING
         RETURNING id`,
   );
@@ -145,6 +156,18 @@ interface ReportRow {
   comment_video_sid: string | null;
   comment_video_title: string | null;
   profile_username: string | null;
+  source: 'report' | 'notice';
+  notifier_name: string | null;
+  notifier_email: string | null;
+  notifier_signature: string | null;
+  due_at: Date | string | null;
+  held_video: boolean;
+  takedown_id: string | null;
+  takedown_status: NonNullable<AdminReportDto['takedown']>['status'] | null;
+  takedown_restore_at: Date | string | null;
+  claimant_address: string | null;
+  claimant_phone: string | null;
+  takedown_work: string | null;
 }
 
 const toDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
@@ -181,7 +204,8 @@ function targetOf(row: ReportRow): ReportTargetSummary | null {
 
 export function toAdminReportDto(row: ReportRow, now: number): AdminReportDto {
   const created = toDate(row.created_at);
-  const due = addBusinessDays(created, REPORT_DUE_BUSINESS_DAYS);
+  const due = row.due_at ? toDate(row.due_at) : addBusinessDays(created, REPORT_DUE_BUSINESS_DAYS);
+  const clock = row.status === 'open' ? dueClock(due, now) : null;
   return {
     _id: row.id,
     targetType: row.target_type,
@@ -197,7 +221,21 @@ export function toAdminReportDto(row: ReportRow, now: number): AdminReportDto {
     age: relativeTime(created, now),
     ageHours: Math.max(0, Math.floor((now - created.getTime()) / 3_600_000)),
     dueAt: due.toISOString(),
-    overdue: row.status === 'open' && now > due.getTime(),
+    overdue: clock?.overdue ?? false,
+    clock: clock?.text ?? null,
+    source: row.source,
+    notifier: row.notifier_email ? { name: row.notifier_name ?? '', email: row.notifier_email, signature: row.notifier_signature ?? '' } : null,
+    heldVideo: row.held_video,
+    takedown:
+      row.takedown_id && row.takedown_status
+        ? {
+            _id: row.takedown_id,
+            status: row.takedown_status,
+            restoreAt: row.takedown_restore_at ? toDate(row.takedown_restore_at).toISOString() : null,
+            claimant: { address: row.claimant_address ?? '', phone: row.claimant_phone ?? '' },
+            work: row.takedown_work ?? '',
+          }
+        : null,
     reportsOnTarget: Number(row.on_target),
     resolvedAt: row.resolved_at ? toDate(row.resolved_at).toISOString() : null,
     resolutionNote: row.resolution_note,
@@ -205,16 +243,16 @@ export function toAdminReportDto(row: ReportRow, now: number): AdminReportDto {
 }
 
 /**
- * The moderators' queue. Open reports: urgent reasons (possible minors,
- * non-consent, crime) first, then oldest first, each with its age and due
- * date. Resolved and dismissed: newest decision first.
+ * The moderators' queue. Open reports: the one due soonest first (48 hours
+ * for non-consent and minors, seven business days for the rest; decision
+ * 016), each with its clock. Notices carry their sender's contact details. Resolved and dismissed: newest decision first.
  */
 export async function listReports(actor: Actor, status: ReportStatus, request: { page: number; limit: number }, now = Date.now()): Promise<AdminReportListDto> {
   requireAdmin(actor);
   const db = await getDb();
   const order =
     status === 'open'
-      ? sql`(r.reason IN (${URGENT})) DESC, r.created_at ASC, r.id ASC`
+      ? sql`coalesce(r.due_at, r.created_at + interval '9 days') ASC, (r.reason IN (${URGENT})) DESC, r.created_at ASC, r.id ASC`
       : sql`coalesce(r.resolved_at, r.created_at) DESC, r.id DESC`;
   const rows = await queryRows<ReportRow>(
     db,
@@ -223,8 +261,12 @@ export async function listReports(actor: Actor, status: ReportStatus, request: {
                count(*) OVER (PARTITION BY r.target_type, r.target_id) AS on_target,
                v.stream_video_id AS video_sid, v.title AS video_title, vu.username AS video_owner,
                c.body AS comment_body, cu.username AS comment_author, cv.stream_video_id AS comment_video_sid, cv.title AS comment_video_title,
-               pu.username AS profile_username
+               pu.username AS profile_username,
+               r.source, r.notifier_name, r.notifier_email, r.notifier_signature, r.due_at, r.held_video,
+               t.id AS takedown_id, t.status AS takedown_status, t.restore_at AS takedown_restore_at,
+               t.claimant_address, t.claimant_phone, t.work AS takedown_work
         FROM reports r
+        LEFT JOIN copyright_takedowns t ON t.report_id = r.id
         LEFT JOIN users ru ON ru.id = r.reporter_id
         LEFT JOIN videos v ON r.target_type = 'video' AND v.id = r.target_id
         LEFT JOIN users vu ON vu.id = v.owner_id
@@ -233,6 +275,7 @@ export async function listReports(actor: Actor, status: ReportStatus, request: {
         LEFT JOIN videos cv ON cv.id = c.video_id
         LEFT JOIN users pu ON r.target_type = 'profile' AND pu.id = r.target_id
         WHERE r.status = ${status}
+        -- A row without due_at (inserted by old code) counts as due 7 business days (at most 9 calendar days) after it arrived.
         ORDER BY ${order}
         LIMIT ${request.limit + 1} OFFSET ${(request.page - 1) * request.limit}`,
   );

@@ -8,6 +8,8 @@ import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { DECISION_EMAIL_JOB_HANDLERS } from '../trust/statements';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
 import { VERIFICATION_JOB_HANDLERS } from '../verification/retention';
+import { COPYRIGHT_JOB_HANDLERS } from '../trust/copyright';
+import { TRUST_MAIL_JOB_HANDLERS } from '../trust/mail';
 import { VIP_JOB_HANDLERS } from '../vip/expiry';
 
 import type { JobHandler } from './worker';
@@ -21,6 +23,8 @@ export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...PASSWORD_RESET_JOB_HANDLERS,
   ...PURGE_JOB_HANDLERS,
   ...EXPORT_JOB_HANDLERS,
+  ...TRUST_MAIL_JOB_HANDLERS,
+  ...COPYRIGHT_JOB_HANDLERS,
   ...DECISION_EMAIL_JOB_HANDLERS,
   ...VERIFICATION_JOB_HANDLERS,
 };

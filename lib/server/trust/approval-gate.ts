@@ -8,6 +8,8 @@ import { uploaderVerifiedCheck } from '../verification';
 
 import { performerRecordsCheck } from './performers';
 
+import { noActiveTakedown, noOpenUrgentNotice } from './notice-checks';
+
 /**
  * What must be true before a video may be approved (made public), each
  * duty one check: the uploader is a verified adult, every performer's age
@@ -22,6 +24,9 @@ export type ApprovalCheck = (db: Database, video: Video) => Promise<string | nul
 const CHECKS: readonly ApprovalCheck[] = [uploaderVerifiedCheck];
 const CHECKS: readonly ApprovalCheck[] = [
   performerRecordsCheck,
+const CHECKS: readonly ApprovalCheck[] = [
+  noOpenUrgentNotice,
+  noActiveTakedown,
 ];
 
 /** Every reason the video cannot be approved now, in the order above (empty when it can). */
