@@ -34,6 +34,7 @@ const MEMBER_PAGES: Record<string, string> = {
   '/upload': 'WebSite',
   '/liked-videos': 'WebSite',
   '/watch-later': 'WebSite',
+  '/settings/security': 'WebSite',
   '/following': 'WebSite',
   '/profile/e2e_admin': 'WebSite',
   '/admin': 'WebSite',

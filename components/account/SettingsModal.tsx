@@ -18,6 +18,7 @@ import { DataExportSettings } from './DataExportSettings';
 import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 import { ProfilePhotoSettings } from './ProfilePhotoSettings';
+import { TwoFactorSettings } from './TwoFactorSettings';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
 
@@ -216,6 +217,9 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
       <Preferences />
       <EmailSettings />
       <PasswordSettings />
+      <Section title="Security">
+        <TwoFactorSettings />
+      </Section>
       <DataExportSettings />
       <DeleteAccountSettings />
     </dialog>

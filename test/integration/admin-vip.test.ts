@@ -12,7 +12,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-admin-vip-'));
@@ -35,7 +35,7 @@ describe.each(ENGINES)('admin VIP grants on %s', (engine) => {
     resetLimiters();
     memberToken = await verifiedMemberToken(database.db, 'vipcandidate');
     adminToken = await verifiedMemberToken(database.db, 'vipadmin');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'vipadmin'));
+    await promoteToAdmin(database.db, await userId(database.db, 'vipadmin'));
     member = await userId(database.db, 'vipcandidate');
   }, 60_000);
   afterAll(() => database.destroy());

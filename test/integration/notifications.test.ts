@@ -16,7 +16,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-notifications-'));
@@ -44,7 +44,7 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
     bobToken = await verifiedMemberToken(database.db, 'bob');
     await verifiedMemberToken(database.db, 'carol');
     adminToken = await verifiedMemberToken(database.db, 'moderator');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
+    await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     alice = await userId(database.db, 'alice');
     bob = await userId(database.db, 'bob');
     carol = await userId(database.db, 'carol');

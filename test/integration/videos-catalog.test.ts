@@ -18,7 +18,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-catalog-'));
@@ -43,7 +43,7 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     creatorToken = await verifiedMemberToken(database.db, 'creator');
     memberToken = await verifiedMemberToken(database.db, 'watcher');
     adminToken = await verifiedMemberToken(database.db, 'moderator');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
+    await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     creator = await userId(database.db, 'creator');
   });
   afterAll(() => database.destroy());

@@ -140,7 +140,8 @@ export async function regenerateRecoveryCodes(actor: Actor, { code }: TotpCodeIn
 /** Turns two-factor off with the password and a code (a recovery code will do: the authenticator may be lost). Admins cannot. */
 export async function disableTwoFactor(actor: Actor, { currentPassword, code }: DisableTwoFactorInput): Promise<{ message: string }> {
   const member = requireMember(actor);
-  if (member.user.isAdmin) throw forbidden(TWO_FACTOR_MESSAGES.adminCannotTurnOff);
+  // A conflict with the member's role, not a refusal of the caller: 409, as for the last admin.
+  if (member.user.isAdmin) throw conflict(TWO_FACTOR_MESSAGES.adminCannotTurnOff);
   if (!member.user.twoFactorEnabledAt) throw badRequest(TWO_FACTOR_MESSAGES.notOn);
   await consume('currentPasswordFailuresPerMember', member.user.id, (wait) => `Too many wrong current passwords. Please wait ${wait} and try again.`);
   if (!(await verifyPassword(currentPassword, member.user.passwordHash))) throw badRequest(TWO_FACTOR_MESSAGES.wrongPassword, { field: 'currentPassword' });
