@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { APIRequestContext, Page } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import lockfile from 'proper-lockfile';
 
@@ -126,17 +126,24 @@ function freeStep(state: AdminState): number | null {
   return step <= currentStep() + 1 ? step : null;
 }
 
-async function withAdminState<T>(request: APIRequestContext, work: (state: AdminState) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` on the admin's two-factor state under the lock. Its own API
+ * calls (enrolment, new recovery codes) go through a request context of their
+ * own, so no admin cookie lands in a test's browser or request context.
+ */
+async function withAdminState<T>(work: (state: AdminState, api: APIRequestContext) => Promise<T>): Promise<T> {
   mkdirSync(E2E_DATA_DIR, { recursive: true });
   const release = await lockfile.lock(E2E_DATA_DIR, { lockfilePath: `${ADMIN_STATE}.lock`, retries: { retries: 400, minTimeout: 25, maxTimeout: 50 }, stale: 20_000 });
+  const api = await playwrightRequest.newContext({ baseURL: ORIGIN });
   try {
-    const state = existsSync(ADMIN_STATE) ? (JSON.parse(readFileSync(ADMIN_STATE, 'utf8')) as AdminState) : await enrolAdmin(request);
+    const state = existsSync(ADMIN_STATE) ? (JSON.parse(readFileSync(ADMIN_STATE, 'utf8')) as AdminState) : await enrolAdmin(api);
     try {
-      return await work(state);
+      return await work(state, api);
     } finally {
       writeFileSync(ADMIN_STATE, JSON.stringify(state));
     }
   } finally {
+    await api.dispose();
     await release();
   }
 }
@@ -158,12 +165,12 @@ async function enrolAdmin(request: APIRequestContext): Promise<AdminState> {
 }
 
 /** A second factor for the admin, spent by `use` while the lock is held: a free TOTP code, else a recovery code. */
-async function withAdminCode<T>(request: APIRequestContext, use: (code: string, kind: 'totp' | 'recovery') => Promise<T>): Promise<T> {
-  return withAdminState(request, async (state) => {
+async function withAdminCode<T>(use: (code: string, kind: 'totp' | 'recovery') => Promise<T>): Promise<T> {
+  return withAdminState(async (state, api) => {
     if (state.recoveryCodes.length < 4) {
       const step = freeStep(state);
       if (step !== null) {
-        const fresh = await request.post('/api/users/settings/two-factor/recovery-codes', { headers: { Authorization: `Bearer ${state.settingsToken}` }, data: { code: totpCode(state.secret, step) } });
+        const fresh = await api.post('/api/users/settings/two-factor/recovery-codes', { headers: { Authorization: `Bearer ${state.settingsToken}` }, data: { code: totpCode(state.secret, step) } });
         expect(fresh.status(), await fresh.text()).toBe(200);
         state.lastStep = step;
         state.recoveryCodes = ((await fresh.json()) as { recoveryCodes: string[] }).recoveryCodes;
@@ -205,17 +212,17 @@ export async function logInWithCode(request: APIRequestContext, email: string, p
 
 /** A bearer token of the bootstrap admin from a login that passed the second factor, shared by all workers. */
 export async function adminToken(request: APIRequestContext): Promise<string> {
-  const cached = await withAdminState(request, async (state) => state.adminToken);
+  const cached = await withAdminState(async (state) => state.adminToken);
   if (cached && (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${cached}` } })).ok()) return cached;
   const login = await request.post('/api/auth/login', { headers: visitor(), data: ADMIN });
   expect(login.status(), await login.text()).toBe(200);
   const { challenge } = (await login.json()) as { challenge: string };
-  const token = await withAdminCode(request, async (code) => {
+  const token = await withAdminCode(async (code) => {
     const done = await request.post('/api/auth/login/two-factor', { headers: visitor(), data: { challenge, code } });
     expect(done.status(), await done.text()).toBe(200);
     return ((await done.json()) as { token: string }).token;
   });
-  await withAdminState(request, async (state) => {
+  await withAdminState(async (state) => {
     state.adminToken = token;
   });
   return token;
@@ -254,7 +261,7 @@ export async function openSettings(page: Page) {
 /** Logs in through the form; the bootstrap admin then completes the code step as a person would (a TOTP code, or a recovery code in a burst). */
 export async function logInThroughForm(page: Page, email: string, password: string, next = '/') {
   // The admin is enrolled before its first login (by whichever worker comes first), so the form always asks it for a code.
-  if (email === ADMIN.email) await withAdminState(page.request, async () => undefined);
+  if (email === ADMIN.email) await withAdminState(async () => undefined);
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
@@ -266,7 +273,7 @@ export async function logInThroughForm(page: Page, email: string, password: stri
 /** The login form's code step for the bootstrap admin. */
 export async function enterAdminCode(page: Page) {
   await expect(page.getByLabel('Authentication code')).toBeVisible();
-  await withAdminCode(page.request, async (code, kind) => {
+  await withAdminCode(async (code, kind) => {
     if (kind === 'recovery') await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
     await page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();

@@ -7,6 +7,8 @@ import { ApiClientError } from '@/lib/client/http';
 
 import { serverMessage } from './form-parts';
 
+import './two-factor.css';
+
 /**
  * The second step of a login with two-factor on (decision 018): the code
  * from the authenticator app, or one of the recovery codes for a lost phone.
