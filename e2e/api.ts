@@ -131,21 +131,28 @@ function freeStep(state: AdminState): number | null {
  * calls (enrolment, new recovery codes) go through a request context of their
  * own, so no admin cookie lands in a test's browser or request context.
  */
-async function withAdminState<T>(work: (state: AdminState, api: APIRequestContext) => Promise<T>): Promise<T> {
+async function withAdminState<T>(work: (state: AdminState, api: () => Promise<APIRequestContext>) => Promise<T>): Promise<T> {
   mkdirSync(E2E_DATA_DIR, { recursive: true });
-  const release = await lockfile.lock(E2E_DATA_DIR, { lockfilePath: `${ADMIN_STATE}.lock`, retries: { retries: 400, minTimeout: 25, maxTimeout: 50 }, stale: 20_000 });
-  const api = await playwrightRequest.newContext({ baseURL: ORIGIN });
+  const release = await lockfile.lock(E2E_DATA_DIR, { lockfilePath: `${ADMIN_STATE}.lock`, retries: { retries: 1200, minTimeout: 25, maxTimeout: 50 }, stale: 20_000 });
+  // Made only when needed (enrolment, new recovery codes).
+  let context: APIRequestContext | undefined;
+  const api = async () => (context ??= await playwrightRequest.newContext({ baseURL: ORIGIN }));
   try {
-    const state = existsSync(ADMIN_STATE) ? (JSON.parse(readFileSync(ADMIN_STATE, 'utf8')) as AdminState) : await enrolAdmin(api);
+    const state = existsSync(ADMIN_STATE) ? (JSON.parse(readFileSync(ADMIN_STATE, 'utf8')) as AdminState) : await enrolAdmin(await api());
     try {
       return await work(state, api);
     } finally {
       writeFileSync(ADMIN_STATE, JSON.stringify(state));
     }
   } finally {
-    await api.dispose();
+    await context?.dispose();
     await release();
   }
+}
+
+/** Makes sure the bootstrap admin is enrolled before a login, so the form always asks it for a code. */
+export async function ensureAdminEnrolled(): Promise<void> {
+  await withAdminState(async () => undefined);
 }
 
 /** Turns two-factor on for the bootstrap admin through the API, as a person does in Security settings. */
@@ -170,7 +177,7 @@ async function withAdminCode<T>(use: (code: string, kind: 'totp' | 'recovery') =
     if (state.recoveryCodes.length < 4) {
       const step = freeStep(state);
       if (step !== null) {
-        const fresh = await api.post('/api/users/settings/two-factor/recovery-codes', { headers: { Authorization: `Bearer ${state.settingsToken}` }, data: { code: totpCode(state.secret, step) } });
+        const fresh = await (await api()).post('/api/users/settings/two-factor/recovery-codes', { headers: { Authorization: `Bearer ${state.settingsToken}` }, data: { code: totpCode(state.secret, step) } });
         expect(fresh.status(), await fresh.text()).toBe(200);
         state.lastStep = step;
         state.recoveryCodes = ((await fresh.json()) as { recoveryCodes: string[] }).recoveryCodes;
@@ -261,7 +268,7 @@ export async function openSettings(page: Page) {
 /** Logs in through the form; the bootstrap admin then completes the code step as a person would (a TOTP code, or a recovery code in a burst). */
 export async function logInThroughForm(page: Page, email: string, password: string, next = '/') {
   // The admin is enrolled before its first login (by whichever worker comes first), so the form always asks it for a code.
-  if (email === ADMIN.email) await withAdminState(async () => undefined);
+  if (email === ADMIN.email) await ensureAdminEnrolled();
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
