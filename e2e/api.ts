@@ -6,7 +6,7 @@ import { request as playwrightRequest, type APIRequestContext, type Page } from 
 import { Secret, TOTP } from 'otpauth';
 import lockfile from 'proper-lockfile';
 
-import { expect } from './fixtures';
+import { expect, test } from './fixtures';
 import { E2E_DATA_DIR, ORIGIN } from '../scripts/lib/e2e-env';
 
 /** The bootstrap admin playwright.config.ts starts the e2e server with. */
@@ -150,9 +150,22 @@ async function withAdminState<T>(work: (state: AdminState, api: () => Promise<AP
   }
 }
 
-/** Makes sure the bootstrap admin is enrolled before a login, so the form always asks it for a code. */
+/**
+ * Makes sure the bootstrap admin is enrolled before a login, so the form
+ * always asks it for a code; and gives the calling test time for the extra
+ * step (and for waiting its turn at the lock on a busy 2-core runner).
+ */
 export async function ensureAdminEnrolled(): Promise<void> {
+  allowForCodeStep();
   await withAdminState(async () => undefined);
+}
+
+function allowForCodeStep() {
+  try {
+    test.info().setTimeout(test.info().timeout + 15_000);
+  } catch {
+    // Outside a test (a global hook): nothing to extend.
+  }
 }
 
 /** Turns two-factor on for the bootstrap admin through the API, as a person does in Security settings. */
@@ -221,6 +234,7 @@ export async function logInWithCode(request: APIRequestContext, email: string, p
 export async function adminToken(request: APIRequestContext): Promise<string> {
   const cached = await withAdminState(async (state) => state.adminToken);
   if (cached && (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${cached}` } })).ok()) return cached;
+  allowForCodeStep();
   const login = await request.post('/api/auth/login', { headers: visitor(), data: ADMIN });
   expect(login.status(), await login.text()).toBe(200);
   const { challenge } = (await login.json()) as { challenge: string };
