@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-import { logInThroughForm, totpCode, verifiedMember } from './api';
+import { adminToken, logInThroughForm, totpCode, verifiedMember } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 /**
@@ -95,4 +95,47 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   await expect(page.getByText('That recovery code has already been used. Each recovery code works once: use another one.')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/recovery-used-${width}.png`, fullPage: true });
   testInfo.annotations.push({ type: 'screenshots', description: SHOTS });
+});
+
+test('a new admin is sent from the admin panel to enrol, then to log in again with a code, and then gets in @mobile', async ({ confirmedPage: page, request }) => {
+  test.slow();
+  const width = page.viewportSize()?.width ?? 1280;
+  const chief = await adminToken(request);
+  const member = await verifiedMember(request, 'newadmin');
+  const me = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${member.token}` } });
+  const id = ((await me.json()) as { user: { _id: string } }).user._id;
+  const promoted = await request.post(`/api/admin/users/${id}/admin`, { headers: { Authorization: `Bearer ${chief}` } });
+  expect(promoted.status(), await promoted.text()).toBe(200);
+
+  // Not enrolled: the admin panel sends them to Security settings, which says why.
+  await logInThroughForm(page, member.email, member.password, '/');
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/settings\/security\?next=%2Fadmin$/);
+  await expect(page.getByText('You are an admin: turn on two-factor authentication to use the admin panel')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/admin-enrol-${width}.png`, fullPage: true });
+
+  // Enrolled in this session: it still started without a code, so they are asked to log in again.
+  await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+  const secret = (await page.locator('.two-factor-secret').getAttribute('data-secret'))!;
+  const step = currentStep();
+  await page.getByLabel('Code from the app').fill(totpCode(secret, step));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.getByRole('list', { name: 'Recovery codes' })).toBeVisible();
+  await expect(page.getByText('This session was started without your two-factor code.')).toBeVisible();
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/settings\/security/);
+  await page.screenshot({ path: `${SHOTS}/admin-log-in-again-${width}.png`, fullPage: true });
+  await page.getByRole('button', { name: 'Log in again' }).click();
+  await expect(page).toHaveURL(/\/login\?next=%2Fadmin$/);
+  await page.getByLabel('Email').fill(member.email);
+  await page.getByLabel('Password').fill(member.password);
+  await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+  await page.getByLabel('Authentication code').fill(totpCode(secret, Math.max(step + 1, currentStep())));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL('/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  // Admins keep it on: Security settings offer no way to turn it off.
+  await page.goto('/settings/security');
+  await expect(page.getByText('Admins must keep two-factor authentication on.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Turn off two-factor authentication' })).toHaveCount(0);
 });

@@ -1,6 +1,5 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 
@@ -84,7 +83,6 @@ function CodeField({ id, label, value, onChange, recovery = false }: { id: strin
  */
 export function TwoFactorSettings() {
   const id = useId();
-  const router = useRouter();
   const { logout } = useSession();
   const { data, error: loadError, mutate } = useSWR(STATUS_PATH, (url: string) => apiRequest<TwoFactorStatus>(url), { revalidateOnFocus: false });
   const [setup, setSetup] = useState<Setup | null>(null);
@@ -148,10 +146,7 @@ export function TwoFactorSettings() {
     });
   };
 
-  const logInAgain = async () => {
-    await logout();
-    router.push('/login?next=%2Fadmin');
-  };
+  const logInAgain = () => logout('/login?next=%2Fadmin');
 
   if (!data) {
     return <p className="muted">{loadError ? serverMessage(loadError, 'Could not load your security settings.') : 'Loading…'}</p>;

@@ -22,7 +22,8 @@ interface SessionValue {
   login(email: string, password: string): Promise<SessionUser | TwoFactorStep>;
   /** The code step of a login with two-factor on: a 6-digit code or a recovery code. */
   completeTwoFactor(challenge: string, code: string): Promise<SessionUser>;
-  logout(): Promise<void>;
+  /** Ends the session, then goes home (or to `to`: Security settings send an admin to log in again with a code). */
+  logout(to?: string): Promise<void>;
   /** Re-fetches the current user; does nothing without a stored token. */
   refreshUser(): Promise<void>;
   /** Merges a partial update into the current user locally. */
@@ -104,11 +105,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [clearLocal]);
 
-  /** The member's own Logout: ends the session, then goes home. */
-  const logout = useCallback(async () => {
-    await endSession();
-    router.push('/');
-  }, [endSession, router]);
+  /** The member's own Logout: ends the session, then goes home (or to `to`, a path of this site). */
+  const logout = useCallback(
+    async (to = '/') => {
+      await endSession();
+      router.push(to);
+    },
+    [endSession, router],
+  );
 
   // Automatic logouts clear the session but leave the visitor where they are (a failed login stays on the form).
   const endSessionRef = useRef(endSession);
