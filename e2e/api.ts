@@ -162,9 +162,9 @@ export async function ensureAdminEnrolled(): Promise<void> {
 
 function allowForCodeStep() {
   try {
-    test.info().setTimeout(test.info().timeout + 15_000);
+    test.info().setTimeout(test.info().timeout + 20_000);
   } catch {
-    // Outside a test (a global hook): nothing to extend.
+    // Outside a test (global setup): nothing to extend.
   }
 }
 
