@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 
 import { GET as me } from '@/app/api/auth/me/route';
 import { DELETE as revoke, POST as grant } from '@/app/api/admin/users/[id]/vip/route';
 import { installDatabase, queryRows } from '@/lib/db';
-import { users } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';

@@ -9,11 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { eq } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 
 import { installDatabase } from '@/lib/db';
-import { users } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { ORIGIN } from '../helpers/api';

@@ -10,11 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 
 import { installDatabase } from '@/lib/db';
-import { users } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';

@@ -10,7 +10,7 @@ import { PUT as readAll } from '@/app/api/notifications/read-all/route';
 import { GET as list } from '@/app/api/notifications/route';
 import type { NotificationDto } from '@/lib/api-types';
 import { installDatabase, queryRows } from '@/lib/db';
-import { blocks, notifications, users } from '@/lib/db/schema';
+import { blocks, notifications } from '@/lib/db/schema';
 import { notificationPageQuery } from '@/lib/server/notifications/feed';
 import { resetLimiters } from '@/lib/server/rate-limit';
 

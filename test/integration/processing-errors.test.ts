@@ -9,7 +9,7 @@ import { GET as getVideo } from '@/app/api/videos/[streamVideoId]/route';
 import { GET as myVideos } from '@/app/api/videos/mine/route';
 import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
-import { jobs, users, videos } from '@/lib/db/schema';
+import { jobs, videos } from '@/lib/db/schema';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { PROCESSING_FAILED_MESSAGE } from '@/lib/server/media/messages';
 import { resetLimiters } from '@/lib/server/rate-limit';

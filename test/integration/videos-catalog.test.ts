@@ -13,7 +13,7 @@ import { GET as top } from '@/app/api/videos/top/route';
 import { GET as videoById } from '@/app/api/videos/[streamVideoId]/route';
 import { POST as view } from '@/app/api/videos/[streamVideoId]/view/route';
 import { installDatabase } from '@/lib/db';
-import { notifications, users, videoLikes, videos } from '@/lib/db/schema';
+import { notifications, videoLikes, videos } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
