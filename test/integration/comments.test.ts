@@ -55,7 +55,8 @@ describe.each(ENGINES)('comments on %s', (engine) => {
     owner = await userId(database.db, 'creator');
     alice = await userId(database.db, 'alice');
     bob = await userId(database.db, 'bob');
-  });
+    // Eight argon2 hashes and checks and the PGlite migrations: room for a busy 2-core runner, as daily-tasks has.
+  }, 120_000);
   afterAll(() => database.destroy());
   beforeEach(async () => {
     await database.db.delete(videos);
