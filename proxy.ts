@@ -16,6 +16,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
  */
 const MEMBER_ONLY = [/^\/upload$/, /^\/verify$/, /^\/liked-videos$/, /^\/watch-later$/, /^\/following$/, /^\/profile\/[^/]+$/, /^\/data-export\/[^/]+$/];
 const MEMBER_ONLY = [/^\/upload$/, /^\/upload\/performers\/[^/]+$/, /^\/liked-videos$/, /^\/watch-later$/, /^\/following$/, /^\/profile\/[^/]+$/, /^\/data-export\/[^/]+$/];
+const MEMBER_ONLY = [/^\/upload$/, /^\/liked-videos$/, /^\/watch-later$/, /^\/settings\/security$/, /^\/following$/, /^\/profile\/[^/]+$/, /^\/data-export\/[^/]+$/];
 const ADMIN_ONLY = /^\/admin(\/|$)/;
 
 export async function proxy(request: NextRequest) {

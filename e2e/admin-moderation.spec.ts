@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { APIRequestContext, Page } from '@playwright/test';
 
-import { ADMIN, makeClip, PASSWORD, unique, uploadClip, verifiedMember, visitor } from './api';
+import { ADMIN, adminToken, logInThroughForm, makeClip, PASSWORD, unique, uploadClip, verifiedMember } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 let mediaDir: string;
@@ -25,6 +25,7 @@ async function logInAsAdmin(page: Page) {
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
   // Room for a busy 2-core runner, as deletion.spec.ts gives its logins: the redirect waits for the admin page's server render.
   await expect(page).toHaveURL('/admin/moderation', { timeout: 20_000 });
+  await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/moderation');
 }
 
 /** A video this spec approved: taken down again afterwards, since other specs (e2e/shell.spec.ts) expect a site without public videos. */
@@ -35,8 +36,7 @@ test.describe('admin moderation', () => {
 
   test.afterEach(async ({ request }) => {
     if (!takeDown) return;
-    const login = await request.post('/api/auth/login', { headers: visitor(), data: ADMIN });
-    const { token } = (await login.json()) as { token: string };
+    const token = await adminToken(request);
     const undo = await request.patch(`/api/admin/videos/${takeDown}`, {
       headers: { Authorization: `Bearer ${token}` },
       data: { action: 'reject', reason: 'Taken down after the e2e check' },

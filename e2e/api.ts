@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { Secret, TOTP } from 'otpauth';
+import lockfile from 'proper-lockfile';
 
-import { expect } from './fixtures';
+import { expect, test } from './fixtures';
 import { E2E_DATA_DIR, ORIGIN } from '../scripts/lib/e2e-env';
 
 /** The bootstrap admin playwright.config.ts starts the e2e server with. */
@@ -154,10 +156,159 @@ export async function declarePerformers(
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/*
+ * The bootstrap admin has two-factor on (decision 018), enrolled once per run
+ * by the first worker that needs it; its secret, the last time step used,
+ * unused recovery codes and a shared admin token live in a file under the
+ * e2e data dir (wiped when the server starts). Every use happens under a
+ * cross-process lock, so two workers never send the same code, nor codes out
+ * of order: the server refuses a step that is not later than the last one.
+ * A TOTP code is used when one is free now (two per 30 seconds); bursts use
+ * recovery codes, refilled with a TOTP code when few are left, so no test
+ * waits for the clock.
+ */
+const ADMIN_STATE = path.join(E2E_DATA_DIR, 'e2e-admin-two-factor.json');
+
+interface AdminState {
+  secret: string;
+  lastStep: number;
+  recoveryCodes: string[];
+  /** From the password-only login that enrolled: a member's token, enough for Security settings. */
+  settingsToken: string;
+  /** A token from a login with a code, shared by every adminToken() call. */
+  adminToken?: string;
+}
+
+const currentStep = () => Math.floor(Date.now() / 30_000);
+export const totpCode = (secret: string, step = currentStep()) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: step * 30_000 });
+
+/** The next unused TOTP step if one is valid now (the server takes one step either side), else null. */
+function freeStep(state: AdminState): number | null {
+  const step = Math.max(state.lastStep + 1, currentStep());
+  return step <= currentStep() + 1 ? step : null;
+}
+
+/**
+ * Runs `work` on the admin's two-factor state under the lock. Its own API
+ * calls (enrolment, new recovery codes) go through a request context of their
+ * own, so no admin cookie lands in a test's browser or request context.
+ */
+async function withAdminState<T>(work: (state: AdminState, api: () => Promise<APIRequestContext>) => Promise<T>): Promise<T> {
+  mkdirSync(E2E_DATA_DIR, { recursive: true });
+  const release = await lockfile.lock(E2E_DATA_DIR, { lockfilePath: `${ADMIN_STATE}.lock`, retries: { retries: 1200, minTimeout: 25, maxTimeout: 50 }, stale: 20_000 });
+  // Made only when needed (enrolment, new recovery codes).
+  let context: APIRequestContext | undefined;
+  const api = async () => (context ??= await playwrightRequest.newContext({ baseURL: ORIGIN }));
+  try {
+    const state = existsSync(ADMIN_STATE) ? (JSON.parse(readFileSync(ADMIN_STATE, 'utf8')) as AdminState) : await enrolAdmin(await api());
+    try {
+      return await work(state, api);
+    } finally {
+      writeFileSync(ADMIN_STATE, JSON.stringify(state));
+    }
+  } finally {
+    await context?.dispose();
+    await release();
+  }
+}
+
+/**
+ * Makes sure the bootstrap admin is enrolled before a login, so the form
+ * always asks it for a code; and gives the calling test time for the extra
+ * step (and for waiting its turn at the lock on a busy 2-core runner).
+ */
+export async function ensureAdminEnrolled(): Promise<void> {
+  allowForCodeStep();
+  await withAdminState(async () => undefined);
+}
+
+function allowForCodeStep() {
+  try {
+    test.info().setTimeout(test.info().timeout + 20_000);
+  } catch {
+    // Outside a test (global setup): nothing to extend.
+  }
+}
+
+/** Turns two-factor on for the bootstrap admin through the API, as a person does in Security settings. */
+async function enrolAdmin(request: APIRequestContext): Promise<AdminState> {
+  const login = await request.post('/api/auth/login', { headers: visitor(), data: ADMIN });
+  const body = (await login.json()) as { token?: string; twoFactorRequired?: boolean };
+  if (!body.token) throw new Error(`the e2e admin is already enrolled but ${ADMIN_STATE} is missing: restart the e2e server`);
+  const headers = { Authorization: `Bearer ${body.token}` };
+  const setup = await request.post('/api/users/settings/two-factor/setup', { headers });
+  expect(setup.status(), await setup.text()).toBe(200);
+  const { secret } = (await setup.json()) as { secret: string };
+  const step = currentStep();
+  const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { code: totpCode(secret, step) } });
+  expect(confirm.status(), await confirm.text()).toBe(200);
+  const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
+  return { secret, lastStep: step, recoveryCodes, settingsToken: body.token };
+}
+
+/** A second factor for the admin, spent by `use` while the lock is held: a free TOTP code, else a recovery code. */
+async function withAdminCode<T>(use: (code: string, kind: 'totp' | 'recovery') => Promise<T>): Promise<T> {
+  return withAdminState(async (state, api) => {
+    if (state.recoveryCodes.length < 4) {
+      const step = freeStep(state);
+      if (step !== null) {
+        const fresh = await (await api()).post('/api/users/settings/two-factor/recovery-codes', { headers: { Authorization: `Bearer ${state.settingsToken}` }, data: { code: totpCode(state.secret, step) } });
+        expect(fresh.status(), await fresh.text()).toBe(200);
+        state.lastStep = step;
+        state.recoveryCodes = ((await fresh.json()) as { recoveryCodes: string[] }).recoveryCodes;
+      }
+    }
+    const step = freeStep(state);
+    if (step !== null) {
+      state.lastStep = step;
+      return use(totpCode(state.secret, step), 'totp');
+    }
+    const code = state.recoveryCodes.shift();
+    if (!code) throw new Error('the e2e admin ran out of recovery codes');
+    return use(code, 'recovery');
+  });
+}
+
+/** Turns two-factor on for a member through Security settings' API; returns the secret and the step its confirmation used. */
+export async function enrolTwoFactor(request: APIRequestContext, token: string): Promise<{ secret: string; step: number; recoveryCodes: string[] }> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const setup = await request.post('/api/users/settings/two-factor/setup', { headers });
+  expect(setup.status(), await setup.text()).toBe(200);
+  const { secret } = (await setup.json()) as { secret: string };
+  const step = currentStep();
+  const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { code: totpCode(secret, step) } });
+  expect(confirm.status(), await confirm.text()).toBe(200);
+  return { secret, step, recoveryCodes: ((await confirm.json()) as { recoveryCodes: string[] }).recoveryCodes };
+}
+
+/** Logs a member with two-factor on in through the API with the code of a step later than `afterStep` (the last one it used). */
+export async function logInWithCode(request: APIRequestContext, email: string, password: string, secret: string, afterStep: number): Promise<string> {
+  const headers = visitor();
+  const login = await request.post('/api/auth/login', { headers, data: { email, password } });
+  expect(login.status(), await login.text()).toBe(200);
+  const { challenge } = (await login.json()) as { challenge: string };
+  const done = await request.post('/api/auth/login/two-factor', { headers, data: { challenge, code: totpCode(secret, Math.max(afterStep + 1, currentStep())) } });
+  expect(done.status(), await done.text()).toBe(200);
+  return ((await done.json()) as { token: string }).token;
+}
+
+/** A bearer token of the bootstrap admin from a login that passed the second factor, shared by all workers. */
 export async function adminToken(request: APIRequestContext): Promise<string> {
+  const cached = await withAdminState(async (state) => state.adminToken);
+  if (cached && (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${cached}` } })).ok()) return cached;
+  allowForCodeStep();
   const login = await request.post('/api/auth/login', { headers: visitor(), data: ADMIN });
   expect(login.status(), await login.text()).toBe(200);
-  return ((await login.json()) as { token: string }).token;
+  const { challenge } = (await login.json()) as { challenge: string };
+  const token = await withAdminCode(async (code) => {
+    const done = await request.post('/api/auth/login/two-factor', { headers: visitor(), data: { challenge, code } });
+    expect(done.status(), await done.text()).toBe(200);
+    return ((await done.json()) as { token: string }).token;
+  });
+  await withAdminState(async (state) => {
+    state.adminToken = token;
+  });
+  return token;
 }
 
 /** Approves through the admin API (approval before processing ends is allowed: it goes public when ready). */
@@ -190,10 +341,26 @@ export async function openSettings(page: Page) {
   return settings;
 }
 
+/** Logs in through the form; the bootstrap admin then completes the code step as a person would (a TOTP code, or a recovery code in a burst). */
 export async function logInThroughForm(page: Page, email: string, password: string, next = '/') {
+  // The admin is enrolled before its first login (by whichever worker comes first), so the form always asks it for a code.
+  if (email === ADMIN.email) await ensureAdminEnrolled();
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+  if (email === ADMIN.email) await enterAdminCode(page);
   await expect(page).toHaveURL(next);
+}
+
+/** The login form's code step for the bootstrap admin. */
+export async function enterAdminCode(page: Page) {
+  await expect(page.getByLabel('Authentication code')).toBeVisible();
+  await withAdminCode(async (code, kind) => {
+    if (kind === 'recovery') await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+    await page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code').fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    // Held under the lock until the server has taken the code, so the next code is sent after it.
+    await expect(page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code')).toBeHidden();
+  });
 }

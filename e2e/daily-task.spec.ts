@@ -3,7 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 
-import { ADMIN, adminToken, unique, verifiedMember } from './api';
+import { ADMIN, adminToken, logInThroughForm, unique, verifiedMember } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 import { ensureTodaysTask, nextUtcMidnightMs, openAs, taskBanner, vipMember } from './tasks';
 
@@ -137,11 +137,7 @@ test.describe('admin scheduling', () => {
     const day = `${year}-06-${String(10 + Math.floor(Math.random() * 18)).padStart(2, '0')}`;
     const text = `Spend ten minutes on a slow self-care ritual ${unique()}.`;
 
-    await page.goto('/login?next=%2Fadmin%2Ftasks');
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
-    await expect(page).toHaveURL('/admin/tasks');
+    await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/tasks');
     await expect(page.getByRole('heading', { level: 1, name: 'Daily tasks' })).toBeVisible();
     await expect(page.getByRole('heading', { name: /^Today, / })).toBeVisible();
 

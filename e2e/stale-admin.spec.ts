@@ -1,4 +1,4 @@
-import { adminToken, BASE_URL, verifiedMember } from './api';
+import { adminToken, BASE_URL, enrolTwoFactor, logInWithCode, verifiedMember } from './api';
 import { expect, test } from './fixtures';
 
 /**
@@ -63,9 +63,12 @@ test.describe('admin pages with a stale admin cookie', () => {
 
       const promoted = await request.post(`/api/admin/users/${deputyId}/admin`, { headers: { Authorization: `Bearer ${chief}` } });
       expect(promoted.status(), await promoted.text()).toBe(200);
-      // A fresh login, so the sealed cookie carries the admin flag as a real admin's does.
-      const login = await request.post('/api/auth/login', { data: { email: deputy.email, password: deputy.password } });
-      const cookie = ((await login.json()) as { token: string }).token;
+      // A new admin's password-only session reaches no admin page: admins need two-factor (decision 018).
+      await expectNothingFromAdminPages(deputy.token, bystanderId, [bystander.email]);
+      // Enrolled, then a fresh login with a code, so the sealed cookie carries the admin flag as a real admin's does.
+      const { secret, step } = await enrolTwoFactor(request, deputy.token);
+      await expectNothingFromAdminPages(deputy.token, bystanderId, [bystander.email]);
+      const cookie = await logInWithCode(request, deputy.email, deputy.password, secret, step);
 
       // While an admin, the same request shows the members' emails without the admin layout: the probe reaches the page's data.
       const before = await navigate('members', cookie);

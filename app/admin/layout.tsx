@@ -2,7 +2,7 @@ import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 
 import { AdminNav } from '@/components/admin/AdminNav';
-import { isAdmin } from '@/lib/server/auth/actor';
+import { adminTwoFactorGap, isAdmin } from '@/lib/server/auth/actor';
 import { pageActor } from '@/lib/server/auth/session';
 
 import '@/components/admin/admin.css';
@@ -18,6 +18,8 @@ import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const actor = await pageActor();
   if (actor.kind === 'visitor') redirect('/login?next=%2Fadmin');
+  // An admin who has not enrolled two-factor, or whose session did not pass it, is sent to enrol or log in again (decision 018).
+  if (actor.kind === 'member' && actor.user.isAdmin && !actor.user.bannedAt && adminTwoFactorGap(actor)) redirect('/settings/security?next=%2Fadmin');
   if (!isAdmin(actor)) redirect('/');
   return (
     <div className="admin-shell">

@@ -12,10 +12,13 @@ import { safeReturnPath } from '@/lib/return-path';
 import { loginSchema, PASSWORD_RESET_MESSAGE, type LoginInput } from '@/lib/validation/auth';
 
 import { serverMessage, TextField } from './form-parts';
+import { TwoFactorLoginStep } from './TwoFactorLoginStep';
 import { VerificationPopup } from './VerificationPopup';
 
 export function LoginForm() {
   const { login } = useSession();
+  // Set when the password was right and the account has two-factor on: the form asks for the code next.
+  const [challenge, setChallenge] = useState<string | null>(null);
   const router = useRouter();
   const searchParams = useSearchParams();
   const next = safeReturnPath(searchParams.get('next'));
@@ -32,7 +35,8 @@ export function LoginForm() {
   const onSubmit = handleSubmit(async ({ email, password }) => {
     setFormError(null);
     try {
-      await login(email, password);
+      const result = await login(email, password);
+      if ('twoFactorRequired' in result) return setChallenge(result.challenge);
       router.push(next);
       router.refresh();
     } catch (error) {
@@ -40,6 +44,19 @@ export function LoginForm() {
       else setFormError(serverMessage(error, 'Failed to login'));
     }
   });
+
+  if (challenge) {
+    return (
+      <TwoFactorLoginStep
+        challenge={challenge}
+        onDone={() => {
+          router.push(next);
+          router.refresh();
+        }}
+        onRestart={() => setChallenge(null)}
+      />
+    );
+  }
 
   return (
     <>

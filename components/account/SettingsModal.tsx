@@ -20,6 +20,7 @@ import { IdentitySettings } from './IdentitySettings';
 import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 import { ProfilePhotoSettings } from './ProfilePhotoSettings';
+import { TwoFactorSettings } from './TwoFactorSettings';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
 
@@ -219,6 +220,9 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
       <EmailSettings />
       <PasswordSettings />
       <IdentitySettings onNavigate={() => dialog.current?.close()} />
+      <Section title="Security">
+        <TwoFactorSettings />
+      </Section>
       <DataExportSettings />
       <DecisionsSettings />
       <DeleteAccountSettings />

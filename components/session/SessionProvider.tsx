@@ -18,12 +18,23 @@ interface SessionValue {
   loading: boolean;
   user: SessionUser | null;
   token: string | null;
-  login(email: string, password: string): Promise<SessionUser>;
-  logout(): Promise<void>;
+  /** The password step: the member, logged in; or, with two-factor on, the challenge for completeTwoFactor(). */
+  login(email: string, password: string): Promise<SessionUser | TwoFactorStep>;
+  /** The code step of a login with two-factor on: a 6-digit code or a recovery code. */
+  completeTwoFactor(challenge: string, code: string): Promise<SessionUser>;
+  /** Ends the session, then goes home (or to `to`: Security settings send an admin to log in again with a code). */
+  logout(to?: string): Promise<void>;
   /** Re-fetches the current user; does nothing without a stored token. */
   refreshUser(): Promise<void>;
   /** Merges a partial update into the current user locally. */
   updateUser(partial: Partial<SessionUser>): void;
+}
+
+/** What the password step answers for a member with two-factor on (decision 018). */
+export interface TwoFactorStep {
+  twoFactorRequired: true;
+  challenge: string;
+  message: string;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -94,11 +105,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [clearLocal]);
 
-  /** The member's own Logout: ends the session, then goes home. */
-  const logout = useCallback(async () => {
-    await endSession();
-    router.push('/');
-  }, [endSession, router]);
+  /** The member's own Logout: ends the session, then goes home (or to `to`, a path of this site). */
+  const logout = useCallback(
+    async (to = '/') => {
+      await endSession();
+      router.push(to);
+    },
+    [endSession, router],
+  );
 
   // Automatic logouts clear the session but leave the visitor where they are (a failed login stays on the form).
   const endSessionRef = useRef(endSession);
@@ -147,22 +161,36 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => clearInterval(timer);
   }, [user]);
 
+  const startSession = useCallback((result: { token: string; user: SessionUser }) => {
+    writeStorage('localStorage', STORAGE_KEYS.token, result.token);
+    writeStorage('localStorage', STORAGE_KEYS.username, result.user.username);
+    setAuthToken(result.token);
+    setToken(result.token);
+    setUser(result.user);
+    return result.user;
+  }, []);
+
   const login = useCallback(
     async (email: string, password: string) => {
       try {
-        const result = await apiRequest<{ token: string; user: SessionUser }>('/api/auth/login', { json: { email, password } });
-        writeStorage('localStorage', STORAGE_KEYS.token, result.token);
-        writeStorage('localStorage', STORAGE_KEYS.username, result.user.username);
-        setAuthToken(result.token);
-        setToken(result.token);
-        setUser(result.user);
-        return result.user;
+        const result = await apiRequest<{ token: string; user: SessionUser } | TwoFactorStep>('/api/auth/login', { json: { email, password } });
+        // Two-factor on: no session yet; the form asks for the code.
+        if ('twoFactorRequired' in result) {
+          clearLocal();
+          return result;
+        }
+        return startSession(result);
       } catch (error) {
         clearLocal();
         throw error;
       }
     },
-    [clearLocal],
+    [clearLocal, startSession],
+  );
+
+  const completeTwoFactor = useCallback(
+    async (challenge: string, code: string) => startSession(await apiRequest<{ token: string; user: SessionUser }>('/api/auth/login/two-factor', { json: { challenge, code } })),
+    [startSession],
   );
 
   const refreshUser = useCallback(async () => {
@@ -173,8 +201,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const updateUser = useCallback((partial: Partial<SessionUser>) => setUser((current) => (current ? { ...current, ...partial } : current)), []);
 
   const value = useMemo<SessionValue>(
-    () => ({ loading, user, token, login, logout, refreshUser, updateUser }),
-    [loading, user, token, login, logout, refreshUser, updateUser],
+    () => ({ loading, user, token, login, completeTwoFactor, logout, refreshUser, updateUser }),
+    [loading, user, token, login, completeTwoFactor, logout, refreshUser, updateUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

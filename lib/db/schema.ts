@@ -41,6 +41,16 @@ export const users = pgTable(
     bannedAt: timestamp('banned_at', { withTimezone: true }),
     banReason: text('ban_reason'),
     bannedBy: uuid('banned_by'),
+    /**
+     * Two-factor authentication (lib/server/auth/two-factor.ts, decision 018):
+     * the TOTP secret sealed with the session secret, set once a code confirms
+     * it; the secret shown during setup until then; and the last time step a
+     * code was accepted for, so no code works twice.
+     */
+    twoFactorSecret: text('two_factor_secret'),
+    twoFactorPendingSecret: text('two_factor_pending_secret'),
+    twoFactorEnabledAt: timestamp('two_factor_enabled_at', { withTimezone: true }),
+    twoFactorLastStep: bigint('two_factor_last_step', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -69,8 +79,29 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** When the login that started this session passed the second factor; null for a password-only login. Admin endpoints need it. */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+/**
+ * Single-use recovery codes for a lost authenticator: ten per member, shown
+ * once, stored as an HMAC only. A code is spent by setting used_at in the
+ * same statement that finds it, so two logins cannot both use it.
+ */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('two_factor_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
 );
 
 export type Session = typeof sessions.$inferSelect;

@@ -49,6 +49,11 @@ export const LIMITS = {
   checkoutPerMember: { points: 10, duration: 10 * 60 },
   /** Wrong current passwords in settings (password and email changes), per member: an open session is no way to guess the password. */
   currentPasswordFailuresPerMember: { points: 5, duration: 15 * 60 },
+  /**
+   * Wrong two-factor codes (lib/server/accounts/two-factor.ts), per member: at login (after the right password) and in
+   * Security settings. Ten guesses in 15 minutes against a million codes; the right code clears the count.
+   */
+  twoFactorFailuresPerMember: { points: 10, duration: 15 * 60 },
   /** Email changes per member: each one mails an address the member picks. */
   emailChangesPerMember: { points: 5, duration: 24 * 60 * 60 },
   /** Video uploads started per member (lib/server/videos/upload.ts); UPLOADS_PER_DAY, read when the limiter is made. */

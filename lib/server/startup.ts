@@ -56,7 +56,8 @@ export async function startServer(): Promise<void> {
       if (added > 0) console.log(`[chrysalis] daily tasks: added ${added} starter tasks to the pool (SEED_DEMO=0 skips this)`);
     }
     const admin = await ensureAdmin();
-    if (admin === 'created' || admin === 'promoted') console.log(`[chrysalis] admin account ${config.admin!.email} ${admin}`);
+    // Admin tools answer only after two-factor (decision 018): the operator is told where the first admin turns it on.
+    if (admin === 'created' || admin === 'promoted') console.log(`[chrysalis] admin account ${config.admin!.email} ${admin}; log in and turn on two-factor authentication at /settings/security to use the admin panel`);
     if (admin === 'missing') {
       console.log(
         '[chrysalis] there is no admin account yet. To create one, start with ADMIN_USERNAME, ADMIN_EMAIL and ' +

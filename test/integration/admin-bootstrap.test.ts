@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { eq } from 'drizzle-orm';
 
+import { GET as stats } from '@/app/api/admin/stats/route';
 import { POST as login } from '@/app/api/auth/login/route';
 import { installDatabase } from '@/lib/db';
 import { users } from '@/lib/db/schema';
@@ -45,6 +46,8 @@ describe.each(ENGINES)('the first admin on %s', (engine) => {
     const loggedIn = await call(login, '/api/auth/login', { json: { email: 'admin@example.org', password: 'a-long-admin-password' }, ip: '198.18.0.1' });
     expect(loggedIn.status).toBe(200);
     expect(loggedIn.body.user).toMatchObject({ isAdmin: true });
+    // It enrols in two-factor on first login like any admin: until then admin tools refuse it (decision 018).
+    expect(await call(stats, '/api/admin/stats', { bearer: loggedIn.body.token as string })).toMatchObject({ status: 403, body: { twoFactorRequired: true, twoFactor: 'enrol' } });
     for (const name of ['ADMIN_USERNAME', 'ADMIN_EMAIL', 'ADMIN_PASSWORD']) delete process.env[name];
   });
 });

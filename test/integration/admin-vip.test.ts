@@ -2,17 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 
 import { GET as me } from '@/app/api/auth/me/route';
 import { DELETE as revoke, POST as grant } from '@/app/api/admin/users/[id]/vip/route';
 import { installDatabase, queryRows } from '@/lib/db';
-import { users } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-admin-vip-'));
@@ -35,7 +34,7 @@ describe.each(ENGINES)('admin VIP grants on %s', (engine) => {
     resetLimiters();
     memberToken = await verifiedMemberToken(database.db, 'vipcandidate');
     adminToken = await verifiedMemberToken(database.db, 'vipadmin');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'vipadmin'));
+    await promoteToAdmin(database.db, await userId(database.db, 'vipadmin'));
     member = await userId(database.db, 'vipcandidate');
   }, 60_000);
   afterAll(() => database.destroy());

@@ -30,6 +30,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 import { call, ORIGIN, outbox } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { verifiedMemberToken, verifiedUploader } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-admin-'));
@@ -49,7 +50,7 @@ describe.each(ENGINES)('the admin API on %s', (engine) => {
   let creator: string;
   let creatorToken: string;
 
-  const setAdminFlag = (username: string) => database.db.update(users).set({ isAdmin: true }).where(eq(users.username, username));
+  const setAdminFlag = async (username: string) => promoteToAdmin(database.db, await userId(database.db, username));
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -62,7 +63,8 @@ describe.each(ENGINES)('the admin API on %s', (engine) => {
     member = await userId(database.db, 'plainmember');
     bannedToken = await verifiedMemberToken(database.db, 'bannedadmin');
     // An admin who is banned: the ban decides, not the admin flag.
-    await database.db.update(users).set({ isAdmin: true, bannedAt: new Date() }).where(eq(users.username, 'bannedadmin'));
+    await setAdminFlag('bannedadmin');
+    await database.db.update(users).set({ bannedAt: new Date() }).where(eq(users.username, 'bannedadmin'));
     creatorToken = await verifiedMemberToken(database.db, 'creator');
     creator = await userId(database.db, 'creator');
     // Their videos pass the approval gate (lib/server/trust/approval-gate.ts).
@@ -221,7 +223,13 @@ describe.each(ENGINES)('the admin API on %s', (engine) => {
     it('grants and removes admin rights; the last admin cannot be demoted, even by two admins at once', async () => {
       const promoted = await call(promote, `/api/admin/users/${member}/admin`, { method: 'POST', bearer: adminToken, params: { id: member } });
       expect(promoted.body.member).toMatchObject({ username: 'plainmember', isAdmin: true });
-      // The new admin's existing token works for admin calls at once: rights are read from the database, not the token.
+      // The new admin is told to turn on two-factor, and admin tools refuse them until they have (decision 018).
+      expect(await call(stats, '/api/admin/stats', { bearer: memberToken })).toMatchObject({ status: 403, body: { twoFactorRequired: true, twoFactor: 'enrol' } });
+      const [told] = await database.db.select().from(notifications).where(sql`${notifications.recipientId} = ${member} AND ${notifications.type} = 'site_notice'`);
+      expect(told).toMatchObject({ type: 'site_notice', link: '/settings/security' });
+      expect(told?.message).toContain('two-factor');
+      // Enrolled, with this session standing for a login with a code: the existing token works at once, as rights are read from the database.
+      await promoteToAdmin(database.db, member);
       expect((await call(stats, '/api/admin/stats', { bearer: memberToken })).status).toBe(200);
 
       // Two admins remove each other at the same moment: one must remain.
@@ -234,7 +242,7 @@ describe.each(ENGINES)('the admin API on %s', (engine) => {
       expect(admins!.n).toBeGreaterThanOrEqual(1);
       if (statuses[0] === 200 && statuses[1] === 200) throw new Error('both demotions went through');
       // Put things back: chiefmod admin, plainmember not.
-      await database.db.update(users).set({ isAdmin: true }).where(eq(users.id, admin));
+      await promoteToAdmin(database.db, admin);
       await database.db.update(users).set({ isAdmin: false }).where(eq(users.id, member));
 
       const last = await call(demote, `/api/admin/users/${admin}/admin`, { method: 'DELETE', bearer: adminToken, params: { id: admin } });

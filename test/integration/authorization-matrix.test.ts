@@ -5,8 +5,12 @@
  *
  * Callers: a visitor, a member, another member, a banned member (token from
  * before the ban), a member whose email became unverified, an admin, an admin
- * demoted after logging in (old token, sealed with the admin flag), and an
- * admin after logging out (old token). Expectations by access level:
+ * demoted after logging in (old token, sealed with the admin flag), an
+ * admin after logging out (old token), an admin whose token comes from a
+ * password-only login (passwordOnly) and an admin who has not enrolled
+ * two-factor (notEnrolled): both are members to everything but admin routes,
+ * which tell them to log in with a code or to enrol (decision 018).
+ * Expectations by access level:
  * - public: nobody gets 401/403;
  * - open: anyone, but a banned member's token is told 403 'Account is banned';
  * - member: visitor and logged-out admin 401, banned 403, the rest not 401/403;
@@ -27,13 +31,15 @@ import { installDatabase } from '@/lib/db';
 import { appeals, comments, dataExports, moderationDecisions, notifications, reports, users, type User } from '@/lib/db/schema';
 import { comments, dataExports, identityVerifications, notifications, reports, users, type User } from '@/lib/db/schema';
 import { appeals, comments, consentWithdrawals, dataExports, moderationDecisions, notifications, reports, users, videos, type User } from '@/lib/db/schema';
+import { comments, dataExports, notifications, reports, users, type User } from '@/lib/db/schema';
+import { TWO_FACTOR_ENROL_MESSAGE, TWO_FACTOR_LOGIN_MESSAGE } from '@/lib/server/auth/actor';
 import { startSession } from '@/lib/server/auth/session';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { routeFiles } from '../helpers/routes';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-authz-'));
@@ -45,6 +51,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 
 const ACTORS = ['visitor', 'member', 'other', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut'] as const;
+const ACTORS = ['visitor', 'member', 'other', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut', 'passwordOnly', 'notEnrolled'] as const;
 type ActorName = (typeof ACTORS)[number];
 type Access = 'public' | 'open' | 'member' | 'owner' | 'vip' | 'admin';
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -167,7 +174,7 @@ const TABLE: Record<string, Row> = {
     access: 'admin',
     build: async (f) => {
       const { id } = await f.bystander();
-      await f.db.update(users).set({ isAdmin: true }).where(eq(users.id, id));
+      await promoteToAdmin(f.db, id);
       return { path: `/api/admin/users/${id}/admin`, params: { id } };
     },
   },
@@ -244,6 +251,7 @@ const TABLE: Record<string, Row> = {
   },
   'POST api/auth/login/route.ts': { access: 'public', everyone: 401, build: async () => ({ path: '/api/auth/login', json: { email: 'nobody@example.org', password: 'wrong-password' } }) },
   'GET api/auth/me/route.ts': simple('member', '/api/auth/me'),
+  'POST api/auth/login/two-factor/route.ts': { access: 'public', everyone: 401, build: async () => ({ path: '/api/auth/login/two-factor', json: { challenge: 'not-a-challenge', code: '123456' } }) },
   'POST api/auth/forgot-password/route.ts': {
     access: 'public',
     build: async () => ({ path: '/api/auth/forgot-password', json: { email: `nobody-${Math.random().toString(36).slice(2, 10)}@example.org` } }),
@@ -447,6 +455,12 @@ const TABLE: Record<string, Row> = {
     access: 'member',
     build: async () => ({ path: '/api/users/settings/password', json: { currentPassword: 'not-the-password', newPassword: 'another-password-2', confirmNewPassword: 'another-password-2' } }),
   },
+  'GET api/users/settings/two-factor/route.ts': simple('member', '/api/users/settings/two-factor'),
+  // A wrong password changes nothing (an admin is told 409: admins keep two-factor on).
+  'DELETE api/users/settings/two-factor/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor', json: { currentPassword: 'not-the-password', code: '000000' } }) },
+  'POST api/users/settings/two-factor/setup/route.ts': simple('member', '/api/users/settings/two-factor/setup'),
+  'POST api/users/settings/two-factor/confirm/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor/confirm', json: { code: '000000' } }) },
+  'POST api/users/settings/two-factor/recovery-codes/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor/recovery-codes', json: { code: '000000' } }) },
   'PUT api/users/settings/photo/route.ts': {
     access: 'member',
     // Not an image: a member is told so (400) and keeps their photo; the row only says who gets that far.
@@ -604,7 +618,7 @@ function expectation(access: Access, actor: ActorName): { status?: number[]; not
   if (signedOut) return { status: [401] };
   if (actor === 'banned') return { status: [403] };
   if (access === 'admin') return actor === 'admin' ? { not: [401, 403] } : { status: [403] };
-  if (access === 'vip') return actor === 'admin' ? { not: [401] } : { status: [403] };
+  if (access === 'vip') return ['admin', 'passwordOnly', 'notEnrolled'].includes(actor) ? { not: [401] } : { status: [403] };
   if (access === 'owner' && actor === 'other') return { status: [403, 404] };
   if (access === 'owner' && actor !== 'member') return { not: [401] };
   return { not: [401, 403] };
@@ -613,7 +627,7 @@ function expectation(access: Access, actor: ActorName): { status?: number[]; not
 describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
   let database: TestDatabase;
   const tokens = {} as Record<ActorName, string | undefined>;
-  const ids = {} as Record<'member' | 'other' | 'admin' | 'demoted' | 'loggedOut' | 'banned' | 'unverified', string>;
+  const ids = {} as Record<'member' | 'other' | 'admin' | 'demoted' | 'loggedOut' | 'banned' | 'unverified' | 'passwordOnly' | 'notEnrolled', string>;
   let fixtures: Fixtures;
   let counter = 0;
 
@@ -622,20 +636,26 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
     installDatabase(database);
     resetLimiters();
     const db = database.db;
-    for (const name of ['member', 'other', 'admin', 'demoted', 'loggedOut', 'banned', 'unverified'] as const) {
+    for (const name of ['member', 'other', 'admin', 'demoted', 'loggedOut', 'banned', 'unverified', 'passwordOnly', 'notEnrolled'] as const) {
       tokens[name] = await verifiedMemberToken(db, `authz${name.toLowerCase()}`);
       ids[name] = await userId(db, `authz${name.toLowerCase()}`);
     }
     tokens.visitor = undefined;
-    await db.update(users).set({ isAdmin: true }).where(sql`${users.id} IN (${ids.admin}, ${ids.demoted}, ${ids.loggedOut})`);
-    // Old tokens, sealed while they were admins: the sessions must be re-sealed with the flag to be a real stale cookie.
+    for (const id of [ids.admin, ids.demoted, ids.loggedOut]) await promoteToAdmin(db, id);
+    // Old tokens, sealed while they were admins: the sessions must be re-sealed with the flag to be a real stale cookie (from a login that passed the second factor, as an admin's is).
     const reseal = async (id: string) => {
       const [user] = await db.select().from(users).where(eq(users.id, id));
-      return (await startSession(user as User)).token;
+      return (await startSession(user as User, undefined, { secondFactor: true })).token;
     };
     tokens.admin = await reseal(ids.admin);
     tokens.demoted = await reseal(ids.demoted);
     tokens.loggedOut = await reseal(ids.loggedOut);
+    // Enrolled, but this token's login did not pass the second factor.
+    await promoteToAdmin(db, ids.passwordOnly);
+    const [passwordOnly] = await db.select().from(users).where(eq(users.id, ids.passwordOnly));
+    tokens.passwordOnly = (await startSession(passwordOnly as User)).token;
+    // The one admin made without promoteToAdmin: the flag alone, no two-factor.
+    await db.update(users).set({ isAdmin: true }).where(eq(users.id, ids.notEnrolled));
     await db.update(users).set({ isAdmin: false }).where(eq(users.id, ids.demoted));
     const { POST: logout } = await import('@/app/api/auth/logout/route');
     expect((await call(logout, '/api/auth/logout', { method: 'POST', bearer: tokens.loggedOut })).status).toBe(200);
@@ -677,7 +697,7 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
       },
       async task() {
         const { POST } = await import('@/app/api/admin/daily-tasks/route');
-        const adminToken = (await startSession((await db.select().from(users).where(eq(users.id, ids.admin)))[0] as User)).token;
+        const adminToken = (await startSession((await db.select().from(users).where(eq(users.id, ids.admin)))[0] as User, undefined, { secondFactor: true })).token;
         const created = await call(POST, '/api/admin/daily-tasks', { bearer: adminToken, json: { description: `Task ${counter++}` } });
         return (created.body.task as { _id: string })._id;
       },
@@ -760,7 +780,9 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         const ok = (response.status < 500 || row.everyone === response.status) && (expected.status ? expected.status.includes(response.status) : !expected.not!.includes(response.status));
         if (!ok) failures.push(`${key} as ${actor}: ${response.status} ${JSON.stringify(response.body).slice(0, 120)}`);
         if (row.access === 'admin' && response.status === 403 && actor !== 'banned') {
-          if (response.body.message !== 'Forbidden: Admin access required') failures.push(`${key} as ${actor}: 403 without the spec's message`);
+          const message = actor === 'passwordOnly' ? TWO_FACTOR_LOGIN_MESSAGE : actor === 'notEnrolled' ? TWO_FACTOR_ENROL_MESSAGE : 'Forbidden: Admin access required';
+          if (response.body.message !== message) failures.push(`${key} as ${actor}: 403 without the expected message`);
+          if (['passwordOnly', 'notEnrolled'].includes(actor) && response.body.twoFactorRequired !== true) failures.push(`${key} as ${actor}: 403 without twoFactorRequired`);
         }
       }
     }
@@ -770,6 +792,7 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
   async function freshToken(actor: ActorName): Promise<string> {
     const id = ids[actor as keyof typeof ids];
     const [user] = await database.db.select().from(users).where(eq(users.id, id));
-    return (await startSession(user as User)).token;
+    // A fresh session stands for a new login, with the code for those who have two-factor on (the admin).
+    return (await startSession(user as User, undefined, { secondFactor: true })).token;
   }
 });

@@ -9,17 +9,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { eq } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 
 import { installDatabase } from '@/lib/db';
-import { users } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { routeFiles } from '../helpers/routes';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
+import { userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bodies-'));
 process.env.SITE_URL = ORIGIN;
@@ -61,7 +60,7 @@ describe.each(ENGINES)('body caps on %s', (engine) => {
     installDatabase(database);
     resetLimiters();
     bearer = await verifiedMemberToken(database.db, 'bodyadmin');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'bodyadmin'));
+    await promoteToAdmin(database.db, await userId(database.db, 'bodyadmin'));
   }, 60_000);
   afterAll(() => database.destroy());
 

@@ -25,7 +25,7 @@ import { REPORT_REASONS as SCHEMA_REASONS, reportSchema } from '@/lib/validation
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-replies-'));
@@ -50,7 +50,7 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       tokens[name] = await verifiedMemberToken(database.db, name === 'owner' ? 'creator' : name);
       ids[name] = await userId(database.db, name === 'owner' ? 'creator' : name);
     }
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.id, ids.admin));
+    await promoteToAdmin(database.db, ids.admin);
   });
   afterAll(() => database.destroy());
   beforeEach(async () => {

@@ -15,7 +15,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-comments-'));
@@ -51,11 +51,12 @@ describe.each(ENGINES)('comments on %s', (engine) => {
     aliceToken = await verifiedMemberToken(database.db, 'alice');
     bobToken = await verifiedMemberToken(database.db, 'bob');
     adminToken = await verifiedMemberToken(database.db, 'moderator');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
+    await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     owner = await userId(database.db, 'creator');
     alice = await userId(database.db, 'alice');
     bob = await userId(database.db, 'bob');
-  });
+    // Eight argon2 hashes and checks and the PGlite migrations: room for a busy 2-core runner, as daily-tasks has.
+  }, 120_000);
   afterAll(() => database.destroy());
   beforeEach(async () => {
     await database.db.delete(videos);

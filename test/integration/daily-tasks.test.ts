@@ -21,7 +21,8 @@ import { DAILY_TASK_MAX, TASK_MESSAGES } from '@/lib/validation/task-messages';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
+import { userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-daily-tasks-'));
 process.env.SITE_URL = ORIGIN;
@@ -65,10 +66,11 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
     installDatabase(database);
     resetLimiters();
     adminToken = await verifiedMemberToken(database.db, 'taskadmin');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'taskadmin'));
+    await promoteToAdmin(database.db, await userId(database.db, 'taskadmin'));
     memberToken = await verifiedMemberToken(database.db, 'plainmember');
     bannedToken = await verifiedMemberToken(database.db, 'bannedadmin');
-    await database.db.update(users).set({ isAdmin: true, bannedAt: new Date() }).where(eq(users.username, 'bannedadmin'));
+    await promoteToAdmin(database.db, await userId(database.db, 'bannedadmin'));
+    await database.db.update(users).set({ bannedAt: new Date() }).where(eq(users.username, 'bannedadmin'));
     await vip('vipone');
   }, 120_000);
   afterAll(() => database.destroy());

@@ -43,7 +43,7 @@ import { DATA_EXPORT_MESSAGES } from '@/lib/validation/exports';
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { heldJobContext } from '../helpers/jobs';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-export-'));
@@ -126,7 +126,7 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     await verifiedMemberToken(db, 'exp_carol');
     await verifiedMemberToken(db, 'exp_dave');
     for (const name of ['alice', 'bob', 'carol', 'dave', 'admin'] as const) ids[name] = await userId(db, `exp_${name}`);
-    await db.update(users).set({ isAdmin: true }).where(eq(users.id, ids.admin));
+    await promoteToAdmin(db, ids.admin);
     await db.update(users).set({ bio: HOSTILE, autoPlayVideos: false, tasks: 1, taskStreak: 1 }).where(eq(users.id, ids.alice));
 
     // Two members who interact, and a bystander pair, so the export must pick out exactly alice's side.

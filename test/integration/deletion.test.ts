@@ -34,7 +34,7 @@ import { DELETE_ACCOUNT_MESSAGES } from '@/lib/validation/deletion';
 import { call, ORIGIN, outbox, registrationForm } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { heldJobContext } from '../helpers/jobs';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-deletion-'));
@@ -217,12 +217,12 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
 
   it('keeps the last admin, and lets an admin go when another admin stays', async () => {
     const adminToken = await verifiedMemberToken(database.db, 'only_admin');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'only_admin'));
+    await promoteToAdmin(database.db, await userId(database.db, 'only_admin'));
     const refused = await deleteAs(adminToken, { currentPassword: 'only_admin-password-1', username: 'only_admin' });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(DELETE_ACCOUNT_MESSAGES.lastAdmin);
     await verifiedMemberToken(database.db, 'second_admin');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'second_admin'));
+    await promoteToAdmin(database.db, await userId(database.db, 'second_admin'));
     expect((await deleteAs(adminToken, { currentPassword: 'only_admin-password-1', username: 'only_admin' })).status).toBe(200);
   });
 
@@ -250,7 +250,7 @@ describe.each(ENGINES)('editing and deleting videos on %s', (engine) => {
     ownerToken = await verifiedMemberToken(database.db, 'uploader');
     otherToken = await verifiedMemberToken(database.db, 'stranger');
     adminToken = await verifiedMemberToken(database.db, 'boss');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'boss'));
+    await promoteToAdmin(database.db, await userId(database.db, 'boss'));
     owner = await userId(database.db, 'uploader');
     other = await userId(database.db, 'stranger');
   });

@@ -10,17 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 
 import { installDatabase } from '@/lib/db';
-import { users } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { routeFiles } from '../helpers/routes';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-fuzz-'));
@@ -103,7 +101,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
     resetLimiters();
     bearers.push(await verifiedMemberToken(database.db, 'fuzzmember'));
     bearers.push(await verifiedMemberToken(database.db, 'fuzzadmin'));
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'fuzzadmin'));
+    await promoteToAdmin(database.db, await userId(database.db, 'fuzzadmin'));
     knownVideo = (await insertVideo(database.db, await userId(database.db, 'fuzzmember'))).streamVideoId;
     endpoints = [];
     for (const file of routeFiles().filter((name) => !OUTSIDE_JEST.has(name))) {

@@ -10,13 +10,14 @@ import { PUT as readAll } from '@/app/api/notifications/read-all/route';
 import { GET as list } from '@/app/api/notifications/route';
 import type { NotificationDto } from '@/lib/api-types';
 import { installDatabase, queryRows } from '@/lib/db';
-import { blocks, notifications, users } from '@/lib/db/schema';
+import { blocks, notifications } from '@/lib/db/schema';
 import { notificationPageQuery } from '@/lib/server/notifications/feed';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { verifiedMemberToken, verifiedUploader } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-notifications-'));
@@ -44,7 +45,7 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
     bobToken = await verifiedMemberToken(database.db, 'bob');
     await verifiedMemberToken(database.db, 'carol');
     adminToken = await verifiedMemberToken(database.db, 'moderator');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
+    await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     alice = await userId(database.db, 'alice');
     // Their videos pass the approval gate (lib/server/trust/approval-gate.ts).
     await verifiedUploader(database.db, alice);

@@ -9,7 +9,7 @@ import { GET as getVideo } from '@/app/api/videos/[streamVideoId]/route';
 import { GET as myVideos } from '@/app/api/videos/mine/route';
 import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
-import { jobs, users, videos } from '@/lib/db/schema';
+import { jobs, videos } from '@/lib/db/schema';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { PROCESSING_FAILED_MESSAGE } from '@/lib/server/media/messages';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -18,7 +18,7 @@ import { PROCESS_VIDEO_JOB } from '@/lib/server/videos/upload';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { mediaFixtures } from '../helpers/media';
 import { insertVideo, userId } from '../helpers/videos';
 
@@ -100,7 +100,7 @@ describe.each(ENGINES)('processing errors on %s', (engine) => {
     expectNoLeaks(await memberAnswers(streamVideoId));
     // Admins see what went wrong in the moderation queue, beside the same fixed sentence.
     const adminToken = await verifiedMemberToken(database.db, 'moderator');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
+    await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     const queue = await call(moderationQueue, '/api/admin/videos?status=pending', { bearer: adminToken });
     const listed = (queue.body.videos as { streamVideoId: string; processingError: string; processingDetail: string | null }[]).find((video) => video.streamVideoId === streamVideoId);
     expect(listed?.processingError).toBe(PROCESSING_FAILED_MESSAGE);

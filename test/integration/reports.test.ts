@@ -14,7 +14,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-reports-'));
@@ -47,7 +47,7 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     await verifiedMemberToken(database.db, 'creator');
     reporterToken = await verifiedMemberToken(database.db, 'reporter');
     adminToken = await verifiedMemberToken(database.db, 'moderator');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
+    await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     creatorId = await userId(database.db, 'creator');
     reporterId = await userId(database.db, 'reporter');
     video = await insertVideo(database.db, creatorId, { title: 'Reported clip' });

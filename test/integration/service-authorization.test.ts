@@ -50,7 +50,7 @@ import { grantManualVip, revokeVip } from '@/lib/server/vip/entitlements';
 
 import { ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-service-authz-'));
@@ -83,10 +83,10 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     const db = database.db;
     const member = await verifiedMemberToken(db, 'svcmember');
     await verifiedMemberToken(db, 'svcdemoted');
-    await db.update(users).set({ isAdmin: true }).where(eq(users.username, 'svcdemoted'));
+    await promoteToAdmin(db, await userId(db, 'svcdemoted'));
     const { startSession } = await import('@/lib/server/auth/session');
     const [demotedUser] = await db.select().from(users).where(eq(users.username, 'svcdemoted'));
-    const demoted = (await startSession(demotedUser!)).token;
+    const demoted = (await startSession(demotedUser!, undefined, { secondFactor: true })).token;
     await db.update(users).set({ isAdmin: false }).where(eq(users.username, 'svcdemoted'));
     const banned = await verifiedMemberToken(db, 'svcbanned');
     await db.update(users).set({ bannedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.username, 'svcbanned'));

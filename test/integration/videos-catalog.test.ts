@@ -13,12 +13,13 @@ import { GET as top } from '@/app/api/videos/top/route';
 import { GET as videoById } from '@/app/api/videos/[streamVideoId]/route';
 import { POST as view } from '@/app/api/videos/[streamVideoId]/view/route';
 import { installDatabase } from '@/lib/db';
-import { notifications, users, videoLikes, videos } from '@/lib/db/schema';
+import { notifications, videoLikes, videos } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { verifiedMemberToken, verifiedUploader } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-catalog-'));
@@ -43,7 +44,7 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     creatorToken = await verifiedMemberToken(database.db, 'creator');
     memberToken = await verifiedMemberToken(database.db, 'watcher');
     adminToken = await verifiedMemberToken(database.db, 'moderator');
-    await database.db.update(users).set({ isAdmin: true }).where(eq(users.username, 'moderator'));
+    await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     creator = await userId(database.db, 'creator');
     // Their videos pass the approval gate (lib/server/trust/approval-gate.ts).
     await verifiedUploader(database.db, creator);

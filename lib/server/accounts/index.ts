@@ -25,6 +25,7 @@ import { consume, giveBack, reset } from '../rate-limit';
 import { toUserDto, type UserDto } from './dto';
 import { removeProfilePhoto, storeProfilePhoto } from './photos';
 import { tellOwnerOfSignUpAttempt } from './sign-up-notice';
+import { twoFactorChallenge, type TwoFactorChallenge } from './two-factor';
 import { sendVerificationLink } from './verification';
 
 export { toUserDto, type UserDto } from './dto';
@@ -118,7 +119,7 @@ const TOO_MANY_FAILED_LOGINS = (wait: string) => `Too many failed login attempts
  * the member out; guessing spread over many addresses meets the per-address
  * budgets, argon2id and the refusal of common passwords instead.
  */
-export async function login({ email, password }: LoginInput, address: string): Promise<{ token: string; user: UserDto; sessionId: string }> {
+export async function login({ email, password }: LoginInput, address: string): Promise<{ token: string; user: UserDto; sessionId: string } | TwoFactorChallenge> {
   const network = addressNetwork(address);
   const accountFromAddress = `${email}\n${network}`;
   await consume('loginFailuresPerAddress', network, TOO_MANY_FAILED_LOGINS);
@@ -132,6 +133,8 @@ export async function login({ email, password }: LoginInput, address: string): P
   await Promise.all([giveBack('loginFailuresPerAddress', network), reset('loginFailuresPerAccountAddress', accountFromAddress)]);
   if (user.bannedAt) throw forbidden(BANNED_MESSAGE);
   if (!user.emailVerifiedAt) throw new ApiError(403, NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
+  // Two-factor on: no session yet, a short-lived challenge for the code step (completeTwoFactorLogin).
+  if (user.twoFactorEnabledAt) return twoFactorChallenge(user);
   const { token, sessionId } = await startSession(user);
   return { token, user: toUserDto(user), sessionId };
 }

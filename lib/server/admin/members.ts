@@ -10,6 +10,7 @@ import type { MemberFilter } from '@/lib/validation/admin';
 
 import { sendVerificationLink } from '../accounts/verification';
 import { requireAdmin, type Actor } from '../auth/actor';
+import { notify } from '../notifications';
 import { ApiError, badRequest, conflict } from '../errors';
 import { recordDecision } from '../trust/decisions';
 import { queueDecisionEmail } from '../trust/statements';
@@ -252,6 +253,15 @@ export async function setAdmin(actor: Actor, id: string, makeAdmin: boolean): Pr
       targetId: id,
       summary: makeAdmin ? `Made ${row.username} an admin` : `Removed ${row.username}’s admin rights${id === admin.user.id ? ' (their own)' : ''}`,
     });
+    // Admin tools answer only after two-factor (decision 018): the new admin is told where to turn it on.
+    if (makeAdmin) {
+      await notify(database, {
+        recipientId: id,
+        type: 'site_notice',
+        link: '/settings/security',
+        message: 'You are now an admin. Turn on two-factor authentication in Settings under Security, then log in again with a code to use admin tools.',
+      });
+    }
     return memberRow(database, id);
   });
   return toMemberDto(member);

@@ -2,7 +2,7 @@ import 'server-only';
 
 import type { User } from '@/lib/db/schema';
 
-import { ADMIN_REQUIRED_MESSAGE, BANNED_MESSAGE, forbidden, unauthorized } from '../errors';
+import { ADMIN_REQUIRED_MESSAGE, ApiError, BANNED_MESSAGE, forbidden, unauthorized } from '../errors';
 
 export const CROSS_SITE_MESSAGE = 'This request did not come from this site.';
 
@@ -34,6 +34,8 @@ export interface Authenticated {
   readonly token: string;
   /** Whether the request also carried the session cookie. */
   readonly hasCookie: boolean;
+  /** Whether the login that started this session passed the second factor (sessions.second_factor_at). */
+  readonly secondFactor: boolean;
 }
 
 export const VISITOR: Visitor = Object.freeze({ kind: 'visitor', banned: false });
@@ -50,18 +52,46 @@ export function requireMember(actor: Actor): Authenticated {
   return actor;
 }
 
-/** An admin (read from the database this request), else 401 / 403 with the spec's message / 403 banned. */
+export const TWO_FACTOR_ENROL_MESSAGE = 'Admins must use two-factor authentication. Turn it on in Settings under Security, then log in again with a code.';
+export const TWO_FACTOR_LOGIN_MESSAGE = 'This session was started without your two-factor code. Log out and log in again with a code to use admin tools.';
+
+/**
+ * What an admin still lacks before admin tools answer (decision 018): a
+ * second factor enrolled, then a session whose login passed it. A bearer
+ * token from a password-only login, or from before enrolment, stays a
+ * member's token.
+ */
+export function adminTwoFactorGap(member: Authenticated): 'enrol' | 'login' | null {
+  if (!member.user.twoFactorEnabledAt) return 'enrol';
+  if (!member.secondFactor) return 'login';
+  return null;
+}
+
+/**
+ * An admin (read from the database this request) with two-factor passed,
+ * else 401 / 403 with the spec's message / 403 banned / 403 with
+ * `twoFactorRequired` and what to do.
+ */
 export function requireAdmin(actor: Actor): Authenticated {
   const member = requireMember(actor);
   if (!member.user.isAdmin) throw forbidden(ADMIN_REQUIRED_MESSAGE);
+  const gap = adminTwoFactorGap(member);
+  if (gap) throw new ApiError(403, gap === 'enrol' ? TWO_FACTOR_ENROL_MESSAGE : TWO_FACTOR_LOGIN_MESSAGE, { twoFactorRequired: true, twoFactor: gap });
   return member;
 }
 
-/** The signed-in, unbanned member, or null for visitors (for services that answer everyone but personalise). */
-export function memberOf(actor: Actor): User | null {
-  return actor.kind === 'member' && !actor.user.bannedAt ? actor.user : null;
+/** Whether the caller may use admin powers now: an unbanned admin whose session passed the second factor. */
+export function isAdmin(actor: Actor): boolean {
+  return actor.kind === 'member' && !actor.user.bannedAt && actor.user.isAdmin && adminTwoFactorGap(actor) === null;
 }
 
-export function isAdmin(actor: Actor): boolean {
-  return memberOf(actor)?.isAdmin === true;
+/**
+ * The signed-in, unbanned member, or null for visitors (for services that
+ * answer everyone but personalise). An admin whose session has not passed
+ * the second factor is handed over as a member (isAdmin false), so services
+ * that widen what admins see (unpublished videos) do not widen it for them.
+ */
+export function memberOf(actor: Actor): User | null {
+  if (actor.kind !== 'member' || actor.user.bannedAt) return null;
+  return actor.user.isAdmin && !isAdmin(actor) ? { ...actor.user, isAdmin: false } : actor.user;
 }

@@ -33,11 +33,21 @@ export function clearSessionCookie(response: NextResponse): void {
 }
 
 /** Starts a session for a user: a row and the sealed token naming it (the caller sets the cookie). */
-export async function startSession(user: Pick<User, 'id' | 'tokenVersion' | 'isAdmin'>, db?: Database): Promise<{ token: string; sessionId: string }> {
+export async function startSession(
+  user: Pick<User, 'id' | 'tokenVersion' | 'isAdmin'>,
+  db?: Database,
+  { secondFactor = false }: { secondFactor?: boolean } = {},
+): Promise<{ token: string; sessionId: string }> {
   const database = db ?? (await getDb());
   const [row] = await database
     .insert(sessions)
-    .values({ userId: user.id, tokenVersion: user.tokenVersion, expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000) })
+    .values({
+      userId: user.id,
+      tokenVersion: user.tokenVersion,
+      expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+      // Recorded per session, so admin endpoints can refuse a token from a password-only login (decision 018).
+      secondFactorAt: secondFactor ? new Date() : null,
+    })
     .returning({ id: sessions.id });
   const token = await sealToken({ sid: row!.id, uid: user.id, ver: user.tokenVersion, adm: user.isAdmin });
   return { token, sessionId: row!.id };
@@ -79,7 +89,7 @@ export async function resolveToken(token: string, via: 'bearer' | 'cookie', hasC
   if (!claims) return VISITOR;
   const db = await getDb();
   const [row] = await db
-    .select({ user: users })
+    .select({ user: users, secondFactorAt: sessions.secondFactorAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -92,7 +102,7 @@ export async function resolveToken(token: string, via: 'bearer' | 'cookie', hasC
       ),
     )
     .limit(1);
-  if (row) return { kind: 'member', user: row.user, sessionId: claims.sid, via, token, hasCookie };
+  if (row) return { kind: 'member', user: row.user, sessionId: claims.sid, via, token, hasCookie, secondFactor: row.secondFactorAt !== null };
   const [owner] = await db.select({ bannedAt: users.bannedAt }).from(users).where(eq(users.id, claims.uid)).limit(1);
   return owner?.bannedAt ? { kind: 'visitor', banned: true } : VISITOR;
 }

@@ -8,7 +8,7 @@ import { comments } from '@/lib/db/schema';
 import { purgePublicPages } from '@/lib/events';
 import { COMMENT_MESSAGES, COMMENTS_PAGE_SIZE, REPLIES_PAGE_SIZE, STREAM_VIDEO_ID_PATTERN, type CommentBodyInput, type NewCommentInput } from '@/lib/validation/community';
 
-import { memberOf, requireMember, type Actor } from '../auth/actor';
+import { isAdmin, memberOf, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, forbidden } from '../errors';
 import { notify } from '../notifications';
 import { consume } from '../rate-limit';
@@ -315,7 +315,8 @@ export async function deleteComment(actor: Actor, commentId: string): Promise<vo
   const { user } = requireMember(actor);
   const db = await getDb();
   const found = await findComment(db, commentId);
-  const allowed = found.author_id === user.id || found.video_owner_id === user.id || user.isAdmin;
+  // isAdmin(actor): admin powers need a session that passed the second factor (decision 018).
+  const allowed = found.author_id === user.id || found.video_owner_id === user.id || isAdmin(actor);
   if (!allowed) throw forbidden(COMMENT_MESSAGES.deleteOthers);
   await db.transaction((tx) => removeComment(tx, commentId));
   purgeVideoPage(found.stream_video_id);

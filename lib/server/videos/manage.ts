@@ -9,7 +9,7 @@ import { purgePublicPages, wakeWorkers } from '@/lib/events';
 import type { VideoEditInput } from '@/lib/validation/deletion';
 
 import { recordAdminAction } from '../admin/audit';
-import { requireMember, type Actor, type Authenticated } from '../auth/actor';
+import { isAdmin, requireMember, type Actor, type Authenticated } from '../auth/actor';
 import { enqueuePurge, videoPrefixes } from '../deletion/purge';
 import { forgetVideos } from '../deletion/references';
 import { ApiError, forbidden } from '../errors';
@@ -38,8 +38,9 @@ async function manageable(actor: Actor, streamVideoId: string, verb: 'edit' | 'd
   const db = await getDb();
   const [video] = /^[A-Za-z0-9_-]{1,32}$/.test(streamVideoId) ? await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId)) : [];
   if (!video) throw new ApiError(404, VIDEO_NOT_FOUND);
-  if (video.ownerId === member.user.id) return { member, video, asAdmin: member.user.isAdmin };
-  if (member.user.isAdmin) return { member, video, asAdmin: true };
+  // isAdmin(actor): admin powers need a session that passed the second factor (decision 018).
+  if (video.ownerId === member.user.id) return { member, video, asAdmin: isAdmin(actor) };
+  if (isAdmin(actor)) return { member, video, asAdmin: true };
   const visible = video.processingState === 'ready' && video.moderationStatus === 'approved' && !video.ownerBanned;
   if (!visible) throw new ApiError(404, VIDEO_NOT_FOUND);
   throw forbidden(`You can only ${verb} your own videos.`);
