@@ -25,7 +25,6 @@ const serverEnv = {
   // Playwright stands in for one trusted proxy: the X-Forwarded-For each test sends (e2e/fixtures.ts, e2e/api.ts) is its client address, so per-address limits apply per test.
   TRUST_PROXY: '1',
   // Identity documents are sealed with this key (production refuses verification without one): e2e/verification.spec.ts and every verifiedMember().
-  VERIFICATION_KEY: '7e2e'.repeat(16),
   // Identity documents and performer releases are sealed with this key; production refuses them without one (decision 013).
   VERIFICATION_KEY: 'e2e0'.repeat(16),
   // Urgent notices mail an alert here (e2e/notices.spec.ts; decision 016).

@@ -14,9 +14,17 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
  * Keep upload routes out of the matcher: proxy buffers request bodies and
  * cuts them at 10 MB.
  */
-const MEMBER_ONLY = [/^\/upload$/, /^\/verify$/, /^\/liked-videos$/, /^\/watch-later$/, /^\/following$/, /^\/profile\/[^/]+$/, /^\/data-export\/[^/]+$/];
-const MEMBER_ONLY = [/^\/upload$/, /^\/upload\/performers\/[^/]+$/, /^\/liked-videos$/, /^\/watch-later$/, /^\/following$/, /^\/profile\/[^/]+$/, /^\/data-export\/[^/]+$/];
-const MEMBER_ONLY = [/^\/upload$/, /^\/liked-videos$/, /^\/watch-later$/, /^\/settings\/security$/, /^\/following$/, /^\/profile\/[^/]+$/, /^\/data-export\/[^/]+$/];
+const MEMBER_ONLY = [
+  /^\/upload$/,
+  /^\/upload\/performers\/[^/]+$/,
+  /^\/verify$/,
+  /^\/settings\/security$/,
+  /^\/liked-videos$/,
+  /^\/watch-later$/,
+  /^\/following$/,
+  /^\/profile\/[^/]+$/,
+  /^\/data-export\/[^/]+$/,
+];
 const ADMIN_ONLY = /^\/admin(\/|$)/;
 
 export async function proxy(request: NextRequest) {

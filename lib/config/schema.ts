@@ -195,16 +195,6 @@ export const envSchema = z
         .max(10_000, 'must be a whole number of uploads from 1 to 10000')
         .default(50),
     ),
-    // 18 U.S.C. 2257 keeps age and consent records for 7 years after a video leaves the site.
-    RECORDS_RETENTION_YEARS: z.preprocess(
-      emptyToUndefined,
-      z.coerce
-        .number({ error: 'must be a whole number of years from 1 to 100' })
-        .int('must be a whole number of years from 1 to 100')
-        .min(1, 'must be a whole number of years from 1 to 100')
-        .max(100, 'must be a whole number of years from 1 to 100')
-        .default(7),
-    ),
     // Demo videos on the first start of an empty embedded database; 0 turns them off.
     SEED_DEMO: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),

@@ -54,8 +54,6 @@ export interface ServerConfig {
   maxUploadBytes: number;
   /** Uploads one member may start per 24 hours. */
   uploadsPerDay: number;
-  /** Years performer records (and other 2257 records) are kept after their video or account is deleted. */
-  recordsRetentionYears: number;
   /** Proxy hops in front of the server whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
   trustProxy: number;
   /** The admin account ensured at start, when configured. */
@@ -93,7 +91,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: raw.SMTP_URL,
     maxUploadBytes: raw.MAX_UPLOAD_BYTES,
     uploadsPerDay: raw.UPLOADS_PER_DAY,
-    recordsRetentionYears: raw.RECORDS_RETENTION_YEARS,
     trustProxy: raw.TRUST_PROXY,
     trust: {
       adminAlertEmail: raw.ADMIN_ALERT_EMAIL,

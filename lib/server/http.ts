@@ -39,7 +39,6 @@ export interface RouteOptions<P extends AnySchema | undefined, Q extends AnySche
   /** With `body`: a missing body is parsed as {} (DELETE with an optional note). */
   optionalBody?: boolean;
   /** Read a multipart or urlencoded form (at most MAX_FORM_BYTES) instead of JSON. */
-  form?: { tooLargeMessage: string; /** A larger cap than MAX_FORM_BYTES (identity documents: two files of 10 MB). */ maxBytes?: number };
   form?: { tooLargeMessage: string; /** A larger cap than MAX_FORM_BYTES, for forms that carry documents. */ maxBytes?: number };
   /** Status of a successful answer that is not a Response (default 200). */
   status?: number;

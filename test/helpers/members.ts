@@ -3,8 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { POST as login } from '@/app/api/auth/login/route';
 import { POST as loginTwoFactor } from '@/app/api/auth/login/two-factor/route';
 import type { Database } from '@/lib/db';
-import { identityVerifications, users } from '@/lib/db/schema';
-import { sessions, users } from '@/lib/db/schema';
+import { identityVerifications, sessions, users } from '@/lib/db/schema';
 import { hashPassword } from '@/lib/server/auth/passwords';
 import { codeForStep, sealSecret, TOTP_PERIOD_SECONDS } from '@/lib/server/auth/two-factor-codes';
 

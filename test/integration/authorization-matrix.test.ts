@@ -28,10 +28,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 
 import { installDatabase } from '@/lib/db';
-import { appeals, comments, dataExports, moderationDecisions, notifications, reports, users, type User } from '@/lib/db/schema';
-import { comments, dataExports, identityVerifications, notifications, reports, users, type User } from '@/lib/db/schema';
-import { appeals, comments, consentWithdrawals, dataExports, moderationDecisions, notifications, reports, users, videos, type User } from '@/lib/db/schema';
-import { comments, dataExports, notifications, reports, users, type User } from '@/lib/db/schema';
+import { appeals, comments, consentWithdrawals, dataExports, identityVerifications, moderationDecisions, notifications, reports, users, videos, type User } from '@/lib/db/schema';
 import { TWO_FACTOR_ENROL_MESSAGE, TWO_FACTOR_LOGIN_MESSAGE } from '@/lib/server/auth/actor';
 import { startSession } from '@/lib/server/auth/session';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -50,7 +47,6 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 /** The first bytes of a JPEG: enough for the document store, which reads the type from them. */
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 
-const ACTORS = ['visitor', 'member', 'other', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut'] as const;
 const ACTORS = ['visitor', 'member', 'other', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut', 'passwordOnly', 'notEnrolled'] as const;
 type ActorName = (typeof ACTORS)[number];
 type Access = 'public' | 'open' | 'member' | 'owner' | 'vip' | 'admin';
@@ -153,6 +149,8 @@ const TABLE: Record<string, Row> = {
         .values({ videoId: video!.id, streamVideoId, videoTitle: video!.title, legalName: 'Sam Doe', dateOfBirth: '1990-01-01', email: 'sam@example.org', statement: 'I appear in it and withdraw.', senderKey: 'a:test' })
         .returning();
       return { path: `/api/admin/consent-withdrawals/${row!.id}`, params: { id: row!.id }, json: { action: 'dismiss' } };
+    },
+  },
   'POST api/admin/copyright/takedowns/[id]/lawsuit/route.ts': {
     access: 'admin',
     build: async () => {
@@ -733,6 +731,7 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         await db.update(moderationDecisions).set({ decidedBy: null, automated: true }).where(eq(moderationDecisions.id, decisionId));
         const [row] = await db.insert(appeals).values({ decisionId, appellantId: ids.member, statement: 'Please look again.' }).returning({ id: appeals.id });
         return row!.id;
+      },
       async verification() {
         const { id: owner } = await this.bystander();
         const { storePrivateDocument } = await import('@/lib/server/trust/documents');

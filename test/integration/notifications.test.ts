@@ -16,8 +16,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { verifiedMemberToken, verifiedUploader } from '../helpers/members';
-import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken, verifiedUploader } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-notifications-'));

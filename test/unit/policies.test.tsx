@@ -41,6 +41,8 @@ it('the privacy policy says which identity documents are kept, why and for how l
   expect(html).toContain('18 U.S.C. 2257');
   expect(html).toMatch(/deleted after 45 days/);
   expect(html).toMatch(/kept for 9 years/);
+});
+
 describe('notices and copyright in the policies (decision 016)', () => {
   const configured = loadConfig({ SITE_NAME: 'Chrysalis', REPEAT_INFRINGER_STRIKES: '2', COUNTER_NOTICE_WAIT_BUSINESS_DAYS: '12' }).operator;
   it('the Copyright Policy states the configured strike limit and wait, and links the forms', () => {

@@ -21,13 +21,7 @@ import { noActiveTakedown, noOpenUrgentNotice } from './notice-checks';
  */
 export type ApprovalCheck = (db: Database, video: Video) => Promise<string | null>;
 
-const CHECKS: readonly ApprovalCheck[] = [uploaderVerifiedCheck];
-const CHECKS: readonly ApprovalCheck[] = [
-  performerRecordsCheck,
-const CHECKS: readonly ApprovalCheck[] = [
-  noOpenUrgentNotice,
-  noActiveTakedown,
-];
+const CHECKS: readonly ApprovalCheck[] = [uploaderVerifiedCheck, performerRecordsCheck, noOpenUrgentNotice, noActiveTakedown];
 
 /** Every reason the video cannot be approved now, in the order above (empty when it can). */
 export async function approvalBlockers(db: Database, video: Video): Promise<string[]> {

@@ -49,12 +49,9 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
                count(*) FILTER (WHERE moderation_status = 'rejected')::int AS rejected
         FROM videos`,
   );
-  const page = rows.slice(0, request.limit).map((row) => ({ ...toOwnVideoDto(row), processingDetail: row.processing_detail }));
-  // The uploader's verification beside each video: admins see before clicking whether approval can pass the gate.
-  const verified = await verificationStates(db, page.map((video) => video.uploader._id));
-  return {
-    videos: page.map((video): ModerationVideoDto => ({ ...video, uploaderVerification: verified.get(video.uploader._id) ?? 'none' })),
   const page = rows.slice(0, request.limit);
+  // The uploader's verification beside each video: admins see before clicking whether approval can pass the gate.
+  const verified = await verificationStates(db, page.map((row) => row.owner_id));
   // Beside each video the moderator sees who appears in it, any withdrawal of consent, and why it cannot be approved yet.
   const ids = page.map((row) => row.id);
   const [records, withdrawals, fullRows] = await Promise.all([
@@ -72,6 +69,7 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
         performerRecords: records.get(row.id) ?? null,
         consentWithdrawals: withdrawals.get(row.id) ?? [],
         approvalBlockers: blockers.get(row.id) ?? [],
+        uploaderVerification: verified.get(row.owner_id) ?? 'none',
       }),
     ),
     counts: counts!,
