@@ -19,12 +19,6 @@ const upload = (request: APIRequestContext, token: string, title: string, descri
   uploadClip(request, token, clip, { title, description, category: 'Beta', tags: 'e2e, review' });
 
 async function logInAsAdmin(page: Page) {
-  await page.goto('/login?next=%2Fadmin%2Fmoderation');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
-  // Room for a busy 2-core runner, as deletion.spec.ts gives its logins: the redirect waits for the admin page's server render.
-  await expect(page).toHaveURL('/admin/moderation', { timeout: 20_000 });
   await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/moderation');
 }
 

@@ -113,7 +113,9 @@ test.describe('admin panel', () => {
     const card = page.getByRole('article').filter({ hasText: title });
     await expect(card.getByRole('link', { name: `“${title}”` })).toBeVisible();
     await expect(card.getByText('This is my video, uploaded without permission.')).toBeVisible();
-    await expect(card.getByText(/Reported .* by a visitor · due /)).toBeVisible();
+    await expect(card.getByText(/^Reported .* by a visitor$/)).toBeVisible();
+    // Its clock (decision 016): time left and the due date.
+    await expect(card.getByText(/· due /)).toBeVisible();
     await page.screenshot({ path: '/tmp/admin-reports.png', fullPage: true });
     await card.getByRole('button', { name: 'Remove video…' }).click();
     await card.getByLabel(/Note/).fill('Rights holder asked');

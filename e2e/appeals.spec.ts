@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Browser, Page } from '@playwright/test';
 
-import { adminToken, logInThroughForm, makeClip, uploadClip, verifiedMember, visitor } from './api';
+import { adminToken, enrolTwoFactor, logInThroughForm, makeClip, totpCode, uploadClip, verifiedMember, visitor } from './api';
 import { expect, test } from './fixtures';
 
 /** Where this part's screenshots go, at 1280 and 375 px wide, to be looked at. */
@@ -68,8 +68,16 @@ test.describe('statements of reasons and appeals', () => {
     const me = (await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${second.token}` } })).json()) as { user: { _id: string } };
     const promoted = await request.post(`/api/admin/users/${me.user._id}/admin`, { headers: { Authorization: `Bearer ${firstAdmin}` } });
     expect(promoted.status(), await promoted.text()).toBe(200);
+    // Admins must use two-factor (decision 018): the new admin enrols, then logs in with a code of a later time step.
+    const { secret, step } = await enrolTwoFactor(request, second.token);
     const adminPage = await freshPage(browser);
-    await logInThroughForm(adminPage, second.email, second.password, '/admin/appeals');
+    await adminPage.goto('/login?next=%2Fadmin%2Fappeals');
+    await adminPage.getByLabel('Email').fill(second.email);
+    await adminPage.getByLabel('Password').fill(second.password);
+    await adminPage.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+    await adminPage.getByLabel('Authentication code').fill(totpCode(secret, Math.max(step + 1, Math.floor(Date.now() / 30_000))));
+    await adminPage.getByRole('button', { name: 'Verify' }).click();
+    await expect(adminPage).toHaveURL('/admin/appeals', { timeout: 20_000 });
     await expect(adminPage.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Appeals' })).toHaveAttribute('aria-current', 'page');
     const card = adminPage.getByRole('article').filter({ hasText: 'It is labelled Sissy and fits the category.' });
     await expect(card).toBeVisible();

@@ -23,7 +23,7 @@ import { DECISION_EMAIL_JOB, DECISION_MESSAGES, sendDecisionEmail } from '@/lib/
 import { call, ORIGIN, outbox } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { heldJobContext } from '../helpers/jobs';
-import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken, verifiedUploader } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-appeals-'));
@@ -101,6 +101,8 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
     resetLimiters();
     creatorToken = await verifiedMemberToken(db, 'creator');
     creatorId = await userId(db, 'creator');
+    // A reversed rejection goes public through the approval gate, which needs a verified uploader (decision 014).
+    await verifiedUploader(db, creatorId);
     otherToken = await verifiedMemberToken(db, 'other');
     firstAdminToken = await verifiedMemberToken(db, 'firstadmin');
     firstAdminId = await userId(db, 'firstadmin');

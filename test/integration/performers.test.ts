@@ -28,7 +28,7 @@ import { RELEASE_STATEMENTS } from '@/lib/trust/performers';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
-import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken, verifiedUploader } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-performers-'));
@@ -84,6 +84,8 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
     adminToken = await verifiedMemberToken(database.db, 'moderator');
     await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     ownerId = await userId(database.db, 'uploader');
+    // The gate's first check is the uploader's identity (decision 014); these tests are about the records after it.
+    await verifiedUploader(database.db, ownerId);
   });
   afterAll(() => database.destroy());
 
