@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { APIRequestContext, Page } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import { ADMIN, adminToken, approve, enterAdminCode, ensureAdminEnrolled, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 /**
@@ -36,10 +36,13 @@ const width = (page: Page) => page.viewportSize()?.width ?? 1280;
 
 /** Like logInThroughForm, with room for a slow login (argon2 on a busy two-core machine). */
 async function logIn(page: Page, email: string, password: string, next: string) {
+  if (email === ADMIN.email) await ensureAdminEnrolled();
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+  // Admins must pass the second factor (decision 018).
+  if (email === ADMIN.email) await enterAdminCode(page);
   await expect(page).toHaveURL(next, { timeout: 30_000 });
 }
 

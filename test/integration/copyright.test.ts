@@ -21,7 +21,7 @@ import { TAKEDOWN_BLOCKER } from '@/lib/server/trust/notice-checks';
 import { call, ORIGIN, outbox } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { heldJobContext } from '../helpers/jobs';
-import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken, verifiedUploader } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-copyright-'));
@@ -70,6 +70,8 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
     resetLimiters();
     uploaderToken = await verifiedMemberToken(database.db, 'uploader');
     uploaderId = await userId(database.db, 'uploader');
+    // A restore after a counter-notice goes through the gate, which needs a verified uploader (decision 014).
+    await verifiedUploader(database.db, uploaderId);
     otherToken = await verifiedMemberToken(database.db, 'other');
     adminToken = await verifiedMemberToken(database.db, 'moderator');
     await promoteToAdmin(database.db, await userId(database.db, 'moderator'));

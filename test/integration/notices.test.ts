@@ -26,7 +26,7 @@ import { parseVideoReference } from '@/lib/trust/video-reference';
 import { call, ORIGIN, outbox } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { heldJobContext } from '../helpers/jobs';
-import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, verifiedMemberToken, verifiedUploader } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-notices-'));
@@ -96,6 +96,8 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
     adminToken = await verifiedMemberToken(database.db, 'moderator');
     await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     creatorId = await userId(database.db, 'creator');
+    // Approval after a dismissed notice goes through the gate, which needs a verified uploader (decision 014).
+    await verifiedUploader(database.db, creatorId);
   });
   afterAll(() => database.destroy());
   beforeEach(async () => {
@@ -314,7 +316,7 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
         { targetType: 'video', targetId: c.id, reason: 'other', details: 'x', reporterKey: 'k3', createdAt: at('2026-05-30T09:00:00Z'), dueAt: at('2026-06-08T09:00:00Z') },
       ]);
       const admin = (await database.db.select().from(users).where(eq(users.username, 'moderator')))[0]!;
-      const { reports: list } = await listReports({ kind: 'member', user: admin } as never, 'open', { page: 1, limit: 20 }, now);
+      const { reports: list } = await listReports({ kind: 'member', user: admin, secondFactor: true } as never, 'open', { page: 1, limit: 20 }, now);
       expect(list.map((r) => r.target?.type === 'video' && r.target.title)).toEqual(['C', 'B', 'A']);
       expect(list.map((r) => [r.overdue, r.clock])).toEqual([
         [true, 'overdue by 2 days 3 hours'],
