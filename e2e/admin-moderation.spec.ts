@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import { ADMIN, adminToken, logInThroughForm, makeClip, PASSWORD, unique, uploadClip, verifiedMember } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './fixtures';
 
 let mediaDir: string;
 let clip: Buffer;
@@ -59,6 +59,7 @@ test.describe('admin moderation', () => {
     const toApprove = queue.getByRole('article', { name: approveTitle });
     // Processing runs in the server's own worker; the queue refreshes until each video has its player.
     for (const item of [toReject, toApprove]) {
+      await showInModerationQueue(page, item);
       await expect(item.locator('video')).toBeVisible({ timeout: 60_000 });
       await expect(item.getByRole('link', { name: member.username })).toBeVisible();
       await expect(item.getByText('Beta', { exact: true })).toBeVisible();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 
 import { ADMIN, adminToken, approve, enterAdminCode, ensureAdminEnrolled, makeClip, openSettings, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
 const SHOTS = '/tmp/shots-is11-deletion';
@@ -154,12 +154,7 @@ test('an admin edits a pending video from Moderation; the audit log shows before
   const id = await uploadClip(request, member.token, clip, { title: `Queued ${word}`, category: 'Sissy', tags: word });
   await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/moderation');
   const item = page.getByRole('article').filter({ hasText: `Queued ${word}` });
-  // The queue is oldest first, 10 at a time: other tests' pending uploads can put this one on a later page.
-  const loadMore = page.getByRole('button', { name: 'Load more' });
-  await expect(async () => {
-    if ((await item.count()) === 0 && (await loadMore.isVisible())) await loadMore.click();
-    await expect(item).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
+  await showInModerationQueue(page, item);
   await item.getByRole('button', { name: 'Edit', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit video' });
   await dialog.getByLabel('Title').fill(`Retitled ${word}`);

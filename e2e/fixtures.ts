@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 /** Pages that have already passed the age gate in this browser session. */
 export const test = base.extend<{ confirmedPage: Page }>({
@@ -33,4 +33,17 @@ function hashTitle(title: string): number {
   let hash = 0;
   for (const char of title) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   return hash;
+}
+
+/**
+ * The moderation queue is oldest first, 10 at a time, and other tests' pending
+ * uploads (waiting for verification or records) can put a video on a later page:
+ * press "Load more" until the target shows.
+ */
+export async function showInModerationQueue(page: Page, target: Locator) {
+  const loadMore = page.getByRole('button', { name: 'Load more' });
+  await expect(async () => {
+    if ((await target.count()) === 0 && (await loadMore.isVisible())) await loadMore.click();
+    await expect(target.first()).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
 }

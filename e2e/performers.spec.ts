@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 
 import { ADMIN, BASE_URL, logInThroughForm, makeClip, unique, verifiedMember, visitor } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './fixtures';
 
 /**
  * Performer records and withdrawal of consent (decision 015), end to end at
@@ -78,12 +78,7 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   const admin = await adminPage(browser);
   await admin.setViewportSize({ width, height: 900 });
   const item = admin.getByRole('article', { name: title });
-  // The queue is oldest first, 10 at a time: other tests' pending uploads can put this one on a later page.
-  const loadMore = admin.getByRole('button', { name: 'Load more' });
-  await expect(async () => {
-    if ((await item.count()) === 0 && (await loadMore.isVisible())) await loadMore.click();
-    await expect(item).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
+  await showInModerationQueue(admin, item);
   const panel = item.getByRole('region', { name: `Performer records of ${title}` });
   await expect(panel.getByText('Sam Star')).toBeVisible();
   await expect(panel.getByText('legal name Samantha Doe', { exact: false })).toBeVisible();
@@ -124,6 +119,7 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   // The admin sees the withdrawal beside the video and confirms it: removed for good.
   await admin.goto('/admin/moderation');
   const held = admin.getByRole('article', { name: title });
+  await showInModerationQueue(admin, held);
   await expect(held.getByText('Consent withdrawn', { exact: false })).toBeVisible({ timeout: 30_000 });
   await expect(held.getByText(/A performer has withdrawn consent for this video/)).toBeVisible();
   await held.screenshot({ path: `${SHOTS}/moderation-withdrawal-${width}.png` });

@@ -91,10 +91,13 @@ test.describe('reporting a video', () => {
     const { id, title } = await publicVideo(request, 'keys');
     await openVideoPage(page, id, title);
 
-    await reportButton(page).focus();
-    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Report this video' });
-    await expect(dialog).toBeVisible();
+    // Enter before the page has hydrated does nothing yet, as for any island: press again until it opens.
+    await expect(async () => {
+      await reportButton(page).focus();
+      await page.keyboard.press('Enter');
+      await expect(dialog).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(dialog.getByRole('radio').first()).toBeFocused();
 
     // Arrow keys move through the reasons; Tab and Shift+Tab never leave the dialog.

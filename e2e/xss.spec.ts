@@ -5,7 +5,7 @@ import path from 'node:path';
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 
 import { ADMIN, adminToken, approve, BASE_URL, logInThroughForm, makeClip, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
-import { expect, test } from './fixtures';
+import { expect, showInModerationQueue, test } from './fixtures';
 
 /**
  * Stored and reflected XSS: a corpus of payloads goes into every text a member or an admin can write,
@@ -201,13 +201,7 @@ test.describe('stored and reflected XSS', () => {
     test.setTimeout(120_000);
     const dialogs = watch(page);
     await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/moderation');
-    // The queue is oldest first, 10 at a time: other tests' pending uploads can put the payload video on a later page.
-    const payload = page.getByText('onerror=__xss=1').first();
-    const loadMore = page.getByRole('button', { name: 'Load more' });
-    await expect(async () => {
-      if ((await payload.count()) === 0 && (await loadMore.isVisible())) await loadMore.click();
-      await expect(payload).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 60_000 });
+    await showInModerationQueue(page, page.getByText('onerror=__xss=1'));
     await expectInert(page, dialogs, 'the moderation queue');
     await page.getByRole('tab', { name: /^Rejected/ }).click();
     await expect(page.getByText('click me').first()).toBeVisible();

@@ -35,7 +35,7 @@ export function PerformerRecordsPanel({ video, onChanged }: { video: ModerationV
         <>
           <p className="admin-records-meta">
             Recorded on <strong>{records.recordedOn}</strong>
-            {records.declaredAt && <> · declared {new Date(records.declaredAt).toLocaleDateString()}</>}
+            {records.declaredAt && <> · declared {records.declaredAt.slice(0, 10)}</>}
           </p>
           <ul className="admin-performers">
             {records.uploaderAppears && (
