@@ -78,8 +78,12 @@ test.describe('metadata for crawlers and link previews', () => {
 test('the server started on a migrated embedded database', async ({ request }) => {
   const response = await request.get('/api/health');
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ status: 'ok', database: { engine: 'pglite', ok: true } });
+  expect(await response.json()).toEqual({ status: 'ok' });
   expect(response.headers()['cache-control']).toBe('no-store');
+  // Readiness: every migration applied, media storage writable, ffmpeg present, the in-process worker alive.
+  const ready = await request.get('/api/ready');
+  expect(ready.status()).toBe(200);
+  expect(await ready.json()).toMatchObject({ status: 'ready', checks: { migrations: { ok: true }, storage: { ok: true }, media_tools: { ok: true }, worker: { ok: true } } });
 });
 
 test('prerendered pages arrive whole: no loading fallback in their first HTML', async ({ request }) => {

@@ -3,6 +3,7 @@
  * (scripts/serve.ts: Next behind the public-page cache). Migrations run inside the server at start (instrumentation.ts).
  */
 import { ConfigError, loadConfig } from '@/lib/config/server';
+import { mediaToolsProblem } from '@/lib/server/media/tools';
 
 import { buildIfNeeded } from './lib/build';
 import { startServerProcess } from './lib/server-process';
@@ -17,7 +18,18 @@ try {
   throw error;
 }
 
-buildIfNeeded();
+async function main() {
+  // Every upload is probed and transcoded: without ffmpeg and ffprobe the site would take videos it can never show.
+  const toolsProblem = await mediaToolsProblem();
+  if (toolsProblem) {
+    console.error(`npm start: ${toolsProblem}`);
+    process.exit(1);
+  }
 
-const server = startServerProcess(process.env);
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  buildIfNeeded();
+
+  const server = startServerProcess(process.env);
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+void main();

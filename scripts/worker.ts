@@ -9,6 +9,8 @@ import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
 import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
 import { startWorker } from '@/lib/server/jobs/worker';
+import { mediaToolsProblem } from '@/lib/server/media/tools';
+import { recoverAtStart } from '@/lib/server/recovery';
 import { EXPIRE_VIP_JOB, scheduleVipExpiry } from '@/lib/server/vip/expiry';
 import { scheduleDataExportSweep, SWEEP_DATA_EXPORTS } from '@/lib/server/exports';
 import { schedulePrivateDocumentSweep, SWEEP_PRIVATE_DOCUMENTS } from '@/lib/server/verification/retention';
@@ -19,8 +21,16 @@ async function main() {
     console.error('npm run worker needs DATABASE_URL (PostgreSQL). With the embedded database, `npm start` runs the jobs itself.');
     process.exit(1);
   }
+  // Video jobs need ffmpeg and ffprobe: refuse to start rather than fail every upload (decision 020).
+  const toolsProblem = await mediaToolsProblem();
+  if (toolsProblem) {
+    console.error(`npm run worker: ${toolsProblem}`);
+    process.exit(1);
+  }
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   installDatabase(handle);
+  // After a crash: this host's dead workers' jobs are due at once, their work folders go.
+  await recoverAtStart(handle.db, 'worker');
   const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 1);
   const all = ALL_JOB_HANDLERS;
   // WORKER_JOB_TYPES=process-video gives new uploads their own worker, never queued behind HLS packaging.

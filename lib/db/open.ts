@@ -1,6 +1,6 @@
 import 'server-only';
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { PGlite } from '@electric-sql/pglite';
@@ -12,6 +12,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { Pool } from 'pg';
 import lockfile from 'proper-lockfile';
+
+import { ownerIsGone, ownerIsLocal, ownerTag } from '../process-owner';
 
 import * as schema from './schema';
 
@@ -45,7 +47,7 @@ export class DatabaseLockedError extends Error {
       `The embedded database in ${directory} is already open in another process. ` +
         'PGlite allows one process at a time: stop the other Chrysalis process (npm start, npm run dev, ' +
         'npm run db:migrate) or point DATA_DIR elsewhere, or set DATABASE_URL to use a PostgreSQL server. ' +
-        'If no other process is running, the lock was left by a crash and clears by itself within 10 seconds.',
+        'A lock left by a crashed process on this machine is taken over at once; one held from another machine (a shared folder) is waited for up to 20 seconds.',
     );
     this.name = 'DatabaseLockedError';
   }
@@ -61,25 +63,63 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return handle;
 }
 
+/** How long a start waits for a lock whose owner it cannot see (another host, an older version) before giving up. */
+export const LOCK_WAIT_MS = 20_000;
+
+/** Lock of the PGlite directory; its owner tag (lib/process-owner.ts) sits beside it. */
+async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Promise<() => Promise<void>> {
+  const lockPath = `${directory}.lock`;
+  const ownerPath = `${directory}.lock-owner`;
+  const deadline = Date.now() + waitMs;
+  let told = 0;
+  for (;;) {
+    try {
+      const release = await lockfile.lock(directory, {
+        lockfilePath: lockPath,
+        stale: 10_000,
+        update: 2_000,
+        onCompromised: (error) => {
+          // Another process may now open the files under us; stopping is the only safe move.
+          console.error(`[db] lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`);
+          process.exit(1);
+        },
+      });
+      writeFileSync(ownerPath, ownerTag());
+      return async () => {
+        rmSync(ownerPath, { force: true });
+        await release();
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    }
+    let owner = '';
+    try {
+      owner = readFileSync(ownerPath, 'utf8');
+    } catch {
+      // No tag: a lock from an older version, or its owner is writing the tag right now.
+    }
+    if (owner && ownerIsGone(owner)) {
+      // kill -9, a crash or a power cut: the process that held it is gone, so nobody writes these files now.
+      console.log(`[db] the embedded database lock was left by process ${owner.split('-')[1]}, which is gone; taking it over`);
+      rmSync(lockPath, { recursive: true, force: true });
+      rmSync(ownerPath, { force: true });
+      continue;
+    }
+    // A live owner on this host: a second server would corrupt the database, so refuse at once.
+    if (owner && ownerIsLocal(owner)) throw new DatabaseLockedError(directory);
+    if (Date.now() >= deadline) throw new DatabaseLockedError(directory);
+    if (Date.now() - told >= 5_000) {
+      told = Date.now();
+      console.log(`[db] waiting for the lock on ${directory} to clear (held by a process we cannot see; up to ${Math.ceil((deadline - Date.now()) / 1000)} s more)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   const directory = path.join(options.dataDir, 'pglite');
   mkdirSync(directory, { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(directory, {
-      lockfilePath: `${directory}.lock`,
-      stale: 10_000,
-      update: 2_000,
-      onCompromised: (error) => {
-        // Another process may now open the files under us; stopping is the only safe move.
-        console.error(`[db] lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`);
-        process.exit(1);
-      },
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DatabaseLockedError(directory);
-    throw error;
-  }
+  const release = await lockPglite(directory);
   try {
     // pg_trgm ships with PGlite but must be loaded here before migration 0004 can create it.
     const client = await PGlite.create(directory, { extensions: { pg_trgm } });

@@ -165,6 +165,17 @@ export const jobs = pgTable(
 
 export type Job = typeof jobs.$inferSelect;
 
+/**
+ * One row per running job worker (a `npm run worker` process, or the loops inside the embedded server),
+ * refreshed while it polls or runs a job: `GET /api/ready` asks whether any worker was seen lately (decision 020).
+ */
+export const workerHeartbeats = pgTable('worker_heartbeats', {
+  workerId: text('worker_id').primaryKey(),
+  jobTypes: text('job_types').array().notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** The condition for a video anyone may see; every public query and its partial indexes use exactly this. */
 export const PUBLIC_VIDEO = sql`processing_state = 'ready' AND moderation_status = 'approved' AND NOT owner_banned`;
 

@@ -105,10 +105,10 @@ function varyOnRegion(res: ServerResponse, rules: GeoRules) {
 /**
  * Paths called by machines, not visitors: the payment processor's postbacks
  * (from its own servers, wherever they are, authenticated by signature) and
- * health checks. Blocking the processor's country would silently refuse
+ * health and readiness checks. Blocking the processor's country would silently refuse
  * every payment.
  */
-const MACHINE_PATHS = ['/api/payments/', '/api/health'];
+const MACHINE_PATHS = ['/api/payments/', '/api/health', '/api/ready'];
 
 export function isMachinePath(url: string | undefined): boolean {
   const pathname = (url ?? '/').split('?')[0]!;

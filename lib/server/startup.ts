@@ -17,6 +17,7 @@ import { schedulePrivateDocumentSweep } from './verification/retention';
 import { scheduleVipExpiry } from './vip/expiry';
 import { scheduleRecurring } from './jobs/recurring';
 import { VACUUM_EMBEDDED } from './maintenance';
+import { recoverAtStart } from './recovery';
 
 /** Start-up checks for the web process; exits the process when they fail. */
 export async function startServer(): Promise<void> {
@@ -29,6 +30,8 @@ export async function startServer(): Promise<void> {
     if (config.nodeEnv === 'production' && !config.operator.recordsCustodianConfigured) {
       console.warn('[chrysalis] RECORDS_CUSTODIAN_NAME and RECORDS_CUSTODIAN_ADDRESS are not set: /2257 names no custodian of records (see docs/configuration.md).');
     }
+    // After a crash or kill -9: uploads cut off go (startQuarantineSweeper), jobs of dead workers are due at once, stale work folders go (decision 020).
+    await recoverAtStart(db, 'chrysalis');
     startQuarantineSweeper();
     registerUploadBridge();
     // The recurring VIP expiry job re-queues itself; queueing the current slot here restarts the chain after any downtime.

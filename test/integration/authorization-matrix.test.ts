@@ -304,6 +304,8 @@ const TABLE: Record<string, Row> = {
   'GET api/dailytasks/today/route.ts': simple('vip', '/api/dailytasks/today'),
   'GET api/feed/following/route.ts': simple('member', '/api/feed/following'),
   'GET api/health/route.ts': simple('public', '/api/health'),
+  // No job worker runs beside this file's database, so everyone gets the same 503 naming it.
+  'GET api/ready/route.ts': { ...simple('public', '/api/ready'), everyone: 503 },
   'GET api/notifications/route.ts': simple('member', '/api/notifications'),
   'PUT api/notifications/read-all/route.ts': simple('member', '/api/notifications/read-all'),
   'PUT api/notifications/[id]/read/route.ts': {

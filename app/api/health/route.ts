@@ -1,12 +1,9 @@
-import { checkHealth } from '@/lib/server/health';
+import { checkHealth, probeResponse } from '@/lib/server/health';
 
 export const dynamic = 'force-dynamic';
 
-// GET /api/health — for load balancers and uptime checks.
+// GET /api/health — liveness for load balancers and uptime checks: the process and the database answer.
 export async function GET() {
   const health = await checkHealth();
-  return Response.json(health, {
-    status: health.status === 'ok' ? 200 : 503,
-    headers: { 'Cache-Control': 'no-store' },
-  });
+  return probeResponse(health, health.status === 'ok');
 }

@@ -7,6 +7,7 @@ import { onAppEvent } from '@/lib/events';
 import type { Database } from '@/lib/db';
 import type { Job } from '@/lib/db/schema';
 
+import { HEARTBEAT_MS, recordHeartbeat, removeHeartbeat } from './heartbeat';
 import { holdLease } from './lease';
 import { claim, complete, fail } from './queue';
 
@@ -54,6 +55,14 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
   const pollMs = options.pollMs ?? 1_000;
   const leaseMs = options.leaseMs ?? 60_000;
   let stopping = false;
+  let lastBeat = -Infinity;
+
+  /** Tells GET /api/ready this worker is alive (at most every HEARTBEAT_MS); a failure here shows in the claim that follows. */
+  async function beat() {
+    if (performance.now() - lastBeat < HEARTBEAT_MS) return;
+    lastBeat = performance.now();
+    await recordHeartbeat(db, id, types).catch(() => undefined);
+  }
 
   /**
    * Runs one claimed job while holding its lease, then records the outcome.
@@ -65,6 +74,8 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
   async function runOne(job: Job, claimedAt: number) {
     const handler = options.handlers[job.type]!;
     const lease = holdLease(db, job, id, leaseMs, claimedAt);
+    // A long job (a transcode) keeps the worker counted as alive.
+    const beating = setInterval(() => void beat(), HEARTBEAT_MS);
     try {
       let failure: { error: unknown } | null = null;
       try {
@@ -83,6 +94,7 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
         options.onError?.(job, failure.error, status);
       }
     } finally {
+      clearInterval(beating);
       lease.release();
     }
   }
@@ -92,6 +104,7 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
     let errorsInARow = 0;
     while (!stopping) {
       try {
+        await beat();
         const claimedAt = performance.now();
         const job = await claim(db, id, types, leaseMs);
         if (job) await runOne(job, claimedAt);
@@ -139,6 +152,7 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
       stopListening();
       wakeAll();
       await Promise.all(loops);
+      await removeHeartbeat(db, id).catch(() => undefined);
     },
   };
 }

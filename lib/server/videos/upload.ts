@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Busboy } from '@fastify/busboy';
 
 import { getConfig } from '@/lib/config/server';
+import { ownerTag } from '@/lib/process-owner';
 import { getDb } from '@/lib/db';
 import { wakeWorkers } from '@/lib/events';
 import { videos, type Video } from '@/lib/db/schema';
@@ -96,7 +97,8 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
   const fields: Record<string, string[]> = {};
   let file: ParsedUpload['file'] = null;
   let writing: Promise<void> | null = null;
-  const tempPath = path.join(quarantineDir(), `${randomUUID()}.upload`);
+  // Named with its owner (lib/process-owner.ts), so a restart after a crash removes it at once (quarantine.ts).
+  const tempPath = path.join(quarantineDir(), `${randomUUID()}.${ownerTag()}.upload`);
 
   let parser: ReturnType<typeof Busboy>;
   try {
