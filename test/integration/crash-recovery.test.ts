@@ -60,6 +60,9 @@ describe('the embedded database lock after kill -9', () => {
       });
       process.kill(ownerPid, 'SIGKILL');
       await new Promise((resolve) => holder.once('exit', resolve));
+      // As if it died right after refreshing its lock (it does every 2 s): proper-lockfile would wait 10 s for that to go stale.
+      const now = new Date();
+      utimesSync(path.join(directory, 'pglite.lock'), now, now);
       // proper-lockfile alone would wait until the lock is 10 s stale; the owner tag says its process is gone.
       const log = jest.spyOn(console, 'log');
       const reopened = await openDatabase({ dataDir: directory });
@@ -110,6 +113,7 @@ describe.each(ENGINES)('start-up recovery of jobs on %s', (engine) => {
     expect(await claim(database.db, `${os.hostname()}:${process.ppid}:a11ce000`, ['package-hls'], 60_000)).toMatchObject({ id: aliveJob.id });
 
     const work = path.join(dataDir, 'work');
+    rmSync(work, { recursive: true, force: true });
     const folders = [killed, `${killed}-hls`, alive, `${alive}-hls`, none, 'exports', 's3-cache'];
     for (const folder of folders) {
       mkdirSync(path.join(work, folder, 'hls'), { recursive: true });
