@@ -72,7 +72,19 @@ async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Pro
   const ownerPath = `${directory}.lock-owner`;
   const deadline = Date.now() + waitMs;
   let told = 0;
+  const readOwner = () => {
+    try {
+      return readFileSync(ownerPath, 'utf8');
+    } catch {
+      // No tag: a lock from an older version, or its owner is writing the tag right now.
+      return '';
+    }
+  };
   for (;;) {
+    // A live owner on this host: a second opener would corrupt the database, so refuse at once, even when the
+    // owner's refreshes lag (a busy event loop) and proper-lockfile would call its lock stale.
+    const holder = readOwner();
+    if (holder && ownerIsLocal(holder) && !ownerIsGone(holder)) throw new DatabaseLockedError(directory);
     try {
       const release = await lockfile.lock(directory, {
         lockfilePath: lockPath,
@@ -92,12 +104,7 @@ async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Pro
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
     }
-    let owner = '';
-    try {
-      owner = readFileSync(ownerPath, 'utf8');
-    } catch {
-      // No tag: a lock from an older version, or its owner is writing the tag right now.
-    }
+    const owner = readOwner();
     if (owner && ownerIsGone(owner)) {
       // kill -9, a crash or a power cut: the process that held it is gone, so nobody writes these files now.
       console.log(`[db] the embedded database lock was left by process ${owner.split('-')[1]}, which is gone; taking it over`);
@@ -105,7 +112,6 @@ async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Pro
       rmSync(ownerPath, { force: true });
       continue;
     }
-    // A live owner on this host: a second server would corrupt the database, so refuse at once.
     if (owner && ownerIsLocal(owner)) throw new DatabaseLockedError(directory);
     if (Date.now() >= deadline) throw new DatabaseLockedError(directory);
     if (Date.now() - told >= 5_000) {
