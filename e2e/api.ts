@@ -361,6 +361,6 @@ export async function enterAdminCode(page: Page) {
     await page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     // Held under the lock until the server has taken the code, so the next code is sent after it.
-    await expect(page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code')).toBeHidden();
+    await expect(page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code')).toBeHidden({ timeout: 15_000 });
   });
 }
