@@ -350,7 +350,8 @@ export async function logInThroughForm(page: Page, email: string, password: stri
   await page.getByLabel('Password').fill(password);
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
   if (email === ADMIN.email) await enterAdminCode(page);
-  await expect(page).toHaveURL(next);
+  // Room for a slow password check (a deliberately slow hash) on a busy two-core runner.
+  await expect(page).toHaveURL(next, { timeout: 30_000 });
 }
 
 /** The login form's code step for the bootstrap admin. */

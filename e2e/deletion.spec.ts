@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, enterAdminCode, ensureAdminEnrolled, makeClip, openSettings, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import { ADMIN, adminToken, approve, logInThroughForm, makeClip, openSettings, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
@@ -19,18 +19,6 @@ test.beforeAll(() => {
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
 const shot = (page: Page, name: string, project: string) => page.screenshot({ path: `${SHOTS}/${name}-${project}.png`, fullPage: false });
-
-/** The login form, with room for a busy 2-core runner (the shared helper waits 5 s for the redirect). */
-async function logInThroughForm(page: Page, email: string, password: string, next = '/') {
-  // The admin completes the code step (decision 018), as in the shared helper.
-  if (email === ADMIN.email) await ensureAdminEnrolled();
-  await page.goto(`/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
-  if (email === ADMIN.email) await enterAdminCode(page);
-  await expect(page).toHaveURL(next, { timeout: 20_000 });
-}
 
 /** A processed, approved video of the member's. */
 async function publicVideo(request: Parameters<typeof verifiedMember>[0], token: string, title: string, tags: string) {
