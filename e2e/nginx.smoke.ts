@@ -1,4 +1,5 @@
-import { statSync, readFileSync, readdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -68,11 +69,58 @@ test('login through the API', async ({ request }) => {
   expect(me.status()).toBe(200);
 });
 
-test('an upload streams through to the app, which sets the limit nginx leaves room for', async ({ request }) => {
+/** Bytes the app has written to DATA_DIR/quarantine so far (uploads land there as they arrive). */
+function quarantinedBytes(): number {
+  const dir = path.join(NGINX_E2E.dataDir, 'quarantine');
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).reduce((sum, name) => sum + statSync(path.join(dir, name)).size, 0);
+}
+
+test('an upload streams through to the app as it arrives, and the app sets the limit nginx leaves room for', async ({ request }) => {
   const clip = makeClip(mkdtempSync(path.join(os.tmpdir(), 'chrysalis-nginx-clip-')));
-  const created = await upload(request, clip, 'Behind nginx');
-  expect(created.status(), await created.text()).toBe(201);
-  streamVideoId = ((await created.json()) as { video: { streamVideoId: string } }).video.streamVideoId;
+  // A multipart body sent in two halves: the app must hold the first half before the client sends the
+  // second. With nginx buffering request bodies it would see nothing until the last byte.
+  const boundary = `----chrysalis${Date.now()}`;
+  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const head = Buffer.from(
+    `${field('title', 'Behind nginx')}${field('description', '')}${field('category', 'Beta')}${field('tags', 'nginx')}` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const half = Math.floor(clip.length / 2);
+  const { port } = new URL(NGINX_E2E.origin);
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/videos/upload',
+        headers: { ...auth(), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + clip.length + tail.length },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.write(Buffer.concat([head, clip.subarray(0, half)]));
+    void expect
+      .poll(quarantinedBytes, { timeout: 20_000, message: 'the app received the first half of the upload while the client held back the rest' })
+      .toBeGreaterThan(0)
+      .then(
+        () => req.end(Buffer.concat([clip.subarray(half), tail])),
+        (error: unknown) => {
+          req.destroy();
+          reject(error);
+        },
+      );
+  });
+  const created = await answer;
+  expect(created.status, created.body).toBe(201);
+  streamVideoId = (JSON.parse(created.body) as { video: { streamVideoId: string } }).video.streamVideoId;
 
   // Over MAX_UPLOAD_BYTES but under nginx's MAX + 1 MiB: the app's own answer.
   const over = await upload(request, Buffer.alloc(NGINX_E2E.maxUploadBytes + 256 * 1024, 1), 'Too large');
@@ -87,8 +135,15 @@ test('an upload streams through to the app, which sets the limit nginx leaves ro
 test('playback: nginx sends the MP4, its ranges and the HLS files from disk after the app checked access', async ({ request }) => {
   test.setTimeout(120_000);
   const media = (file: string, headers: Record<string, string> = {}) => request.get(`/media/videos/${streamVideoId}/${file}`, { headers: { ...auth(), ...headers } });
-  // The HLS master playlist is written last: once it is there, every file is.
-  await expect.poll(async () => (await media('hls/master.m3u8')).status(), { timeout: 100_000, intervals: [500] }).toBe(200);
+  // The HLS master playlist is written last: once it is on disk, every file is.
+  const masterOnDisk = () => {
+    try {
+      return existsSync(path.join(videoDir(), 'hls', 'master.m3u8'));
+    } catch {
+      return false; // no video folder yet
+    }
+  };
+  await expect.poll(masterOnDisk, { timeout: 100_000, intervals: [500] }).toBe(true);
   const dir = videoDir();
 
   const mp4 = await media('web.mp4');

@@ -5,13 +5,13 @@
  * nginx in the foreground on deploy/nginx.conf made concrete
  * (scripts/lib/nginx-conf.ts). Stops both when it is stopped.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { buildIfNeeded } from './lib/build';
 import { NGINX_BINARY, nginxArgs, renderNginxConf } from './lib/nginx-conf';
-import { startServerProcess, stopServerProcess } from './lib/server-process';
+import { startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 
 const { DATA_DIR: dataDir, PORT, NGINX_PORT, MAX_UPLOAD_BYTES, NGINX_WORK_DIR: workDir } = process.env;
 if (!dataDir || !PORT || !NGINX_PORT || !MAX_UPLOAD_BYTES || !workDir) {
@@ -29,19 +29,30 @@ writeFileSync(
 );
 
 const app = startServerProcess(process.env);
-const nginx = spawn(NGINX_BINARY, nginxArgs(workDir), { stdio: 'inherit' });
+let nginx: ChildProcess | undefined;
 
 let stopping = false;
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
-  nginx.kill('SIGQUIT');
+  nginx?.kill('SIGQUIT');
   await stopServerProcess(app);
   process.exit(code);
 }
 app.on('exit', (code) => void stop(code ?? 0));
-nginx.on('exit', (code) => {
-  if (!stopping) console.error(`[e2e-nginx] nginx exited (${code}); see its errors above`);
-  void stop(code ?? 1);
-});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
+
+// nginx once the app answers, so its log shows no refused connections from the start-up wait.
+waitForServer(`http://127.0.0.1:${PORT}/robots.txt`, 300_000).then(
+  () => {
+    nginx = spawn(NGINX_BINARY, nginxArgs(workDir), { stdio: 'inherit' });
+    nginx.on('exit', (code) => {
+      if (!stopping) console.error(`[e2e-nginx] nginx exited (${code}); see its errors above`);
+      void stop(code ?? 1);
+    });
+  },
+  (error: unknown) => {
+    console.error('[e2e-nginx]', error);
+    void stop(1);
+  },
+);
