@@ -184,3 +184,19 @@ test('a pending video is refused to visitors, and the internal location is not r
   expect(direct.status()).toBe(404);
   expect((await direct.body()).length).toBeLessThan(2_000);
 });
+
+test('the client address is the one nginx saw, whatever X-Forwarded-For the client sends (TRUST_PROXY=1)', async ({ request }) => {
+  test.setTimeout(120_000);
+  // Failed logins are limited per address (15 in 5 minutes). Each attempt claims another address in its own
+  // X-Forwarded-For; nginx appends the real one, and the app believes only that: the 16th is refused.
+  // (Were the client's entries believed, every attempt would have a fresh budget.) Last: it spends this address's.
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 16; attempt += 1) {
+    const response = await request.post('/api/auth/login', {
+      headers: { 'x-forwarded-for': `198.51.100.${attempt + 1}` },
+      data: { email: `nobody-${attempt}@example.org`, password: 'not-the-password-1' },
+    });
+    statuses.push(response.status());
+  }
+  expect(statuses).toEqual([...Array<number>(15).fill(401), 429]);
+});
