@@ -18,6 +18,7 @@ import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
 import { declareClientAddressStamping, handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
 import { nonceSource } from '../lib/http/content-security-policy';
 import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
+import { presignedMediaOrigin } from '../lib/http/media-origin';
 import { hashPolicy } from '../lib/http/page-policy';
 import { isPublicPagePath } from '../lib/site';
 
@@ -49,7 +50,7 @@ async function main() {
       }),
     // Public pages are answered only through the cache, with their inline scripts allowed by hash.
     policyFor: (html, renderNonce, path) =>
-      hashPolicy(html, renderNonce, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL }, (scripts) =>
+      hashPolicy(html, renderNonce, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL, mediaOrigin: presignedMediaOrigin(env) }, (scripts) =>
         console.warn(`[chrysalis] ${path}: ${scripts.length} inline script(s) of an unknown shape stay blocked by its CSP: ${scripts.map((text) => JSON.stringify(text.slice(0, 80))).join(', ')}`),
       ),
   });

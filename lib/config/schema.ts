@@ -264,6 +264,31 @@ export const envSchema = z
         .refine((value) => value === '' || !value.split('/').some((part) => part === '' || part === '.' || part === '..'), 'must be a key prefix such as chrysalis or site/media (no empty, . or .. parts)')
         .optional(),
     ),
+    // Who sends media bytes once the app has checked access (decision 021): the app itself, nginx from disk (X-Accel-Redirect), or the bucket (302 to a presigned URL).
+    MEDIA_OFFLOAD: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+      z.enum(['none', 'x-accel', 'redirect'], { error: 'must be none (the app sends media), x-accel (nginx sends it from disk) or redirect (a presigned S3 URL)' }).default('none'),
+    ),
+    // The internal nginx location that maps to DATA_DIR/media/ (deploy/nginx.conf: location /_media/ { internal; alias …; }).
+    MEDIA_ACCEL_PREFIX: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^\/([A-Za-z0-9._~-]+\/)+$/, 'must be an internal location path such as /_media/ (starts and ends with /, letters, digits, . _ ~ -)')
+        .refine((value) => !value.split('/').some((part) => part === '.' || part === '..'), 'must not contain . or .. segments')
+        .default('/_media/'),
+    ),
+    // Lifetime of the presigned URLs MEDIA_OFFLOAD=redirect answers with: long enough for one viewing of the longest MP4.
+    MEDIA_REDIRECT_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)' })
+        .int('must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)')
+        .min(60, 'must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)')
+        .max(604_800, 'must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)')
+        .default(3600),
+    ),
     VIP_PLANS: vipPlans,
     // Verotel FlexPay (an adult-capable card processor): the website's shop id and signature key from its Control Center.
     VEROTEL_SHOP_ID: z.preprocess(emptyToUndefined, z.string().trim().regex(/^\d{1,12}$/, 'must be the numeric shop (website) id from the Verotel Control Center').optional()),
@@ -289,6 +314,12 @@ export const envSchema = z
     } else if (env.MEDIA_S3_ENDPOINT || env.MEDIA_S3_ACCESS_KEY_ID || env.MEDIA_S3_SECRET_ACCESS_KEY || env.MEDIA_S3_PREFIX) {
       // Otherwise media would quietly go to DATA_DIR while the operator believes it is in a bucket.
       ctx.addIssue({ code: 'custom', path: ['MEDIA_S3_BUCKET'], message: 'is required when other MEDIA_S3_* variables are set (or unset them to keep media in DATA_DIR/media)' });
+    }
+    if (env.MEDIA_OFFLOAD === 'redirect' && !env.MEDIA_S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['MEDIA_OFFLOAD'], message: 'redirect needs S3 media storage (MEDIA_S3_BUCKET); with media in DATA_DIR/media use x-accel behind nginx' });
+    }
+    if (env.MEDIA_OFFLOAD === 'x-accel' && env.MEDIA_S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['MEDIA_OFFLOAD'], message: 'x-accel serves media from the local disk, but MEDIA_S3_BUCKET keeps it in a bucket: use redirect (or none)' });
     }
     if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({

@@ -25,6 +25,8 @@ export interface MediaS3Config {
   prefix: string;
 }
 
+export type MediaOffload = { mode: 'none' } | { mode: 'x-accel'; accelPrefix: string } | { mode: 'redirect'; redirectSeconds: number };
+
 export interface ServerConfig {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -61,6 +63,8 @@ export interface ServerConfig {
   operator: OperatorInfo;
   /** Null means media lives in DATA_DIR/media. */
   mediaS3: MediaS3Config | null;
+  /** Who sends media bytes after the app's access check (decision 021): the app, nginx (X-Accel-Redirect to accelPrefix + key) or the bucket (302 to a URL presigned for redirectSeconds). */
+  mediaOffload: MediaOffload;
   /** The VIP plans /subscribe offers (VIP_PLANS, or the defaults). */
   vipPlans: VipPlan[];
   /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
@@ -133,6 +137,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             prefix: raw.MEDIA_S3_PREFIX ?? '',
           }
         : null,
+    mediaOffload:
+      raw.MEDIA_OFFLOAD === 'x-accel'
+        ? { mode: 'x-accel', accelPrefix: raw.MEDIA_ACCEL_PREFIX }
+        : raw.MEDIA_OFFLOAD === 'redirect'
+          ? { mode: 'redirect', redirectSeconds: raw.MEDIA_REDIRECT_SECONDS }
+          : { mode: 'none' },
     vipPlans: raw.VIP_PLANS,
     verotel:
       raw.VEROTEL_SHOP_ID && raw.VEROTEL_SIGNATURE_KEY
