@@ -137,7 +137,7 @@ export default async function JobsPage() {
             {jobs.length === 0 ? (
               <p className="empty-state">{section.empty}</p>
             ) : (
-              <ul className="admin-list" aria-label={`${section.title} jobs`}>
+              <ul className="admin-list" aria-label={section.title}>
                 {jobs.map((job) => (
                   <JobItem key={job.id} job={job} />
                 ))}

@@ -213,8 +213,11 @@ export async function requeueJob(db: Database, id: string, { stuckMinutes = getC
   return { ...toRow(row!), previousStatus: updated[0].was };
 }
 
-const retrySummary = (job: RetriedJob) =>
-  `Retried ${{ running: 'stuck', queued: 'retrying', failed: 'failed', done: 'done' }[job.previousStatus]} ${job.type} job${job.target ? ` (${job.target.label})` : ''}`;
+function retrySummary(job: RetriedJob): string {
+  const target = job.target ? ` (${job.target.label})` : '';
+  if (job.previousStatus === 'queued') return `Retried ${job.type} job before its next scheduled attempt${target}`;
+  return `Retried ${job.previousStatus === 'running' ? 'stuck' : 'failed'} ${job.type} job${target}`;
+}
 
 const retryDetails = (job: RetriedJob) => ({ type: job.type, previousStatus: job.previousStatus, attempts: job.attempts, lastError: job.lastError?.slice(0, 500) ?? null });
 
