@@ -267,3 +267,27 @@ describe.each(ENGINES)('npm run jobs on %s', (engine) => {
     // Each run starts tsx and opens the database: seconds on a quiet machine, far more on a loaded one.
   }, 300_000);
 });
+
+/** `npm run worker` refuses bad job settings before it opens the database, naming the variable. */
+describe('npm run worker with bad job settings', () => {
+  const tsx = path.join(process.cwd(), 'node_modules', '.bin', 'tsx');
+  const runWorker = (env: Record<string, string>) => {
+    const result = spawnSync(tsx, ['--conditions=react-server', 'scripts/worker.ts'], {
+      // Nothing listens on port 1: the worker must stop before it tries.
+      env: { PATH: `${path.join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH}`, HOME: os.tmpdir(), NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ...env },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  };
+
+  it.each([
+    [{ WORKER_JOB_TYPES: 'process-video,nonsense' }, /WORKER_JOB_TYPES names unknown job types: nonsense \(known: process-video, package-hls, /],
+    [{ WORKER_CONCURRENCY: 'two' }, /WORKER_CONCURRENCY must be a whole number of jobs from 1 to 64 \(got "two"\)/],
+  ])('%j stops it with a message', (env, message) => {
+    const run = runWorker(env);
+    expect(run.output).toMatch(message);
+    expect(run.output).not.toMatch(/ECONNREFUSED|at .*\.ts:\d+/);
+    expect(run.status).toBe(1);
+  }, 120_000);
+});
