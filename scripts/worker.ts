@@ -8,10 +8,26 @@ import { ConfigError, loadConfig } from '@/lib/config/server';
 import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
 import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
-import { startWorker } from '@/lib/server/jobs/worker';
+import { scheduleRetentionSweeps } from '@/lib/server/jobs/retention';
+import { startWorker, type JobHandler } from '@/lib/server/jobs/worker';
 import { EXPIRE_VIP_JOB, scheduleVipExpiry } from '@/lib/server/vip/expiry';
 import { scheduleDataExportSweep, SWEEP_DATA_EXPORTS } from '@/lib/server/exports';
 import { schedulePrivateDocumentSweep, SWEEP_PRIVATE_DOCUMENTS } from '@/lib/server/verification/retention';
+
+/**
+ * The handlers this worker runs: WORKER_JOB_TYPES (already checked for form
+ * by the config schema) or all. WORKER_JOB_TYPES=process-video gives new
+ * uploads their own worker, never queued behind HLS packaging. A type no
+ * handler has is a configuration error, named like the schema's.
+ */
+function pickHandlers(only: string[] | null): Record<string, JobHandler> {
+  if (!only) return ALL_JOB_HANDLERS;
+  const unknown = only.filter((type) => !(type in ALL_JOB_HANDLERS));
+  if (unknown.length) {
+    throw new ConfigError([{ variable: 'WORKER_JOB_TYPES', message: `names unknown job types: ${unknown.join(', ')} (known: ${Object.keys(ALL_JOB_HANDLERS).join(', ')})` }]);
+  }
+  return Object.fromEntries(only.map((type) => [type, ALL_JOB_HANDLERS[type]!]));
+}
 
 async function main() {
   const config = loadConfig();
@@ -19,26 +35,19 @@ async function main() {
     console.error('npm run worker needs DATABASE_URL (PostgreSQL). With the embedded database, `npm start` runs the jobs itself.');
     process.exit(1);
   }
+  const { workerConcurrency: concurrency, workerJobTypes, workerPollMs } = config.jobs;
+  const handlers = pickHandlers(workerJobTypes);
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   installDatabase(handle);
-  const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 1);
-  const all = ALL_JOB_HANDLERS;
-  // WORKER_JOB_TYPES=process-video gives new uploads their own worker, never queued behind HLS packaging.
-  const only = (process.env.WORKER_JOB_TYPES ?? '').split(',').map((type) => type.trim()).filter(Boolean);
-  const unknown = only.filter((type) => !(type in all));
-  if (unknown.length) {
-    console.error(`WORKER_JOB_TYPES names unknown job types: ${unknown.join(', ')}. Known: ${Object.keys(all).join(', ')}`);
-    process.exit(1);
-  }
-  const handlers = only.length ? Object.fromEntries(only.map((type) => [type, all[type]!])) : all;
   // The VIP expiry job re-queues itself; queueing the current slot restarts the chain after downtime (one job per slot whatever the number of workers).
   if (EXPIRE_VIP_JOB in handlers) await scheduleVipExpiry(handle.db);
   if (SWEEP_DATA_EXPORTS.type in handlers) await scheduleDataExportSweep(handle.db);
   if (SWEEP_PRIVATE_DOCUMENTS.type in handlers) await schedulePrivateDocumentSweep(handle.db);
+  await scheduleRetentionSweeps(handle.db, Object.keys(handlers));
   const worker = startWorker(handle.db, {
     handlers,
     concurrency,
-    pollMs: Number(process.env.WORKER_POLL_MS ?? 1_000),
+    pollMs: workerPollMs,
     onError: (job, error, status) => console.error(`[worker] ${job.type} ${job.id} ${status === 'failed' ? 'gave up' : 'will retry'}:`, error),
   });
   console.log(`[worker] ${worker.id} running ${Object.keys(handlers).join(', ')} (concurrency ${concurrency})`);

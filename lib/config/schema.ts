@@ -68,6 +68,10 @@ const vipPlans = z.preprocess(
     .default(DEFAULT_VIP_PLANS),
 );
 
+/** A whole number from min to max (an empty variable means the default), with one message for every way it can be wrong. */
+const wholeNumber = (message: string, min: number, max: number, fallback: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number({ error: message }).int(message).min(min, message).max(max, message).default(fallback));
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -195,6 +199,21 @@ export const envSchema = z
         .max(10_000, 'must be a whole number of uploads from 1 to 10000')
         .default(50),
     ),
+    // Background jobs (lib/server/jobs, scripts/worker.ts, decision 023).
+    WORKER_CONCURRENCY: wholeNumber('must be a whole number of jobs from 1 to 64', 1, 64, 1),
+    WORKER_JOB_TYPES: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9][a-z0-9-]*(\s*,\s*[a-z0-9][a-z0-9-]*)*\s*,?$/, 'must be a comma-separated list of job types, e.g. process-video,package-hls (see docs/configuration.md)')
+        .transform((value) => [...new Set(value.split(',').map((type) => type.trim()).filter(Boolean))])
+        .optional(),
+    ),
+    WORKER_POLL_MS: wholeNumber('must be a whole number of milliseconds from 50 to 60000', 50, 60_000, 1_000),
+    JOB_RETENTION_DAYS: wholeNumber('must be a whole number of days from 1 to 3650', 1, 3650, 14),
+    JOB_FAILED_RETENTION_DAYS: wholeNumber('must be a whole number of days from 1 to 3650', 1, 3650, 90),
+    JOB_STUCK_MINUTES: wholeNumber('must be a whole number of minutes from 5 to 10080', 5, 10_080, 120),
     // Demo videos on the first start of an empty embedded database; 0 turns them off.
     SEED_DEMO: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
@@ -320,6 +339,9 @@ export const envSchema = z
     }
     if (env.MEDIA_OFFLOAD === 'x-accel' && env.MEDIA_S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['MEDIA_OFFLOAD'], message: 'x-accel serves media from the local disk, but MEDIA_S3_BUCKET keeps it in a bucket: use redirect (or none)' });
+    }
+    if (env.JOB_FAILED_RETENTION_DAYS < env.JOB_RETENTION_DAYS) {
+      ctx.addIssue({ code: 'custom', path: ['JOB_FAILED_RETENTION_DAYS'], message: `must be at least JOB_RETENTION_DAYS (${env.JOB_RETENTION_DAYS}): failed jobs are kept at least as long as finished ones` });
     }
     if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({

@@ -69,6 +69,21 @@ export interface ServerConfig {
   vipPlans: VipPlan[];
   /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
   verotel: { shopId: string; signatureKey: string; baseUrl: string } | null;
+  /** Background jobs (decision 023): what `npm run worker` runs, and how long finished jobs are kept. */
+  jobs: {
+    /** Jobs one `npm run worker` process runs at once. */
+    workerConcurrency: number;
+    /** Job types `npm run worker` takes; null: all of them. */
+    workerJobTypes: string[] | null;
+    /** How often an idle worker looks for jobs. */
+    workerPollMs: number;
+    /** Days a finished (done) job is kept. */
+    retentionDays: number;
+    /** Days a failed job is kept after it gave up (unless retried). */
+    failedRetentionDays: number;
+    /** A running job is stuck after this many minutes (or at once when its lease ran out). */
+    stuckMinutes: number;
+  };
   /** Notices and copyright (decision 016): the urgent-notice alert address, the counter-notice wait, the repeat-infringer limit. */
   trust: { adminAlertEmail: string | undefined; counterNoticeWaitBusinessDays: number; repeatInfringerStrikes: number };
 }
@@ -100,6 +115,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       adminAlertEmail: raw.ADMIN_ALERT_EMAIL,
       counterNoticeWaitBusinessDays: raw.COUNTER_NOTICE_WAIT_BUSINESS_DAYS,
       repeatInfringerStrikes: raw.REPEAT_INFRINGER_STRIKES,
+    },
+    jobs: {
+      workerConcurrency: raw.WORKER_CONCURRENCY,
+      workerJobTypes: raw.WORKER_JOB_TYPES?.length ? raw.WORKER_JOB_TYPES : null,
+      workerPollMs: raw.WORKER_POLL_MS,
+      retentionDays: raw.JOB_RETENTION_DAYS,
+      failedRetentionDays: raw.JOB_FAILED_RETENTION_DAYS,
+      stuckMinutes: raw.JOB_STUCK_MINUTES,
     },
     mailFrom: raw.MAIL_FROM ?? `${raw.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
     admin:

@@ -16,6 +16,7 @@ import { PROCESS_VIDEO_JOB } from './videos/upload';
 import { schedulePrivateDocumentSweep } from './verification/retention';
 import { scheduleVipExpiry } from './vip/expiry';
 import { scheduleRecurring } from './jobs/recurring';
+import { scheduleRetentionSweeps } from './jobs/retention';
 import { VACUUM_EMBEDDED } from './maintenance';
 
 /** Start-up checks for the web process; exits the process when they fail. */
@@ -37,6 +38,8 @@ export async function startServer(): Promise<void> {
     await scheduleDataExportSweep(db);
     // Identity documents past their retention after an account ended (lib/server/verification/retention.ts).
     await schedulePrivateDocumentSweep(db);
+    // Old finished and failed jobs, and expired rate-limit counters (lib/server/jobs/retention.ts, decision 023).
+    await scheduleRetentionSweeps(db);
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.
