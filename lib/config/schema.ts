@@ -94,6 +94,8 @@ export const envSchema = z
         .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL')
         .optional(),
     ),
+    /** A direct (session) connection for LISTEN/NOTIFY when DATABASE_URL goes through a transaction pooler (decision 022). */
+    DATABASE_LISTEN_URL: z.preprocess(emptyToUndefined, z.string().trim().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL').optional()),
     SESSION_SECRET: z.preprocess(
       emptyToUndefined,
       z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
@@ -289,6 +291,9 @@ export const envSchema = z
     } else if (env.MEDIA_S3_ENDPOINT || env.MEDIA_S3_ACCESS_KEY_ID || env.MEDIA_S3_SECRET_ACCESS_KEY || env.MEDIA_S3_PREFIX) {
       // Otherwise media would quietly go to DATA_DIR while the operator believes it is in a bucket.
       ctx.addIssue({ code: 'custom', path: ['MEDIA_S3_BUCKET'], message: 'is required when other MEDIA_S3_* variables are set (or unset them to keep media in DATA_DIR/media)' });
+    }
+    if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'is only used with DATABASE_URL (PostgreSQL); set both, or neither' });
     }
     if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({

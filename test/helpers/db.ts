@@ -19,6 +19,8 @@ export interface TestDatabase extends DatabaseHandle {
   /** Closes this handle and opens the same database again (migrations run again and must be no-ops). */
   reopen(): Promise<DatabaseHandle>;
   dataDir: string;
+  /** The scratch database's URL on PostgreSQL (for tests that start processes or connections of their own); unset on PGlite. */
+  databaseUrl?: string;
 }
 
 /** A fresh, migrated database: a temp PGlite directory, or a throwaway PostgreSQL database. */
@@ -29,6 +31,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   const testDatabase: TestDatabase = {
     ...handle,
     dataDir,
+    databaseUrl: options.databaseUrl,
     async reopen() {
       await handle.close();
       handle = await openDatabase(options);

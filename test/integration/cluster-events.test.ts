@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import { Client } from 'pg';
+
+import { onAppEvent, purgePublicPages } from '@/lib/events';
+import { CLUSTER_CHANNEL, ClusterBridge, startClusterEvents, type ClusterMessage } from '@/lib/server/cluster';
+
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+
+/**
+ * The bridge between processes on one PostgreSQL database (decision 022),
+ * with several bridges in this process standing in for several processes.
+ * test/integration/several-web-processes.test.ts runs the real processes.
+ */
+const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+
+type Received = { message: ClusterMessage; why: 'remote' | 'reconnected' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until check() holds; fails after `ms`. */
+async function until(check: () => boolean, ms = 1_000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
+    await sleep(10);
+  }
+}
+
+describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped without TEST_DATABASE_URL)', () => {
+  let database: TestDatabase;
+  let url: string;
+  const bridges: ClusterBridge[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    url = database.databaseUrl!;
+  });
+  afterEach(async () => {
+    await Promise.all(bridges.splice(0).map((bridge) => bridge.stop()));
+  });
+  afterAll(() => database.destroy());
+
+  /** A bridge as one process runs it, recording what it delivers locally. */
+  async function node(name: string): Promise<{ bridge: ClusterBridge; got: Received[]; remote: () => ClusterMessage[] }> {
+    const got: Received[] = [];
+    const bridge = new ClusterBridge({ connectionString: url, id: name, deliver: (message, why) => got.push({ message, why }), minRetryMs: 50, maxRetryMs: 200 });
+    bridges.push(bridge);
+    await bridge.start();
+    return { bridge, got, remote: () => got.filter((entry) => entry.why === 'remote').map((entry) => entry.message) };
+  }
+
+  /** Every notification on the channel, as a bystander session sees it. */
+  async function wiretap(): Promise<{ payloads: unknown[]; close: () => Promise<void> }> {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    const payloads: unknown[] = [];
+    client.on('notification', (notification) => payloads.push(JSON.parse(notification.payload ?? 'null')));
+    await client.query(`LISTEN ${CLUSTER_CHANNEL}`);
+    return { payloads, close: () => client.end() };
+  }
+
+  async function terminate(bridge: ClusterBridge) {
+    await database.db.execute(sql`SELECT pg_terminate_backend(${bridge.pid!})`);
+  }
+
+  it('a purge published in one process reaches every other within a second, and not its sender', async () => {
+    const [a, b, c] = [await node('a'), await node('b'), await node('c')];
+    // Connecting counts as "everything may have changed" for the process itself.
+    expect(a.got).toEqual([{ message: { purge: ['/'], jobs: true }, why: 'reconnected' }]);
+    a.bridge.publish({ purge: ['/video/abc'] });
+    await until(() => b.remote().length > 0 && c.remote().length > 0, 1_000, 'delivery to b and c');
+    expect(b.remote()).toEqual([{ purge: ['/video/abc'], jobs: false }]);
+    expect(c.remote()).toEqual([{ purge: ['/video/abc'], jobs: false }]);
+    await sleep(200);
+    expect(a.remote()).toEqual([]);
+  });
+
+  it('joins a burst into one notification, and too many prefixes into one purge of everything', async () => {
+    const tap = await wiretap();
+    try {
+      const a = await node('a');
+      for (const prefix of ['/video/1', '/video/2', '/video/1']) a.bridge.publish({ purge: [prefix] });
+      a.bridge.publish({ jobs: true });
+      await until(() => tap.payloads.length === 1);
+      for (let i = 0; i < 40; i += 1) a.bridge.publish({ purge: [`/video/${i}`] });
+      await until(() => tap.payloads.length === 2);
+      await sleep(200);
+      expect(tap.payloads).toEqual([
+        { from: 'a', purge: ['/video/1', '/video/2'], jobs: true },
+        { from: 'a', purge: ['/'], jobs: false },
+      ]);
+    } finally {
+      await tap.close();
+    }
+  });
+
+  it('after losing its connection, a process purges everything once listening again, and sends what it could not send meanwhile', async () => {
+    const [a, b] = [await node('a'), await node('b')];
+    const firstPid = b.bridge.pid;
+    await terminate(b.bridge);
+    await until(() => b.got.length === 2 && b.bridge.connected, 3_000, 'b listening again');
+    expect(b.got[1]).toEqual({ message: { purge: ['/'], jobs: true }, why: 'reconnected' });
+    expect(b.bridge.pid).not.toBe(firstPid);
+
+    // a's connection goes while it has something to say: it is said once a is back.
+    await terminate(a.bridge);
+    a.bridge.publish({ purge: ['/category/Beta'] });
+    await until(() => b.remote().length === 1, 3_000, 'the message sent across a reconnection');
+    expect(b.remote()).toEqual([{ purge: ['/category/Beta'], jobs: false }]);
+  });
+
+  it('connects the process bus both ways: local purges and wake-ups go out, remote ones come in, nothing comes back', async () => {
+    const remote = await node('elsewhere');
+    const cluster = startClusterEvents(url, () => undefined);
+    try {
+      await until(() => cluster.bridge.connected, 3_000, 'the process bridge listening');
+      const purged: string[] = [];
+      let woken = 0;
+      const off = [onAppEvent('public-content-changed', (prefix) => purged.push(prefix)), onAppEvent('jobs-enqueued', () => (woken += 1))];
+      try {
+        purgePublicPages('/category/Sissy');
+        await until(() => remote.remote().length === 1);
+        expect(remote.remote()).toEqual([{ purge: ['/category/Sissy'], jobs: false }]);
+
+        remote.bridge.publish({ purge: ['/video/q'], jobs: true });
+        await until(() => woken === 1);
+        expect(purged).toEqual(['/category/Sissy', '/video/q']);
+        // Replayed locally, not sent out again.
+        await sleep(300);
+        expect(remote.remote()).toHaveLength(1);
+      } finally {
+        for (const unsubscribe of off) unsubscribe();
+      }
+    } finally {
+      await cluster.stop();
+    }
+  });
+});
