@@ -6,7 +6,7 @@ const PORT = E2E_PORT;
 const baseURL = ORIGIN;
 
 // The e2e server is built with these settings baked in (see scripts/lib/build.ts).
-const serverEnv = {
+export const serverEnv = {
   PORT: String(PORT),
   SITE_URL: baseURL,
   DATA_DIR: E2E_DATA_DIR,

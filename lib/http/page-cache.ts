@@ -10,9 +10,10 @@
  * `ttlMs`, then served stale once while a fresh copy is fetched in the
  * background (stale-while-revalidate); an entry older than twice the TTL is
  * not served at all. So a change reaches visitors within 2 × TTL in every
- * process without cross-process messaging, and at once in this process when
- * the service that made it calls purgePublicPages() (lib/events.ts), which
- * scripts/serve.ts connects to purge().
+ * process even without cross-process messaging, and at once when the service
+ * that made it calls purgePublicPages() (lib/events.ts), which scripts/serve.ts
+ * connects to purge(): in this process, and on PostgreSQL in every web
+ * process (lib/server/cluster, decision 022).
  *
  * Every public page document is answered here, stored or not: on a miss the
  * visitor gets the fill's answer, and with a query string or the cache turned
