@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db';
  * test/integration/several-web-processes.test.ts runs the real processes.
  */
 const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+if (!process.env.TEST_DATABASE_URL) console.warn('Skipped: the LISTEN/NOTIFY bridge tests need PostgreSQL; set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run them.');
 
 type Received = { message: ClusterMessage; why: 'remote' | 'reconnected' };
 
