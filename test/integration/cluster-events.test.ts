@@ -1,3 +1,6 @@
+import { createConnection, createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 
@@ -25,6 +28,41 @@ async function until(check: () => boolean, ms = 1_000, what = 'the condition'): 
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
     await sleep(10);
   }
+}
+
+/**
+ * A TCP proxy to the database whose open connections can be frozen: bytes stop
+ * flowing both ways and nothing is closed, as when a network path dies
+ * silently. New connections pass normally.
+ */
+async function freezableProxy(target: URL) {
+  const pairs: { client: Socket; upstream: Socket; frozen: boolean }[] = [];
+  const server = createServer((client) => {
+    const pair = { client, upstream: createConnection(Number(target.port || 5432), target.hostname), frozen: false };
+    pairs.push(pair);
+    client.on('data', (chunk) => pair.frozen || pair.upstream.write(chunk));
+    pair.upstream.on('data', (chunk) => pair.frozen || client.write(chunk));
+    const end = () => {
+      client.destroy();
+      pair.upstream.destroy();
+    };
+    for (const socket of [client, pair.upstream]) socket.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    freeze: () => pairs.forEach((pair) => (pair.frozen = true)),
+    close: () => {
+      for (const pair of pairs) {
+        pair.client.destroy();
+        pair.upstream.destroy();
+      }
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped without TEST_DATABASE_URL)', () => {
@@ -108,6 +146,31 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
     a.bridge.publish({ purge: ['/category/Beta'] });
     await until(() => b.remote().length === 1, 3_000, 'the message sent across a reconnection');
     expect(b.remote()).toEqual([{ purge: ['/category/Beta'], jobs: false }]);
+  });
+
+  it('notices a connection that stopped answering without closing (heartbeat), and purges everything once listening again', async () => {
+    const proxy = await freezableProxy(new URL(url));
+    try {
+      const got: Received[] = [];
+      const bridge = new ClusterBridge({ connectionString: proxy.url, id: 'behind-proxy', deliver: (message, why) => got.push({ message, why }), minRetryMs: 50, heartbeatMs: 200 });
+      bridges.push(bridge);
+      await bridge.start();
+      const firstPid = bridge.pid;
+      const sender = await node('sender');
+      proxy.freeze();
+      // Sent while the path is dead: never arrives, so the reconnection must stand in for it.
+      sender.bridge.publish({ purge: ['/video/lost'] });
+      await until(() => got.length === 2, 3_000, 'reconnection after a silent failure');
+      expect(got.map((entry) => entry.why)).toEqual(['reconnected', 'reconnected']);
+      expect(got[1]!.message).toEqual({ purge: ['/'], jobs: true });
+      expect(bridge.pid).not.toBe(firstPid);
+      sender.bridge.publish({ purge: ['/video/after'] });
+      await until(() => got.length === 3);
+      expect(got[2]).toEqual({ message: { purge: ['/video/after'], jobs: false }, why: 'remote' });
+    } finally {
+      await Promise.all(bridges.splice(0).map((bridge) => bridge.stop()));
+      await proxy.close();
+    }
   });
 
   it('connects the process bus both ways: local purges and wake-ups go out, remote ones come in, nothing comes back', async () => {

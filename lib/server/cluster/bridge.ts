@@ -108,7 +108,8 @@ export class ClusterBridge {
     const client = this.client;
     this.client = undefined;
     this.listening = false;
-    await client?.end().catch(() => undefined);
+    // A connection that died silently may never finish ending; do not hold up a shutdown for it.
+    if (client) await Promise.race([client.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   }
 
   private async connect(): Promise<void> {
