@@ -136,7 +136,7 @@ export class ClusterBridge {
     this.listening = true;
     if (reconnected) this.options.log?.('[cluster] listening again; purging every cached public page');
     // Notifications sent while this process was not listening are lost: assume everything changed.
-    this.options.deliver({ purge: ['/'], jobs: true }, 'reconnected');
+    this.hand({ purge: ['/'], jobs: true }, 'reconnected');
     this.resolveFirstListen();
     this.startHeartbeat(client);
     void this.flush();
@@ -190,7 +190,16 @@ export class ClusterBridge {
     if (message.from === this.id) return;
     const purge = Array.isArray(message.purge) ? message.purge.filter((prefix): prefix is string => typeof prefix === 'string' && prefix.startsWith('/')) : [];
     const jobs = message.jobs === true;
-    if (purge.length || jobs) this.options.deliver({ purge, jobs }, 'remote');
+    if (purge.length || jobs) this.hand({ purge, jobs }, 'remote');
+  }
+
+  /** Applies a message here; a listener's failure is logged, never thrown into the connection's handlers. */
+  private hand(message: ClusterMessage, why: 'remote' | 'reconnected'): void {
+    try {
+      this.options.deliver(message, why);
+    } catch (error) {
+      this.options.log?.(`[cluster] applying a ${why} message failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** Sends what is pending, one notification at a time; kept for after the reconnection if the connection is down. */
