@@ -7,6 +7,7 @@
 import { ConfigError, loadConfig } from '@/lib/config/server';
 import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
+import { startClusterEvents } from '@/lib/server/cluster';
 import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
 import { scheduleRetentionSweeps } from '@/lib/server/jobs/retention';
 import { startWorker, type JobHandler } from '@/lib/server/jobs/worker';
@@ -44,6 +45,8 @@ async function main() {
   if (SWEEP_DATA_EXPORTS.type in handlers) await scheduleDataExportSweep(handle.db);
   if (SWEEP_PRIVATE_DOCUMENTS.type in handlers) await schedulePrivateDocumentSweep(handle.db);
   await scheduleRetentionSweeps(handle.db, Object.keys(handlers));
+  // Jobs committed by a web process wake this worker at once; pages its jobs change (a video ready) are purged in every web process (decision 022).
+  const cluster = startClusterEvents(config.databaseListenUrl ?? config.databaseUrl);
   const worker = startWorker(handle.db, {
     handlers,
     concurrency,
@@ -54,6 +57,7 @@ async function main() {
   const stop = async () => {
     console.log('[worker] stopping after the running job…');
     await worker.stop();
+    await cluster.stop();
     await handle.close();
     process.exit(0);
   };

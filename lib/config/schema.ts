@@ -98,6 +98,8 @@ export const envSchema = z
         .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL')
         .optional(),
     ),
+    /** A direct (session) connection for LISTEN/NOTIFY when DATABASE_URL goes through a transaction pooler (decision 022). */
+    DATABASE_LISTEN_URL: z.preprocess(emptyToUndefined, z.string().trim().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL').optional()),
     SESSION_SECRET: z.preprocess(
       emptyToUndefined,
       z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
@@ -342,6 +344,9 @@ export const envSchema = z
     }
     if (env.JOB_FAILED_RETENTION_DAYS < env.JOB_RETENTION_DAYS) {
       ctx.addIssue({ code: 'custom', path: ['JOB_FAILED_RETENTION_DAYS'], message: `must be at least JOB_RETENTION_DAYS (${env.JOB_RETENTION_DAYS}): failed jobs are kept at least as long as finished ones` });
+    }
+    if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'is only used with DATABASE_URL (PostgreSQL); set both, or neither' });
     }
     if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({

@@ -37,6 +37,8 @@ export interface ServerConfig {
   dataDir: string;
   /** Unset means the embedded PGlite database under dataDir. */
   databaseUrl: string | undefined;
+  /** Where this process LISTENs for the other processes' events (DATABASE_LISTEN_URL, else DATABASE_URL); unset with the embedded database. */
+  databaseListenUrl: string | undefined;
   /** Explicit secret, if the operator set one; see getSessionSecret(). */
   sessionSecret: string | undefined;
   /** The identity-document key, if the operator set one; see getVerificationKey() in lib/server/trust/documents.ts. */
@@ -101,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteName: raw.SITE_NAME,
     dataDir: path.resolve(raw.DATA_DIR),
     databaseUrl: raw.DATABASE_URL,
+    databaseListenUrl: raw.DATABASE_URL && (raw.DATABASE_LISTEN_URL ?? raw.DATABASE_URL),
     sessionSecret: raw.SESSION_SECRET,
     verificationKey: raw.VERIFICATION_KEY?.toLowerCase(),
     verificationProvider: raw.VERIFICATION_PROVIDER,

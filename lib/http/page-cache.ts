@@ -10,9 +10,10 @@
  * `ttlMs`, then served stale once while a fresh copy is fetched in the
  * background (stale-while-revalidate); an entry older than twice the TTL is
  * not served at all. So a change reaches visitors within 2 × TTL in every
- * process without cross-process messaging, and at once in this process when
- * the service that made it calls purgePublicPages() (lib/events.ts), which
- * scripts/serve.ts connects to purge().
+ * process even without cross-process messaging, and at once when the service
+ * that made it calls purgePublicPages() (lib/events.ts), which scripts/serve.ts
+ * connects to purge(): in this process, and on PostgreSQL in every web
+ * process (lib/server/cluster, decision 022).
  *
  * Every public page document is answered here, stored or not: on a miss the
  * visitor gets the fill's answer, and with a query string or the cache turned
@@ -123,13 +124,21 @@ export class PageCache {
     return true;
   }
 
-  /** Drops entries (all, or those whose path starts with a prefix) so the next request refills them. */
+  /**
+   * Drops entries (all, or those whose path starts with a prefix) so the next request refills them.
+   * Refreshes already running for those paths are forgotten too: they may have rendered before the
+   * change, so they answer the visitors already waiting on them but store nothing, and the next
+   * request starts a fresh one (a purge from another process can land in the middle of a fill).
+   */
   purge(prefix = '/'): void {
     for (const [key, entry] of this.entries) {
       if (key.startsWith(prefix)) {
         this.entries.delete(key);
         this.bytes -= entry.bytes;
       }
+    }
+    for (const key of this.filling.keys()) {
+      if (key.startsWith(prefix)) this.filling.delete(key);
     }
   }
 
@@ -146,12 +155,16 @@ export class PageCache {
   fill(key: string): Promise<FetchedPage | undefined> {
     const running = this.filling.get(key);
     if (running) return running;
-    const task = this.fetchAndStore(key)
+    // Still current when it lands unless a purge forgot it meanwhile (see purge()).
+    const current = () => this.filling.get(key) === task;
+    const task: Promise<FetchedPage | undefined> = this.fetchAndStore(key, current)
       .catch((error: unknown) => {
         console.error(`[page-cache] could not refresh ${key}:`, error);
         return undefined;
       })
-      .finally(() => this.filling.delete(key));
+      .finally(() => {
+        if (current()) this.filling.delete(key);
+      });
     this.filling.set(key, task);
     return task;
   }
@@ -171,8 +184,9 @@ export class PageCache {
     return { status: response.status, headers, body };
   }
 
-  private async fetchAndStore(key: string): Promise<FetchedPage> {
+  private async fetchAndStore(key: string, current: () => boolean): Promise<FetchedPage> {
     const page = await this.fetchPage(key);
+    if (!current()) return page;
     // Only plain 200s without cookies. Public pages (isPublicPath) never read the
     // visitor's cookies or headers, so prerendered and per-request ones alike are the same for everyone.
     if (page.status !== 200 || page.headers.some(([name]) => name === 'set-cookie')) {
@@ -184,6 +198,7 @@ export class PageCache {
       gzipAsync(body, { level: 9 }),
       brotliAsync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     ]);
+    if (!current()) return page;
     const entry: CachedPage = {
       headers: page.headers.filter(([name]) => !ENTRY_HEADERS.has(name)),
       identity: body,

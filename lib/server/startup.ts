@@ -5,6 +5,7 @@ import { getDatabaseHandle } from '@/lib/db';
 import { DatabaseLockedError } from '@/lib/db/open';
 
 import { ensureAdmin } from './accounts';
+import { startClusterEvents } from './cluster';
 import { demoSeedingEnabled, enqueueDemoSeedIfEmpty } from './demo/seed-demo';
 import { scheduleDataExportSweep } from './exports';
 import { ALL_JOB_HANDLERS } from './jobs/handlers';
@@ -30,6 +31,8 @@ export async function startServer(): Promise<void> {
     if (config.nodeEnv === 'production' && !config.operator.recordsCustodianConfigured) {
       console.warn('[chrysalis] RECORDS_CUSTODIAN_NAME and RECORDS_CUSTODIAN_ADDRESS are not set: /2257 names no custodian of records (see docs/configuration.md).');
     }
+    // Several web processes and workers on one PostgreSQL database: purges and job wake-ups reach all of them (decision 022).
+    if (config.databaseListenUrl) startClusterEvents(config.databaseListenUrl);
     startQuarantineSweeper();
     registerUploadBridge();
     // The recurring VIP expiry job re-queues itself; queueing the current slot here restarts the chain after any downtime.

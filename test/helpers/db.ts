@@ -19,7 +19,7 @@ export interface TestDatabase extends DatabaseHandle {
   /** Closes this handle and opens the same database again (migrations run again and must be no-ops). */
   reopen(): Promise<DatabaseHandle>;
   dataDir: string;
-  /** The scratch database's URL on PostgreSQL (for spawning a script against it); unset on PGlite. */
+  /** The scratch database's URL on PostgreSQL (for tests that start processes or connections of their own); unset on PGlite. */
   databaseUrl?: string;
 }
 

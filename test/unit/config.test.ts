@@ -83,6 +83,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/c', SESSION_SECRET: 'a'.repeat(32) })).not.toThrow();
   });
 
+  it('DATABASE_LISTEN_URL: the LISTEN connection goes to DATABASE_URL unless set, and only with DATABASE_URL (decision 022)', () => {
+    expect(loadConfig({}).databaseListenUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://pooler/c' }).databaseListenUrl).toBe('postgres://pooler/c');
+    expect(loadConfig({ DATABASE_URL: 'postgres://pooler/c', DATABASE_LISTEN_URL: 'postgresql://direct/c' }).databaseListenUrl).toBe('postgresql://direct/c');
+    expect(problemsOf({ DATABASE_LISTEN_URL: 'postgres://direct/c' })).toEqual([{ variable: 'DATABASE_LISTEN_URL', message: expect.stringMatching(/only used with DATABASE_URL/) }]);
+    expect(problemsOf({ DATABASE_URL: 'postgres://pooler/c', DATABASE_LISTEN_URL: 'mysql://direct/c' })[0]).toMatchObject({ variable: 'DATABASE_LISTEN_URL', message: expect.stringMatching(/postgres:\/\//) });
+  });
+
   it('verification: the manual provider, 30 days and 7 years by default; other values are refused with a message', () => {
     expect(loadConfig({})).toMatchObject({ verificationProvider: 'manual', verificationRetentionDays: 30, recordsRetentionYears: 7 });
     expect(loadConfig({ VERIFICATION_PROVIDER: ' Manual ', VERIFICATION_RETENTION_DAYS: '90', RECORDS_RETENTION_YEARS: '10' })).toMatchObject({

@@ -109,8 +109,8 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
 
   /**
    * Idle loops of this worker. A job committed in this process (wakeWorkers() in lib/events.ts) wakes them
-   * at once instead of after the poll interval, so an upload is playable sooner; workers in other
-   * processes find it on their next poll.
+   * at once instead of after the poll interval, so an upload is playable sooner; on PostgreSQL so does one
+   * committed in any other process (lib/server/cluster, decision 022).
    */
   const sleepers = new Set<() => void>();
   const wakeAll = () => {
