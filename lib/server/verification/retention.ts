@@ -7,6 +7,9 @@ import { getDb, queryRows, type Database } from '@/lib/db';
 
 import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } from '../jobs/recurring';
 import type { JobHandler } from '../jobs/worker';
+import { logger } from '@/lib/server/log';
+
+const log = logger('verification');
 
 /**
  * What happens to identity documents when an account ends (decision 014).
@@ -73,7 +76,7 @@ export const sweepPrivateDocumentsJob: JobHandler = async () => {
   const db = await getDb();
   await scheduleNextRun(db, SWEEP_PRIVATE_DOCUMENTS);
   const { documents, verifications } = await sweepPrivateDocuments(db);
-  if (documents + verifications > 0) console.log(`[verification] deleted ${documents} private document(s) and ${verifications} verification record(s) past their retention`);
+  if (documents + verifications > 0) log.info(`deleted ${documents} private document(s) and ${verifications} verification record(s) past their retention`);
   await forgetOldRuns(db, SWEEP_PRIVATE_DOCUMENTS);
 };
 
