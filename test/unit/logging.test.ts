@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { routeLabeller } from '@/lib/http/route-label';
-import { createLogger, readableDestination, runWithLogContext, scrubPath, scrubText } from '@/lib/server/log';
+import { createLogger, readableDestination, runWithLogContext, scrubPath, scrubText, setLogSink } from '@/lib/server/log';
 import { observeRequest, requestIdFor } from '@/lib/server/log/requests';
 import { bearerMatches } from '@/lib/server/metrics';
 
@@ -113,11 +113,8 @@ describe('the request line', () => {
   const routeOf = routeLabeller(['/video/[streamVideoId]']);
 
   beforeAll(async () => {
-    const { getLogger } = await import('@/lib/server/log');
-    // The anchored logger, pointed at this test's capture.
-    const anchor = (globalThis as Record<symbol, { logger?: unknown }>)[Symbol.for('chrysalis.log')]!;
-    anchor.logger = createLogger({ level: 'info', json: true, destination: { write: (line: string) => void lines.push(line) } });
-    expect(getLogger()).toBe(anchor.logger);
+    // The process's logger, pointed at this test's capture.
+    setLogSink({ write: (line: string) => void lines.push(line) });
     server = createServer((req, res) =>
       observeRequest(req, res, { trustProxy: 0, routeOf }, (context) => {
         context.memberId = 'member-42';
@@ -127,7 +124,10 @@ describe('the request line', () => {
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(async () => {
+    setLogSink(undefined);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 
   function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; requestId: string }> {
     return new Promise((resolve, reject) => {

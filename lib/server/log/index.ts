@@ -130,6 +130,9 @@ export function readableDestination(write: (text: string) => void = (text) => pr
 interface Anchor {
   storage: AsyncLocalStorage<LogContext>;
   logger?: Logger;
+  /** Where the process's records go: stdout (JSON or readable) unless a test points them elsewhere (setLogSink). */
+  sink?: DestinationStream;
+  stdout?: DestinationStream;
 }
 
 const ANCHOR = Symbol.for('chrysalis.log');
@@ -174,9 +177,24 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   );
 }
 
-/** The process's logger, made on first use. */
+const json = () => process.env.NODE_ENV === 'production';
+
+/** The process's logger, made on first use; its records go to the sink of the moment. */
 export function getLogger(): Logger {
-  return (anchor.logger ??= createLogger());
+  return (anchor.logger ??= createLogger({
+    json: json(),
+    destination: {
+      write: (line: string) => {
+        const sink = anchor.sink ?? (anchor.stdout ??= json() ? pino.destination({ dest: 1, sync: true }) : readableDestination());
+        sink.write(line);
+      },
+    },
+  }));
+}
+
+/** Sends the process's records (JSON lines) to a destination instead of stdout; undefined restores stdout (tests). */
+export function setLogSink(sink: DestinationStream | undefined): void {
+  anchor.sink = sink;
 }
 
 /** A logger for one part of the app: its records carry `component`. */
