@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 
 import { E2E_METRICS_TOKEN } from '../scripts/lib/e2e-env';
+import { sample } from '../test/helpers/metrics';
 
 import { makeClip, unique, uploadClip, verifiedMember, visitor } from './api';
 import { expect, test } from './fixtures';
@@ -21,18 +22,6 @@ async function scrape(request: APIRequestContext): Promise<string> {
   const response = await request.get('/metrics', { headers: { Authorization: `Bearer ${E2E_METRICS_TOKEN}` } });
   expect(response.status()).toBe(200);
   return response.text();
-}
-
-/** The sum of a metric's samples whose labels include the given ones (0 when there are none yet). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => have[key] === value)) total += Number(match[3]);
-  }
-  return total;
 }
 
 test.describe('metrics', () => {

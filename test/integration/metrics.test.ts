@@ -11,6 +11,7 @@ import { startMetricsServer } from '@/lib/server/metrics';
 import { installMetricsProbes } from '@/lib/server/metrics/probes';
 
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { sample } from '../helpers/metrics';
 
 /**
  * What an operator's Prometheus sees from a worker process (scripts/worker.ts):
@@ -22,18 +23,6 @@ import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 const TOKEN = 'integration-metrics-token-42';
 const OPEN_PORT = 3151;
 const TOKEN_PORT = 3152;
-
-/** The sum of a metric's samples whose labels include the given ones. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => have[key] === value)) total += Number(match[3]);
-  }
-  return total;
-}
 
 async function scrape(port = OPEN_PORT): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${port}/metrics`);
