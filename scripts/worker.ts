@@ -5,6 +5,7 @@
  * the embedded database the server runs the jobs itself.)
  */
 import { ConfigError, loadConfig } from '@/lib/config/server';
+import { parseEnv } from '@/lib/config/schema';
 import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
 import { startClusterEvents } from '@/lib/server/cluster';
@@ -14,6 +15,11 @@ import { startWorker, type JobHandler } from '@/lib/server/jobs/worker';
 import { EXPIRE_VIP_JOB, scheduleVipExpiry } from '@/lib/server/vip/expiry';
 import { scheduleDataExportSweep, SWEEP_DATA_EXPORTS } from '@/lib/server/exports';
 import { schedulePrivateDocumentSweep, SWEEP_PRIVATE_DOCUMENTS } from '@/lib/server/verification/retention';
+import { logger } from '@/lib/server/log';
+import { startMetricsServer } from '@/lib/server/metrics';
+import { installMetricsProbes } from '@/lib/server/metrics/probes';
+
+const log = logger('worker');
 
 /**
  * The handlers this worker runs: WORKER_JOB_TYPES (already checked for form
@@ -33,13 +39,14 @@ function pickHandlers(only: string[] | null): Record<string, JobHandler> {
 async function main() {
   const config = loadConfig();
   if (!config.databaseUrl) {
-    console.error('npm run worker needs DATABASE_URL (PostgreSQL). With the embedded database, `npm start` runs the jobs itself.');
+    log.fatal('npm run worker needs DATABASE_URL (PostgreSQL). With the embedded database, `npm start` runs the jobs itself.');
     process.exit(1);
   }
   const { workerConcurrency: concurrency, workerJobTypes, workerPollMs } = config.jobs;
   const handlers = pickHandlers(workerJobTypes);
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   installDatabase(handle);
+  installMetricsProbes(handle);
   // The VIP expiry job re-queues itself; queueing the current slot restarts the chain after downtime (one job per slot whatever the number of workers).
   if (EXPIRE_VIP_JOB in handlers) await scheduleVipExpiry(handle.db);
   if (SWEEP_DATA_EXPORTS.type in handlers) await scheduleDataExportSweep(handle.db);
@@ -51,11 +58,15 @@ async function main() {
     handlers,
     concurrency,
     pollMs: workerPollMs,
-    onError: (job, error, status) => console.error(`[worker] ${job.type} ${job.id} ${status === 'failed' ? 'gave up' : 'will retry'}:`, error),
   });
-  console.log(`[worker] ${worker.id} running ${Object.keys(handlers).join(', ')} (concurrency ${concurrency})`);
+  log.info({ workerId: worker.id, types: Object.keys(handlers), concurrency }, `${worker.id} running ${Object.keys(handlers).join(', ')} (concurrency ${concurrency})`);
+  // METRICS_PORT: this worker's /metrics (jobs, ffmpeg, the queue), loopback unless METRICS_HOST says otherwise.
+  const env = parseEnv(process.env);
+  const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT, env.METRICS_HOST, env.METRICS_TOKEN) : undefined;
+  if (metricsServer) log.info({ metricsPort: env.METRICS_PORT, metricsHost: env.METRICS_HOST }, `metrics on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`);
   const stop = async () => {
-    console.log('[worker] stopping after the running job…');
+    log.info('stopping after the running job…');
+    metricsServer?.close();
     await worker.stop();
     await cluster.stop();
     await handle.close();
@@ -66,6 +77,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  if (error instanceof ConfigError) log.fatal(error.message);
+  else log.fatal({ err: error }, 'worker failed');
   process.exit(1);
 });

@@ -72,18 +72,23 @@ const vipPlans = z.preprocess(
 const wholeNumber = (message: string, min: number, max: number, fallback: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number({ error: message }).int(message).min(min, message).max(max, message).default(fallback));
 
+/** A TCP port (PORT, METRICS_PORT). */
+const portNumber = z.coerce
+  .number({ error: 'must be a whole number between 1 and 65535' })
+  .int('must be a whole number between 1 and 65535')
+  .min(1, 'must be a whole number between 1 and 65535')
+  .max(65535, 'must be a whole number between 1 and 65535');
+
+/** LOG_LEVEL (lib/server/log): pino's levels, from the most to the least said. */
+export const logLevelSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+  z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], { error: 'must be one of trace, debug, info, warn, error, fatal, silent' }).default('info'),
+);
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.preprocess(
-      emptyToUndefined,
-      z.coerce
-        .number({ error: 'must be a whole number between 1 and 65535' })
-        .int('must be a whole number between 1 and 65535')
-        .min(1, 'must be a whole number between 1 and 65535')
-        .max(65535, 'must be a whole number between 1 and 65535')
-        .default(3000),
-    ),
+    PORT: z.preprocess(emptyToUndefined, portNumber.default(3000)),
     SITE_URL: z.preprocess(emptyToUndefined, httpOrigin.optional()),
     SITE_NAME: z.preprocess(
       emptyToUndefined,
@@ -316,6 +321,11 @@ export const envSchema = z
     VEROTEL_SIGNATURE_KEY: z.preprocess(emptyToUndefined, z.string().trim().min(8, 'must be the signature key from the Verotel Control Center').optional()),
     // Verotel's other brands (CardBilling, GayCharge…) use their own host for the same protocol.
     VEROTEL_FLEXPAY_BASE_URL: z.preprocess(emptyToUndefined, httpOrigin.default('https://secure.verotel.com')),
+    LOG_LEVEL: logLevelSchema,
+    // Prometheus metrics (docs/operations.md, Metrics): a bearer token for /metrics on the site's port, and/or a port of their own.
+    METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(16, 'must be at least 16 characters (for example: openssl rand -hex 32)').optional()),
+    METRICS_PORT: z.preprocess(emptyToUndefined, portNumber.optional()),
+    METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.VEROTEL_SHOP_ID) !== Boolean(env.VEROTEL_SIGNATURE_KEY)) {
@@ -379,7 +389,7 @@ export function parseEnv(env: Record<string, string | undefined>): RawEnv {
         const variable = String(issue.path[0] ?? 'environment');
         const got = env[variable];
         const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
-        const secret = ['SESSION_SECRET', 'VERIFICATION_KEY', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY'].includes(variable);
+        const secret = ['SESSION_SECRET', 'VERIFICATION_KEY', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY', 'METRICS_TOKEN'].includes(variable);
         const message = secret ? issue.message : `${issue.message}${shown}`;
         return { variable, message };
       }),

@@ -13,7 +13,12 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { Pool } from 'pg';
 import lockfile from 'proper-lockfile';
 
+import { logger } from '../server/log';
+import type { PoolStats } from '../server/metrics';
+
 import * as schema from './schema';
+
+const log = logger('db');
 
 /** The query surface both engines share; services depend on this only. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -24,6 +29,8 @@ export interface DatabaseHandle {
   db: Database;
   engine: Engine;
   close(): Promise<void>;
+  /** Connections now, for the metrics (lib/server/metrics): PGlite has one, always open. */
+  poolStats(): PoolStats;
 }
 
 export interface OpenOptions {
@@ -72,7 +79,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
       update: 2_000,
       onCompromised: (error) => {
         // Another process may now open the files under us; stopping is the only safe move.
-        console.error(`[db] lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`);
+        log.fatal({ directory, err: error }, `lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`);
         process.exit(1);
       },
     });
@@ -88,6 +95,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     return {
       db,
       engine: 'pglite',
+      poolStats: () => ({ max: 1, total: 1, idle: 1, waiting: 0 }),
       async close() {
         await client.close();
         await release();
@@ -100,9 +108,10 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
 }
 
 async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
-  const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
+  const max = 10;
+  const pool = new Pool({ connectionString: options.databaseUrl, max });
   // An idle connection the server drops (restart, failover, admin) must not crash the process; the pool replaces it.
-  pool.on('error', (error) => console.error('[db] an idle PostgreSQL connection failed:', error.message));
+  pool.on('error', (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed'));
   try {
     if (options.migrate !== false) {
       const client = await pool.connect();
@@ -119,7 +128,12 @@ async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
     throw error;
   }
   const db = drizzlePg(pool, { schema }) as unknown as Database;
-  return { db, engine: 'postgres', close: () => pool.end() };
+  return {
+    db,
+    engine: 'postgres',
+    close: () => pool.end(),
+    poolStats: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 /** An open transaction: the same query surface, committed or rolled back together. */

@@ -23,15 +23,19 @@
  * prerenders several of them at build time, where no per-request nonce exists,
  * and a nonce in stored HTML would be the same for every visitor.
  *
- * Deliberately plain Node (no Next or app imports): it runs in the server
- * entry before Next is involved.
+ * Deliberately plain Node (no Next or app imports but the plain-Node logger):
+ * it runs in the server entry before Next is involved.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 
+import { logger, scrubPath } from '../server/log';
+
 import { newNonce } from './content-security-policy';
+
+const log = logger('page-cache');
 
 // Async so compressing a large page at the highest levels runs off the event loop.
 const gzipAsync = promisify(gzip);
@@ -43,8 +47,8 @@ export const STATUS_HEADER = 'x-chrysalis-cache';
 /** Headers Next uses for client-side navigation and server actions: those requests are never cached. */
 const BYPASS_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-action', 'next-url', FILL_HEADER];
 
-/** Response headers that describe the transfer, not the page; recomputed on every answer. */
-const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+/** Response headers that describe the transfer, not the page; recomputed on every answer (x-request-id names the fill's own request). */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'x-request-id']);
 /** Headers a stored entry sets itself (its own freshness and validator) instead of Next's. */
 const ENTRY_HEADERS = new Set(['etag', 'cache-control', 'vary']);
 
@@ -79,6 +83,8 @@ export interface PageCacheOptions {
   fetchPage: (path: string, renderNonce: string) => Promise<Response>;
   /** The Content-Security-Policy of an HTML page, given its HTML, the nonce it was asked for, and its path (for logs). */
   policyFor: (html: string, renderNonce: string, path: string) => string;
+  /** Told how each page document was answered (metrics and the request log): from memory (HIT, STALE), stored after (MISS) or fetched for this request only (PASS). */
+  onAnswer?: (result: 'HIT' | 'STALE' | 'MISS' | 'PASS') => void;
   now?: () => number;
 }
 
@@ -112,6 +118,7 @@ export class PageCache {
     const age = entry ? this.now() - entry.storedAt : Infinity;
     // Older than twice the TTL (no traffic for a while) is too old to serve even once: a change is never shown later.
     if (!entry || age > 2 * this.options.ttlMs) {
+      this.options.onAnswer?.(route.store ? 'MISS' : 'PASS');
       void this.answerFetched(req, res, route);
       return true;
     }
@@ -120,6 +127,7 @@ export class PageCache {
     this.entries.set(route.path, entry);
     const stale = age > this.options.ttlMs;
     if (stale) void this.fill(route.path);
+    this.options.onAnswer?.(stale ? 'STALE' : 'HIT');
     this.send(req, res, entry, stale ? 'STALE' : 'HIT');
     return true;
   }
@@ -159,7 +167,7 @@ export class PageCache {
     const current = () => this.filling.get(key) === task;
     const task: Promise<FetchedPage | undefined> = this.fetchAndStore(key, current)
       .catch((error: unknown) => {
-        console.error(`[page-cache] could not refresh ${key}:`, error);
+        log.error({ err: error, path: scrubPath(key) }, 'could not refresh a page');
         return undefined;
       })
       .finally(() => {
@@ -223,7 +231,7 @@ export class PageCache {
   /** A miss, or a page not to be stored: the visitor waits for Next's answer, sent with its hash-based policy. */
   private async answerFetched(req: IncomingMessage, res: ServerResponse, route: { path: string; store: boolean }) {
     const page = route.store ? await this.fill(route.path) : await this.fetchPage(route.path).catch((error: unknown) => {
-      console.error(`[page-cache] could not fetch ${route.path}:`, error);
+      log.error({ err: error, path: scrubPath(route.path) }, 'could not fetch a page');
       return undefined;
     });
     if (!page) {

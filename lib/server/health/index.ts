@@ -3,6 +3,9 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 
 import { getDatabaseHandle } from '@/lib/db';
+import { logger } from '@/lib/server/log';
+
+const log = logger('health');
 
 export interface Health {
   status: 'ok' | 'unavailable';
@@ -16,7 +19,7 @@ export async function checkHealth(): Promise<Health> {
     await db.execute(sql`select count(*) from users`);
     return { status: 'ok', database: { engine, ok: true } };
   } catch (error) {
-    console.error('[health] database check failed:', error);
+    log.error({ err: error }, 'database check failed');
     return { status: 'unavailable', database: { ok: false } };
   }
 }

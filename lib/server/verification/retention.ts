@@ -7,6 +7,9 @@ import { getDb, queryRows, type Database } from '@/lib/db';
 
 import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } from '../jobs/recurring';
 import type { JobHandler } from '../jobs/worker';
+import { logger } from '@/lib/server/log';
+
+const log = logger('verification');
 
 /**
  * What happens to identity documents when an account ends (decision 014).
@@ -76,7 +79,7 @@ export const sweepPrivateDocumentsJob: JobHandler = async () => {
   await scheduleNextRun(db, SWEEP_PRIVATE_DOCUMENTS);
   const { documents, verifications, performers } = await sweepPrivateDocuments(db);
   if (documents + verifications + performers > 0) {
-    console.log(`[verification] deleted ${documents} private document(s), ${verifications} verification record(s) and ${performers} performer record(s) past their retention`);
+    log.info(`deleted ${documents} private document(s), ${verifications} verification record(s) and ${performers} performer record(s) past their retention`);
   }
   await forgetOldRuns(db, SWEEP_PRIVATE_DOCUMENTS);
 };
