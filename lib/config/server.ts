@@ -61,6 +61,8 @@ export interface ServerConfig {
   operator: OperatorInfo;
   /** Null means media lives in DATA_DIR/media. */
   mediaS3: MediaS3Config | null;
+  /** Where pg_dump, pg_restore and psql are (backups); unset means the PATH. */
+  pgBinDir: string | undefined;
   /** The VIP plans /subscribe offers (VIP_PLANS, or the defaults). */
   vipPlans: VipPlan[];
   /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
@@ -133,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             prefix: raw.MEDIA_S3_PREFIX ?? '',
           }
         : null,
+    pgBinDir: raw.PG_BIN_DIR,
     vipPlans: raw.VIP_PLANS,
     verotel:
       raw.VEROTEL_SHOP_ID && raw.VEROTEL_SIGNATURE_KEY
