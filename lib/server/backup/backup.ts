@@ -137,6 +137,11 @@ async function archiveMedia(writer: ArchiveWriter, mediaRoot: string, log: (line
   let files = 0;
   let bytes = 0;
   for (const relative of await listFiles(mediaRoot)) {
+    // A live site (PostgreSQL) may purge a deleted video's files while the backup runs: those are skipped, not fatal.
+    if (!existsSync(path.join(mediaRoot, relative))) {
+      log(`[backup] media/${relative} was deleted during the backup: skipped`);
+      continue;
+    }
     const archived = await writer.addFile(`media/${relative}`, path.join(mediaRoot, relative));
     files += 1;
     bytes += archived.size;
