@@ -11,6 +11,7 @@ import { loadConfig } from '@/lib/config/server';
 import { installDatabase, queryRows } from '@/lib/db';
 import { openDatabase, type DatabaseHandle, type Engine } from '@/lib/db/open';
 import { users, videos } from '@/lib/db/schema';
+import { ArchiveWriter, extractAndVerify } from '@/lib/server/backup/archive';
 import { restoreBackup } from '@/lib/server/backup/restore';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { setMediaStorage } from '@/lib/server/storage';
@@ -54,6 +55,11 @@ function checksums(root: string): Record<string, string> {
 }
 
 const SLOW = 300_000;
+
+/** restoreBackup() as the CLI calls it, in this process (the refusals that need no child process). */
+function restoreInProcess(from: string, env: Record<string, string | undefined>) {
+  return restoreBackup({ config: loadConfig({ ...env, NODE_ENV: 'test' }), from, log: () => undefined });
+}
 
 describe.each(ENGINES)('npm run backup and npm run restore on %s', (engine: Engine) => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-backup-'));
@@ -139,9 +145,7 @@ describe.each(ENGINES)('npm run backup and npm run restore on %s', (engine: Engi
     expect(restore.status).toBe(0);
 
     // A second restore onto it is refused: it is not empty any more.
-    const again = await runScript('restore', ['--from', archive], target.env);
-    expect(again.output).toMatch(/is not empty\. Restore into an empty target, or add --force/);
-    expect(again.status).toBe(1);
+    await expect(restoreInProcess(archive, target.env)).rejects.toThrow(/is not empty\. Restore into an empty target, or add --force/);
 
     // Open the restored site as its next start would (migrations included) and look around.
     restored = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl });
@@ -184,10 +188,30 @@ describe.each(ENGINES)('npm run backup and npm run restore on %s', (engine: Engi
     const alteredPath = path.join(work, 'altered.tar');
     writeFileSync(alteredPath, altered);
     const second = await emptyTarget('from-altered');
-    await expect(restoreBackup({ config: loadConfig({ ...second.env, NODE_ENV: 'test' }), from: alteredPath, log: () => undefined })).rejects.toThrow(
+    await expect(restoreInProcess(alteredPath, second.env)).rejects.toThrow(
       /media\/.* does not match its checksum: the archive is damaged/,
     );
     await expectNothingRestored(second);
+  }, SLOW);
+
+  it('refuses a backup made by a newer version (an unknown migration) or of the other engine, and restores nothing', async () => {
+    // The real archive, re-packed with one migration this code does not have.
+    const unpacked = path.join(work, 'unpacked');
+    mkdirSync(unpacked);
+    const manifest = await extractAndVerify(archive, unpacked);
+    const newer = new ArchiveWriter(path.join(work, 'newer.tar'));
+    for (const file of manifest.files) await newer.addFile(file.path, path.join(unpacked, file.path));
+    const { files: _files, filesSha256: _sum, ...rest } = manifest;
+    await newer.finish({ ...rest, migrations: { ...manifest.migrations, applied: manifest.migrations.applied + 1, latestTag: null, latestCreatedAt: 4_102_444_800_000, createdAt: [...manifest.migrations.createdAt, 4_102_444_800_000] } });
+    const target = await emptyTarget('from-newer');
+    await expect(restoreInProcess(newer.out, target.env)).rejects.toThrow(/made by a newer version of Chrysalis/);
+    await expectNothingRestored(target);
+
+    const otherEngine = path.join(work, 'other-engine');
+    const other = engine === 'pglite' ? { DATA_DIR: otherEngine, DATABASE_URL: await createScratchDatabase() } : { DATA_DIR: otherEngine };
+    if (other.DATABASE_URL) scratch.push(other.DATABASE_URL);
+    await expect(restoreInProcess(archive, other)).rejects.toThrow(/restore it with the same engine/);
+    await expectNothingRestored({ dataDir: otherEngine, databaseUrl: other.DATABASE_URL });
   }, SLOW);
 
   async function expectNothingRestored(target: { dataDir: string; databaseUrl?: string }) {
