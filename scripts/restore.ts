@@ -24,6 +24,8 @@ async function main() {
 
 main().catch((error: unknown) => {
   if (error instanceof BackupError || error instanceof ConfigError) console.error(error.message);
+  // node-postgres and system errors (no such database, connection refused) say it all in their message.
+  else if (error instanceof Error && 'code' in error) console.error(`Restore failed: ${error.message}`);
   else console.error('Restore failed:', error);
   process.exit(1);
 });

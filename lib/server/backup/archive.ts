@@ -114,7 +114,8 @@ export class ArchiveWriter {
       },
     });
     await new Promise<void>((resolve, reject) => {
-      const entry = this.pack.entry({ name, size: info.size, mode: 0o600, mtime: info.mtime }, (error) => (error ? reject(error) : resolve()));
+      // The file's own permissions, so a restore gives media back as readable as they were (e.g. to nginx).
+      const entry = this.pack.entry({ name, size: info.size, mode: info.mode & 0o777, mtime: info.mtime }, (error) => (error ? reject(error) : resolve()));
       pipeline(createReadStream(source), tap, entry).catch(reject);
     });
     const file = { path: name, size, sha256: hash.digest('hex') };
@@ -169,7 +170,9 @@ export async function extractAndVerify(from: string, staging: string): Promise<M
       }
       const target = path.join(staging, name);
       await mkdir(path.dirname(target), { recursive: true });
-      found.set(name, { ...(await writeHashed(entry as AsyncIterable<Buffer>, target)), path: name });
+      // Never more than the owner's and others' read and write: no executable or set-id bits from an archive.
+      const mode = (entry.header.mode ?? 0o600) & 0o666;
+      found.set(name, { ...(await writeHashed(entry as AsyncIterable<Buffer>, target, mode)), path: name });
     }
     await feeding;
   } catch (error) {
@@ -224,10 +227,10 @@ async function readSmall(stream: AsyncIterable<Buffer>, limit: number): Promise<
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function writeHashed(stream: AsyncIterable<Buffer>, target: string): Promise<ArchivedFile> {
+async function writeHashed(stream: AsyncIterable<Buffer>, target: string, mode: number): Promise<ArchivedFile> {
   const hash = createHash('sha256');
   let size = 0;
-  const file = await open(target, 'wx', 0o600);
+  const file = await open(target, 'wx', mode);
   try {
     for await (const chunk of stream) {
       hash.update(chunk);

@@ -11,7 +11,7 @@ import type { ServerConfig } from '@/lib/config/server';
 import { DatabaseLockedError, openDatabase, type DatabaseHandle } from '@/lib/db/open';
 
 import { ArchiveWriter, BackupError, type Manifest } from './archive';
-import { majorVersion, migrationLevel, pgConnection, pgTool, run, serverVersion, siteCounts, toolVersion } from './database';
+import { databaseProblem, majorVersion, migrationLevel, pgConnection, pgTool, run, serverVersion, siteCounts, toolVersion } from './database';
 
 export interface BackupOptions {
   config: ServerConfig;
@@ -41,7 +41,9 @@ export async function createBackup({ config, out, log = console.log }: BackupOpt
   let writer: ArchiveWriter | undefined;
   try {
     handle = await openForBackup(config);
-    const counts = await siteCounts(handle.db);
+    const counts = await siteCounts(handle.db).catch((error: unknown) => {
+      throw databaseProblem(error, `Cannot read ${describeSource(config)}`);
+    });
     const migrations = await migrationLevel(handle.db);
     const version = await serverVersion(handle.db);
     log(`[backup] ${describeSource(config)}: ${counts.members} members, ${counts.videos} videos, migration ${migrations.latestTag ?? migrations.latestCreatedAt}`);

@@ -12,6 +12,13 @@ import { MIGRATIONS_DIR } from '@/lib/db/open';
 
 import { BackupError, type Manifest } from './archive';
 
+/** A database failure as one line for the operator: the root cause's message (drizzle wraps node-postgres errors). */
+export function databaseProblem(error: unknown, what: string): BackupError {
+  let root = error as { message?: string; cause?: unknown } | undefined;
+  while (root?.cause) root = root.cause as typeof root;
+  return new BackupError(`${what}: ${root?.message ?? String(error)}`);
+}
+
 /** The migrations this code knows, oldest first (drizzle's journal). */
 export function knownMigrations(): { tag: string; when: number }[] {
   const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };

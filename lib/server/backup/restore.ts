@@ -16,7 +16,7 @@ import { DatabaseLockedError, lockPgliteDirectory, openDatabase, type Engine } f
 
 import { BackupError, extractAndVerify, type Manifest } from './archive';
 import { SESSION_SECRET_ENTRY } from './backup';
-import { knownMigrations, majorVersion, pgConnection, pgTool, run, siteCounts, toolVersion } from './database';
+import { databaseProblem, knownMigrations, majorVersion, pgConnection, pgTool, run, siteCounts, toolVersion } from './database';
 
 export interface RestoreOptions {
   config: ServerConfig;
@@ -121,6 +121,8 @@ async function postgresHasTables(config: ServerConfig): Promise<boolean> {
       sql`SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`,
     );
     return row!.tables > 0;
+  } catch (error) {
+    throw databaseProblem(error, 'Cannot open the PostgreSQL database at DATABASE_URL (create an empty one first, e.g. with createdb)');
   } finally {
     await handle.close();
   }
