@@ -207,6 +207,8 @@ describe.each(ENGINES)('npm run backup and npm run restore on %s', (engine: Engi
     await expect(restoreInProcess(newer.out, target.env)).rejects.toThrow(/made by a newer version of Chrysalis/);
     await expectNothingRestored(target);
 
+    // The other engine: PostgreSQL needs a server to point at (TEST_DATABASE_URL); without it only the PostgreSQL run checks this.
+    if (engine === 'pglite' && !process.env.TEST_DATABASE_URL) return;
     const otherEngine = path.join(work, 'other-engine');
     const other = engine === 'pglite' ? { DATA_DIR: otherEngine, DATABASE_URL: await createScratchDatabase() } : { DATA_DIR: otherEngine };
     if (other.DATABASE_URL) scratch.push(other.DATABASE_URL);
