@@ -315,6 +315,8 @@ export const envSchema = z
         .max(604_800, 'must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)')
         .default(3600),
     ),
+    // Folder holding pg_dump, pg_restore and psql for npm run backup / restore (e.g. /usr/lib/postgresql/17/bin); unset: the PATH.
+    PG_BIN_DIR: optionalString,
     VIP_PLANS: vipPlans,
     // Verotel FlexPay (an adult-capable card processor): the website's shop id and signature key from its Control Center.
     VEROTEL_SHOP_ID: z.preprocess(emptyToUndefined, z.string().trim().regex(/^\d{1,12}$/, 'must be the numeric shop (website) id from the Verotel Control Center').optional()),

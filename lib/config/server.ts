@@ -67,6 +67,8 @@ export interface ServerConfig {
   mediaS3: MediaS3Config | null;
   /** Who sends media bytes after the app's access check (decision 021): the app, nginx (X-Accel-Redirect to accelPrefix + key) or the bucket (302 to a URL presigned for redirectSeconds). */
   mediaOffload: MediaOffload;
+  /** Where pg_dump, pg_restore and psql are (backups); unset means the PATH. */
+  pgBinDir: string | undefined;
   /** The VIP plans /subscribe offers (VIP_PLANS, or the defaults). */
   vipPlans: VipPlan[];
   /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
@@ -169,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : raw.MEDIA_OFFLOAD === 'redirect'
           ? { mode: 'redirect', redirectSeconds: raw.MEDIA_REDIRECT_SECONDS }
           : { mode: 'none' },
+    pgBinDir: raw.PG_BIN_DIR,
     vipPlans: raw.VIP_PLANS,
     verotel:
       raw.VEROTEL_SHOP_ID && raw.VEROTEL_SIGNATURE_KEY

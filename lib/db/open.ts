@@ -28,6 +28,8 @@ export type Engine = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Database;
   engine: Engine;
+  /** The embedded engine's own client (backups dump its data directory); unset on PostgreSQL. */
+  pglite?: PGlite;
   close(): Promise<void>;
   /** Connections now, for the metrics (lib/server/metrics): PGlite has one, always open. */
   poolStats(): PoolStats;
@@ -68,12 +70,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return handle;
 }
 
-async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
-  const directory = path.join(options.dataDir, 'pglite');
-  mkdirSync(directory, { recursive: true });
-  let release: () => Promise<void>;
+/**
+ * Takes the embedded database's cross-process lock (`<directory>.lock`) for as
+ * long as this process lives or until the returned release() is called.
+ * Throws DatabaseLockedError when another process holds it. The directory must exist.
+ */
+export async function lockPgliteDirectory(directory: string): Promise<() => Promise<void>> {
   try {
-    release = await lockfile.lock(directory, {
+    return await lockfile.lock(directory, {
       lockfilePath: `${directory}.lock`,
       stale: 10_000,
       update: 2_000,
@@ -87,6 +91,12 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DatabaseLockedError(directory);
     throw error;
   }
+}
+
+async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
+  const directory = path.join(options.dataDir, 'pglite');
+  mkdirSync(directory, { recursive: true });
+  const release = await lockPgliteDirectory(directory);
   try {
     // pg_trgm ships with PGlite but must be loaded here before migration 0004 can create it.
     const client = await PGlite.create(directory, { extensions: { pg_trgm } });
@@ -96,6 +106,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
       db,
       engine: 'pglite',
       poolStats: () => ({ max: 1, total: 1, idle: 1, waiting: 0 }),
+      pglite: client,
       async close() {
         await client.close();
         await release();

@@ -48,7 +48,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
 }
 
 /** A throwaway database on the TEST_DATABASE_URL server, so each test file starts empty. */
-async function createScratchDatabase(): Promise<string> {
+export async function createScratchDatabase(): Promise<string> {
   const name = `chrysalis_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE "${name}"`);
   const url = new URL(process.env.TEST_DATABASE_URL!);
@@ -56,7 +56,7 @@ async function createScratchDatabase(): Promise<string> {
   return url.toString();
 }
 
-async function dropScratchDatabase(databaseUrl: string) {
+export async function dropScratchDatabase(databaseUrl: string) {
   const name = new URL(databaseUrl).pathname.slice(1);
   await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
