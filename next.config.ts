@@ -29,7 +29,8 @@ const nextConfig: NextConfig = {
   // Loaded from node_modules at run time: PGlite ships WebAssembly and data
   // files it finds next to itself, which bundling would break.
   // rate-limiter-flexible imports drizzle-orm dynamically, which bundling cannot follow.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'proper-lockfile', 'rate-limiter-flexible', 'sharp'],
+  // prom-client: one copy for the app and scripts/serve.ts, whose metrics share a registry (lib/server/metrics).
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'proper-lockfile', 'rate-limiter-flexible', 'sharp', 'prom-client'],
   // RFC 9116's place for security.txt, answered by app/security.txt (which also serves the legacy /security.txt).
   async rewrites() {
     return [{ source: '/.well-known/security.txt', destination: '/security.txt' }];

@@ -1,12 +1,12 @@
 import { defineConfig, devices } from '@playwright/test';
 
-import { E2E_DATA_DIR, E2E_PORT, E2E_VEROTEL, ORIGIN } from './scripts/lib/e2e-env';
+import { E2E_DATA_DIR, E2E_LOG_FILE, E2E_METRICS_TOKEN, E2E_PORT, E2E_VEROTEL, ORIGIN } from './scripts/lib/e2e-env';
 
 const PORT = E2E_PORT;
 const baseURL = ORIGIN;
 
 // The e2e server is built with these settings baked in (see scripts/lib/build.ts).
-const serverEnv = {
+export const serverEnv = {
   PORT: String(PORT),
   SITE_URL: baseURL,
   DATA_DIR: E2E_DATA_DIR,
@@ -29,6 +29,10 @@ const serverEnv = {
   VERIFICATION_KEY: 'e2e0'.repeat(16),
   // Urgent notices mail an alert here (e2e/notices.spec.ts; decision 016).
   ADMIN_ALERT_EMAIL: 'alerts@e2e.example.org',
+  // /metrics answers with this bearer token (e2e/metrics.spec.ts).
+  METRICS_TOKEN: E2E_METRICS_TOKEN,
+  // The server's output also goes here; e2e/global-teardown.ts fails the run if a secret shows in it.
+  E2E_LOG_FILE,
 };
 
 const chromium = {
@@ -45,6 +49,8 @@ export default defineConfig({
   timeout: 30_000,
   // Enrols the bootstrap admin in two-factor once the server is up (e2e/global-setup.ts).
   globalSetup: './e2e/global-setup.ts',
+  // Searches the server's log of the whole run for the passwords, tokens and emails the tests used.
+  globalTeardown: './e2e/global-teardown.ts',
   use: {
     baseURL,
     trace: 'retain-on-failure',

@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 
 import { FILL_HEADER } from '@/lib/http/page-cache';
 import { newNonce } from '@/lib/http/content-security-policy';
+import { processMediaOrigin } from '@/lib/http/media-origin';
 import { noncePolicy } from '@/lib/http/page-policy';
 import { unsealToken } from '@/lib/server/auth/tokens';
 import { findCategory } from '@/lib/site';
@@ -61,7 +62,7 @@ async function redirectFor(request: NextRequest): Promise<NextResponse | undefin
  */
 function withNoncePolicy(request: NextRequest): NextResponse {
   if (request.headers.has(FILL_HEADER)) return NextResponse.next();
-  const policy = noncePolicy(newNonce(), { dev: process.env.NODE_ENV !== 'production', apiBaseUrl: process.env.NEXT_PUBLIC_API_BASE_URL });
+  const policy = noncePolicy(newNonce(), { dev: process.env.NODE_ENV !== 'production', apiBaseUrl: process.env.NEXT_PUBLIC_API_BASE_URL, mediaOrigin: processMediaOrigin() });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('content-security-policy', policy);
   const response = NextResponse.next({ request: { headers: requestHeaders } });

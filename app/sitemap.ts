@@ -3,6 +3,7 @@ import type { MetadataRoute } from 'next';
 import { POLICIES } from '@/components/policies';
 import { getConfig } from '@/lib/config/server';
 import { escapeHtml } from '@/lib/html';
+import { logger } from '@/lib/server/log';
 import { listPublicVideoRows } from '@/lib/server/videos/catalog';
 import { toVideoDto } from '@/lib/server/videos/dto';
 import { CATEGORIES } from '@/lib/site';
@@ -53,7 +54,7 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
     });
   } catch (error) {
     // The fixed pages are still worth serving.
-    console.error('[sitemap] could not list videos:', error);
+    logger('sitemap').error({ err: error }, 'could not list videos');
   }
   return [
     page('/', 'hourly', 1),

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
@@ -8,7 +8,7 @@ import { Secret, TOTP } from 'otpauth';
 import lockfile from 'proper-lockfile';
 
 import { expect, test } from './fixtures';
-import { E2E_DATA_DIR, ORIGIN } from '../scripts/lib/e2e-env';
+import { E2E_DATA_DIR, E2E_SECRETS_FILE, ORIGIN } from '../scripts/lib/e2e-env';
 
 /** The bootstrap admin playwright.config.ts starts the e2e server with. */
 export const ADMIN = { email: 'admin@e2e.example.org', password: 'moderate-orchid-velvet-2026' };
@@ -16,6 +16,17 @@ const OUTBOX = path.join(E2E_DATA_DIR, 'outbox');
 export const PASSWORD = 'orchid-velvet-77';
 
 export const unique = () => Math.random().toString(36).slice(2, 8);
+
+/**
+ * Notes secrets a test made or received (passwords, emails, tokens, two-factor secrets and codes):
+ * e2e/global-teardown.ts fails the run if any of them shows in the server's log.
+ */
+export function recordSecrets(...secrets: (string | undefined)[]): void {
+  const lines = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 6);
+  if (!lines.length) return;
+  mkdirSync(E2E_DATA_DIR, { recursive: true });
+  appendFileSync(E2E_SECRETS_FILE, `${lines.join('\n')}\n`);
+}
 
 /** Each API visitor gets its own address, as real members do, so per-address rate limits stay out of the way. */
 export const visitor = () => ({ 'x-forwarded-for': `10.${200 + Math.floor(Math.random() * 50)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}` });
@@ -47,6 +58,8 @@ export async function linkMailedTo(email: string, pattern: RegExp, timeout?: num
       return undefined;
     }, { timeout })
     .toBeTruthy();
+  // The emailed token (verification, password reset) must not reach the log either: the request log drops query values.
+  recordSecrets(email, /[?&]token=([^&#\s]+)/.exec(link!)?.[1]);
   return link!;
 }
 
@@ -111,6 +124,7 @@ export async function verifiedMember(request: APIRequestContext, prefix: string,
   const login = await request.post('/api/auth/login', { headers, data: { email, password: PASSWORD } });
   expect(login.status(), await login.text()).toBe(200);
   const token = ((await login.json()) as { token: string }).token;
+  recordSecrets(email, PASSWORD, token);
   if (options.identity !== false) await verifyIdentity(token);
   return { username, email, password: PASSWORD, token };
 }
@@ -243,6 +257,7 @@ async function enrolAdmin(request: APIRequestContext): Promise<AdminState> {
   const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { code: totpCode(secret, step) } });
   expect(confirm.status(), await confirm.text()).toBe(200);
   const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
+  recordSecrets(ADMIN.email, ADMIN.password, body.token, secret, ...recoveryCodes);
   return { secret, lastStep: step, recoveryCodes, settingsToken: body.token };
 }
 
@@ -278,7 +293,9 @@ export async function enrolTwoFactor(request: APIRequestContext, token: string):
   const step = currentStep();
   const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { code: totpCode(secret, step) } });
   expect(confirm.status(), await confirm.text()).toBe(200);
-  return { secret, step, recoveryCodes: ((await confirm.json()) as { recoveryCodes: string[] }).recoveryCodes };
+  const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
+  recordSecrets(secret, ...recoveryCodes);
+  return { secret, step, recoveryCodes };
 }
 
 /** Logs a member with two-factor on in through the API with the code of a step later than `afterStep` (the last one it used). */
@@ -289,7 +306,9 @@ export async function logInWithCode(request: APIRequestContext, email: string, p
   const { challenge } = (await login.json()) as { challenge: string };
   const done = await request.post('/api/auth/login/two-factor', { headers, data: { challenge, code: totpCode(secret, Math.max(afterStep + 1, currentStep())) } });
   expect(done.status(), await done.text()).toBe(200);
-  return ((await done.json()) as { token: string }).token;
+  const token = ((await done.json()) as { token: string }).token;
+  recordSecrets(email, password, challenge, token);
+  return token;
 }
 
 /** A bearer token of the bootstrap admin from a login that passed the second factor, shared by all workers. */
@@ -305,6 +324,7 @@ export async function adminToken(request: APIRequestContext): Promise<string> {
     expect(done.status(), await done.text()).toBe(200);
     return ((await done.json()) as { token: string }).token;
   });
+  recordSecrets(challenge, token);
   await withAdminState(async (state) => {
     state.adminToken = token;
   });
@@ -350,7 +370,8 @@ export async function logInThroughForm(page: Page, email: string, password: stri
   await page.getByLabel('Password').fill(password);
   await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
   if (email === ADMIN.email) await enterAdminCode(page);
-  await expect(page).toHaveURL(next);
+  // Room for a slow password check (a deliberately slow hash) on a busy two-core runner.
+  await expect(page).toHaveURL(next, { timeout: 30_000 });
 }
 
 /** The login form's code step for the bootstrap admin. */
@@ -361,6 +382,6 @@ export async function enterAdminCode(page: Page) {
     await page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     // Held under the lock until the server has taken the code, so the next code is sent after it.
-    await expect(page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code')).toBeHidden();
+    await expect(page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code')).toBeHidden({ timeout: 15_000 });
   });
 }

@@ -60,7 +60,7 @@ test.describe('download my data', () => {
     const zip = path.join(work, `${project}.zip`);
     await download.saveAs(zip);
     const entries = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
-    for (const name of ['README.txt', 'profile.json', 'videos.json', 'comments.json', 'likes.json', 'follows.json', 'notifications.json', 'daily-tasks.json', 'payments.json', 'blocks.json']) {
+    for (const name of ['README.txt', 'profile.json', 'videos.json', 'comments.json', 'likes.json', 'follows.json', 'notifications.json', 'daily-tasks.json', 'payments.json', 'blocks.json', 'verification.json', 'decisions.json']) {
       expect(entries).toContain(name);
     }
     expect(entries).toContain(`videos/${streamVideoId}/original.mp4`);

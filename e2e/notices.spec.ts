@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { APIRequestContext, Page } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, enterAdminCode, ensureAdminEnrolled, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import { ADMIN, adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 /**
@@ -33,18 +33,6 @@ async function publicVideo(request: APIRequestContext, prefix: string) {
 }
 
 const width = (page: Page) => page.viewportSize()?.width ?? 1280;
-
-/** Like logInThroughForm, with room for a slow login (argon2 on a busy two-core machine). */
-async function logIn(page: Page, email: string, password: string, next: string) {
-  if (email === ADMIN.email) await ensureAdminEnrolled();
-  await page.goto(`/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
-  // Admins must pass the second factor (decision 018).
-  if (email === ADMIN.email) await enterAdminCode(page);
-  await expect(page).toHaveURL(next, { timeout: 30_000 });
-}
 
 test('@mobile a visitor sends an urgent notice from a video page and the video is gone at once', async ({ confirmedPage: page, request }) => {
   test.setTimeout(180_000);
@@ -98,7 +86,7 @@ test('the admin queue shows the urgent notice first with its clock and the sende
     data: { video: id, reason: 'underage', details: 'The person looks about 16.', name: 'Sam Sender', email: 'sam@example.org', signature: 'Sam Sender', goodFaith: true },
   });
   expect(sent.status(), await sent.text()).toBe(201);
-  await logIn(page, ADMIN.email, ADMIN.password, '/admin/reports');
+  await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/reports');
   const card = page.getByRole('article').filter({ hasText: 'Sam Sender' }).first();
   await expect(card).toBeVisible();
   await expect(card.getByText(/^(1 day 23 hours( \d+ minutes?)?|2 days) left$/)).toBeVisible();
@@ -130,7 +118,7 @@ test('@mobile a DMCA notice takes a video down and its uploader sends a counter-
   await expect(page.getByText('Thank you. The video was taken down.')).toBeVisible();
   expect((await fetch(new URL(`/api/videos/${id}`, page.url()))).status).toBe(404);
 
-  await logIn(page, member.email, member.password, `/copyright/counter-notice?video=${id}`);
+  await logInThroughForm(page, member.email, member.password, `/copyright/counter-notice?video=${id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Counter-notice' })).toBeVisible();
   await expect(page.getByLabel('Your video’s id', { exact: true })).toHaveValue(id);
   await page.getByLabel('The material that was removed and where it appeared', { exact: true }).fill(`My own video, at /video/${id}`);

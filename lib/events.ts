@@ -17,10 +17,12 @@ interface AppEvents {
   /**
    * What public pages show changed (a video approved, removed or edited): the
    * page cache drops entries under this path prefix, and when it is '/', other
-   * in-process caches of public content (search rankings) drop theirs.
+   * in-process caches of public content (search rankings) drop theirs. On
+   * PostgreSQL, lib/server/cluster also sends it to every other web process and
+   * worker, and replays theirs here (decision 022).
    */
   'public-content-changed': [prefix: string];
-  /** A job was committed: this process's idle workers start now instead of at their next poll. */
+  /** A job was committed: idle workers start now instead of at their next poll (in every process on PostgreSQL, through lib/server/cluster). */
   'jobs-enqueued': [];
   /** A video upload the production server hands over before Next (see UPLOAD_PATH); the listener answers it. */
   'upload-request': [req: IncomingMessage, res: ServerResponse];

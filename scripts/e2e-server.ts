@@ -1,8 +1,11 @@
 /**
  * The server Playwright tests run against: a production build (rebuilt only
  * when inputs changed) served by scripts/serve.ts on a fresh, empty DATA_DIR.
+ * Everything the server writes also goes to E2E_LOG_FILE (under the data
+ * dir), which e2e/global-teardown.ts searches for secrets after the run.
  */
-import { rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 
 import { buildIfNeeded } from './lib/build';
 import { startServerProcess } from './lib/server-process';
@@ -13,5 +16,18 @@ rmSync(dataDir, { recursive: true, force: true });
 
 buildIfNeeded();
 
-const server = startServerProcess(process.env);
+const logFile = process.env.E2E_LOG_FILE;
+const server = startServerProcess(process.env, logFile ? ['inherit', 'pipe', 'pipe'] : 'inherit');
+if (logFile) {
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  server.stdout!.on('data', (chunk: Buffer) => {
+    log.write(chunk);
+    process.stdout.write(chunk);
+  });
+  server.stderr!.on('data', (chunk: Buffer) => {
+    log.write(chunk);
+    process.stderr.write(chunk);
+  });
+}
 server.on('exit', (code) => process.exit(code ?? 0));

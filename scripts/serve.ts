@@ -7,7 +7,7 @@
  * by scripts/start.ts and is validated again inside Next (instrumentation.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 
 import { open as openGeoDatabase, type CityResponse } from 'maxmind';
 import next from 'next';
@@ -18,8 +18,15 @@ import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
 import { declareClientAddressStamping, handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
 import { nonceSource } from '../lib/http/content-security-policy';
 import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
+import { presignedMediaOrigin } from '../lib/http/media-origin';
 import { hashPolicy } from '../lib/http/page-policy';
 import { isPublicPagePath } from '../lib/site';
+import { routeLabellerFromBuild } from '../lib/http/route-label';
+import { logContext, logger } from '../lib/server/log';
+import { observeRequest } from '../lib/server/log/requests';
+import { answerMetrics, isMetricsRequest, metrics, startMetricsServer } from '../lib/server/metrics';
+
+const log = logger('server');
 
 async function main() {
   const env = parseEnv(process.env);
@@ -49,17 +56,26 @@ async function main() {
       }),
     // Public pages are answered only through the cache, with their inline scripts allowed by hash.
     policyFor: (html, renderNonce, path) =>
-      hashPolicy(html, renderNonce, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL }, (scripts) =>
-        console.warn(`[chrysalis] ${path}: ${scripts.length} inline script(s) of an unknown shape stay blocked by its CSP: ${scripts.map((text) => JSON.stringify(text.slice(0, 80))).join(', ')}`),
+      hashPolicy(html, renderNonce, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL, mediaOrigin: presignedMediaOrigin(env) }, (scripts) =>
+        log.warn({ path, scripts: scripts.map((text) => text.slice(0, 80)) }, `${scripts.length} inline script(s) of an unknown shape stay blocked by the page's CSP`),
       ),
+    onAnswer: (result) => {
+      metrics().pageCache.inc({ result: result.toLowerCase() });
+      const context = logContext() as { cache?: string } | undefined;
+      if (context) context.cache = result;
+    },
   });
 
   onAppEvent('public-content-changed', (prefix) => cache.purge(prefix));
   declareClientAddressStamping();
 
-  const server = createServer((req, res) => {
+  // Requests are counted by route (ids collapsed), from the build's route list.
+  const observe = { trustProxy: env.TRUST_PROXY, routeOf: routeLabellerFromBuild(), isInternal: (req: IncomingMessage) => req.headers[FILL_HEADER] === fillToken };
+  const server = createServer((req, res) => observeRequest(req, res, observe, () => {
     // Before anything reads it: the client's address from the socket and TRUST_PROXY, replacing any copy the client sent.
     stampClientAddress(req, env.TRUST_PROXY);
+    // With METRICS_TOKEN, /metrics is answered here to whoever sends the token; without it, Next's 404.
+    if (env.METRICS_TOKEN && isMetricsRequest(req)) return void answerMetrics(req, res, env.METRICS_TOKEN);
     // A visitor sending it would get a page Next rendered without a nonce (proxy.ts).
     if (req.headers[FILL_HEADER] !== fillToken) delete req.headers[FILL_HEADER];
     // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
@@ -67,15 +83,20 @@ async function main() {
     if (cache.handle(req, res)) return;
     if (isUploadRequest(req) && handOverUpload(req, res)) return;
     void handle(req, res);
-  });
+  }));
   server.listen(port, () => {
     const blocked = geo.blocked.size ? [...geo.blocked].join(', ') : 'none';
-    console.log(
-      `[chrysalis] listening on port ${port} (public page cache: ${ttlSeconds > 0 ? `${ttlSeconds} s` : 'off'}; blocked regions: ${blocked}; trusted proxy hops: ${env.TRUST_PROXY})`,
+    log.info(
+      { port, pageCacheSeconds: ttlSeconds, blockedRegions: blocked, trustProxy: env.TRUST_PROXY },
+      `listening on port ${port} (public page cache: ${ttlSeconds > 0 ? `${ttlSeconds} s` : 'off'}; blocked regions: ${blocked}; trusted proxy hops: ${env.TRUST_PROXY})`,
     );
   });
+  // METRICS_PORT: /metrics on a server of its own (loopback unless METRICS_HOST says otherwise).
+  const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT, env.METRICS_HOST, env.METRICS_TOKEN) : undefined;
+  if (metricsServer) log.info({ metricsPort: env.METRICS_PORT, metricsHost: env.METRICS_HOST }, `metrics on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`);
 
   const shutdown = () => {
+    metricsServer?.close();
     server.close(() => process.exit(0));
     // Keep-alive connections may hold close() open; do not hang a deploy.
     setTimeout(() => process.exit(0), 5_000).unref();
@@ -85,6 +106,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error('[chrysalis] server failed to start:', error instanceof Error && error.name === 'ConfigError' ? error.message : error);
+  if (error instanceof Error && error.name === 'ConfigError') log.fatal(`server failed to start: ${error.message}`);
+  else log.fatal({ err: error }, 'server failed to start');
   process.exit(1);
 });

@@ -8,6 +8,7 @@ import { SearchIcon } from '@/components/icons';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { Pager } from '@/components/videos/Pager';
 import { VideoGrid } from '@/components/videos/VideoCard';
+import { logger } from '@/lib/server/log';
 import { searchVideos } from '@/lib/server/videos/search';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, searchHref } from '@/lib/site';
@@ -28,7 +29,7 @@ async function runSearch(query: string, page: number, order: SearchOrder) {
   try {
     return await searchVideos(query, { limit: PAGE_SIZE, page }, order);
   } catch (error) {
-    console.error('[search] failed:', error);
+    logger('search').error({ err: error }, 'search failed');
     return null;
   }
 }

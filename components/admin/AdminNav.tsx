@@ -12,6 +12,7 @@ export const ADMIN_SECTIONS = [
   { href: '/admin/members', label: 'Members' },
   { href: '/admin/tasks', label: 'Daily tasks' },
   { href: '/admin/payments', label: 'Payments' },
+  { href: '/admin/jobs', label: 'Jobs' },
   { href: '/admin/audit', label: 'Audit log' },
 ] as const;
 

@@ -68,18 +68,27 @@ const vipPlans = z.preprocess(
     .default(DEFAULT_VIP_PLANS),
 );
 
+/** A whole number from min to max (an empty variable means the default), with one message for every way it can be wrong. */
+const wholeNumber = (message: string, min: number, max: number, fallback: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number({ error: message }).int(message).min(min, message).max(max, message).default(fallback));
+
+/** A TCP port (PORT, METRICS_PORT). */
+const portNumber = z.coerce
+  .number({ error: 'must be a whole number between 1 and 65535' })
+  .int('must be a whole number between 1 and 65535')
+  .min(1, 'must be a whole number between 1 and 65535')
+  .max(65535, 'must be a whole number between 1 and 65535');
+
+/** LOG_LEVEL (lib/server/log): pino's levels, from the most to the least said. */
+export const logLevelSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+  z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], { error: 'must be one of trace, debug, info, warn, error, fatal, silent' }).default('info'),
+);
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.preprocess(
-      emptyToUndefined,
-      z.coerce
-        .number({ error: 'must be a whole number between 1 and 65535' })
-        .int('must be a whole number between 1 and 65535')
-        .min(1, 'must be a whole number between 1 and 65535')
-        .max(65535, 'must be a whole number between 1 and 65535')
-        .default(3000),
-    ),
+    PORT: z.preprocess(emptyToUndefined, portNumber.default(3000)),
     SITE_URL: z.preprocess(emptyToUndefined, httpOrigin.optional()),
     SITE_NAME: z.preprocess(
       emptyToUndefined,
@@ -94,6 +103,8 @@ export const envSchema = z
         .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL')
         .optional(),
     ),
+    /** A direct (session) connection for LISTEN/NOTIFY when DATABASE_URL goes through a transaction pooler (decision 022). */
+    DATABASE_LISTEN_URL: z.preprocess(emptyToUndefined, z.string().trim().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL').optional()),
     SESSION_SECRET: z.preprocess(
       emptyToUndefined,
       z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
@@ -195,6 +206,21 @@ export const envSchema = z
         .max(10_000, 'must be a whole number of uploads from 1 to 10000')
         .default(50),
     ),
+    // Background jobs (lib/server/jobs, scripts/worker.ts, decision 023).
+    WORKER_CONCURRENCY: wholeNumber('must be a whole number of jobs from 1 to 64', 1, 64, 1),
+    WORKER_JOB_TYPES: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9][a-z0-9-]*(\s*,\s*[a-z0-9][a-z0-9-]*)*\s*,?$/, 'must be a comma-separated list of job types, e.g. process-video,package-hls (see docs/configuration.md)')
+        .transform((value) => [...new Set(value.split(',').map((type) => type.trim()).filter(Boolean))])
+        .optional(),
+    ),
+    WORKER_POLL_MS: wholeNumber('must be a whole number of milliseconds from 50 to 60000', 50, 60_000, 1_000),
+    JOB_RETENTION_DAYS: wholeNumber('must be a whole number of days from 1 to 3650', 1, 3650, 14),
+    JOB_FAILED_RETENTION_DAYS: wholeNumber('must be a whole number of days from 1 to 3650', 1, 3650, 90),
+    JOB_STUCK_MINUTES: wholeNumber('must be a whole number of minutes from 5 to 10080', 5, 10_080, 120),
     // Demo videos on the first start of an empty embedded database; 0 turns them off.
     SEED_DEMO: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
@@ -264,12 +290,44 @@ export const envSchema = z
         .refine((value) => value === '' || !value.split('/').some((part) => part === '' || part === '.' || part === '..'), 'must be a key prefix such as chrysalis or site/media (no empty, . or .. parts)')
         .optional(),
     ),
+    // Who sends media bytes once the app has checked access (decision 021): the app itself, nginx from disk (X-Accel-Redirect), or the bucket (302 to a presigned URL).
+    MEDIA_OFFLOAD: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+      z.enum(['none', 'x-accel', 'redirect'], { error: 'must be none (the app sends media), x-accel (nginx sends it from disk) or redirect (a presigned S3 URL)' }).default('none'),
+    ),
+    // The internal nginx location that maps to DATA_DIR/media/ (deploy/nginx.conf: location /_media/ { internal; alias …; }).
+    MEDIA_ACCEL_PREFIX: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^\/([A-Za-z0-9._~-]+\/)+$/, 'must be an internal location path such as /_media/ (starts and ends with /, letters, digits, . _ ~ -)')
+        .refine((value) => !value.split('/').some((part) => part === '.' || part === '..'), 'must not contain . or .. segments')
+        .default('/_media/'),
+    ),
+    // Lifetime of the presigned URLs MEDIA_OFFLOAD=redirect answers with: long enough for one viewing of the longest MP4.
+    MEDIA_REDIRECT_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)' })
+        .int('must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)')
+        .min(60, 'must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)')
+        .max(604_800, 'must be a whole number of seconds from 60 to 604800 (7 days, the longest S3 allows)')
+        .default(3600),
+    ),
+    // Folder holding pg_dump, pg_restore and psql for npm run backup / restore (e.g. /usr/lib/postgresql/17/bin); unset: the PATH.
+    PG_BIN_DIR: optionalString,
     VIP_PLANS: vipPlans,
     // Verotel FlexPay (an adult-capable card processor): the website's shop id and signature key from its Control Center.
     VEROTEL_SHOP_ID: z.preprocess(emptyToUndefined, z.string().trim().regex(/^\d{1,12}$/, 'must be the numeric shop (website) id from the Verotel Control Center').optional()),
     VEROTEL_SIGNATURE_KEY: z.preprocess(emptyToUndefined, z.string().trim().min(8, 'must be the signature key from the Verotel Control Center').optional()),
     // Verotel's other brands (CardBilling, GayCharge…) use their own host for the same protocol.
     VEROTEL_FLEXPAY_BASE_URL: z.preprocess(emptyToUndefined, httpOrigin.default('https://secure.verotel.com')),
+    LOG_LEVEL: logLevelSchema,
+    // Prometheus metrics (docs/operations.md, Metrics): a bearer token for /metrics on the site's port, and/or a port of their own.
+    METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(16, 'must be at least 16 characters (for example: openssl rand -hex 32)').optional()),
+    METRICS_PORT: z.preprocess(emptyToUndefined, portNumber.optional()),
+    METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.VEROTEL_SHOP_ID) !== Boolean(env.VEROTEL_SIGNATURE_KEY)) {
@@ -289,6 +347,18 @@ export const envSchema = z
     } else if (env.MEDIA_S3_ENDPOINT || env.MEDIA_S3_ACCESS_KEY_ID || env.MEDIA_S3_SECRET_ACCESS_KEY || env.MEDIA_S3_PREFIX) {
       // Otherwise media would quietly go to DATA_DIR while the operator believes it is in a bucket.
       ctx.addIssue({ code: 'custom', path: ['MEDIA_S3_BUCKET'], message: 'is required when other MEDIA_S3_* variables are set (or unset them to keep media in DATA_DIR/media)' });
+    }
+    if (env.MEDIA_OFFLOAD === 'redirect' && !env.MEDIA_S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['MEDIA_OFFLOAD'], message: 'redirect needs S3 media storage (MEDIA_S3_BUCKET); with media in DATA_DIR/media use x-accel behind nginx' });
+    }
+    if (env.MEDIA_OFFLOAD === 'x-accel' && env.MEDIA_S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['MEDIA_OFFLOAD'], message: 'x-accel serves media from the local disk, but MEDIA_S3_BUCKET keeps it in a bucket: use redirect (or none)' });
+    }
+    if (env.JOB_FAILED_RETENTION_DAYS < env.JOB_RETENTION_DAYS) {
+      ctx.addIssue({ code: 'custom', path: ['JOB_FAILED_RETENTION_DAYS'], message: `must be at least JOB_RETENTION_DAYS (${env.JOB_RETENTION_DAYS}): failed jobs are kept at least as long as finished ones` });
+    }
+    if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'is only used with DATABASE_URL (PostgreSQL); set both, or neither' });
     }
     if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({
@@ -321,7 +391,7 @@ export function parseEnv(env: Record<string, string | undefined>): RawEnv {
         const variable = String(issue.path[0] ?? 'environment');
         const got = env[variable];
         const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
-        const secret = ['SESSION_SECRET', 'VERIFICATION_KEY', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY'].includes(variable);
+        const secret = ['SESSION_SECRET', 'VERIFICATION_KEY', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY', 'METRICS_TOKEN'].includes(variable);
         const message = secret ? issue.message : `${issue.message}${shown}`;
         return { variable, message };
       }),

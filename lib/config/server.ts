@@ -25,6 +25,8 @@ export interface MediaS3Config {
   prefix: string;
 }
 
+export type MediaOffload = { mode: 'none' } | { mode: 'x-accel'; accelPrefix: string } | { mode: 'redirect'; redirectSeconds: number };
+
 export interface ServerConfig {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -35,6 +37,8 @@ export interface ServerConfig {
   dataDir: string;
   /** Unset means the embedded PGlite database under dataDir. */
   databaseUrl: string | undefined;
+  /** Where this process LISTENs for the other processes' events (DATABASE_LISTEN_URL, else DATABASE_URL); unset with the embedded database. */
+  databaseListenUrl: string | undefined;
   /** Explicit secret, if the operator set one; see getSessionSecret(). */
   sessionSecret: string | undefined;
   /** The identity-document key, if the operator set one; see getVerificationKey() in lib/server/trust/documents.ts. */
@@ -61,10 +65,29 @@ export interface ServerConfig {
   operator: OperatorInfo;
   /** Null means media lives in DATA_DIR/media. */
   mediaS3: MediaS3Config | null;
+  /** Who sends media bytes after the app's access check (decision 021): the app, nginx (X-Accel-Redirect to accelPrefix + key) or the bucket (302 to a URL presigned for redirectSeconds). */
+  mediaOffload: MediaOffload;
+  /** Where pg_dump, pg_restore and psql are (backups); unset means the PATH. */
+  pgBinDir: string | undefined;
   /** The VIP plans /subscribe offers (VIP_PLANS, or the defaults). */
   vipPlans: VipPlan[];
   /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
   verotel: { shopId: string; signatureKey: string; baseUrl: string } | null;
+  /** Background jobs (decision 023): what `npm run worker` runs, and how long finished jobs are kept. */
+  jobs: {
+    /** Jobs one `npm run worker` process runs at once. */
+    workerConcurrency: number;
+    /** Job types `npm run worker` takes; null: all of them. */
+    workerJobTypes: string[] | null;
+    /** How often an idle worker looks for jobs. */
+    workerPollMs: number;
+    /** Days a finished (done) job is kept. */
+    retentionDays: number;
+    /** Days a failed job is kept after it gave up (unless retried). */
+    failedRetentionDays: number;
+    /** A running job is stuck after this many minutes (or at once when its lease ran out). */
+    stuckMinutes: number;
+  };
   /** Notices and copyright (decision 016): the urgent-notice alert address, the counter-notice wait, the repeat-infringer limit. */
   trust: { adminAlertEmail: string | undefined; counterNoticeWaitBusinessDays: number; repeatInfringerStrikes: number };
 }
@@ -82,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteName: raw.SITE_NAME,
     dataDir: path.resolve(raw.DATA_DIR),
     databaseUrl: raw.DATABASE_URL,
+    databaseListenUrl: raw.DATABASE_URL && (raw.DATABASE_LISTEN_URL ?? raw.DATABASE_URL),
     sessionSecret: raw.SESSION_SECRET,
     verificationKey: raw.VERIFICATION_KEY?.toLowerCase(),
     verificationProvider: raw.VERIFICATION_PROVIDER,
@@ -96,6 +120,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       adminAlertEmail: raw.ADMIN_ALERT_EMAIL,
       counterNoticeWaitBusinessDays: raw.COUNTER_NOTICE_WAIT_BUSINESS_DAYS,
       repeatInfringerStrikes: raw.REPEAT_INFRINGER_STRIKES,
+    },
+    jobs: {
+      workerConcurrency: raw.WORKER_CONCURRENCY,
+      workerJobTypes: raw.WORKER_JOB_TYPES?.length ? raw.WORKER_JOB_TYPES : null,
+      workerPollMs: raw.WORKER_POLL_MS,
+      retentionDays: raw.JOB_RETENTION_DAYS,
+      failedRetentionDays: raw.JOB_FAILED_RETENTION_DAYS,
+      stuckMinutes: raw.JOB_STUCK_MINUTES,
     },
     mailFrom: raw.MAIL_FROM ?? `${raw.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
     admin:
@@ -133,6 +165,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             prefix: raw.MEDIA_S3_PREFIX ?? '',
           }
         : null,
+    mediaOffload:
+      raw.MEDIA_OFFLOAD === 'x-accel'
+        ? { mode: 'x-accel', accelPrefix: raw.MEDIA_ACCEL_PREFIX }
+        : raw.MEDIA_OFFLOAD === 'redirect'
+          ? { mode: 'redirect', redirectSeconds: raw.MEDIA_REDIRECT_SECONDS }
+          : { mode: 'none' },
+    pgBinDir: raw.PG_BIN_DIR,
     vipPlans: raw.VIP_PLANS,
     verotel:
       raw.VEROTEL_SHOP_ID && raw.VEROTEL_SIGNATURE_KEY

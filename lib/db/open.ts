@@ -14,8 +14,12 @@ import { Pool } from 'pg';
 import lockfile from 'proper-lockfile';
 
 import { ownerIsGone, ownerIsLocal, ownerTag } from '../process-owner';
+import { logger } from '../server/log';
+import type { PoolStats } from '../server/metrics';
 
 import * as schema from './schema';
+
+const log = logger('db');
 
 /** The query surface both engines share; services depend on this only. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -25,7 +29,11 @@ export type Engine = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Database;
   engine: Engine;
+  /** The embedded engine's own client (backups dump its data directory); unset on PostgreSQL. */
+  pglite?: PGlite;
   close(): Promise<void>;
+  /** Connections now, for the metrics (lib/server/metrics): PGlite has one, always open. */
+  poolStats(): PoolStats;
 }
 
 export interface OpenOptions {
@@ -66,8 +74,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 /** How long a start waits for a lock whose owner it cannot see (another host, an older version) before giving up. */
 export const LOCK_WAIT_MS = 20_000;
 
-/** Lock of the PGlite directory; its owner tag (lib/process-owner.ts) sits beside it. */
-async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Promise<() => Promise<void>> {
+/**
+ * Takes the embedded database's cross-process lock (`<directory>.lock`) for as
+ * long as this process lives or until the returned release() is called; its
+ * owner tag (lib/process-owner.ts) sits beside it. Throws DatabaseLockedError
+ * when a live process holds it. The directory must exist.
+ */
+export async function lockPgliteDirectory(directory: string, waitMs: number = LOCK_WAIT_MS): Promise<() => Promise<void>> {
   const lockPath = `${directory}.lock`;
   const ownerPath = `${directory}.lock-owner`;
   const deadline = Date.now() + waitMs;
@@ -92,7 +105,7 @@ async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Pro
         update: 2_000,
         onCompromised: (error) => {
           // Another process may now open the files under us; stopping is the only safe move.
-          console.error(`[db] lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`);
+          log.fatal({ directory, err: error }, `lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`);
           process.exit(1);
         },
       });
@@ -107,7 +120,7 @@ async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Pro
     const owner = readOwner();
     if (owner && ownerIsGone(owner)) {
       // kill -9, a crash or a power cut: the process that held it is gone, so nobody writes these files now.
-      console.log(`[db] the embedded database lock was left by process ${owner.split('-')[1]}, which is gone; taking it over`);
+      log.warn(`the embedded database lock was left by process ${owner.split('-')[1]}, which is gone; taking it over`);
       rmSync(lockPath, { recursive: true, force: true });
       rmSync(ownerPath, { force: true });
       continue;
@@ -116,7 +129,7 @@ async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Pro
     if (Date.now() >= deadline) throw new DatabaseLockedError(directory);
     if (Date.now() - told >= 5_000) {
       told = Date.now();
-      console.log(`[db] waiting for the lock on ${directory} to clear (held by a process we cannot see; up to ${Math.ceil((deadline - Date.now()) / 1000)} s more)`);
+      log.info(`waiting for the lock on ${directory} to clear (held by a process we cannot see; up to ${Math.ceil((deadline - Date.now()) / 1000)} s more)`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -125,7 +138,7 @@ async function lockPglite(directory: string, waitMs: number = LOCK_WAIT_MS): Pro
 async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   const directory = path.join(options.dataDir, 'pglite');
   mkdirSync(directory, { recursive: true });
-  const release = await lockPglite(directory);
+  const release = await lockPgliteDirectory(directory);
   try {
     // pg_trgm ships with PGlite but must be loaded here before migration 0004 can create it.
     const client = await PGlite.create(directory, { extensions: { pg_trgm } });
@@ -134,6 +147,8 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     return {
       db,
       engine: 'pglite',
+      poolStats: () => ({ max: 1, total: 1, idle: 1, waiting: 0 }),
+      pglite: client,
       async close() {
         await client.close();
         await release();
@@ -146,9 +161,10 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
 }
 
 async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
-  const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
+  const max = 10;
+  const pool = new Pool({ connectionString: options.databaseUrl, max });
   // An idle connection the server drops (restart, failover, admin) must not crash the process; the pool replaces it.
-  pool.on('error', (error) => console.error('[db] an idle PostgreSQL connection failed:', error.message));
+  pool.on('error', (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed'));
   try {
     if (options.migrate !== false) {
       const client = await pool.connect();
@@ -165,7 +181,12 @@ async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
     throw error;
   }
   const db = drizzlePg(pool, { schema }) as unknown as Database;
-  return { db, engine: 'postgres', close: () => pool.end() };
+  return {
+    db,
+    engine: 'postgres',
+    close: () => pool.end(),
+    poolStats: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 /** An open transaction: the same query surface, committed or rolled back together. */

@@ -159,8 +159,15 @@ export const jobs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** When the current (or last) attempt was claimed: how long a running job has run (stuck jobs, /admin/jobs). */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('jobs_dedupe_key_key').on(t.dedupeKey), index('jobs_claim_idx').on(t.status, t.runAt)],
+  (t) => [
+    uniqueIndex('jobs_dedupe_key_key').on(t.dedupeKey),
+    index('jobs_claim_idx').on(t.status, t.runAt),
+    // The retention sweep (done and failed jobs by age) and the admin page's failed list, newest first.
+    index('jobs_finished_idx').on(t.status, t.finishedAt),
+  ],
 );
 
 export type Job = typeof jobs.$inferSelect;

@@ -15,22 +15,25 @@ export interface PolicySettings {
   dev: boolean;
   /** NEXT_PUBLIC_API_BASE_URL, when the client calls the API on another origin. */
   apiBaseUrl?: string;
+  /** The bucket's origin when media is answered with presigned URLs (MEDIA_OFFLOAD=redirect; lib/http/media-origin.ts). */
+  mediaOrigin?: string;
 }
 
 /** A policy whose inline scripts are those `scriptSources` allow ('nonce-…' and 'sha256-…' sources). */
 export function contentSecurityPolicy(scriptSources: readonly string[], settings: PolicySettings): string {
+  const media = settings.mediaOrigin ? [settings.mediaOrigin] : [];
   return [
     "default-src 'self'",
     // No 'strict-dynamic': prerendered HTML loads Next's chunks with plain <script src>, which only 'self' allows.
     ['script-src', "'self'", ...scriptSources, ...(settings.dev ? ["'unsafe-eval'"] : [])].join(' '),
     // React and Next set style attributes; styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "media-src 'self' blob:",
+    ['img-src', "'self'", 'data:', 'blob:', ...media].join(' '),
+    ['media-src', "'self'", 'blob:', ...media].join(' '),
     // hls.js runs its demuxer in a worker made from a blob: URL.
     "worker-src 'self' blob:",
     "font-src 'self'",
-    ['connect-src', "'self'", ...(settings.apiBaseUrl ? [settings.apiBaseUrl] : []), ...(settings.dev ? ['ws:'] : [])].join(' '),
+    ['connect-src', "'self'", ...(settings.apiBaseUrl ? [settings.apiBaseUrl] : []), ...media, ...(settings.dev ? ['ws:'] : [])].join(' '),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

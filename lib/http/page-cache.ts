@@ -10,9 +10,10 @@
  * `ttlMs`, then served stale once while a fresh copy is fetched in the
  * background (stale-while-revalidate); an entry older than twice the TTL is
  * not served at all. So a change reaches visitors within 2 × TTL in every
- * process without cross-process messaging, and at once in this process when
- * the service that made it calls purgePublicPages() (lib/events.ts), which
- * scripts/serve.ts connects to purge().
+ * process even without cross-process messaging, and at once when the service
+ * that made it calls purgePublicPages() (lib/events.ts), which scripts/serve.ts
+ * connects to purge(): in this process, and on PostgreSQL in every web
+ * process (lib/server/cluster, decision 022).
  *
  * Every public page document is answered here, stored or not: on a miss the
  * visitor gets the fill's answer, and with a query string or the cache turned
@@ -22,15 +23,19 @@
  * prerenders several of them at build time, where no per-request nonce exists,
  * and a nonce in stored HTML would be the same for every visitor.
  *
- * Deliberately plain Node (no Next or app imports): it runs in the server
- * entry before Next is involved.
+ * Deliberately plain Node (no Next or app imports but the plain-Node logger):
+ * it runs in the server entry before Next is involved.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 
+import { logger, scrubPath } from '../server/log';
+
 import { newNonce } from './content-security-policy';
+
+const log = logger('page-cache');
 
 // Async so compressing a large page at the highest levels runs off the event loop.
 const gzipAsync = promisify(gzip);
@@ -42,8 +47,8 @@ export const STATUS_HEADER = 'x-chrysalis-cache';
 /** Headers Next uses for client-side navigation and server actions: those requests are never cached. */
 const BYPASS_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-action', 'next-url', FILL_HEADER];
 
-/** Response headers that describe the transfer, not the page; recomputed on every answer. */
-const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+/** Response headers that describe the transfer, not the page; recomputed on every answer (x-request-id names the fill's own request). */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'x-request-id']);
 /** Headers a stored entry sets itself (its own freshness and validator) instead of Next's. */
 const ENTRY_HEADERS = new Set(['etag', 'cache-control', 'vary']);
 
@@ -78,6 +83,8 @@ export interface PageCacheOptions {
   fetchPage: (path: string, renderNonce: string) => Promise<Response>;
   /** The Content-Security-Policy of an HTML page, given its HTML, the nonce it was asked for, and its path (for logs). */
   policyFor: (html: string, renderNonce: string, path: string) => string;
+  /** Told how each page document was answered (metrics and the request log): from memory (HIT, STALE), stored after (MISS) or fetched for this request only (PASS). */
+  onAnswer?: (result: 'HIT' | 'STALE' | 'MISS' | 'PASS') => void;
   now?: () => number;
 }
 
@@ -111,6 +118,7 @@ export class PageCache {
     const age = entry ? this.now() - entry.storedAt : Infinity;
     // Older than twice the TTL (no traffic for a while) is too old to serve even once: a change is never shown later.
     if (!entry || age > 2 * this.options.ttlMs) {
+      this.options.onAnswer?.(route.store ? 'MISS' : 'PASS');
       void this.answerFetched(req, res, route);
       return true;
     }
@@ -119,17 +127,26 @@ export class PageCache {
     this.entries.set(route.path, entry);
     const stale = age > this.options.ttlMs;
     if (stale) void this.fill(route.path);
+    this.options.onAnswer?.(stale ? 'STALE' : 'HIT');
     this.send(req, res, entry, stale ? 'STALE' : 'HIT');
     return true;
   }
 
-  /** Drops entries (all, or those whose path starts with a prefix) so the next request refills them. */
+  /**
+   * Drops entries (all, or those whose path starts with a prefix) so the next request refills them.
+   * Refreshes already running for those paths are forgotten too: they may have rendered before the
+   * change, so they answer the visitors already waiting on them but store nothing, and the next
+   * request starts a fresh one (a purge from another process can land in the middle of a fill).
+   */
   purge(prefix = '/'): void {
     for (const [key, entry] of this.entries) {
       if (key.startsWith(prefix)) {
         this.entries.delete(key);
         this.bytes -= entry.bytes;
       }
+    }
+    for (const key of this.filling.keys()) {
+      if (key.startsWith(prefix)) this.filling.delete(key);
     }
   }
 
@@ -146,12 +163,16 @@ export class PageCache {
   fill(key: string): Promise<FetchedPage | undefined> {
     const running = this.filling.get(key);
     if (running) return running;
-    const task = this.fetchAndStore(key)
+    // Still current when it lands unless a purge forgot it meanwhile (see purge()).
+    const current = () => this.filling.get(key) === task;
+    const task: Promise<FetchedPage | undefined> = this.fetchAndStore(key, current)
       .catch((error: unknown) => {
-        console.error(`[page-cache] could not refresh ${key}:`, error);
+        log.error({ err: error, path: scrubPath(key) }, 'could not refresh a page');
         return undefined;
       })
-      .finally(() => this.filling.delete(key));
+      .finally(() => {
+        if (current()) this.filling.delete(key);
+      });
     this.filling.set(key, task);
     return task;
   }
@@ -171,8 +192,9 @@ export class PageCache {
     return { status: response.status, headers, body };
   }
 
-  private async fetchAndStore(key: string): Promise<FetchedPage> {
+  private async fetchAndStore(key: string, current: () => boolean): Promise<FetchedPage> {
     const page = await this.fetchPage(key);
+    if (!current()) return page;
     // Only plain 200s without cookies. Public pages (isPublicPath) never read the
     // visitor's cookies or headers, so prerendered and per-request ones alike are the same for everyone.
     if (page.status !== 200 || page.headers.some(([name]) => name === 'set-cookie')) {
@@ -184,6 +206,7 @@ export class PageCache {
       gzipAsync(body, { level: 9 }),
       brotliAsync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     ]);
+    if (!current()) return page;
     const entry: CachedPage = {
       headers: page.headers.filter(([name]) => !ENTRY_HEADERS.has(name)),
       identity: body,
@@ -208,7 +231,7 @@ export class PageCache {
   /** A miss, or a page not to be stored: the visitor waits for Next's answer, sent with its hash-based policy. */
   private async answerFetched(req: IncomingMessage, res: ServerResponse, route: { path: string; store: boolean }) {
     const page = route.store ? await this.fill(route.path) : await this.fetchPage(route.path).catch((error: unknown) => {
-      console.error(`[page-cache] could not fetch ${route.path}:`, error);
+      log.error({ err: error, path: scrubPath(route.path) }, 'could not fetch a page');
       return undefined;
     });
     if (!page) {

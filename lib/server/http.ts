@@ -6,6 +6,9 @@ import type { z } from 'zod';
 import { requireAdmin, requireMember, type Actor } from './auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from './auth/session';
 import { ApiError, parseInput } from './errors';
+import { currentRequestId, logger } from '@/lib/server/log';
+
+const log = logger('api');
 
 /** JSON response with no-store: API answers are per user and must not be cached. */
 export function json(body: unknown, init: ResponseInit = {}): NextResponse {
@@ -90,8 +93,18 @@ export function errorResponse(request: Request, error: unknown): Response {
   if (error instanceof ApiError) {
     return json({ message: error.message, ...error.extra }, { status: error.status, headers: error.headers });
   }
-  console.error(`[api] ${request.method} ${new URL(request.url).pathname} failed:`, error);
-  return json({ message: 'Something went wrong on our side. Please try again.' }, { status: 500 });
+  const path = new URL(request.url).pathname;
+  log.error({ err: error, method: request.method, path }, `${request.method} ${path} failed`);
+  return json(serverErrorBody(), { status: 500 });
+}
+
+/**
+ * The body of a 500: a generic message and the request's id (also in its X-Request-Id header and
+ * on every log line of the request), so a member's report leads the operator to the log.
+ */
+export function serverErrorBody(): { message: string; requestId?: string } {
+  const requestId = currentRequestId();
+  return { message: 'Something went wrong on our side. Please try again.', ...(requestId ? { requestId } : {}) };
 }
 
 /** A query string as an object of first values (repeated keys keep the first, as the pages do). */

@@ -52,8 +52,8 @@ export const auditLogQuerySchema = z.object({
   action: text().trim().max(60).optional(),
   adminId: z.uuid({ error: 'adminId must be a member id' }).optional(),
   targetType: z
-    .enum(['video', 'member', 'report', 'comment', 'task', 'appeal', 'verification', 'document'], {
-      error: 'targetType must be one of video, member, report, comment, task, appeal, verification, document',
+    .enum(['video', 'member', 'report', 'comment', 'task', 'appeal', 'verification', 'document', 'job'], {
+      error: 'targetType must be one of video, member, report, comment, task, appeal, verification, document, job',
     })
     .optional(),
   targetId: text().trim().max(100).optional(),

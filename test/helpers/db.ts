@@ -19,6 +19,8 @@ export interface TestDatabase extends DatabaseHandle {
   /** Closes this handle and opens the same database again (migrations run again and must be no-ops). */
   reopen(): Promise<DatabaseHandle>;
   dataDir: string;
+  /** The scratch database's URL on PostgreSQL (for tests that start processes or connections of their own); unset on PGlite. */
+  databaseUrl?: string;
 }
 
 /** A fresh, migrated database: a temp PGlite directory, or a throwaway PostgreSQL database. */
@@ -29,6 +31,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   const testDatabase: TestDatabase = {
     ...handle,
     dataDir,
+    databaseUrl: options.databaseUrl,
     async reopen() {
       await handle.close();
       handle = await openDatabase(options);
@@ -45,7 +48,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
 }
 
 /** A throwaway database on the TEST_DATABASE_URL server, so each test file starts empty. */
-async function createScratchDatabase(): Promise<string> {
+export async function createScratchDatabase(): Promise<string> {
   const name = `chrysalis_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE "${name}"`);
   const url = new URL(process.env.TEST_DATABASE_URL!);
@@ -53,7 +56,7 @@ async function createScratchDatabase(): Promise<string> {
   return url.toString();
 }
 
-async function dropScratchDatabase(databaseUrl: string) {
+export async function dropScratchDatabase(databaseUrl: string) {
   const name = new URL(databaseUrl).pathname.slice(1);
   await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }

@@ -28,7 +28,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 
 import { installDatabase } from '@/lib/db';
-import { appeals, comments, consentWithdrawals, dataExports, identityVerifications, moderationDecisions, notifications, reports, users, videos, type User } from '@/lib/db/schema';
+import { appeals, comments, consentWithdrawals, dataExports, identityVerifications, jobs, moderationDecisions, notifications, reports, users, videos, type User } from '@/lib/db/schema';
 import { TWO_FACTOR_ENROL_MESSAGE, TWO_FACTOR_LOGIN_MESSAGE } from '@/lib/server/auth/actor';
 import { startSession } from '@/lib/server/auth/session';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -131,6 +131,15 @@ const TABLE: Record<string, Row> = {
     },
   },
   'GET api/admin/payments/route.ts': simple('admin', '/api/admin/payments'),
+  'GET api/admin/jobs/route.ts': simple('admin', '/api/admin/jobs'),
+  // A failed job per call (decision 023): only an admin who passed the second factor queues it again.
+  'POST api/admin/jobs/[id]/retry/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const [job] = await f.db.insert(jobs).values({ type: 'process-video', status: 'failed', attempts: 5, lastError: 'gave up', finishedAt: new Date() }).returning({ id: jobs.id });
+      return { path: `/api/admin/jobs/${job!.id}/retry`, params: { id: job!.id } };
+    },
+  },
   'GET api/admin/reports/route.ts': simple('admin', '/api/admin/reports'),
   'PATCH api/admin/reports/[id]/route.ts': {
     access: 'admin',

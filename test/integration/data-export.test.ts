@@ -21,12 +21,15 @@ import { GET as download } from '@/app/data-export/[exportId]/route';
 import type { DataExportDto } from '@/lib/api-types';
 import { installDatabase } from '@/lib/db';
 import {
+  appeals,
   blocks,
   comments,
   dailyTasks,
   dataExports,
   follows,
+  identityVerifications,
   jobs,
+  moderationDecisions,
   notifications,
   paymentEvents,
   taskCompletions,
@@ -161,6 +164,24 @@ describe.each(ENGINES)('data export on %s', (engine) => {
       { recipientId: ids.alice, senderId: ids.admin, type: 'video_rejected', message: 'Your video "Alice rejected" was not approved. Reason: Blurry' },
       { recipientId: ids.bob, senderId: ids.alice, type: 'follow', message: 'bob-notification-text' },
     ]);
+    await db.insert(identityVerifications).values([
+      { userId: ids.alice, legalName: 'Alice Legal', dateOfBirth: '1990-01-01', status: 'rejected', rejectionReason: 'The photo is blurred.' },
+      { userId: ids.alice, legalName: 'Alice Legal', dateOfBirth: '1990-01-01', status: 'approved' },
+      { userId: ids.bob, legalName: 'Bob Legalname', dateOfBirth: '1991-02-02', status: 'approved' },
+    ]);
+    const appealUntil = new Date(Date.now() + 183 * 86_400_000);
+    const [aliceDecision] = await db
+      .insert(moderationDecisions)
+      .values({ subjectUserId: ids.alice, targetType: 'video', targetId: alicePending, targetLabel: 'Alice rejected', action: 'video_rejected', ground: 'standards-what-you-can-share', explanation: 'Blurry', source: 'moderation', decidedBy: ids.admin, appealUntil })
+      .returning();
+    const [bobDecision] = await db
+      .insert(moderationDecisions)
+      .values({ subjectUserId: ids.bob, targetType: 'account', targetId: ids.bob, action: 'account_banned', ground: 'standards-behaviour', explanation: 'bob-decision-text', source: 'moderation', appealUntil })
+      .returning();
+    await db.insert(appeals).values([
+      { decisionId: aliceDecision!.id, appellantId: ids.alice, statement: 'It is sharp on my screen.' },
+      { decisionId: bobDecision!.id, appellantId: ids.bob, statement: 'bob-appeal-text' },
+    ]);
     const [task] = await db.insert(dailyTasks).values({ description: 'Stretch for ten minutes.' }).returning();
     await db.insert(taskCompletions).values([
       { userId: ids.alice, day: '2026-11-20', taskId: task!.id },
@@ -230,11 +251,13 @@ describe.each(ENGINES)('data export on %s', (engine) => {
         'blocks.json',
         'comments.json',
         'daily-tasks.json',
+        'decisions.json',
         'follows.json',
         'likes.json',
         'notifications.json',
         'payments.json',
         'profile.json',
+        'verification.json',
         'videos.json',
         `videos/${aliceVideo}/original.mp4`,
         `videos/${alicePending}/original.mp4`,
@@ -280,9 +303,25 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     expect(payments.events.map((event) => event.saleId)).toEqual(['SALE-ALICE', null]);
     expect(payments.events[1]!.detail).toBeNull();
 
+    // Her identity verifications (the documents stay sealed on the server) and the decisions about her, with her appeal; the deciding admin unnamed.
+    expect(zip.json('verification.json')).toEqual([
+      expect.objectContaining({ status: 'rejected', legalName: 'Alice Legal', dateOfBirth: '1990-01-01', rejectionReason: 'The photo is blurred.' }),
+      expect.objectContaining({ status: 'approved', documentsStored: { idDocument: false, selfie: false } }),
+    ]);
+    expect(zip.json('decisions.json')).toEqual([
+      expect.objectContaining({
+        decision: 'video_rejected',
+        about: { type: 'video', id: alicePending, label: 'Alice rejected' },
+        ground: 'standards-what-you-can-share',
+        automated: false,
+        appeals: [expect.objectContaining({ statement: 'It is sharp on my screen.', status: 'open' })],
+      }),
+    ]);
+    expect(zip.read('README.txt').toString()).toContain('verification.json');
+
     // Nothing of bob's own (or carol's, or dave's) beyond their usernames where the relation is alice's.
     const all = zip.everything.toString('latin1');
-    for (const absent of ['exp_bob@example.org', 'exp_carol@example.org', BOB_SECRET, 'Bob private title', 'BOB-ORIGINAL-MARKER', 'SALE-BOB', 'bob-notification-text', '2026-11-21', PAYLOAD_SECRET, 'internal note', 'exp_admin']) {
+    for (const absent of ['exp_bob@example.org', 'exp_carol@example.org', BOB_SECRET, 'Bob private title', 'BOB-ORIGINAL-MARKER', 'SALE-BOB', 'bob-notification-text', '2026-11-21', PAYLOAD_SECRET, 'internal note', 'exp_admin', 'Bob Legalname', 'bob-decision-text', 'bob-appeal-text', ids.admin]) {
       expect(all).not.toContain(absent);
     }
   });

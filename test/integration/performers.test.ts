@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 
 import { POST as resolveWithdrawal } from '@/app/api/admin/consent-withdrawals/[id]/route';
 import { GET as moderationList } from '@/app/api/admin/videos/route';
@@ -22,7 +22,9 @@ import { GET as rssFeed } from '@/app/feed.xml/route';
 import sitemap from '@/app/sitemap';
 import type { ModerationVideoDto } from '@/lib/api-types';
 import { installDatabase } from '@/lib/db';
-import { adminAuditLog, consentWithdrawals, moderationDecisions, notifications, privateDocuments, videoPerformers, videos } from '@/lib/db/schema';
+import { adminAuditLog, consentWithdrawals, jobs, moderationDecisions, notifications, privateDocuments, videoPerformers, videos } from '@/lib/db/schema';
+import { TRUST_EMAIL_JOB, type TrustEmail } from '@/lib/server/trust/mail';
+import { sweepPrivateDocuments } from '@/lib/server/verification/retention';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { RELEASE_STATEMENTS } from '@/lib/trust/performers';
 
@@ -276,6 +278,15 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
       expect(years).toBeLessThan(7.1);
       const [document] = await database.db.select().from(privateDocuments).where(eq(privateDocuments.id, rows[1]!.idDocumentId!));
       expect(document!.deleteAfter).not.toBeNull();
+
+      // Seven years on, the hourly sweep deletes the records and their documents; not a day before.
+      await sweepPrivateDocuments(database.db);
+      expect(await rowsOf(video.id)).toHaveLength(2);
+      await database.db.execute(sql`UPDATE video_performers SET delete_after = now() - interval '1 second' WHERE video_id = ${video.id}`);
+      await database.db.execute(sql`UPDATE private_documents SET delete_after = now() - interval '1 second' WHERE id = ${rows[1]!.idDocumentId!}`);
+      expect(await sweepPrivateDocuments(database.db)).toMatchObject({ performers: 2 });
+      expect(await rowsOf(video.id)).toHaveLength(0);
+      expect(await database.db.select().from(privateDocuments).where(eq(privateDocuments.id, rows[1]!.idDocumentId!))).toHaveLength(0);
     });
   });
 
@@ -285,6 +296,11 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
         json: { legalName: 'Samantha Doe', dateOfBirth: '1995-06-15', email: 'sam@example.org', statement: 'I appear in this video and withdraw my consent.', ...json },
         ip: address,
       });
+    /** Trust mail queued for an address, oldest first (lib/server/trust/mail.ts sends it from the worker). */
+    const mailTo = async (address: string) =>
+      (await database.db.select().from(jobs).where(eq(jobs.type, TRUST_EMAIL_JOB)).orderBy(jobs.createdAt))
+        .map((job) => job.payload as unknown as TrustEmail)
+        .filter((email) => email.to === address);
     const THANKS = 'Thank you. If that video is on Chrysalis, it is now hidden while we review your request. We will write to you at the email address you gave.';
 
     it('hides a public video at once from every public surface, tells the uploader why, and blocks approval', async () => {
@@ -326,6 +342,12 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
       expect(unknown.status).toBe(202);
       expect(known.status).toBe(202);
       expect(unknown.body).toEqual(known.body);
+      // The emailed acknowledgement says the same too, apart from the link the sender gave.
+      const [unknownMail, knownMail] = await mailTo('sam@example.org').then((mail) => mail.slice(-2));
+      expect(unknownMail!.subject).toBe('We received your withdrawal of consent');
+      expect(knownMail!.subject).toBe(unknownMail!.subject);
+      expect(knownMail!.lines[1]).toBe(unknownMail!.lines[1]);
+      expect(unknownMail!.lines[0]).toContain('doesnotexist1');
       expect(await database.db.select().from(consentWithdrawals).where(eq(consentWithdrawals.streamVideoId, 'doesnotexist1'))).toHaveLength(0);
       expect(await database.db.select().from(consentWithdrawals).where(eq(consentWithdrawals.videoId, hidden.id))).toHaveLength(1);
     });
@@ -372,6 +394,10 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
       const [audit] = await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'consent_withdrawal.confirm'));
       expect(audit!.targetId).toBe(video.streamVideoId);
       expect((await resolve({ action: 'dismiss' })).body.message).toBe('This withdrawal was already confirmed.');
+      // The person who withdrew hears the outcome, with the note.
+      const outcome = (await mailTo('sam@example.org')).at(-1)!;
+      expect(outcome.subject).toBe('The video is removed');
+      expect(outcome.lines).toEqual([expect.stringContaining('The video is removed from Chrysalis for good.'), 'Our note: The ID matches the performer.']);
       // Removed for good: approving it again is refused.
       expect((await approve(video.streamVideoId)).body.message).toBe('A performer’s withdrawal of consent to this video was confirmed, so it cannot be published again.');
     });
@@ -382,6 +408,10 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
       const [row] = await database.db.select().from(consentWithdrawals).where(eq(consentWithdrawals.videoId, video.id));
       const dismissed = await call(resolveWithdrawal, `/api/admin/consent-withdrawals/${row!.id}`, { json: { action: 'dismiss', note: 'Not in the video.' }, bearer: adminToken, params: { id: row!.id } });
       expect(dismissed.status).toBe(200);
+      const outcome = (await mailTo('sam@example.org')).at(-1)!;
+      expect(outcome.subject).toBe('We reviewed your withdrawal of consent');
+      expect(outcome.lines[0]).toContain('we dismissed it');
+      expect(outcome.url).toBe(`/withdraw-consent?video=${video.streamVideoId}`);
       expect((await approve(video.streamVideoId)).status).toBe(200);
       expect((await call(videoRoute, `/api/videos/${video.streamVideoId}`, { params: { streamVideoId: video.streamVideoId } })).status).toBe(200);
     });

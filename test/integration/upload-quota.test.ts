@@ -13,6 +13,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 import { handleNodeUpload } from '@/lib/server/videos/upload-node';
 
 import { call, ORIGIN } from '../helpers/api';
+import { captureLogs, LEVEL } from '../helpers/logs';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { verifiedMemberToken } from '../helpers/members';
 import { mediaFixtures } from '../helpers/media';
@@ -71,10 +72,10 @@ describe.each(ENGINES)('the daily upload quota (UPLOADS_PER_DAY) on %s', (engine
     rmSync(originals, { recursive: true, force: true });
     mkdirSync(path.dirname(originals), { recursive: true });
     writeFileSync(originals, 'in the way');
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const logs = captureLogs();
     expect((await send(token, new Blob([clip]))).status).toBe(500);
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining('/api/videos/upload failed'), expect.objectContaining({ code: 'ENOTDIR' }));
-    logged.mockRestore();
+    expect(logs.at(LEVEL.error)).toContainEqual(expect.objectContaining({ msg: expect.stringContaining('/api/videos/upload failed'), err: expect.objectContaining({ code: 'ENOTDIR' }) }));
+    logs.restore();
     rmSync(originals);
 
     expect((await send(token, new Blob([clip]))).status).toBe(201);

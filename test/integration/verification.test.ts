@@ -293,18 +293,18 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     expect(await daysLeft('identity_verifications', sql`user_id = ${ids.bob}`)).toEqual([30]);
 
     // Nothing is due yet.
-    expect(await sweepPrivateDocuments(database.db)).toEqual({ documents: 0, verifications: 0 });
+    expect(await sweepPrivateDocuments(database.db)).toEqual({ documents: 0, verifications: 0, performers: 0 });
     // 31 days on: everything but alice's records goes.
     await database.db.execute(sql`UPDATE private_documents SET delete_after = delete_after - interval '31 days'`);
     await database.db.execute(sql`UPDATE identity_verifications SET delete_after = delete_after - interval '31 days'`);
-    expect(await sweepPrivateDocuments(database.db)).toEqual({ documents: 5, verifications: 2 });
+    expect(await sweepPrivateDocuments(database.db)).toEqual({ documents: 5, verifications: 2, performers: 0 });
     const left = await database.db.select().from(identityVerifications);
     expect(left).toEqual([expect.objectContaining({ id: approvedRow!.id, legalName: 'Alice Example', idDocumentId: approvedRow!.idDocumentId, selfieDocumentId: null })]);
     expect((await database.db.select().from(privateDocuments)).map((doc) => doc.id)).toEqual([approvedRow!.idDocumentId]);
     // Seven years on, the records go too.
     await database.db.execute(sql`UPDATE private_documents SET delete_after = now() - interval '1 second'`);
     await database.db.execute(sql`UPDATE identity_verifications SET delete_after = now() - interval '1 second'`);
-    expect(await sweepPrivateDocuments(database.db)).toEqual({ documents: 1, verifications: 1 });
+    expect(await sweepPrivateDocuments(database.db)).toEqual({ documents: 1, verifications: 1, performers: 0 });
     expect(await counts()).toEqual({ documents: 0, verifications: 0 });
   });
 

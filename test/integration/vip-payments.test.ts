@@ -15,6 +15,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 import { EXPIRE_VIP_JOB, expireEntitlements, expireVipJob, scheduleVipExpiry } from '@/lib/server/vip/expiry';
 
 import { call, ORIGIN } from '../helpers/api';
+import { captureLogs, LEVEL } from '../helpers/logs';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { endOfFlexpayDay, flexpayDay, flexpaySign, saleFromCheckout, signedPostback } from '../helpers/flexpay';
 import { heldJobContext } from '../helpers/jobs';
@@ -36,8 +37,8 @@ let nextSale = 1000;
 
 describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
   let database: TestDatabase;
-  let warn: jest.SpyInstance;
-  let log: jest.SpyInstance;
+  let logs: ReturnType<typeof captureLogs>;
+  const warnings = () => logs.at(LEVEL.warn).map((record) => record.msg);
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -45,14 +46,12 @@ describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
     resetLimiters();
   }, 60_000);
   afterAll(() => database.destroy());
-  // Refused and rejected postbacks are logged to the console; the tests read those lines instead of printing them.
+  // Refused and rejected postbacks are logged; the tests read those records instead of printing them.
   beforeEach(() => {
-    warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
-    log = jest.spyOn(console, 'log').mockImplementation(() => {});
+    logs = captureLogs();
   });
   afterEach(() => {
-    warn.mockRestore();
-    log.mockRestore();
+    logs.restore();
   });
 
   const member = async (name: string) => ({ token: await verifiedMemberToken(database.db, name), id: await userId(database.db, name) });
@@ -171,10 +170,11 @@ describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
     expect(await isVip(token)).toBe(false);
     expect((await database.db.select().from(users).where(eq(users.id, id)))[0]!.vipUntil).toBeNull();
     // Logged to the console only, without the secret or the values sent.
-    expect(warn).toHaveBeenCalledTimes(3);
-    expect(warn.mock.calls[0]![0]).toMatch(/^\[payments\] verotel postback refused \(401\): the signature does not match; saleID "666", keys event,priceAmount/);
-    expect(warn.mock.calls[1]![0]).toMatch(/the signature is missing/);
-    expect(JSON.stringify(warn.mock.calls)).not.toContain(SECRET);
+    expect(warnings()).toHaveLength(3);
+    expect(logs.at(LEVEL.warn)[0]).toMatchObject({ component: 'payments' });
+    expect(warnings()[0]).toMatch(/^verotel postback refused \(401\): the signature does not match; saleID "666", keys event,priceAmount/);
+    expect(warnings()[1]).toMatch(/the signature is missing/);
+    expect(JSON.stringify(logs.records)).not.toContain(SECRET);
   });
 
   it('answers a replay OK and changes nothing', async () => {
@@ -276,7 +276,7 @@ describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
       'Unknown saleID 9007: no sale of ours has that id',
     ]);
     expect(await count('entitlements')).toBe(entitlementsBefore);
-    expect(warn).toHaveBeenCalledTimes(details.length);
+    expect(warnings()).toHaveLength(details.length);
 
     // Once the cause is fixed, the processor's retry of a rejected delivery is applied (rejections do not take the dedupe key).
     const fixed = { saleID: '9008', referenceID: cheapRef, priceAmount: '9.99', priceCurrency: 'USD', event: 'initial' };
@@ -338,7 +338,7 @@ describe.each(ENGINES)('VIP payments through Verotel on %s', (engine) => {
     await expireVipJob(queued[0]!, heldJobContext());
     expect((await database.db.select().from(entitlements).where(eq(entitlements.id, ended!.id)))[0]!.status).toBe('expired');
     expect(await isVip(token)).toBe(false);
-    expect(log).toHaveBeenCalledWith('[vip] 1 VIP period ended');
+    expect(logs.at(LEVEL.info)).toContainEqual(expect.objectContaining({ component: 'vip', msg: '1 VIP period ended' }));
     const next = await database.db.select().from(jobs).where(eq(jobs.type, EXPIRE_VIP_JOB));
     expect(next).toHaveLength(2);
     const nextRun = Math.max(...next.map((job) => job.runAt.getTime()));

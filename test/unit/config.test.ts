@@ -83,6 +83,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/c', SESSION_SECRET: 'a'.repeat(32) })).not.toThrow();
   });
 
+  it('DATABASE_LISTEN_URL: the LISTEN connection goes to DATABASE_URL unless set, and only with DATABASE_URL (decision 022)', () => {
+    expect(loadConfig({}).databaseListenUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://pooler/c' }).databaseListenUrl).toBe('postgres://pooler/c');
+    expect(loadConfig({ DATABASE_URL: 'postgres://pooler/c', DATABASE_LISTEN_URL: 'postgresql://direct/c' }).databaseListenUrl).toBe('postgresql://direct/c');
+    expect(problemsOf({ DATABASE_LISTEN_URL: 'postgres://direct/c' })).toEqual([{ variable: 'DATABASE_LISTEN_URL', message: expect.stringMatching(/only used with DATABASE_URL/) }]);
+    expect(problemsOf({ DATABASE_URL: 'postgres://pooler/c', DATABASE_LISTEN_URL: 'mysql://direct/c' })[0]).toMatchObject({ variable: 'DATABASE_LISTEN_URL', message: expect.stringMatching(/postgres:\/\//) });
+  });
+
   it('verification: the manual provider, 30 days and 7 years by default; other values are refused with a message', () => {
     expect(loadConfig({})).toMatchObject({ verificationProvider: 'manual', verificationRetentionDays: 30, recordsRetentionYears: 7 });
     expect(loadConfig({ VERIFICATION_PROVIDER: ' Manual ', VERIFICATION_RETENTION_DAYS: '90', RECORDS_RETENTION_YEARS: '10' })).toMatchObject({
@@ -101,6 +109,34 @@ describe('configuration', () => {
     expect(operator.dmcaAgentEmail).toContain('DMCA_AGENT_EMAIL');
     const configured = loadConfig({ OPERATOR_NAME: 'Example Ltd', OPERATOR_EMAIL: 'hello@example.org' }).operator;
     expect(configured).toMatchObject({ name: 'Example Ltd', email: 'hello@example.org', dmcaAgentEmail: 'hello@example.org' });
+  });
+});
+
+describe('job settings (decision 023)', () => {
+  it('defaults: one job at a time, every type, polling each second; done jobs kept 14 days, failed 90, stuck after 2 hours', () => {
+    expect(loadConfig({}).jobs).toEqual({ workerConcurrency: 1, workerJobTypes: null, workerPollMs: 1000, retentionDays: 14, failedRetentionDays: 90, stuckMinutes: 120 });
+  });
+
+  it('reads a list of job types, trimmed and without repeats', () => {
+    expect(loadConfig({ WORKER_JOB_TYPES: ' process-video , package-hls,process-video ' }).jobs.workerJobTypes).toEqual(['process-video', 'package-hls']);
+    expect(loadConfig({ WORKER_JOB_TYPES: '' }).jobs.workerJobTypes).toBeNull();
+  });
+
+  it.each([
+    ['WORKER_CONCURRENCY', 'two', 'WORKER_CONCURRENCY must be a whole number of jobs from 1 to 64 (got "two")'],
+    ['WORKER_CONCURRENCY', '0', 'WORKER_CONCURRENCY must be a whole number of jobs from 1 to 64 (got "0")'],
+    ['WORKER_POLL_MS', '1.5', 'WORKER_POLL_MS must be a whole number of milliseconds from 50 to 60000 (got "1.5")'],
+    ['WORKER_JOB_TYPES', 'process-video;package-hls', 'WORKER_JOB_TYPES must be a comma-separated list of job types, e.g. process-video,package-hls (see docs/configuration.md) (got "process-video;package-hls")'],
+    ['JOB_RETENTION_DAYS', '-1', 'JOB_RETENTION_DAYS must be a whole number of days from 1 to 3650 (got "-1")'],
+    ['JOB_STUCK_MINUTES', '1', 'JOB_STUCK_MINUTES must be a whole number of minutes from 5 to 10080 (got "1")'],
+  ])('refuses %s=%s with a message naming it', (variable, value, message) => {
+    expect(problemsOf({ [variable]: value }).map((p) => `${p.variable} ${p.message}`)).toEqual([message]);
+  });
+
+  it('keeps failed jobs at least as long as done ones', () => {
+    expect(problemsOf({ JOB_RETENTION_DAYS: '30', JOB_FAILED_RETENTION_DAYS: '7' })).toEqual([
+      { variable: 'JOB_FAILED_RETENTION_DAYS', message: 'must be at least JOB_RETENTION_DAYS (30): failed jobs are kept at least as long as finished ones (got "7")' },
+    ]);
   });
 });
 

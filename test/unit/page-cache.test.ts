@@ -15,7 +15,8 @@ import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
  * counts how often it is asked.
  */
 function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => number } = {}) {
-  const upstream = { calls: 0, version: 1, status: 200, fromCache: true, setCookie: false, hsts: false };
+  // `gate`: when set, answers wait for it (a render still on its way), with the version current when they were asked.
+  const upstream: { calls: number; version: number; status: number; fromCache: boolean; setCookie: boolean; hsts: boolean; gate?: Promise<void> } = { calls: 0, version: 1, status: 200, fromCache: true, setCookie: false, hsts: false };
   const unknownScripts: string[] = [];
   let port = 0;
   const cache = new PageCache({
@@ -28,6 +29,11 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
   });
   const next = (req: IncomingMessage, res: ServerResponse) => {
     upstream.calls += 1;
+    const { version, gate } = upstream;
+    if (gate) void gate.then(() => answer(req, res, version));
+    else answer(req, res, version);
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, version: number) => {
     res.statusCode = upstream.status;
     res.setHeader('content-type', 'text/html; charset=utf-8');
     // Next sends no policy to the cache's fetches (proxy.ts); one sent anyway must not survive.
@@ -38,7 +44,7 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
     // Like Next, it writes the request's nonce on the scripts it renders (here React's Suspense runtime).
     const nonce = /'nonce-([^']+)'/.exec(String(req.headers['content-security-policy']))?.[1];
     const runtime = nonce ? `<script nonce="${nonce}">${REACT_RUNTIME}</script>` : '';
-    res.end(`<html>${req.url} v${upstream.version} ${'padding '.repeat(200)}<script>${pagePayload(upstream.version)}</script>${runtime}</html>`);
+    res.end(`<html>${req.url} v${version} ${'padding '.repeat(200)}<script>${pagePayload(version)}</script>${runtime}</html>`);
   };
   const server: Server = createServer((req, res) => {
     if (!cache.handle(req, res)) next(req, res);
@@ -220,6 +226,35 @@ describe('public page cache', () => {
       expect(server.cache.size).toBe(0);
     } finally {
       disconnect();
+      await server.close();
+    }
+  });
+
+  it('stores nothing from a refresh that was rendering when a purge came (a purge from another process lands at any moment)', async () => {
+    const server = await startServer();
+    try {
+      let release!: () => void;
+      server.upstream.gate = new Promise((resolve) => (release = resolve));
+      const before = get(`${server.url}/public`);
+      while (server.upstream.calls === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      // The change commits and its purge arrives while that render (of the old content) is on its way.
+      server.upstream.version = 2;
+      server.cache.purge();
+      server.upstream.gate = undefined;
+      // A visitor after the purge does not wait for the old render: a fresh one starts.
+      const after = get(`${server.url}/public`);
+      for (const deadline = Date.now() + 2_000; server.upstream.calls < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 5));
+      release();
+      expect(server.upstream.calls).toBe(2);
+      expect((await after).body.toString()).toContain('v2');
+      // The visitor who asked before the purge gets what was rendered for them, but it is not kept.
+      expect((await before).body.toString()).toContain('v1');
+      await server.cache.idle();
+      const next = await get(`${server.url}/public`);
+      expect(next.headers['x-chrysalis-cache']).toBe('HIT');
+      expect(next.body.toString()).toContain('v2');
+      expect(server.upstream.calls).toBe(2);
+    } finally {
       await server.close();
     }
   });

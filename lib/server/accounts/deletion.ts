@@ -16,6 +16,9 @@ import { scheduleDocumentRetention } from '../verification/retention';
 import { linkEmail, sendMail } from '../mail';
 
 import { confirmCurrentPassword } from './index';
+import { logger } from '@/lib/server/log';
+
+const log = logger('mail');
 
 /** What stays in kept records (payments, the audit log) where the member's name was. */
 export const DELETED_MEMBER = '[deleted member]';
@@ -147,6 +150,6 @@ async function sendDeletionConfirmation(user: { username: string; email: string 
       }),
     );
   } catch (error) {
-    console.error('[mail] could not send an account deletion confirmation:', error);
+    log.error({ err: error }, 'could not send an account deletion confirmation');
   }
 }

@@ -20,6 +20,9 @@ import { linkEmail, sendMail } from '../mail';
 import { consume } from '../rate-limit';
 
 import { hashToken } from './verification';
+import { logger } from '@/lib/server/log';
+
+const log = logger('mail');
 
 /**
  * Forgotten passwords (decision 012). A request always answers the same and
@@ -208,6 +211,6 @@ async function tellPasswordChanged(user: Pick<User, 'username' | 'email'>): Prom
       }),
     );
   } catch (error) {
-    console.error('[mail] could not send a password-changed notice:', error);
+    log.error({ err: error }, 'could not send a password-changed notice');
   }
 }

@@ -5,6 +5,9 @@ import type { User } from '@/lib/db/schema';
 
 import { linkEmail, sendMail } from '../mail';
 import { tryConsume } from '../rate-limit';
+import { logger } from '@/lib/server/log';
+
+const log = logger('mail');
 
 /**
  * A sign-up with an email that already has an account gets the answer a new
@@ -30,6 +33,6 @@ export async function tellOwnerOfSignUpAttempt(owner: Pick<User, 'username' | 'e
   try {
     await sendMail(notice);
   } catch (error) {
-    console.error('[mail] could not send a sign-up notice:', error);
+    log.error({ err: error }, 'could not send a sign-up notice');
   }
 }

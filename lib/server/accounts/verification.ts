@@ -9,6 +9,9 @@ import { getDb } from '@/lib/db';
 import { emailTokens, users, type User } from '@/lib/db/schema';
 
 import { linkEmail, sendMail } from '../mail';
+import { logger } from '@/lib/server/log';
+
+const log = logger('mail');
 
 /** Verification links work for a day, once. */
 export const EMAIL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -56,7 +59,7 @@ export async function sendVerificationLink(user: Pick<User, 'id' | 'username'>, 
     await sendMail(message);
     return true;
   } catch (error) {
-    console.error(`[mail] could not send ${purpose} email:`, error);
+    log.error({ err: error }, `could not send ${purpose} email`);
     return false;
   }
 }

@@ -35,12 +35,13 @@ export const ADMIN_ACTIONS = [
   'verification.approve',
   'verification.reject',
   'document.view',
+  'job.retry',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 export interface AdminActionRecord {
   action: AdminAction;
-  targetType: 'video' | 'member' | 'report' | 'comment' | 'task' | 'appeal' | 'verification' | 'document';
+  targetType: 'video' | 'member' | 'report' | 'comment' | 'task' | 'appeal' | 'verification' | 'document' | 'job';
   targetId: string;
   /** One readable line for the log, e.g. 'Banned alex: spam'. */
   summary: string;
@@ -71,6 +72,7 @@ function linkOf(targetType: string, targetId: string): string | null {
   if (targetType === 'task') return '/admin/tasks';
   if (targetType === 'appeal') return '/admin/appeals';
   if (targetType === 'verification') return `/admin/verifications/${targetId}`;
+  if (targetType === 'job') return '/admin/jobs';
   return null;
 }
 

@@ -8,6 +8,7 @@ import { cache } from 'react';
 import { getConfig } from '@/lib/config/server';
 import { getDb, type Database } from '@/lib/db';
 import { sessions, users, type User } from '@/lib/db/schema';
+import { noteMember } from '@/lib/server/log';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import { VISITOR, type Actor } from './actor';
@@ -102,7 +103,11 @@ export async function resolveToken(token: string, via: 'bearer' | 'cookie', hasC
       ),
     )
     .limit(1);
-  if (row) return { kind: 'member', user: row.user, sessionId: claims.sid, via, token, hasCookie, secondFactor: row.secondFactorAt !== null };
+  if (row) {
+    // The request's log line names the member (lib/server/log; never sent to the client).
+    noteMember(row.user.id);
+    return { kind: 'member', user: row.user, sessionId: claims.sid, via, token, hasCookie, secondFactor: row.secondFactorAt !== null };
+  }
   const [owner] = await db.select({ bannedAt: users.bannedAt }).from(users).where(eq(users.id, claims.uid)).limit(1);
   return owner?.bannedAt ? { kind: 'visitor', banned: true } : VISITOR;
 }

@@ -14,6 +14,9 @@ import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
 
 import { hasBlocked } from './blocks';
 import { pagePosition, PUBLISHED_KEY, requireMemberByUsername, toPage, type KeyedVideoRow, type ListRequest, type NamedMember } from './profiles';
+import { logger } from '@/lib/server/log';
+
+const log = logger('follows');
 
 type Follower = Pick<User, 'id' | 'username'>;
 
@@ -96,7 +99,7 @@ async function notifyFollowee(db: Database, member: Follower, target: NamedMembe
       dedupeKey: `follow:${member.id}:${target.id}`,
     });
   } catch (error) {
-    console.error('[follows] could not write the follow notification:', error);
+    log.error({ err: error }, 'could not write the follow notification');
   }
 }
 

@@ -16,6 +16,9 @@ import { toVideoDto, type VideoRow } from '../videos/dto';
 
 import { hasBlocked } from './blocks';
 import { isExactCursorTime } from '../cursor-time';
+import { logger } from '@/lib/server/log';
+
+const log = logger('likes');
 
 export const OWN_VIDEO_MESSAGE = 'You cannot like your own video.';
 export const INVALID_VIDEO_ID_MESSAGE = 'The video id is not valid.';
@@ -127,7 +130,7 @@ async function notifyOwner(db: Database, member: Member, video: LikeTarget): Pro
       dedupeKey: `like:${video.id}:${member.id}`,
     });
   } catch (error) {
-    console.error('[likes] could not write the like notification:', error);
+    log.error({ err: error }, 'could not write the like notification');
   }
 }
 

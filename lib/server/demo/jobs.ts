@@ -3,6 +3,9 @@ import 'server-only';
 import type { JobHandler } from '../jobs/worker';
 
 import { SEED_DEMO_JOB, seedDemoContent } from './seed-demo';
+import { logger } from '@/lib/server/log';
+
+const log = logger('demo');
 
 /** seed-demo: generates the demo videos (queued once, on the first start of an empty embedded database). */
 export const seedDemoJob: JobHandler = async (job, { signal }) => {
@@ -13,8 +16,8 @@ export const seedDemoJob: JobHandler = async (job, { signal }) => {
     durationSeconds: durationSeconds > 0 ? durationSeconds : undefined,
     signal,
   });
-  if (result.skipped) console.log('[demo] the site has content of its own by now: no demo videos made');
-  else if (result.created > 0) console.log(`[demo] ${result.created} demo videos queued for processing (start with SEED_DEMO=0 to skip demo content)`);
+  if (result.skipped) log.info('the site has content of its own by now: no demo videos made');
+  else if (result.created > 0) log.info(`${result.created} demo videos queued for processing (start with SEED_DEMO=0 to skip demo content)`);
 };
 
 /**

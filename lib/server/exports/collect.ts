@@ -6,12 +6,15 @@ import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import { getConfig } from '@/lib/config/server';
 import type { Database } from '@/lib/db';
 import {
+  appeals,
   blocks,
   checkouts,
   comments,
   dailyTasks,
   entitlements,
   follows,
+  identityVerifications,
+  moderationDecisions,
   notifications,
   paymentEvents,
   taskCompletions,
@@ -135,6 +138,9 @@ export async function collectMemberData(db: Database, user: User, originalExists
     .where(eq(taskCompletions.userId, userId))
     .orderBy(asc(taskCompletions.day));
 
+  const verifications = await db.select().from(identityVerifications).where(eq(identityVerifications.userId, userId)).orderBy(asc(identityVerifications.submittedAt));
+  const decisions = await db.select().from(moderationDecisions).where(eq(moderationDecisions.subjectUserId, userId)).orderBy(asc(moderationDecisions.createdAt));
+  const ownAppeals = await db.select().from(appeals).where(eq(appeals.appellantId, userId)).orderBy(asc(appeals.createdAt));
   const ownEntitlements = await db.select().from(entitlements).where(eq(entitlements.userId, userId)).orderBy(asc(entitlements.createdAt));
   const ownCheckouts = await db.select().from(checkouts).where(eq(checkouts.userId, userId)).orderBy(asc(checkouts.createdAt));
   const events = await db.select().from(paymentEvents).where(eq(paymentEvents.userId, userId)).orderBy(asc(paymentEvents.receivedAt));
@@ -211,6 +217,32 @@ export async function collectMemberData(db: Database, user: User, originalExists
       })),
     },
     'blocks.json': blocked,
+    // What the member told us to verify their identity and what we decided; the ID photo and selfie stay sealed on the server (see README.txt).
+    'verification.json': verifications.map((row) => ({
+      status: row.status,
+      legalName: row.legalName,
+      dateOfBirth: row.dateOfBirth,
+      submittedAt: iso(row.submittedAt),
+      reviewedAt: iso(row.reviewedAt),
+      rejectionReason: row.rejectionReason,
+      documentsStored: { idDocument: row.idDocumentId !== null, selfie: row.selfieDocumentId !== null },
+      deleteAfter: iso(row.deleteAfter),
+    })),
+    // Statements of reasons about the member's content or account, and their appeals (decision 017); the deciding admin is not named.
+    'decisions.json': decisions.map((row) => ({
+      id: row.id,
+      decision: row.action,
+      about: { type: row.targetType, id: row.targetId, label: row.targetLabel },
+      ground: row.ground,
+      explanation: row.explanation,
+      automated: row.automated,
+      source: row.source,
+      decidedAt: iso(row.createdAt),
+      appealUntil: iso(row.appealUntil),
+      appeals: ownAppeals
+        .filter((appeal) => appeal.decisionId === row.id)
+        .map((appeal) => ({ statement: appeal.statement, status: appeal.status, outcomeNote: appeal.outcomeNote, sentAt: iso(appeal.createdAt), decidedAt: iso(appeal.decidedAt) })),
+    })),
   };
   return { json, originals };
 }

@@ -25,6 +25,9 @@ import { getMediaStorage } from '../storage';
 import { collectMemberData } from './collect';
 import { README_TEXT } from './readme';
 import { writeZip } from './zip';
+import { logger } from '@/lib/server/log';
+
+const log = logger('exports');
 
 /**
  * "Download my data" (issue 11): a member asks, the build-data-export job
@@ -265,7 +268,7 @@ export const sweepDataExportsJob: JobHandler = async () => {
   const db = await getDb();
   await scheduleNextRun(db, SWEEP_DATA_EXPORTS);
   const { removed } = await sweepDataExports(db);
-  if (removed > 0) console.log(`[exports] removed ${removed} expired data export${removed === 1 ? '' : 's'}`);
+  if (removed > 0) log.info(`removed ${removed} expired data export${removed === 1 ? '' : 's'}`);
   await forgetOldRuns(db, SWEEP_DATA_EXPORTS);
 };
 

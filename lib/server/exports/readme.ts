@@ -34,6 +34,17 @@ payments.json       Your VIP periods, the checkouts you started, and every payme
                     cancellations, refunds, expiry). Card details never reach us;
                     the payment processor keeps them.
 blocks.json         The members you blocked, and when.
+verification.json   Each identity verification you sent: the legal name and date
+                    of birth you gave, its status, the reason if it was rejected,
+                    and when it will be deleted. The ID photo and the selfie are
+                    not in this archive: they stay encrypted on our servers, are
+                    shown only to the admins who check them, and are deleted on
+                    the date given. Ask us through the Privacy Policy's contact
+                    if you want a copy.
+decisions.json      Every decision we took about your videos or your account
+                    (statements of reasons): what, on which rule or law, whether
+                    it was automated, the appeal deadline, and your appeals with
+                    their outcome.
 
 Questions about your data: see our Privacy Policy on the site.
 `;

@@ -10,10 +10,13 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { getConfig } from '@/lib/config/server';
 import { getDatabaseHandle, queryRows, type Database } from '@/lib/db';
 import { MIGRATIONS_DIR } from '@/lib/db/open';
+import { logger } from '@/lib/server/log';
 
 import { recentWorkers, WORKER_SEEN_WITHIN_MS } from '../jobs/heartbeat';
 import { missingMediaTools } from '../media/tools';
 import { getMediaStorage } from '../storage';
+
+const log = logger('health');
 
 export interface Health {
   status: 'ok' | 'unavailable';
@@ -30,7 +33,7 @@ export async function checkHealth(): Promise<Health> {
     await db.execute(sql`select 1`);
     return { status: 'ok' };
   } catch (error) {
-    console.error('[health] database check failed:', error instanceof Error ? error.message : error);
+    log.error({ err: error }, 'database check failed');
     return { status: 'unavailable' };
   }
 }
@@ -74,7 +77,7 @@ async function checkStorage(): Promise<Check> {
     await storage.deletePrefix(key);
     return { ok: true, detail: storage.kind };
   } catch (error) {
-    console.error(`[ready] media storage (${storage.kind}) is not writable:`, error instanceof Error ? error.message : error);
+    log.error({ err: error, storage: storage.kind }, `media storage (${storage.kind}) is not writable`);
     return { ok: false, detail: `${storage.kind} media storage is not writable (see the server log)` };
   } finally {
     await rm(local, { force: true }).catch(() => undefined);
@@ -105,7 +108,7 @@ async function settle(check: Promise<Check>, what: string): Promise<Check> {
   try {
     return await check;
   } catch (error) {
-    console.error(`[ready] ${what} check failed:`, error instanceof Error ? error.message : error);
+    log.error({ err: error }, `${what} check failed`);
     return down(`${what} check failed (see the server log)`);
   }
 }
@@ -124,7 +127,7 @@ export async function checkReadiness(): Promise<Readiness> {
     await db.execute(sql`select 1`);
     database = { ok: true };
   } catch (error) {
-    console.error('[ready] database check failed:', error instanceof Error ? error.message : error);
+    log.error({ err: error }, 'database check failed');
     database = down('the database does not answer');
   }
   const unreachable = down('skipped: the database does not answer');

@@ -12,6 +12,7 @@ import { COPYRIGHT_JOB_HANDLERS } from '../trust/copyright';
 import { TRUST_MAIL_JOB_HANDLERS } from '../trust/mail';
 import { VIP_JOB_HANDLERS } from '../vip/expiry';
 
+import { RETENTION_JOB_HANDLERS } from './retention';
 import type { JobHandler } from './worker';
 
 /** Every job type the workers run, by name: the embedded server and `npm run worker` both take theirs from here. */
@@ -27,4 +28,5 @@ export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...COPYRIGHT_JOB_HANDLERS,
   ...DECISION_EMAIL_JOB_HANDLERS,
   ...VERIFICATION_JOB_HANDLERS,
+  ...RETENTION_JOB_HANDLERS,
 };

@@ -3,7 +3,11 @@ import 'server-only';
 import type { Database } from '@/lib/db';
 import type { Job } from '@/lib/db/schema';
 
+import { logger } from '../log';
+
 import { heartbeat } from './queue';
+
+const log = logger('worker');
 
 /** Why a running job's signal was aborted: another worker may be running it now. */
 export class LeaseLostError extends Error {
@@ -49,7 +53,7 @@ export function holdLease(db: Database, job: Pick<Job, 'id' | 'type'>, workerId:
       if (performance.now() - leaseStartedAt >= leaseMs) {
         controller.abort(new LeaseLostError(job, `the lease ran out: it could not be renewed (${error instanceof Error ? error.message : String(error)})`));
       } else {
-        console.error(`[worker] could not renew the lease of ${job.type} ${job.id}; trying again:`, error);
+        log.warn({ jobId: job.id, jobType: job.type, err: error }, `could not renew the lease of ${job.type} ${job.id}; trying again`);
       }
     } finally {
       renewing = false;

@@ -39,6 +39,7 @@ export async function claim(db: Database, workerId: string, types: readonly stri
         locked_by = ${workerId},
         locked_until = now() + ${`${leaseMs} milliseconds`}::interval,
         attempts = ${jobs.attempts} + 1,
+        claimed_at = now(),
         updated_at = now()
     WHERE ${jobs.id} = (
       SELECT id FROM ${jobs}

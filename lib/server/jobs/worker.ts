@@ -8,6 +8,9 @@ import type { Database } from '@/lib/db';
 import type { Job } from '@/lib/db/schema';
 
 import { HEARTBEAT_MS, recordHeartbeat, removeHeartbeat } from './heartbeat';
+import { logger, runWithLogContext } from '../log';
+import { metrics } from '../metrics';
+
 import { holdLease } from './lease';
 import { claim, complete, fail } from './queue';
 
@@ -48,6 +51,8 @@ export function errorBackoffMs(errorsInARow: number, pollMs: number): number {
  * `npm run worker` processes beside PostgreSQL. Polls while idle, drains
  * without waiting while there is work.
  */
+const log = logger('worker');
+
 export function startWorker(db: Database, options: WorkerOptions): RunningWorker {
   const id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const types = Object.keys(options.handlers);
@@ -76,21 +81,32 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
     const lease = holdLease(db, job, id, leaseMs, claimedAt);
     // A long job (a transcode) keeps the worker counted as alive.
     const beating = setInterval(() => void beat(), HEARTBEAT_MS);
+    const { jobDuration, jobFailures } = metrics();
+    const timer = jobDuration.startTimer({ type: job.type });
     try {
       let failure: { error: unknown } | null = null;
       try {
-        await handler(job, { signal: lease.signal });
+        // Every record the handler writes names the job (lib/server/log).
+        await runWithLogContext({ jobId: job.id, jobType: job.type }, () => handler(job, { signal: lease.signal }));
       } catch (error) {
         failure = { error };
       }
       if (lease.signal.aborted) {
-        console.error(`[worker] ${job.type} ${job.id} stopped:`, lease.signal.reason);
+        timer({ outcome: 'lost' });
+        log.error({ jobId: job.id, jobType: job.type, err: lease.signal.reason }, `${job.type} ${job.id} stopped: this worker lost its lease`);
         return;
       }
       if (!failure) {
+        timer({ outcome: 'done' });
         await complete(db, job, id);
       } else {
         const status = await fail(db, job, id, failure.error, options.baseBackoffMs);
+        timer({ outcome: status === 'failed' ? 'failed' : 'retry' });
+        jobFailures.inc({ type: job.type, final: String(status === 'failed') });
+        log.error(
+          { jobId: job.id, jobType: job.type, attempt: job.attempts, maxAttempts: job.maxAttempts, err: failure.error },
+          `${job.type} ${job.id} ${status === 'failed' ? 'gave up' : 'will retry'}`,
+        );
         options.onError?.(job, failure.error, status);
       }
     } finally {
@@ -113,7 +129,7 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
       } catch (error) {
         errorsInARow += 1;
         const delay = errorBackoffMs(errorsInARow, pollMs);
-        console.error(`[worker] ${id}: job loop error (${errorsInARow} in a row); going on in ${delay} ms:`, error);
+        log.error({ workerId: id, errorsInARow, delayMs: delay, err: error }, `job loop error (${errorsInARow} in a row); going on in ${delay} ms`);
         // A wake cuts the pause short: a job was just committed, so the database answers again.
         await idle(delay);
       }
@@ -122,8 +138,8 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
 
   /**
    * Idle loops of this worker. A job committed in this process (wakeWorkers() in lib/events.ts) wakes them
-   * at once instead of after the poll interval, so an upload is playable sooner; workers in other
-   * processes find it on their next poll.
+   * at once instead of after the poll interval, so an upload is playable sooner; on PostgreSQL so does one
+   * committed in any other process (lib/server/cluster, decision 022).
    */
   const sleepers = new Set<() => void>();
   const wakeAll = () => {

@@ -3,7 +3,15 @@ import 'server-only';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
+import { metrics, timed } from '../metrics';
+
 const run = promisify(execFile);
+
+/** The metric label of a run: what it makes, from its description ("ffmpeg (web MP4)" → web_mp4). */
+export function outputLabel(what: string): string {
+  const inside = /\(([^)]+)\)/.exec(what)?.[1] ?? what;
+  return inside.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
 
 export interface FfmpegRunOptions {
   timeoutMs: number;
@@ -24,7 +32,7 @@ export function stderrTail(error: unknown): string {
  */
 export async function runFfmpeg(args: string[], what: string, options: FfmpegRunOptions): Promise<void> {
   try {
-    await run('ffmpeg', args, { timeout: options.timeoutMs, maxBuffer: 8 * 1024 * 1024, signal: options.signal });
+    await timed(metrics().ffmpegSeconds, { output: outputLabel(what) }, () => run('ffmpeg', args, { timeout: options.timeoutMs, maxBuffer: 8 * 1024 * 1024, signal: options.signal }));
   } catch (error) {
     options.signal?.throwIfAborted();
     throw new Error(`${what} failed: ${stderrTail(error)}`);

@@ -1,8 +1,69 @@
 import 'server-only';
 
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 
+import { getConfig, type MediaOffload } from '@/lib/config/server';
+
+import { avatarDir } from '../accounts/photos';
 import { contentTypeFor, getMediaStorage, type ByteRange } from '../storage';
+
+/** Headers every media answer carries, whoever sends the bytes. */
+function mediaHeaders(key: string, cacheControl: string): Headers {
+  return new Headers({
+    'Content-Type': contentTypeFor(key),
+    'Cache-Control': cacheControl,
+    'X-Content-Type-Options': 'nosniff',
+    // Media may be embedded by our own pages and players only.
+    'Cross-Origin-Resource-Policy': 'same-site',
+  });
+}
+
+/**
+ * nginx sends the file (MEDIA_OFFLOAD=x-accel): an empty answer naming it under the internal location
+ * (deploy/nginx.conf), which nginx serves from disk with ranges and validators. nginx keeps only some of
+ * these headers (Content-Type, Cache-Control); the internal location adds the others itself.
+ */
+function accelRedirect(accelPrefix: string, key: string, cacheControl: string): Response {
+  const headers = mediaHeaders(key, cacheControl);
+  headers.set('X-Accel-Redirect', `${accelPrefix}${key.split('/').map(encodeURIComponent).join('/')}`);
+  return new Response(null, { status: 200, headers });
+}
+
+/**
+ * The answer that hands a stored file to nginx or to the bucket (decision 021), or null when the app
+ * sends it itself. The caller has checked access: this answer is as good as the file.
+ */
+export async function offloadedMedia(key: string, cacheControl: string, offload: MediaOffload = getConfig().mediaOffload): Promise<Response | null> {
+  if (offload.mode === 'x-accel') return accelRedirect(offload.accelPrefix, key, cacheControl);
+  if (offload.mode !== 'redirect') return null;
+  // Playlists stay here: players resolve their relative segment URIs against the URL they finally read,
+  // which on the bucket would be unsigned. They are a few hundred bytes; the segments go to the bucket.
+  if (key.endsWith('.m3u8')) return null;
+  const storage = getMediaStorage();
+  if (!storage.presignedGetUrl) return null;
+  const location = await storage.presignedGetUrl(key, offload.redirectSeconds, cacheControl);
+  // The URL works for anyone until it expires: no cache keeps the redirect for another visitor.
+  return new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'private, no-store' } });
+}
+
+/** Profile photos: names are server-generated and never reused, so they may be cached for a year. */
+const AVATAR_CACHE = 'public, max-age=31536000, immutable';
+
+/** GET /media/avatars/{file}: from DATA_DIR/media/avatars (by nginx with MEDIA_OFFLOAD=x-accel); a 404 for anything else. */
+export async function serveAvatar(file: string): Promise<Response> {
+  if (!/^[0-9a-f]{24}-(64|256)\.webp$/.test(file)) return new Response('Not found', { status: 404 });
+  const offload = getConfig().mediaOffload;
+  // Photos live on the local disk whatever the video storage, so only nginx can take them over.
+  if (offload.mode === 'x-accel') return accelRedirect(offload.accelPrefix, `avatars/${file}`, AVATAR_CACHE);
+  try {
+    const body = await readFile(path.join(avatarDir(), file));
+    return new Response(body, { headers: mediaHeaders(file, AVATAR_CACHE) });
+  } catch {
+    return new Response('Not found', { status: 404 });
+  }
+}
 
 /**
  * Parses a single-range `Range: bytes=…` header against a file size.
@@ -31,23 +92,20 @@ export function parseRange(header: string | null, size: number): ByteRange | nul
 /**
  * Answers a GET or HEAD for a stored media file: byte ranges (206) for
  * seeking, ETag and Last-Modified validators (304), the right content type
- * and the caller's cache policy.
+ * and the caller's cache policy; or hands it to nginx or the bucket
+ * (offloadedMedia) when MEDIA_OFFLOAD says so.
  */
 export async function serveStoredFile(request: Request, key: string, cacheControl: string): Promise<Response> {
+  const offloaded = await offloadedMedia(key, cacheControl);
+  if (offloaded) return offloaded;
   const storage = getMediaStorage();
   const stored = await storage.stat(key);
   if (!stored) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } });
   const etag = `"${stored.size.toString(36)}-${stored.modified.getTime().toString(36)}"`;
-  const headers = new Headers({
-    'Content-Type': contentTypeFor(key),
-    'Accept-Ranges': 'bytes',
-    'Cache-Control': cacheControl,
-    ETag: etag,
-    'Last-Modified': stored.modified.toUTCString(),
-    'X-Content-Type-Options': 'nosniff',
-    // Media may be embedded by our own pages and players only.
-    'Cross-Origin-Resource-Policy': 'same-site',
-  });
+  const headers = mediaHeaders(key, cacheControl);
+  headers.set('Accept-Ranges', 'bytes');
+  headers.set('ETag', etag);
+  headers.set('Last-Modified', stored.modified.toUTCString());
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
 
   const ifRange = request.headers.get('if-range');

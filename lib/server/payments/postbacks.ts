@@ -10,6 +10,9 @@ import { paymentEvents } from '@/lib/db/schema';
 import { applyProcessorEvent, PaymentRejected } from '../vip/lifecycle';
 
 import type { PaymentProcessor } from './processor';
+import { logger } from '@/lib/server/log';
+
+const log = logger('payments');
 
 export interface PostbackAnswer {
   status: 200 | 400 | 401;
@@ -34,7 +37,7 @@ export async function receivePostback(processor: PaymentProcessor, params: Reado
   const reading = processor.readPostback(params);
   if (!reading.ok && reading.status === 401) {
     // The values are not logged: the point is to notice probing, not to store what a stranger sent.
-    console.warn(`[payments] ${processor.name} postback refused (401): ${reading.reason}; saleID ${JSON.stringify(params.saleID ?? null)}, keys ${Object.keys(params).sort().join(',')}`);
+    log.warn(`${processor.name} postback refused (401): ${reading.reason}; saleID ${JSON.stringify(params.saleID ?? null)}, keys ${Object.keys(params).sort().join(',')}`);
     return { status: 401, body: 'Invalid signature' };
   }
   if (!reading.ok) {
@@ -87,7 +90,7 @@ async function logRejected(
   processor: Pick<PaymentProcessor, 'name'>,
   rejected: { name: string; saleId: string | null; payload: Record<string, string>; reason: string; userId?: string | null },
 ): Promise<void> {
-  console.warn(`[payments] ${processor.name} postback rejected (400): ${rejected.reason}; event ${rejected.name}, saleID ${JSON.stringify(rejected.saleId)}`);
+  log.warn(`${processor.name} postback rejected (400): ${rejected.reason}; event ${rejected.name}, saleID ${JSON.stringify(rejected.saleId)}`);
   await db.insert(paymentEvents).values({
     processor: processor.name,
     dedupeKey: `${processor.name}:rejected:${randomUUID()}`,

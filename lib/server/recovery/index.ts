@@ -11,6 +11,10 @@ import type { Database } from '@/lib/db';
 import { jobs } from '@/lib/db/schema';
 import { isProcessAlive } from '@/lib/process-owner';
 
+import { logger } from '../log';
+
+const log = logger('recovery');
+
 /** A job's work folder under DATA_DIR/work: the video id, and `-hls` for the ladder (lib/server/videos/processing.ts). */
 const WORK_FOLDER = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(-hls)?$/;
 
@@ -92,9 +96,9 @@ export async function recoverAtStart(db: Database, who: string): Promise<void> {
   try {
     const { releasedJobs, removedFolders } = await recoverAfterCrash(db);
     if (releasedJobs || removedFolders) {
-      console.log(`[${who}] recovered after an unclean stop: ${releasedJobs} job(s) of dead workers due again, ${removedFolders} stale work folder(s) removed`);
+      log.warn({ who }, `recovered after an unclean stop: ${releasedJobs} job(s) of dead workers due again, ${removedFolders} stale work folder(s) removed`);
     }
   } catch (error) {
-    console.error(`[${who}] start-up recovery failed (jobs resume when their leases run out):`, error instanceof Error ? error.message : error);
+    log.error({ who, err: error }, 'start-up recovery failed (jobs resume when their leases run out)');
   }
 }

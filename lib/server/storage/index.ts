@@ -36,6 +36,11 @@ export interface MediaStorage {
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes key and everything under `key/`. */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * A URL anyone may GET key from for `seconds` (MEDIA_OFFLOAD=redirect; S3 only), whose answer
+   * carries `cacheControl`. Only for callers that have checked access already.
+   */
+  presignedGetUrl?(key: string, seconds: number, cacheControl: string): Promise<string>;
 }
 
 let storage: MediaStorage | null = null;

@@ -16,6 +16,7 @@ import {
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 import type { MediaS3Config } from '@/lib/config/server';
 
@@ -127,6 +128,12 @@ export class S3MediaStorage implements MediaStorage {
       }),
     );
     return response.Body as Readable;
+  }
+
+  async presignedGetUrl(key: string, seconds: number, cacheControl: string): Promise<string> {
+    // Signed locally (no request to the bucket): a missing object is the bucket's 404 to the browser.
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ResponseCacheControl: cacheControl });
+    return getSignedUrl(this.client, command, { expiresIn: seconds });
   }
 
   async deletePrefix(prefix: string): Promise<void> {

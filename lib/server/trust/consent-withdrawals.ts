@@ -17,6 +17,7 @@ import { consume } from '../rate-limit';
 
 import { recordDecision } from './decisions';
 import { holdVideoPendingReview } from './hold';
+import { queueTrustEmail } from './mail';
 
 export const WITHDRAWAL_RATE_LIMIT_MESSAGE = 'You have sent a lot of requests in a short time. Please wait a while before sending another.';
 export const WITHDRAWAL_NOT_FOUND = 'Withdrawal not found';
@@ -37,7 +38,21 @@ export async function submitConsentWithdrawal(input: ConsentWithdrawalInput, add
   const streamVideoId = streamIdFromVideoLink(input.video);
   const db = await getDb();
   const [video] = streamVideoId ? await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId)) : [];
-  if (!video) return { message: WITHDRAWAL_MESSAGES.thanks };
+  // The same acknowledgement whether or not the video exists, as on screen: the form tells no one which unpublished videos exist.
+  const acknowledgement = {
+    to: input.email,
+    subject: 'We received your withdrawal of consent',
+    lines: [
+      `Thank you, ${input.legalName}. We received your request to withdraw your consent to the video at ${input.video}.`,
+      'If that video is on Chrysalis, it is now hidden while we review your request, and we will write to you again when we have decided.',
+    ],
+    action: 'Read how we handle consent',
+    url: '/community-standards',
+  };
+  if (!video) {
+    await queueTrustEmail(db, acknowledgement);
+    return { message: WITHDRAWAL_MESSAGES.thanks };
+  }
 
   const hidden = await db.transaction(async (tx) => {
     const [alreadyOpen] = await tx
@@ -56,6 +71,7 @@ export async function submitConsentWithdrawal(input: ConsentWithdrawalInput, add
       senderKey,
     });
     const held = await holdVideoPendingReview(tx, video.id);
+    await queueTrustEmail(tx, acknowledgement);
     // One statement per episode: a second withdrawal of a video already held tells the uploader nothing new.
     if (!alreadyOpen) {
       const decision = await recordDecision(tx, {
@@ -129,10 +145,27 @@ export async function resolveConsentWithdrawal(actor: Actor, id: string, resolut
     if (row.status !== 'open') throw conflict(`This withdrawal was already ${row.status}.`);
     const status = confirm ? 'confirmed' : 'dismissed';
     const closing = confirm ? and(eq(consentWithdrawals.videoId, row.videoId), eq(consentWithdrawals.status, 'open')) : eq(consentWithdrawals.id, row.id);
-    await tx
+    const closed = await tx
       .update(consentWithdrawals)
       .set({ status, resolvedBy: admin.user.id, resolvedAt: sql`now()`, resolutionNote: resolution.note || null })
-      .where(closing);
+      .where(closing)
+      .returning({ email: consentWithdrawals.email, legalName: consentWithdrawals.legalName });
+    // Everyone whose request this decides hears the outcome, as the acknowledgement promised.
+    for (const sender of closed) {
+      await queueTrustEmail(tx, {
+        to: sender.email,
+        subject: confirm ? 'The video is removed' : 'We reviewed your withdrawal of consent',
+        lines: [
+          confirm
+            ? `${sender.legalName}, we confirmed your withdrawal of consent to “${row.videoTitle}”. The video is removed from Chrysalis for good.`
+            : `${sender.legalName}, we reviewed your withdrawal of consent to “${row.videoTitle}” and could not confirm that you appear in it, so we dismissed it.`,
+          ...(resolution.note ? [`Our note: ${resolution.note}`] : []),
+          ...(confirm ? [] : ['If you do appear in this video, reply to this email with anything that helps us confirm it, or send a new request.']),
+        ],
+        action: confirm ? 'Read how we handle consent' : 'Send a new request',
+        url: confirm ? '/community-standards' : `/withdraw-consent?video=${row.streamVideoId}`,
+      });
+    }
     const [video] = await tx.select().from(videos).where(eq(videos.id, row.videoId)).for('update');
     if (video && confirm) {
       await tx

@@ -14,10 +14,10 @@ import {
   REPORT_REASON_LABELS,
   type ReportReason,
 } from '@/lib/report-reasons';
-import type { DecisionGround } from '@/lib/trust/grounds';
 import { parseVideoReference, VIDEO_REFERENCE_MESSAGE } from '@/lib/trust/video-reference';
 import { NOTICE_MESSAGES, type NoticeInput } from '@/lib/validation/notices';
 
+import { REPORT_REASON_GROUNDS } from '../admin/reports';
 import { ApiError, badRequest } from '../errors';
 import type { Actor } from '../auth/actor';
 import { reporterKeyOf } from '../community/reports';
@@ -45,17 +45,6 @@ export const isHoldReason = (reason: ReportReason) => HOLD_REPORT_REASONS.includ
 export function dueAtFor(reason: ReportReason, now: Date): Date {
   return isHoldReason(reason) ? new Date(now.getTime() + HOLD_DUE_HOURS * 3_600_000) : addBusinessDays(now, REPORT_DUE_BUSINESS_DAYS_DEFAULT);
 }
-
-/** The ground a statement of reasons names for a report's reason. */
-export const GROUND_FOR_REASON: Record<ReportReason, DecisionGround> = {
-  underage: 'law-child-protection',
-  non_consensual: 'law-take-it-down',
-  illegal: 'law-illegal-content',
-  copyright: 'law-copyright-dmca',
-  harassment: 'standards-behaviour',
-  spam: 'standards-what-you-can-share',
-  other: 'standards-prohibited-content',
-};
 
 export interface Notifier {
   name: string;
@@ -113,7 +102,7 @@ export async function fileVideoReport(db: Database, input: NewVideoReport): Prom
         targetId: video.stream_video_id,
         targetLabel: video.title,
         action: 'video_hidden',
-        ground: GROUND_FOR_REASON[input.reason],
+        ground: REPORT_REASON_GROUNDS[input.reason],
         explanation: `Someone reported that this video shows ${input.reason === 'underage' ? 'someone under 18' : 'someone who did not consent to it being shared'}. We hide every video reported for this at once while a moderator reviews it, within 48 hours. This was automatic: no one has decided yet that the report is right.`,
         automated: true,
         source: input.source === 'notice' ? 'notice' : 'report',

@@ -19,6 +19,9 @@ import { decisionLink, recordDecision } from '../trust/decisions';
 import { readPrivateDocument, verificationAvailable, VERIFICATION_UNAVAILABLE_MESSAGE } from '../trust/documents';
 
 import { getVerificationProvider } from './provider';
+import { logger } from '@/lib/server/log';
+
+const log = logger('mail');
 
 /**
  * Verified uploaders (issue 12, item 1; decision 014). A member sends their
@@ -304,7 +307,7 @@ async function sendReviewEmail(member: { username: string; email: string }, revi
       }),
     );
   } catch (error) {
-    console.error('[mail] could not send a verification decision:', error);
+    log.error({ err: error }, 'could not send a verification decision');
   }
 }
 

@@ -7,6 +7,9 @@ import { getDb, queryRows, type Database } from '@/lib/db';
 
 import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } from '../jobs/recurring';
 import type { JobHandler } from '../jobs/worker';
+import { logger } from '@/lib/server/log';
+
+const log = logger('verification');
 
 /**
  * What happens to identity documents when an account ends (decision 014).
@@ -14,8 +17,8 @@ import type { JobHandler } from '../jobs/worker';
  * had a video published go VERIFICATION_RETENTION_DAYS later. The legal
  * name, date of birth and ID of an uploader who published videos are the
  * records 18 U.S.C. 2257 and 28 CFR 75.4 require a producer to keep: they
- * stay RECORDS_RETENTION_YEARS (default seven). A recurring sweep deletes
- * whatever is past its delete_after.
+ * stay RECORDS_RETENTION_YEARS (default seven), as do the performer records
+ * of deleted videos. A recurring sweep deletes whatever is past its delete_after.
  */
 
 export const SWEEP_PRIVATE_DOCUMENTS: RecurringJob = { type: 'sweep-private-documents', everyMs: 60 * 60_000 };
@@ -53,8 +56,10 @@ export async function scheduleDocumentRetention(tx: Database, userId: string): P
  * clears the ids of removed documents on rows that stay (a kept record
  * whose selfie went). Returns how many of each went.
  */
-export async function sweepPrivateDocuments(db: Database): Promise<{ documents: number; verifications: number }> {
+export async function sweepPrivateDocuments(db: Database): Promise<{ documents: number; verifications: number; performers: number }> {
   return db.transaction(async (tx) => {
+    // Performer records of deleted videos and accounts (lib/server/trust/performers.ts) go with their documents.
+    const performers = await queryRows<{ id: string }>(tx, sql`DELETE FROM video_performers WHERE delete_after <= now() RETURNING id`);
     const documents = await queryRows<{ id: string }>(tx, sql`DELETE FROM private_documents WHERE delete_after <= now() RETURNING id`);
     const verifications = await queryRows<{ id: string }>(tx, sql`DELETE FROM identity_verifications WHERE delete_after <= now() RETURNING id`);
     if (documents.length) {
@@ -62,7 +67,7 @@ export async function sweepPrivateDocuments(db: Database): Promise<{ documents: 
       await tx.execute(sql`UPDATE identity_verifications SET id_document_id = NULL WHERE id_document_id IN (${gone})`);
       await tx.execute(sql`UPDATE identity_verifications SET selfie_document_id = NULL WHERE selfie_document_id IN (${gone})`);
     }
-    return { documents: documents.length, verifications: verifications.length };
+    return { documents: documents.length, verifications: verifications.length, performers: performers.length };
   });
 }
 
@@ -72,8 +77,10 @@ export const schedulePrivateDocumentSweep = (db: Database, at: number = Date.now
 export const sweepPrivateDocumentsJob: JobHandler = async () => {
   const db = await getDb();
   await scheduleNextRun(db, SWEEP_PRIVATE_DOCUMENTS);
-  const { documents, verifications } = await sweepPrivateDocuments(db);
-  if (documents + verifications > 0) console.log(`[verification] deleted ${documents} private document(s) and ${verifications} verification record(s) past their retention`);
+  const { documents, verifications, performers } = await sweepPrivateDocuments(db);
+  if (documents + verifications + performers > 0) {
+    log.info(`deleted ${documents} private document(s), ${verifications} verification record(s) and ${performers} performer record(s) past their retention`);
+  }
   await forgetOldRuns(db, SWEEP_PRIVATE_DOCUMENTS);
 };
 

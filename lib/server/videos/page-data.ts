@@ -7,6 +7,9 @@ import { HOME_PAGE_SIZES, type Category } from '@/lib/site';
 import type { ListOrder } from '@/lib/validation/videos';
 
 import { listCategoryVideos, listRecentVideos, listTopVideos } from './catalog';
+import { logger } from '@/lib/server/log';
+
+const log = logger('pages');
 
 /**
  * Data for public pages. They render per request (never at build time: the
@@ -20,7 +23,7 @@ async function orNull<T>(load: () => Promise<T>, what: string): Promise<T | null
   try {
     return await load();
   } catch (error) {
-    console.error(`[pages] could not load ${what}:`, error);
+    log.error({ err: error }, `could not load ${what}`);
     return null;
   }
 }

@@ -6,6 +6,9 @@ import path from 'node:path';
 import { ownerIsGone } from '@/lib/process-owner';
 
 import { quarantineDir } from './upload';
+import { logger } from '@/lib/server/log';
+
+const log = logger('uploads');
 
 /** An upload's quarantine file is written continuously; one untouched this long belongs to a dead upload. */
 export const STALE_UPLOAD_MS = 15 * 60_000;
@@ -48,9 +51,9 @@ export function startQuarantineSweeper(): void {
   const sweep = () =>
     sweepQuarantine()
       .then((removed) => {
-        if (removed) console.log(`[uploads] removed ${removed} file(s) left by interrupted uploads`);
+        if (removed) log.info(`removed ${removed} file(s) left by interrupted uploads`);
       })
-      .catch((error: unknown) => console.error('[uploads] could not sweep the quarantine folder:', error));
+      .catch((error: unknown) => log.error({ err: error }, 'could not sweep the quarantine folder'));
   void sweep();
   setInterval(sweep, 5 * 60_000).unref();
 }

@@ -8,9 +8,12 @@ import { getConfig } from '@/lib/config/server';
 import { onAppEvent } from '@/lib/events';
 import { stampClientAddress } from '@/lib/http/client-address';
 
-import { handler } from '../http';
+import { handler, serverErrorBody } from '../http';
 
 import { uploadVideo } from './upload';
+import { logger } from '@/lib/server/log';
+
+const log = logger('upload');
 
 /** The headers of a Node request as a Headers object (repeated headers joined, as fetch does). */
 function headersOf(req: IncomingMessage): Headers {
@@ -46,9 +49,9 @@ export async function handleNodeUpload(req: IncomingMessage, res: ServerResponse
 export function registerUploadBridge(): void {
   onAppEvent('upload-request', (req, res) => {
     handleNodeUpload(req, res).catch((error: unknown) => {
-      console.error('[chrysalis] upload failed:', error);
+      log.error({ err: error }, 'upload failed');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify({ message: 'Something went wrong on our side. Please try again.' }));
+      res.end(JSON.stringify(serverErrorBody()));
     });
   });
 }

@@ -20,6 +20,7 @@ import { requireMember, type Actor, type Authenticated } from '../auth/actor';
 import { ApiError, badRequest, parseInput } from '../errors';
 import { enqueue } from '../jobs/queue';
 import { NotAVideoError, probeVideo } from '../media/probe';
+import { metrics } from '../metrics';
 import { consume, giveBack } from '../rate-limit';
 import { getMediaStorage, mediaKeys } from '../storage';
 
@@ -85,7 +86,7 @@ interface ParsedUpload {
  * video straight to a quarantine file whose name we choose, counting bytes.
  * Never buffers the body. On any error the quarantine file is removed.
  */
-async function parseUpload(request: Request, body: Readable | null, limit: number): Promise<ParsedUpload> {
+async function parseUpload(request: Request, body: Readable | null, limit: number, received: { bytes: number }): Promise<ParsedUpload> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!contentType.startsWith('multipart/form-data')) throw new ApiError(415, 'Send the upload as multipart/form-data.');
   const declared = Number(request.headers.get('content-length') ?? 0);
@@ -115,6 +116,7 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
     // Listeners run before the parser sees this chunk: judge the file part by what the parser has already read.
     const alreadyParsed = bodyBytes;
     bodyBytes += chunk.length;
+    received.bytes = bodyBytes;
     if (bodyBytes > limit + FORM_ROOM_BYTES) parser.destroy(tooLarge(limit));
     else if (!file && alreadyParsed > FORM_ROOM_BYTES) parser.destroy(badRequest('The upload form could not be read.'));
   });
@@ -219,9 +221,14 @@ const tooManyUploads = (wait: string) => `You have reached today's limit of ${ge
 export async function uploadVideo(actor: Actor, request: Request, body: Readable | null = null) {
   const member = requireMember(actor);
   await consume('uploadsPerMember', member.user.id, tooManyUploads);
+  // Body bytes read, counted for the metrics whatever the outcome (a refused upload costs bandwidth too).
+  const received = { bytes: 0 };
   try {
-    return await storeUpload(member, request, body);
+    const stored = await storeUpload(member, request, body, received);
+    metrics().uploadBytes.inc({ outcome: 'stored' }, received.bytes);
+    return stored;
   } catch (error) {
+    metrics().uploadBytes.inc({ outcome: 'refused' }, received.bytes);
     if (!(error instanceof ApiError) || error.status >= 500) await giveBack('uploadsPerMember', member.user.id);
     throw error;
   }
@@ -233,9 +240,9 @@ export async function uploadVideo(actor: Actor, request: Request, body: Readable
  * server hands the upload over before Next (upload-node.ts); otherwise the
  * request's own web stream is read.
  */
-async function storeUpload(member: Authenticated, request: Request, body: Readable | null) {
+async function storeUpload(member: Authenticated, request: Request, body: Readable | null, received: { bytes: number }) {
   const limit = getConfig().maxUploadBytes;
-  const { fields, file } = await parseUpload(request, body, limit);
+  const { fields, file } = await parseUpload(request, body, limit, received);
   try {
     const input = parseInput(uploadFieldsSchema, {
       title: fields.title?.[0],

@@ -9,6 +9,9 @@ import { commentPage } from '../community/comments';
 
 import { findVideoRow, isPublicRow, listCategoryVideos } from './catalog';
 import { playbackOf, toVideoDto } from './dto';
+import { logger } from '@/lib/server/log';
+
+const log = logger('pages');
 
 export interface VideoPageData {
   video: VideoDto;
@@ -35,7 +38,7 @@ async function firstComments(videoId: string): Promise<CommentPageDto | null> {
   try {
     return await commentPage(videoId);
   } catch (error) {
-    console.error('[pages] could not load comments:', error);
+    log.error({ err: error }, 'could not load comments');
     return null;
   }
 }
@@ -46,7 +49,7 @@ export async function loadMoreLikeThis(video: VideoDto): Promise<VideoDto[]> {
     const { videos } = await listCategoryVideos(video.category, { limit: 9, page: 1 });
     return videos.filter((other) => other._id !== video._id).slice(0, 8);
   } catch (error) {
-    console.error('[pages] could not load related videos:', error);
+    log.error({ err: error }, 'could not load related videos');
     return [];
   }
 }

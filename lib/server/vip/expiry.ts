@@ -9,6 +9,9 @@ import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } 
 import type { JobHandler } from '../jobs/worker';
 
 import { syncVipUntil } from './entitlements';
+import { logger } from '@/lib/server/log';
+
+const log = logger('vip');
 
 export const EXPIRE_VIP_JOB = 'expire-vip';
 /** How often expired entitlements are closed. isVIP itself needs no job (it compares vip_until with now); this keeps statuses and the log true. */
@@ -56,7 +59,7 @@ export const expireVipJob: JobHandler = async () => {
   const db = await getDb();
   await scheduleNextRun(db, EXPIRE_VIP);
   const { expired } = await expireEntitlements(db);
-  if (expired > 0) console.log(`[vip] ${expired} VIP period${expired === 1 ? '' : 's'} ended`);
+  if (expired > 0) log.info(`${expired} VIP period${expired === 1 ? '' : 's'} ended`);
   await forgetOldRuns(db, EXPIRE_VIP);
 };
 

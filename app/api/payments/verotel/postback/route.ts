@@ -1,6 +1,7 @@
 import type { NextRequest } from 'next/server';
 
 import { ApiError } from '@/lib/server/errors';
+import { logger } from '@/lib/server/log';
 import { readBodyBytes } from '@/lib/server/http';
 import { receivePostback } from '@/lib/server/payments/postbacks';
 import { getPaymentProcessor } from '@/lib/server/payments/processor';
@@ -55,7 +56,7 @@ async function handle(request: NextRequest): Promise<Response> {
     return text(answer.body, answer.status);
   } catch (error) {
     if (error instanceof ApiError) return text(error.message, error.status);
-    console.error('[payments] verotel postback failed:', error);
+    logger('payments').error({ err: error }, 'verotel postback failed');
     return text('Temporary error; please retry.', 500);
   }
 }

@@ -1,0 +1,88 @@
+/**
+ * One log line and the HTTP metrics per request, written by the production
+ * server (scripts/serve.ts) when the answer has been sent, and the request id
+ * every record of that request carries.
+ *
+ * Deliberately plain Node (no server-only marker, no app imports): scripts/serve.ts imports it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { metrics } from '../metrics';
+
+import { getLogger, runWithLogContext, scrubPath, type LogContext } from './index';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** What a proxy may hand us as a request id: short, and nothing that could forge a log line. */
+const VALID_REQUEST_ID = /^[A-Za-z0-9._:+/=-]{1,128}$/;
+
+/** A trusted proxy's X-Request-Id (TRUST_PROXY > 0) when it is valid, else a new one. */
+export function requestIdFor(req: Pick<IncomingMessage, 'headers'>, trustProxy: number): string {
+  const sent = req.headers[REQUEST_ID_HEADER];
+  if (trustProxy > 0 && typeof sent === 'string' && VALID_REQUEST_ID.test(sent)) return sent;
+  return randomUUID();
+}
+
+/** The request's context plus what the server learns while answering it. */
+export interface RequestContext extends LogContext {
+  requestId: string;
+  /** How the page cache answered: HIT, STALE, MISS or PASS; unset when the cache did not answer. */
+  cache?: string;
+}
+
+export interface ObserveOptions {
+  trustProxy: number;
+  /** The metric label of a path (lib/http/route-label.ts). */
+  routeOf: (url: string) => string;
+  /** The server's own requests (page-cache fills): logged at debug, not counted. */
+  isInternal?: (req: IncomingMessage) => boolean;
+}
+
+/**
+ * Gives the request its id (sent back as X-Request-Id, and passed on to the
+ * app in the request's own header), runs `next` inside its log context, and
+ * when the answer is finished (or the client went away) writes the request's
+ * line and counts it.
+ */
+export function observeRequest(req: IncomingMessage, res: ServerResponse, options: ObserveOptions, next: (context: RequestContext) => void): void {
+  const started = process.hrtime.bigint();
+  const context: RequestContext = { requestId: requestIdFor(req, options.trustProxy) };
+  req.headers[REQUEST_ID_HEADER] = context.requestId;
+  res.setHeader(REQUEST_ID_HEADER, context.requestId);
+  const internal = options.isInternal?.(req) ?? false;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const method = req.method ?? 'GET';
+    const route = options.routeOf(req.url ?? '/');
+    const status = res.statusCode;
+    const aborted = !res.writableFinished;
+    if (!internal) {
+      const { httpRequests, httpDuration } = metrics();
+      httpRequests.inc({ method, route, status: String(status) });
+      httpDuration.observe({ method, route }, seconds);
+    }
+    const line = {
+      method,
+      path: scrubPath(req.url),
+      route,
+      status,
+      durationMs: Math.round(seconds * 10_000) / 10,
+      ...(context.memberId ? { memberId: context.memberId } : {}),
+      ...(context.cache ? { cache: context.cache } : {}),
+      ...(aborted ? { aborted: true } : {}),
+    };
+    runWithLogContext(context, () => {
+      const log = getLogger();
+      if (internal) log.debug(line, 'page cache fill');
+      else if (status >= 500) log.error(line, 'request');
+      else log.info(line, 'request');
+    });
+  };
+  res.once('finish', finish);
+  res.once('close', finish);
+  runWithLogContext(context, () => next(context));
+}

@@ -1,0 +1,187 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { routeLabeller } from '@/lib/http/route-label';
+import { createLogger, readableDestination, runWithLogContext, scrubPath, scrubText, setLogSink } from '@/lib/server/log';
+import { observeRequest, requestIdFor } from '@/lib/server/log/requests';
+import { bearerMatches } from '@/lib/server/metrics';
+
+/** A logger writing into an array of parsed records. */
+function capture(level = 'info') {
+  const lines: string[] = [];
+  const logger = createLogger({ level, json: true, destination: { write: (line: string) => void lines.push(line) } });
+  return { logger, lines, records: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+describe('request paths in logs', () => {
+  it.each([
+    ['/api/auth/verify-email?token=abc123secret', '/api/auth/verify-email?token=[redacted]'],
+    ['/reset-password?token=Zx9-_secret&next=/', '/reset-password?token=[redacted]&next=[redacted]'],
+    ['/api/payments/verotel/postback?saleID=1&signature=deadbeef&email=a%40b.example', '/api/payments/verotel/postback?saleID=[redacted]&signature=[redacted]&email=[redacted]'],
+    ['/search?q=my+secret+words&sort=views', '/search?q=[redacted]&sort=views'],
+    ['/category/Sissy?sort=views&duration=short&page=2', '/category/Sissy?sort=views&duration=short&page=2'],
+    ['/api/login?password=hunter22&code=123456&key=k', '/api/login?password=[redacted]&code=[redacted]&key=[redacted]'],
+    ['/video/abc?sort=someone@example.org', '/video/abc?sort=[redacted]'],
+    ['/profile/alice', '/profile/alice'],
+    ['/x/someone@example.org', '/x/[email]'],
+  ])('%s is logged as %s', (url, logged) => {
+    expect(scrubPath(url)).toBe(logged);
+  });
+
+  it('keeps no query value it does not know, however it is spelled', () => {
+    for (const key of ['token', 'TOKEN', 'access_token', 'code', 'signature', 'sig', 'password', 'email', 'key', 'apiKey', 'challenge', 'q']) {
+      expect(scrubPath(`/p?${key}=s3cr3t-value`)).not.toContain('s3cr3t');
+    }
+  });
+});
+
+describe('redaction', () => {
+  it('blanks authorization, cookies, passwords, tokens and emails wherever a record carries them', () => {
+    const { logger, lines } = capture();
+    logger.info(
+      {
+        headers: { authorization: 'Bearer Fe26.2**sealed-token', cookie: 'chrysalis_session=Fe26.2**cookie', 'set-cookie': 'chrysalis_session=Fe26.2**new' },
+        req: { headers: { authorization: 'Bearer abc.def', cookie: 'sid=1' } },
+        res: { headers: { 'set-cookie': 'sid=2' } },
+        password: 'hunter2-hunter2',
+        token: 'tok-123456',
+        email: 'someone@example.org',
+        user: { email: 'member@example.org', password: 'pw-123456', token: 'tok-abcdef' },
+        body: { user: { password: 'deep-password' } },
+      },
+      'with secrets',
+    );
+    const text = lines.join('');
+    for (const secret of ['Fe26.2', 'abc.def', 'hunter2', 'tok-', 'someone@', 'member@', 'pw-123456', 'deep-password', 'sid=']) expect(text).not.toContain(secret);
+    expect(text).toContain('[redacted]');
+  });
+
+  it('scrubs emails and bearer tokens from messages and errors', () => {
+    const { logger, records } = capture();
+    logger.error({ err: new Error('could not send to member@example.org with Bearer abc.def.ghi') }, 'mail to other@example.org failed');
+    const [record] = records();
+    const text = JSON.stringify(record);
+    expect(text).not.toMatch(/member@|other@|abc\.def/);
+    expect(record!.msg).toBe('mail to [email] failed');
+    expect(scrubText('Authorization: Bearer x.y.z')).toBe('Authorization: Bearer [redacted]');
+  });
+
+  it('puts the request (or job) context on every record written inside it', async () => {
+    const { logger, records } = capture();
+    await runWithLogContext({ requestId: 'req-1', memberId: 'member-1' }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.info('deep inside');
+    });
+    await runWithLogContext({ jobId: 'job-1', jobType: 'process-video' }, async () => logger.warn('in a job'));
+    logger.info('outside');
+    const [inside, job, outside] = records();
+    expect(inside).toMatchObject({ requestId: 'req-1', msg: 'deep inside', level: 30 });
+    // The member is for the request line only.
+    expect(inside).not.toHaveProperty('memberId');
+    expect(job).toMatchObject({ jobId: 'job-1', jobType: 'process-video', level: 40 });
+    expect(outside).not.toHaveProperty('requestId');
+  });
+
+  it('honours the level', () => {
+    const { logger, lines } = capture('warn');
+    logger.info('quiet');
+    logger.warn('loud');
+    expect(lines).toHaveLength(1);
+  });
+
+  it('writes a readable line in development', () => {
+    const out: string[] = [];
+    const logger = createLogger({ level: 'info', json: false, destination: readableDestination((text) => out.push(text)) });
+    runWithLogContext({ requestId: 'abcdef12-3456' }, () => logger.info({ status: 200, password: 'nope-nope' }, 'request'));
+    expect(out[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  \[abcdef12\] request status=200 password=\[redacted\]\n$/);
+  });
+});
+
+describe('request ids', () => {
+  it('takes a valid X-Request-Id only from a trusted proxy', () => {
+    const headers = { 'x-request-id': 'edge-4711' };
+    expect(requestIdFor({ headers }, 1)).toBe('edge-4711');
+    expect(requestIdFor({ headers }, 0)).not.toBe('edge-4711');
+    expect(requestIdFor({ headers: { 'x-request-id': 'bad id "quoted"' } }, 1)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(requestIdFor({ headers: { 'x-request-id': 'x'.repeat(129) } }, 1)).toHaveLength(36);
+  });
+});
+
+describe('the request line', () => {
+  let server: Server;
+  const lines: string[] = [];
+  const routeOf = routeLabeller(['/video/[streamVideoId]']);
+
+  beforeAll(async () => {
+    // The process's logger, pointed at this test's capture.
+    setLogSink({ write: (line: string) => void lines.push(line) });
+    server = createServer((req, res) =>
+      observeRequest(req, res, { trustProxy: 0, routeOf }, (context) => {
+        context.memberId = 'member-42';
+        res.statusCode = req.url!.startsWith('/boom') ? 500 : 200;
+        res.end('ok');
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    setLogSink(undefined);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; requestId: string }> {
+    return new Promise((resolve, reject) => {
+      const { port } = server.address() as AddressInfo;
+      httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, requestId: String(res.headers['x-request-id']) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+
+  it('logs method, scrubbed path, route, status, duration, request id and member; sends the id back', async () => {
+    const answer = await get('/video/abc123?token=secret-value', { authorization: 'Bearer should-not-appear', cookie: 'chrysalis_session=nope' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const record = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+    expect(record).toMatchObject({ msg: 'request', method: 'GET', path: '/video/abc123?token=[redacted]', route: '/video/:streamVideoId', status: 200, requestId: answer.requestId, memberId: 'member-42', level: 30 });
+    expect(typeof record.durationMs).toBe('number');
+    expect(lines.join('')).not.toMatch(/secret-value|should-not-appear|chrysalis_session/);
+    // An untrusted client's id is not taken (TRUST_PROXY=0 here).
+    const other = await get('/boom', { 'x-request-id': 'client-chosen' });
+    expect(other.requestId).not.toBe('client-chosen');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ status: 500, level: 50, route: 'other', requestId: other.requestId });
+  });
+});
+
+describe('route labels', () => {
+  const label = routeLabeller(['/', '/video/[streamVideoId]', '/api/videos/[streamVideoId]', '/api/videos/search', '/api/videos/[streamVideoId]/like', '/media/videos/[streamVideoId]/[...file]', '/[...missing]', '/_not-found', '/category/[category]']);
+
+  it.each([
+    ['/', '/'],
+    ['/video/Ab12Cd34', '/video/:streamVideoId'],
+    ['/video/Ab12Cd34?t=1', '/video/:streamVideoId'],
+    ['/api/videos/search', '/api/videos/search'],
+    ['/api/videos/x1/like', '/api/videos/:streamVideoId/like'],
+    ['/media/videos/x1/hls/720p/seg-1.ts', '/media/videos/:streamVideoId/:file*'],
+    ['/wp-admin/setup.php', 'other'],
+    ['/_next/static/chunks/abc.js', '/_next/*'],
+    ['/category/Sissy', '/category/:category'],
+  ])('%s is %s', (path, expected) => {
+    expect(label(path)).toBe(expected);
+  });
+});
+
+describe('the metrics token', () => {
+  it('takes only the exact bearer token', () => {
+    const token = 'a-metrics-token-0123456789';
+    expect(bearerMatches(`Bearer ${token}`, token)).toBe(true);
+    expect(bearerMatches(`bearer ${token}`, token)).toBe(true);
+    expect(bearerMatches(`Bearer ${token}x`, token)).toBe(false);
+    expect(bearerMatches(token, token)).toBe(false);
+    expect(bearerMatches(undefined, token)).toBe(false);
+    expect(bearerMatches('Bearer ', token)).toBe(false);
+  });
+});
