@@ -382,6 +382,14 @@ export class ConfigError extends Error {
   }
 }
 
+const URL_WITH_PASSWORD = ['DATABASE_URL', 'DATABASE_LISTEN_URL'];
+
+/** `scheme://user:secret@host/db` → `scheme://user:***@host/db`; other values are shown as they are. */
+function maskPassword(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
+}
+
 /** Parses an environment; throws ConfigError naming every bad variable. */
 export function parseEnv(env: Record<string, string | undefined>): RawEnv {
   const result = envSchema.safeParse(env);
@@ -389,7 +397,8 @@ export function parseEnv(env: Record<string, string | undefined>): RawEnv {
     throw new ConfigError(
       result.error.issues.map((issue) => {
         const variable = String(issue.path[0] ?? 'environment');
-        const got = env[variable];
+        // A connection URL is shown with its password masked: the rest is what the operator needs to see the mistake.
+        const got = URL_WITH_PASSWORD.includes(variable) ? maskPassword(env[variable]) : env[variable];
         const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
         const secret = ['SESSION_SECRET', 'VERIFICATION_KEY', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY', 'METRICS_TOKEN'].includes(variable);
         const message = secret ? issue.message : `${issue.message}${shown}`;

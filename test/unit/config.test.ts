@@ -63,6 +63,14 @@ describe('configuration', () => {
     expect(problems[0]!.message).toMatch(message);
   });
 
+  it('shows a bad database URL with its password masked', () => {
+    for (const variable of ['DATABASE_URL', 'DATABASE_LISTEN_URL']) {
+      const [problem] = problemsOf({ DATABASE_URL: 'postgres://app:right@db/c', [variable]: 'mysql://app:hunter2-secret@db:3306/chrysalis' });
+      expect(problem).toMatchObject({ variable, message: expect.stringContaining('mysql://app:***@db:3306/chrysalis') });
+      expect(problem!.message).not.toContain('hunter2-secret');
+    }
+  });
+
   it('lists every bad variable at once, with a message naming each', () => {
     try {
       loadConfig({ PORT: 'abc', SITE_URL: 'nope' });

@@ -63,9 +63,19 @@ async function checkMigrations(db: Database): Promise<Check> {
     : { ok: false, detail: `${pending} of ${expected.length} migrations not applied (run npm run db:migrate, or start a web process)` };
 }
 
+/**
+ * How long a passed storage probe stands. Load balancers poll readiness every
+ * few seconds, and on S3 each probe is a PUT, a HEAD and a DELETE: a success
+ * is remembered this long, a failure is probed again on the next poll.
+ */
+const STORAGE_PASS_TTL_MS = 30_000;
+const storagePassedAt = new WeakMap<object, number>();
+
 /** Writes a small object into media storage and deletes it again. */
-async function checkStorage(): Promise<Check> {
+async function checkStorage(now: number = performance.now()): Promise<Check> {
   const storage = getMediaStorage();
+  const passedAt = storagePassedAt.get(storage);
+  if (passedAt !== undefined && now - passedAt < STORAGE_PASS_TTL_MS) return { ok: true, detail: storage.kind };
   const name = `ready-probe-${randomUUID()}`;
   const local = path.join(getConfig().dataDir, 'work', name);
   const key = `health/${name}`;
@@ -75,6 +85,7 @@ async function checkStorage(): Promise<Check> {
     await storage.putFile(key, local, 'text/plain');
     if (!(await storage.stat(key))) throw new Error('the probe object was not found after writing it');
     await storage.deletePrefix(key);
+    storagePassedAt.set(storage, now);
     return { ok: true, detail: storage.kind };
   } catch (error) {
     log.error({ err: error, storage: storage.kind }, `media storage (${storage.kind}) is not writable`);
