@@ -16,6 +16,7 @@ import { sweepQuarantine } from '@/lib/server/videos/quarantine';
 
 import { ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { captureLogs } from '../helpers/logs';
 
 /**
  * What a restart after kill -9 finds and clears without waiting: the
@@ -64,11 +65,10 @@ describe('the embedded database lock after kill -9', () => {
       const now = new Date();
       utimesSync(path.join(directory, 'pglite.lock'), now, now);
       // proper-lockfile alone would wait until the lock is 10 s stale; the owner tag says its process is gone.
-      const log = jest.spyOn(console, 'log');
-      const reopened = await openDatabase({ dataDir: directory });
+      const logs = captureLogs();
+      const reopened = await openDatabase({ dataDir: directory }).finally(() => logs.restore());
       await reopened.close();
-      const lines = log.mock.calls.map((args) => args.join(' '));
-      log.mockRestore();
+      const lines = logs.records.map((record) => record.msg);
       expect(lines).toContainEqual(expect.stringMatching(new RegExp(`lock was left by process ${ownerPid}, which is gone; taking it over`)));
       expect(lines).not.toContainEqual(expect.stringMatching(/waiting for the lock/));
     } finally {

@@ -28,7 +28,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5_000);
 /** Answers that are deliberate: payments are not configured in tests, and the postback says so with 503 for Verotel to retry. */
-const DELIBERATE: Record<string, number> = { 'api/payments/verotel/postback/route.ts': 503 };
+// Readiness answers 503 while no job worker runs (as in this test), by design.
+const DELIBERATE: Record<string, number> = { 'api/payments/verotel/postback/route.ts': 503, 'api/ready/route.ts': 503 };
 /** Needs Next's request scope (connection()); the e2e suite covers it. */
 const OUTSIDE_JEST = new Set(['embed/[streamVideoId]/route.ts']);
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
