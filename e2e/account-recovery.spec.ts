@@ -139,6 +139,8 @@ test.describe('the spec’s fallback texts when an error carries no server messa
   const BAD_GATEWAY = { status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>' };
 
   test('login and register: a 502 HTML page and a network error', async ({ confirmedPage: page }) => {
+    // Six page loads and forms: room for a busy two-core runner.
+    test.slow();
     // A fresh page for each answer, so each message is the answer's own.
     for (const answer of ['502', 'abort'] as const) {
       await page.route('**/api/auth/**', (route) => (answer === 'abort' ? route.abort('connectionfailed') : route.fulfill(BAD_GATEWAY)));

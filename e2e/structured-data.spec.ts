@@ -55,6 +55,7 @@ const MEMBER_PAGES: Record<string, string> = {
   '/admin/audit': 'WebSite',
   '/admin/tasks': 'WebSite',
   '/admin/verifications': 'WebSite',
+  '/admin/jobs': 'WebSite',
 };
 
 /** Every page file under app/, as a route pattern ("/video/[streamVideoId]"). */

@@ -1,8 +1,9 @@
 /**
  * The server Playwright tests run against: a production build (rebuilt only
  * when inputs changed) served by scripts/serve.ts on a fresh, empty DATA_DIR.
- * Everything the server writes also goes to E2E_LOG_FILE (under the data
- * dir), which e2e/global-teardown.ts searches for secrets after the run.
+ * Everything the server writes goes to E2E_LOG_FILE (under the data dir),
+ * which e2e/global-teardown.ts searches for secrets after the run; the
+ * console shows the rest of the output but not its routine JSON lines.
  */
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -21,9 +22,13 @@ const server = startServerProcess(process.env, logFile ? ['inherit', 'pipe', 'pi
 if (logFile) {
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
+  // The console (and so the CI log) gets what is not routine: the build, warnings and errors; request and info lines only go to the file.
+  let partial = '';
   server.stdout!.on('data', (chunk: Buffer) => {
     log.write(chunk);
-    process.stdout.write(chunk);
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (!/^\{"level":(10|20|30),/.test(line)) process.stdout.write(`${line}\n`);
   });
   server.stderr!.on('data', (chunk: Buffer) => {
     log.write(chunk);
