@@ -25,7 +25,11 @@
  *   (scratch databases on BENCH_PG_URL's server, dropped at the end) and on
  *   the embedded PGlite for the sizes in BENCH_PGLITE_SIZES; p50/p95 of
  *   sequential requests to the list (offset and cursor) and search APIs at
- *   pages 1, 100 and 1000, and the sorted and filtered lists (SORTED_LISTS).
+ *   pages 1, 100 and 1000, and the sorted and filtered lists (SORTED_LISTS);
+ *   the cold search (a common word's first search) on each engine.
+ *   BENCH_SEARCH_ONLY=1 measures the searches alone; BENCH_REUSE_DB=1 keeps
+ *   the PostgreSQL catalogues and uses them again in the next run instead of
+ *   seeding (to iterate on search at 1M without five minutes of seeding).
  * - pages: on the smallest PostgreSQL catalogue, autocannon on /,
  *   /category/Sissy and a video page against static twins of the same bytes
  *   served by the same server (as bench:pages does).
@@ -71,7 +75,9 @@ const QUERY_BUDGET_MS = Number(process.env.BENCH_QUERY_SECONDS ?? 30) * 1000;
 const PAGE_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PAGE_DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const PAGE_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const KEEP_DATABASES = process.env.BENCH_KEEP_DB === '1';
+const REUSE_DATABASES = process.env.BENCH_REUSE_DB === '1';
+const KEEP_DATABASES = process.env.BENCH_KEEP_DB === '1' || REUSE_DATABASES;
+const SEARCH_ONLY = process.env.BENCH_SEARCH_ONLY === '1';
 
 const BIG_FRAMES = 346; // 1920×1080 yuv420p is 3,110,400 bytes a frame: 346 frames are just over 1 GiB
 const PLAYABLE_SOURCE = path.join(os.tmpdir(), 'chrysalis-bench-60s-1080p30.mp4');
@@ -491,17 +497,20 @@ const SORTED_SEARCHES = [
   { what: 'search "velvet" longest 5–20', query: 'q=velvet&sort=longest&duration=medium' },
 ];
 
-async function measureLists(label: string) {
+/** The issue's cold search targets: a million videos on PostgreSQL, a hundred thousand on the embedded PGlite. */
+const COLD_SEARCH_TARGET_MS = { PostgreSQL: 30, PGlite: 50 } as const;
+
+async function measureLists(label: string, engine: 'PostgreSQL' | 'PGlite') {
   const rows: { what: string; page: string; result: Latency; first?: Latency }[] = [];
   const lists: Record<number, Latency> = {};
-  for (const page of [1, 100, 1000]) {
+  for (const page of SEARCH_ONLY ? [] : [1, 100, 1000]) {
     lists[page] = await latency(`/api/videos?limit=12&page=${page}`);
     rows.push({ what: 'list, offset', page: lists[page]!.shown ? String(page) : `${page} (empty)`, result: lists[page]!, first: page > 1 ? lists[1] : undefined });
     const cursor = page > 1 ? await cursorFor(page) : null;
     if (cursor) rows.push({ what: 'list, cursor', page: String(page), result: await latency(`/api/videos?limit=12&cursor=${encodeURIComponent(cursor)}`), first: lists[1] });
   }
   if (process.env.BENCH_SORTED !== '0') {
-    for (const sorted of SORTED_LISTS) {
+    for (const sorted of SEARCH_ONLY ? [] : SORTED_LISTS) {
       let first: Latency | undefined;
       for (const page of [1, 100, 1000]) {
         const result = await latency(`/api/videos?limit=12&page=${page}${sorted.query}`);
@@ -553,7 +562,8 @@ async function measureLists(label: string) {
   say(`${'search cold: a new common word each'.padEnd(37)}${'1'.padEnd(12)}${cold.p50.toFixed(1).padStart(8)}${cold.p95.toFixed(1).padStart(9)}${String(cold.n).padStart(6)}`);
   const worst = rows.reduce((a, b) => (b.result.p95 > a.result.p95 ? b : a));
   note({ section: 'lists', measure: `${label}: worst p95 (${worst.what}, page ${worst.page})`, result: `${worstP95.toFixed(1)} ms`, target: '≤ 30 ms', ok: worstP95 <= 30 });
-  note({ section: 'lists', measure: `${label}: search p95, cold (first search of each of ${cold.n} common words)`, result: `${cold.p95.toFixed(1)} ms`, target: '≤ 30 ms', ok: cold.p95 <= 30 });
+  const coldTarget = COLD_SEARCH_TARGET_MS[engine];
+  note({ section: 'lists', measure: `${label}: search p95, cold (first search of each of ${cold.n} common words)`, result: `${cold.p95.toFixed(1)} ms`, target: `≤ ${coldTarget} ms`, ok: cold.p95 <= coldTarget });
   note({ section: 'lists', measure: `${label}: deepest page p50 / page 1 p50 (worst)`, result: `${worstDepth.toFixed(2)}×`, target: '≤ 3×', ok: worstDepth <= 3 });
 }
 
@@ -567,6 +577,22 @@ async function wordShares(databaseUrl: string): Promise<string> {
     ),
   );
   return words.map((w) => `${w} ${result.rows[0]![w]} %`).join(', ');
+}
+
+/** Which index ranks searches (decision 025): RUM where the extension could be created, GIN otherwise. */
+async function searchIndex(databaseUrl: string): Promise<string> {
+  const result = await withPostgres(databaseUrl, (client) => client.query<{ rum: boolean }>("SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum"));
+  return result.rows[0]!.rum ? 'RUM (videos_search_rum_idx)' : 'GIN (rum extension not available)';
+}
+
+/** How many videos a kept bench database holds, or null when there is none (BENCH_REUSE_DB). */
+async function seededVideos(database: string): Promise<number | null> {
+  const exists = await withPostgres(PG_URL, (client) => client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]));
+  if (!exists.rowCount) return null;
+  const url = new URL(PG_URL);
+  url.pathname = `/${database}`;
+  const result = await withPostgres(url.toString(), (client) => client.query<{ n: string }>('SELECT count(*) AS n FROM videos')).catch(() => null);
+  return result ? Number(result.rows[0]!.n) : null;
 }
 
 async function sectionListsAndPages() {
@@ -583,18 +609,23 @@ async function sectionListsAndPages() {
       const env = baseEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ...(databaseUrl ? { SESSION_SECRET: randomBytes(32).toString('hex') } : {}) });
       let server: Server | null = null;
       try {
-        if (databaseUrl) {
+        const reuse = databaseUrl && REUSE_DATABASES && (await seededVideos(database)) === size;
+        if (databaseUrl && !reuse) {
           await withPostgres(PG_URL, async (client) => {
             await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
             await client.query(`CREATE DATABASE ${database}`);
           });
         }
-        progress(`seeding ${count(size)} videos on ${engine}…`);
-        // The seeder opens the database itself (one process at a time for PGlite): run it before the server.
-        const seedMs = await seedCatalogue(size, { ...env, NODE_ENV: 'development' });
         const label = `${count(size)} videos on ${engine}`;
-        say(`\n${label}: seeded in ${secs(seedMs)}${databaseUrl ? `; title words: ${await wordShares(databaseUrl)}` : ''}`);
-        if (databaseUrl) {
+        if (reuse) {
+          say(`\n${label}: seeded by an earlier run (BENCH_REUSE_DB); title words: ${await wordShares(databaseUrl)}`);
+        } else {
+          progress(`seeding ${count(size)} videos on ${engine}…`);
+          // The seeder opens the database itself (one process at a time for PGlite): run it before the server.
+          const seedMs = await seedCatalogue(size, { ...env, NODE_ENV: 'development' });
+          say(`\n${label}: seeded in ${secs(seedMs)}${databaseUrl ? `; title words: ${await wordShares(databaseUrl)}` : ''}`);
+        }
+        if (databaseUrl && !reuse) {
           // What autovacuum does to a live database soon after a bulk insert (visibility map for index-only scans);
           // done now so it does not start in the middle of a measurement.
           const vacuumMs = await withPostgres(databaseUrl, async (client) => {
@@ -605,7 +636,8 @@ async function sectionListsAndPages() {
           say(`VACUUM videos after seeding: ${secs(vacuumMs)}`);
         }
         server = await startServer(env);
-        if (ONLY.has('lists')) await measureLists(label);
+        if (databaseUrl) say(`search index: ${await searchIndex(databaseUrl)}`);
+        if (ONLY.has('lists')) await measureLists(label, engine);
         if (ONLY.has('pages') && engine === 'PostgreSQL' && size === pagesSize) {
           const running = { server };
           try {

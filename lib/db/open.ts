@@ -171,6 +171,8 @@ async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+        // The RUM search index (migration 0021) once the rum package is installed, without a migration of its own; a no-op when it exists.
+        await client.query('SELECT chrysalis_ensure_search_rum_index()');
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
         client.release();
