@@ -110,7 +110,8 @@ function hasRumIndex(db: Database): Promise<boolean> {
 /**
  * What ranks the matches: relevance, or one of the list orders. The sorted
  * orders take the best SEARCH_RESULT_CAP matches by that key, so "most
- * viewed" is the most viewed of all matches, not of the best thousand.
+ * viewed" is the most viewed of all full-text matches (typo guesses join
+ * when those are fewer than the cap), not of the best thousand.
  */
 const SEARCH_ORDERS: Record<SearchSort, (lowered: string) => SQL> = {
   relevance: (lowered) => sql`ts_rank_cd(v.search_vector, q.ts) + word_similarity(${lowered}, lower(v.title)) DESC`,
