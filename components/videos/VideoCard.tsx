@@ -4,6 +4,7 @@ import { LikeButton } from '@/components/community/LikeButton';
 import { EyeIcon, VideoIcon } from '@/components/icons';
 import type { VideoDto } from '@/lib/api-types';
 import { countLabel, formatDuration } from '@/lib/format/numbers';
+import { CARD_IMAGE_SIZES, thumbnailSrcSet } from '@/lib/media/thumbnails';
 
 import { WatchLaterButton } from './WatchLaterButton';
 
@@ -20,9 +21,20 @@ export function VideoCard({ video, priority = false }: { video: VideoDto; priori
       <Link href={`/video/${video.streamVideoId}`} className="video-card-link">
         <span className="video-thumb">
           {video.thumbnailUrl ? (
-            // Thumbnails are already sized JPEGs from our pipeline; the image optimiser would only add work.
+            // Our pipeline already made the sizes (WebP widths, the JPEG for videos processed before them); the image optimiser would only add work.
             // eslint-disable-next-line @next/next/no-img-element
-            <img src={video.thumbnailUrl} alt="" width={640} height={360} loading={priority ? 'eager' : 'lazy'} decoding="async" />
+            <img
+              src={video.thumbnailUrl}
+              srcSet={thumbnailSrcSet(video.streamVideoId, video.thumbnailVersion) ?? undefined}
+              sizes={CARD_IMAGE_SIZES}
+              alt=""
+              width={640}
+              height={360}
+              // The first row is the likely LCP: fetched first. The rest wait until they are near the viewport.
+              loading={priority ? 'eager' : 'lazy'}
+              fetchPriority={priority ? 'high' : 'auto'}
+              decoding="async"
+            />
           ) : (
             <span className="video-thumb-placeholder" data-testid="thumbnail-placeholder">
               <VideoIcon size={36} />
