@@ -129,9 +129,8 @@ async function main() {
     console.log(`\nbench:lighthouse — lighthouse 12 mobile (simulated throttling), median of ${RUNS} runs, ${os.cpus().length} cores, load ${load}`);
     console.log(`${'page'.padEnd(26)}perf  a11y  bp   seo    LCP ms   TBT ms    CLS     FCP ms    SI ms`);
     for (const [pathname, m] of results) {
-      const label = pathname.startsWith('/video/') ? '/video/…' + pathname.slice(-6) : pathname;
       console.log(
-        `${label.padEnd(26)}${String(m.scores.performance).padEnd(6)}${String(m.scores.accessibility).padEnd(6)}${String(m.scores['best-practices']).padEnd(5)}${String(m.scores.seo).padEnd(5)}` +
+        `${pathname.padEnd(26)}${String(m.scores.performance).padEnd(6)}${String(m.scores.accessibility).padEnd(6)}${String(m.scores['best-practices']).padEnd(5)}${String(m.scores.seo).padEnd(5)}` +
           `${m.metrics.LCP.toFixed(0).padStart(8)}${m.metrics.TBT.toFixed(0).padStart(9)}${m.metrics.CLS.toFixed(3).padStart(8)}${m.metrics.FCP.toFixed(0).padStart(10)}${m.metrics.SI.toFixed(0).padStart(9)}`,
       );
     }

@@ -13,7 +13,15 @@ import { WatchLaterButton } from './WatchLaterButton';
  * views and likes, linking to its page. Server-rendered and reused by the
  * client feeds, so it holds no state.
  */
-export function VideoCard({ video, priority = false }: { video: VideoDto; priority?: boolean }) {
+/**
+ * How soon a card's picture loads: the grid's first is the likely LCP (fetched
+ * first), the rest of its first row eagerly, everything else when near the viewport.
+ */
+export type CardLoading = 'lcp' | 'eager' | 'lazy';
+
+export const cardLoading = (index: number, priorityCount: number): CardLoading => (index >= priorityCount ? 'lazy' : index === 0 ? 'lcp' : 'eager');
+
+export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loading?: CardLoading }) {
   const duration = formatDuration(video.durationSeconds);
   const likes = video.likedBy.length;
   return (
@@ -30,9 +38,8 @@ export function VideoCard({ video, priority = false }: { video: VideoDto; priori
               alt=""
               width={640}
               height={360}
-              // The first row is the likely LCP: fetched first. The rest wait until they are near the viewport.
-              loading={priority ? 'eager' : 'lazy'}
-              fetchPriority={priority ? 'high' : 'auto'}
+              loading={loading === 'lazy' ? 'lazy' : 'eager'}
+              fetchPriority={loading === 'lcp' ? 'high' : 'auto'}
               decoding="async"
             />
           ) : (
@@ -64,7 +71,7 @@ export function VideoGrid({ videos, label, priorityCount = 0 }: { videos: VideoD
     <ul className="video-grid" aria-label={label}>
       {videos.map((video, index) => (
         <li key={video._id}>
-          <VideoCard video={video} priority={index < priorityCount} />
+          <VideoCard video={video} loading={cardLoading(index, priorityCount)} />
         </li>
       ))}
     </ul>
