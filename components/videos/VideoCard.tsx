@@ -14,12 +14,14 @@ import { WatchLaterButton } from './WatchLaterButton';
  * client feeds, so it holds no state.
  */
 /**
- * How soon a card's picture loads: the grid's first is the likely LCP (fetched
- * first), the rest of its first row eagerly, everything else when near the viewport.
+ * How soon a card's picture loads. The first of a grid at the top of its page (priorityCount > 0) is
+ * the likely LCP: eager, at high priority. All others are lazy, also in the first row: fetched eagerly,
+ * they shared a phone's bandwidth with the LCP picture while not in view (bench:lighthouse, decision 027);
+ * lazy ones in view still load as soon as the page is laid out.
  */
-export type CardLoading = 'lcp' | 'eager' | 'lazy';
+export type CardLoading = 'lcp' | 'lazy';
 
-export const cardLoading = (index: number, priorityCount: number): CardLoading => (index >= priorityCount ? 'lazy' : index === 0 ? 'lcp' : 'eager');
+export const cardLoading = (index: number, priorityCount: number): CardLoading => (index === 0 && priorityCount > 0 ? 'lcp' : 'lazy');
 
 export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loading?: CardLoading }) {
   const duration = formatDuration(video.durationSeconds);
@@ -38,7 +40,7 @@ export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loadin
               alt=""
               width={640}
               height={360}
-              loading={loading === 'lazy' ? 'lazy' : 'eager'}
+              loading={loading === 'lcp' ? 'eager' : 'lazy'}
               fetchPriority={loading === 'lcp' ? 'high' : 'auto'}
               decoding="async"
             />
