@@ -41,7 +41,7 @@ export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loadin
               width={640}
               height={360}
               loading={loading === 'lcp' ? 'eager' : 'lazy'}
-              fetchPriority={loading === 'lcp' ? 'high' : 'auto'}
+              fetchPriority={loading === 'lcp' ? 'high' : undefined}
               decoding="async"
             />
           ) : (
