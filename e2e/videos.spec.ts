@@ -33,6 +33,16 @@ test.describe('watching videos', () => {
     }).toPass({ timeout: 12_000 });
     const card = page.getByRole('list', { name: 'Recent uploads' }).getByRole('article').filter({ hasText: title });
     await expect(card.locator('img')).toHaveAttribute('src', `/media/videos/${id}/thumbnail.jpg`);
+    // Browsers pick one of the WebP widths; the picture is lazy unless it is the first of the grid.
+    const srcset = (await card.locator('img').getAttribute('srcset'))!;
+    expect(srcset).toMatch(new RegExp(`^/media/videos/${id}/thumbnail-[0-9a-f]{16}-320\\.webp 320w, .+-480\\.webp 480w, .+-640\\.webp 640w$`));
+    await expect(card.locator('img')).toHaveAttribute('loading', 'lazy');
+    const webp = await request.get(srcset.split(', ').at(-1)!.split(' ')[0]!);
+    expect(webp.status()).toBe(200);
+    expect(webp.headers()['content-type']).toBe('image/webp');
+    expect(webp.headers()['cache-control']).toContain('immutable');
+    await card.locator('img').scrollIntoViewIfNeeded();
+    await expect.poll(() => card.locator('img').evaluate((image: HTMLImageElement) => image.currentSrc)).toMatch(/\.webp$/);
     await expect(card.getByLabel('0 views')).toBeVisible();
     await expect(card.getByLabel('0 likes')).toBeVisible();
 
@@ -50,6 +60,10 @@ test.describe('watching videos', () => {
     await expect(page.getByRole('main').getByText(/seconds? ago|minutes? ago/)).toBeVisible();
 
     const video = page.getByLabel(`Video: ${title}`);
+    // The poster is the widest WebP, preloaded: the page's largest picture.
+    const poster = (await video.getAttribute('poster'))!;
+    expect(poster).toMatch(new RegExp(`^/media/videos/${id}/thumbnail-[0-9a-f]{16}-640\\.webp$`));
+    expect((await request.get(`/video/${id}`)).headers()['link']).toContain(`<${poster}>; rel=preload; as="image"; fetchpriority="high"`);
     await video.evaluate((element: HTMLVideoElement) => {
       element.muted = true;
       return element.play();

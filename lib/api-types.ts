@@ -24,6 +24,8 @@ export interface VideoDto {
   category: 'Sissy' | 'Beta' | 'Censor';
   tags: string[];
   thumbnailUrl: string | null;
+  /** Names the WebP widths of the thumbnail (lib/media/thumbnails.ts); null when only the JPEG exists. */
+  thumbnailVersion: string | null;
   views: number;
   /** Member ids; its length is the like count. */
   likedBy: string[];

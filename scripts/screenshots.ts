@@ -1,7 +1,8 @@
 /**
  * npm run screenshots -- [base URL] [out dir]
- * Full-page screenshots of the main pages at 1280 px and 375 px in Debian's
- * Chromium, with and without the age gate, for looking at what people see.
+ * Full-page screenshots of the main pages (and the newest video's page) at
+ * 1280 px and 375 px in Debian's Chromium, with and without the age gate,
+ * for looking at what people see.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -12,8 +13,17 @@ const base = process.argv[2] ?? 'http://localhost:3000';
 const outDir = process.argv[3] ?? 'test-results/screenshots';
 const PAGES = ['/', '/category/Sissy', '/search?q=sissy', '/subscribe', '/community-standards', '/cookie-policy', '/lgbtq-support', '/missing-page'];
 
+/** The newest public video's page, when there is one (the demo content gives twelve). */
+async function videoPage(): Promise<string[]> {
+  const answer = await fetch(`${base}/api/videos?limit=1`).catch(() => null);
+  if (!answer?.ok) return [];
+  const { videos } = (await answer.json()) as { videos: { streamVideoId: string }[] };
+  return videos[0] ? [`/video/${videos[0].streamVideoId}`] : [];
+}
+
 async function main() {
   mkdirSync(outDir, { recursive: true });
+  const pages = [...PAGES, ...(await videoPage())];
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu'],
@@ -27,7 +37,7 @@ async function main() {
     const context = await browser.newContext({ viewport: { width, height: 800 } });
     await context.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
     const page = await context.newPage();
-    for (const pathname of PAGES) {
+    for (const pathname of pages) {
       await page.goto(`${base}${pathname}`);
       const name = pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home';
       await page.screenshot({ path: path.join(outDir, `${name}-${width}.png`), fullPage: true });

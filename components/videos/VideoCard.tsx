@@ -4,6 +4,7 @@ import { LikeButton } from '@/components/community/LikeButton';
 import { EyeIcon, VideoIcon } from '@/components/icons';
 import type { VideoDto } from '@/lib/api-types';
 import { countLabel, formatDuration } from '@/lib/format/numbers';
+import { CARD_IMAGE_SIZES, thumbnailSrcSet } from '@/lib/media/thumbnails';
 
 import { WatchLaterButton } from './WatchLaterButton';
 
@@ -12,7 +13,17 @@ import { WatchLaterButton } from './WatchLaterButton';
  * views and likes, linking to its page. Server-rendered and reused by the
  * client feeds, so it holds no state.
  */
-export function VideoCard({ video, priority = false }: { video: VideoDto; priority?: boolean }) {
+/**
+ * How soon a card's picture loads. The first of a grid at the top of its page (priorityCount > 0) is
+ * the likely LCP: eager, at high priority. All others are lazy, also in the first row: fetched eagerly,
+ * they shared a phone's bandwidth with the LCP picture while not in view (bench:lighthouse, decision 027);
+ * lazy ones in view still load as soon as the page is laid out.
+ */
+export type CardLoading = 'lcp' | 'lazy';
+
+export const cardLoading = (index: number, priorityCount: number): CardLoading => (index === 0 && priorityCount > 0 ? 'lcp' : 'lazy');
+
+export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loading?: CardLoading }) {
   const duration = formatDuration(video.durationSeconds);
   const likes = video.likedBy.length;
   return (
@@ -20,9 +31,19 @@ export function VideoCard({ video, priority = false }: { video: VideoDto; priori
       <Link href={`/video/${video.streamVideoId}`} className="video-card-link">
         <span className="video-thumb">
           {video.thumbnailUrl ? (
-            // Thumbnails are already sized JPEGs from our pipeline; the image optimiser would only add work.
+            // Our pipeline already made the sizes (WebP widths, the JPEG for videos processed before them); the image optimiser would only add work.
             // eslint-disable-next-line @next/next/no-img-element
-            <img src={video.thumbnailUrl} alt="" width={640} height={360} loading={priority ? 'eager' : 'lazy'} decoding="async" />
+            <img
+              src={video.thumbnailUrl}
+              srcSet={thumbnailSrcSet(video.streamVideoId, video.thumbnailVersion) ?? undefined}
+              sizes={CARD_IMAGE_SIZES}
+              alt=""
+              width={640}
+              height={360}
+              loading={loading === 'lcp' ? 'eager' : 'lazy'}
+              fetchPriority={loading === 'lcp' ? 'high' : undefined}
+              decoding="async"
+            />
           ) : (
             <span className="video-thumb-placeholder" data-testid="thumbnail-placeholder">
               <VideoIcon size={36} />
@@ -52,7 +73,7 @@ export function VideoGrid({ videos, label, priorityCount = 0 }: { videos: VideoD
     <ul className="video-grid" aria-label={label}>
       {videos.map((video, index) => (
         <li key={video._id}>
-          <VideoCard video={video} priority={index < priorityCount} />
+          <VideoCard video={video} loading={cardLoading(index, priorityCount)} />
         </li>
       ))}
     </ul>

@@ -4,7 +4,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 
 import type { VideoDto } from '@/lib/api-types';
 
-import { VideoCard } from './VideoCard';
+import { cardLoading, VideoCard } from './VideoCard';
 
 interface VideoGridProps {
   videos: VideoDto[];
@@ -49,7 +49,7 @@ export function VideoGrid({ videos, label, priorityCount = 0, loading, error, lo
       <ul className="video-grid" aria-label={label} aria-busy={loading}>
         {videos.map((video, index) => (
           <li key={video._id} ref={index === videos.length - 1 ? lastCard : undefined}>
-            <VideoCard video={video} priority={index < priorityCount} />
+            <VideoCard video={video} loading={cardLoading(index, priorityCount)} />
           </li>
         ))}
       </ul>

@@ -24,8 +24,8 @@ interface PlayerProps extends PlayerSource {
  * The video player: a native <video> element that plays the web MP4 from
  * the server HTML (works without JavaScript, and for crawlers), upgraded to
  * adaptive HLS with hls.js where Media Source Extensions exist (Safari plays
- * HLS natively). hls.js loads only when needed, so it costs pages without a
- * player nothing. Any fatal HLS error falls back to the MP4.
+ * HLS natively). hls.js loads at the first play, so it costs pages without a
+ * player, and visitors who do not play, nothing. Any fatal HLS error falls back to the MP4.
  */
 export function VideoPlayer({ streamVideoId, title, poster, mp4Url, hlsUrl, countView = true, allowAutoplay = true }: PlayerProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -49,7 +49,9 @@ export function VideoPlayer({ streamVideoId, title, poster, mp4Url, hlsUrl, coun
       video.src = hlsUrl;
       return;
     }
-    void import('hls.js').then(({ default: Hls }) => {
+    // hls.js (about 90 KB) and its first segments wait for the first play: until then the page costs a phone
+    // only the poster, and playback starts from the MP4 and moves to HLS at the same position (decision 027).
+    const upgrade = () => void import('hls.js').then(({ default: Hls }) => {
       if (destroyed || !Hls.isSupported()) return;
       const at = video.currentTime;
       const wasPlaying = !video.paused;
@@ -64,8 +66,11 @@ export function VideoPlayer({ streamVideoId, title, poster, mp4Url, hlsUrl, coun
       hls.attachMedia(video);
       if (wasPlaying) void video.play().catch(() => {});
     });
+    if (!video.paused) upgrade();
+    else video.addEventListener('play', upgrade, { once: true });
     return () => {
       destroyed = true;
+      video.removeEventListener('play', upgrade);
       hls?.destroy();
     };
   }, [hlsUrl, mp4Url]);

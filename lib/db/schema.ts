@@ -225,6 +225,11 @@ export const videos = pgTable(
     width: integer('width'),
     height: integer('height'),
     thumbnailKey: text('thumbnail_key'),
+    /**
+     * The content hash in the URLs of the thumbnail's WebP widths (lib/media/thumbnails.ts), set when
+     * processing made them; null for videos processed before (cards then show the JPEG alone).
+     */
+    thumbnailVersion: text('thumbnail_version'),
     /** The web MP4 (plays at once, the fallback player source); set when processing makes the video ready. */
     webMp4Key: text('web_mp4_key'),
     /** The HLS master playlist; set when the adaptive ladder is packaged, after the video is already playable. */

@@ -240,7 +240,11 @@ export class PageCache {
       return;
     }
     for (const [name, value] of page.headers) res.appendHeader(name, value);
-    if (route.store) res.setHeader(STATUS_HEADER, 'MISS');
+    if (route.store) {
+      res.setHeader(STATUS_HEADER, 'MISS');
+      // A page the cache keeps is the same for everyone: a hit's header, not Next's no-store, which also bars the back/forward cache.
+      if (page.status === 200 && !page.headers.some(([name]) => name === 'set-cookie')) res.setHeader('cache-control', this.publicCacheControl());
+    }
     // Compressed quickly for this one answer; the stored entry gets the slow, small encodings.
     const gzipped = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && page.body.length > 0;
     const body = gzipped ? await gzipAsync(page.body, { level: 6 }) : page.body;
@@ -261,9 +265,7 @@ export class PageCache {
 
   private send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, status: 'HIT' | 'STALE') {
     for (const [name, value] of entry.headers) res.setHeader(name, value);
-    const ttlSeconds = Math.max(1, Math.round(this.options.ttlMs / 1000));
-    // Browsers revalidate (cheap 304s); shared caches may keep it as long as we do.
-    res.setHeader('cache-control', `public, max-age=0, s-maxage=${ttlSeconds}, stale-while-revalidate=60`);
+    res.setHeader('cache-control', this.publicCacheControl());
     const earlier = res.getHeader('vary'); // e.g. the region headers, set before the cache runs
     res.setHeader('vary', [earlier, 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, accept-encoding'].filter(Boolean).join(', '));
     res.setHeader('etag', entry.etag);
@@ -283,6 +285,12 @@ export class PageCache {
     res.setHeader('content-length', body.length);
     res.statusCode = 200;
     res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /** Browsers revalidate (cheap 304s); shared caches may keep it as long as we do. */
+  private publicCacheControl() {
+    const ttlSeconds = Math.max(1, Math.round(this.options.ttlMs / 1000));
+    return `public, max-age=0, s-maxage=${ttlSeconds}, stale-while-revalidate=60`;
   }
 
   private now() {

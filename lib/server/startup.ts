@@ -14,6 +14,7 @@ import { seedStarterTasksIfUnused } from './tasks/starter-pool';
 import { startQuarantineSweeper } from './videos/quarantine';
 import { registerUploadBridge } from './videos/upload-node';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
+import { enqueueThumbnailBackfill } from './videos/thumbnail-backfill';
 import { schedulePrivateDocumentSweep } from './verification/retention';
 import { scheduleVipExpiry } from './vip/expiry';
 import { scheduleRecurring } from './jobs/recurring';
@@ -52,6 +53,8 @@ export async function startServer(): Promise<void> {
     await schedulePrivateDocumentSweep(db);
     // Old finished and failed jobs, and expired rate-limit counters (lib/server/jobs/retention.ts, decision 023).
     await scheduleRetentionSweeps(db);
+    // Videos processed before thumbnails had WebP widths get them, once per database (lib/server/videos/thumbnail-backfill.ts).
+    await enqueueThumbnailBackfill(db);
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.

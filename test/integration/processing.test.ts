@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 
 import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
 import { jobs, videos } from '@/lib/db/schema';
+import { THUMBNAIL_WIDTHS } from '@/lib/media/thumbnails';
 import { claim } from '@/lib/server/jobs/queue';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { ADAPTIVE_STREAMING_FAILED_MESSAGE } from '@/lib/server/media/messages';
@@ -81,7 +84,13 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     const web = path.join(videoDir(id), 'web.mp4');
     expect(indexFirst(web)).toBe(true);
     expect(await probeVideo(web)).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
-    expect(readFileSync(path.join(videoDir(id), 'thumbnail.jpg')).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    const jpeg = readFileSync(path.join(videoDir(id), 'thumbnail.jpg'));
+    expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // The WebP widths of the cards, named by the JPEG's hash.
+    expect(row.thumbnailVersion).toBe(createHash('sha256').update(jpeg).digest('hex').slice(0, 16));
+    for (const width of THUMBNAIL_WIDTHS) {
+      expect(await sharp(path.join(videoDir(id), `thumbnail-${width}.webp`)).metadata()).toMatchObject({ format: 'webp', width });
+    }
   });
 
   it('transcodes what browsers cannot play to H.264', async () => {

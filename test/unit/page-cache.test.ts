@@ -39,6 +39,8 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
     // Next sends no policy to the cache's fetches (proxy.ts); one sent anyway must not survive.
     res.setHeader('content-security-policy', "script-src 'unsafe-inline'");
     if (upstream.fromCache) res.setHeader('x-nextjs-cache', 'HIT');
+    // What Next sends with a page rendered per request.
+    res.setHeader('cache-control', 'private, no-cache, no-store, max-age=0, must-revalidate');
     if (upstream.setCookie) res.setHeader('set-cookie', 'a=b');
     if (upstream.hsts) res.setHeader('strict-transport-security', 'max-age=63072000; includeSubDomains');
     // Like Next, it writes the request's nonce on the scripts it renders (here React's Suspense runtime).
@@ -97,6 +99,8 @@ describe('public page cache', () => {
     try {
       const first = await get(`${server.url}/`);
       expect(first.headers['x-chrysalis-cache']).toBe('MISS');
+      // The page it stores is the same for everyone, first visitor included: no no-store, which bars the back/forward cache.
+      expect(first.headers['cache-control']).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=60');
       expect(server.upstream.calls).toBe(1); // the visitor got the fill's answer: one render, not two
       const callsAfterFill = server.upstream.calls;
 
@@ -157,6 +161,7 @@ describe('public page cache', () => {
       expect(server.cache.size).toBe(0);
       const again = await get(`${server.url}/public`);
       expect(again.headers['x-chrysalis-cache']).toBe('MISS');
+      expect(again.headers['cache-control']).toContain('no-store');
       expect(again.status).toBe(server.upstream.status);
       expect(again.headers['content-security-policy']).toContain(scriptSrcOf(1));
     } finally {

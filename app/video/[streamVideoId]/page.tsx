@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { preload } from 'react-dom';
 
 import { Comments } from '@/components/community/Comments';
 import { FollowButton } from '@/components/community/FollowButton';
@@ -18,6 +19,7 @@ import { getConfig } from '@/lib/config/server';
 import { embedSnippet } from '@/lib/embed';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
 import { relativeTime } from '@/lib/format/relative-time';
+import { thumbnailPosterUrl } from '@/lib/media/thumbnails';
 import { loadMoreLikeThis, loadVideoPage } from '@/lib/server/videos/video-page';
 import { absoluteUrl, fullTitle, pageMetadata } from '@/lib/seo/metadata';
 import { DEFAULT_KEYWORDS, searchHref } from '@/lib/site';
@@ -68,6 +70,9 @@ export default async function VideoPage({ params }: Props) {
   const { video, playback } = data;
   const more = await loadMoreLikeThis(video);
   const likes = video.likedBy.length;
+  // The poster is the page's largest picture (its LCP): the WebP when there is one, asked for before the player's script runs.
+  const poster = thumbnailPosterUrl(video.streamVideoId, video.thumbnailVersion) ?? video.thumbnailUrl;
+  if (poster) preload(poster, { as: 'image', fetchPriority: 'high' });
   return (
     <>
       <VideoStructuredData
@@ -84,7 +89,7 @@ export default async function VideoPage({ params }: Props) {
       />
       <div className="watch">
         <article aria-labelledby="video-title">
-          <VideoPlayer streamVideoId={video.streamVideoId} title={video.title} poster={video.thumbnailUrl} mp4Url={playback.mp4Url} hlsUrl={playback.hlsUrl} />
+          <VideoPlayer streamVideoId={video.streamVideoId} title={video.title} poster={poster} mp4Url={playback.mp4Url} hlsUrl={playback.hlsUrl} />
           <h1 id="video-title" className="watch-title">
             {video.title}
           </h1>

@@ -10,11 +10,13 @@ import { sql } from 'drizzle-orm';
 
 import { getConfig } from '@/lib/config/server';
 import { queryRows, type Database } from '@/lib/db';
+import { THUMBNAIL_WIDTHS } from '@/lib/media/thumbnails';
 
 import { hashPassword } from '../auth/passwords';
 import { probeVideo } from '../media/probe';
+import { makeThumbnailVariants } from '../media/thumbnail-variants';
 import { makeThumbnail, makeWebMp4 } from '../media/web-mp4';
-import { contentTypeFor, getMediaStorage, mediaKeys } from '../storage';
+import { contentTypeFor, getMediaStorage, mediaKeys, thumbnailVariantName } from '../storage';
 
 /**
  * `npm run seed`: large synthetic catalogues for benchmarks, on either
@@ -215,7 +217,10 @@ async function makeSharedMedia(dir: string) {
     const thumbnail = path.join(dir, `thumbnail-${index}.jpg`);
     await makeWebMp4(raw, web, probe);
     await makeThumbnail(raw, thumbnail, probe);
-    clips.push({ web, thumbnail, probe });
+    const variantsDir = path.join(dir, `variants-${index}`);
+    await mkdir(variantsDir);
+    const thumbnailVersion = await makeThumbnailVariants(thumbnail, variantsDir);
+    clips.push({ web, thumbnail, variantsDir, thumbnailVersion, probe });
   }
   return clips;
 }
@@ -248,11 +253,14 @@ async function attachMedia(db: Database, prefix: string, perCategory: number, on
     const storage = getMediaStorage();
     for (const [index, { id }] of targets.entries()) {
       const clip = clips[index % clips.length]!;
-      for (const [key, file] of [[mediaKeys.webMp4(id), clip.web], [mediaKeys.thumbnail(id), clip.thumbnail]] as const) {
-        await storage.putFile(key, await stage(file, work), contentTypeFor(key));
-      }
+      const files: [string, string][] = [
+        [mediaKeys.webMp4(id), clip.web],
+        [mediaKeys.thumbnail(id), clip.thumbnail],
+        ...THUMBNAIL_WIDTHS.map((width): [string, string] => [mediaKeys.thumbnailVariant(id, width), path.join(clip.variantsDir, thumbnailVariantName(width))]),
+      ];
+      for (const [key, file] of files) await storage.putFile(key, await stage(file, work), contentTypeFor(key));
       await db.execute(sql`
-        UPDATE videos SET web_mp4_key = ${mediaKeys.webMp4(id)}, thumbnail_key = ${mediaKeys.thumbnail(id)},
+        UPDATE videos SET web_mp4_key = ${mediaKeys.webMp4(id)}, thumbnail_key = ${mediaKeys.thumbnail(id)}, thumbnail_version = ${clip.thumbnailVersion},
                duration_seconds = ${clip.probe.durationSeconds}, width = ${clip.probe.width}, height = ${clip.probe.height}
         WHERE id = ${id}`);
       onProgress?.({ phase: 'media', done: index + 1, total: targets.length });

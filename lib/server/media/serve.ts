@@ -9,6 +9,20 @@ import { getConfig, type MediaOffload } from '@/lib/config/server';
 import { avatarDir } from '../accounts/photos';
 import { contentTypeFor, getMediaStorage, type ByteRange } from '../storage';
 
+/**
+ * Public media under a fixed name (web MP4, JPEG thumbnail, HLS) may sit in shared caches for an hour:
+ * a removed video leaves them within that time.
+ */
+export const PUBLIC_MEDIA_CACHE = 'public, max-age=3600';
+/**
+ * Public media under a content-addressed name (the thumbnail's WebP widths, decision 027): browsers keep
+ * them for a year without asking again; shared caches (s-maxage) for an hour, like the rest, so a video
+ * hidden by moderation leaves them as fast as it leaves the fixed names.
+ */
+export const PUBLIC_VERSIONED_MEDIA_CACHE = 'public, max-age=31536000, s-maxage=3600, immutable';
+/** Previews of unpublished videos, for their owner and admins: never in a shared cache. */
+export const PRIVATE_MEDIA_CACHE = 'private, max-age=300';
+
 /** Headers every media answer carries, whoever sends the bytes. */
 function mediaHeaders(key: string, cacheControl: string): Headers {
   return new Headers({

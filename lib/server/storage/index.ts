@@ -3,6 +3,7 @@ import 'server-only';
 import type { Readable } from 'node:stream';
 
 import { getConfig } from '@/lib/config/server';
+import type { ThumbnailWidth } from '@/lib/media/thumbnails';
 
 import { LocalMediaStorage } from './local';
 import { S3MediaStorage } from './s3';
@@ -59,11 +60,15 @@ export function setMediaStorage(next: MediaStorage | null): void {
   storage = next;
 }
 
+/** A WebP width of the thumbnail, beside thumbnail.jpg (lib/server/media/thumbnail-variants.ts); its URL carries the version instead. */
+export const thumbnailVariantName = (width: ThumbnailWidth) => `thumbnail-${width}.webp`;
+
 export const mediaKeys = {
   original: (sourceKey: string) => `originals/${sourceKey}`,
   videoPrefix: (videoId: string) => `videos/${videoId}`,
   webMp4: (videoId: string) => `videos/${videoId}/web.mp4`,
   thumbnail: (videoId: string) => `videos/${videoId}/thumbnail.jpg`,
+  thumbnailVariant: (videoId: string, width: ThumbnailWidth) => `videos/${videoId}/${thumbnailVariantName(width)}`,
   hls: (videoId: string, file: string) => `videos/${videoId}/hls/${file}`,
 };
 

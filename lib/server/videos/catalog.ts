@@ -15,7 +15,7 @@ import { toOwnVideoDto, toVideoDto, type VideoRow } from './dto';
 
 /** Everything a video DTO needs, with the owner's name and the members who liked it. */
 export const VIDEO_COLUMNS = sql`
-  v.id, v.stream_video_id, v.title, v.description, v.category, v.tags, v.thumbnail_key, v.web_mp4_key,
+  v.id, v.stream_video_id, v.title, v.description, v.category, v.tags, v.thumbnail_key, v.thumbnail_version, v.web_mp4_key,
   v.hls_master_key, v.views, v.duration_seconds, v.width, v.height, v.published_at, v.created_at,
   v.owner_id, u.username AS owner_username, v.processing_state, v.moderation_status, v.processing_error,
   v.rejection_reason, v.performers_declared_at,

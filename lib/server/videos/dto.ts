@@ -13,6 +13,7 @@ export interface VideoRow {
   category: VideoDto['category'];
   tags: string[];
   thumbnail_key: string | null;
+  thumbnail_version: string | null;
   web_mp4_key: string | null;
   hls_master_key: string | null;
   views: number;
@@ -53,6 +54,7 @@ export function toVideoDto(row: VideoRow): VideoDto {
     category: row.category,
     tags: row.tags ?? [],
     thumbnailUrl: row.thumbnail_key ? mediaUrl(row.stream_video_id, 'thumbnail.jpg') : null,
+    thumbnailVersion: row.thumbnail_key ? row.thumbnail_version : null,
     views: Number(row.views),
     likedBy: row.liked_by ?? [],
     durationSeconds: row.duration_seconds === null ? null : Number(row.duration_seconds),

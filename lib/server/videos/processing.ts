@@ -15,6 +15,7 @@ import type { JobHandler } from '../jobs/worker';
 import { HLS_MASTER, packageHls } from '../media/hls';
 import { ADAPTIVE_STREAMING_FAILED_MESSAGE, PROCESSING_FAILED_MESSAGE } from '../media/messages';
 import { NotAVideoError, probeVideo } from '../media/probe';
+import { makeThumbnailVariants } from '../media/thumbnail-variants';
 import { makeThumbnail, makeWebMp4 } from '../media/web-mp4';
 import { contentTypeFor, getMediaStorage, mediaKeys } from '../storage';
 
@@ -71,6 +72,7 @@ export const processVideo: JobHandler = async (job: Job, { signal }) => {
     const probe = await probeVideo(original.path, { signal });
     await makeWebMp4(original.path, path.join(work, 'web.mp4'), probe, { signal });
     await makeThumbnail(original.path, path.join(work, 'thumbnail.jpg'), probe, { signal });
+    const thumbnailVersion = await makeThumbnailVariants(path.join(work, 'thumbnail.jpg'));
     signal.throwIfAborted();
     for (const file of await filesUnder(work)) {
       const key = `${mediaKeys.videoPrefix(videoId)}/${file}`;
@@ -82,6 +84,7 @@ export const processVideo: JobHandler = async (job: Job, { signal }) => {
         .set({
           processingState: 'ready',
           thumbnailKey: mediaKeys.thumbnail(videoId),
+          thumbnailVersion,
           webMp4Key: mediaKeys.webMp4(videoId),
           durationSeconds: probe.durationSeconds,
           width: probe.width,

@@ -1,7 +1,8 @@
 import type { NextRequest } from 'next/server';
 
+import { THUMBNAIL_VARIANT_FILE, type ThumbnailWidth } from '@/lib/media/thumbnails';
 import { resolveActor } from '@/lib/server/auth/session';
-import { serveStoredFile } from '@/lib/server/media/serve';
+import { PRIVATE_MEDIA_CACHE, PUBLIC_MEDIA_CACHE, PUBLIC_VERSIONED_MEDIA_CACHE, serveStoredFile } from '@/lib/server/media/serve';
 import { mediaKeys } from '@/lib/server/storage';
 import { findViewableVideo } from '@/lib/server/videos/access';
 
@@ -16,13 +17,15 @@ const notFound = () => new Response('Not found', { status: 404, headers: { 'Cach
 async function handle(request: NextRequest, { params }: Context): Promise<Response> {
   const { streamVideoId, file } = await params;
   const relative = file.join('/');
-  if (!MEDIA_FILE.test(relative)) return notFound();
+  const variant = THUMBNAIL_VARIANT_FILE.exec(relative);
+  if (!variant && !MEDIA_FILE.test(relative)) return notFound();
   const found = await findViewableVideo(() => resolveActor(request), streamVideoId);
   if (!found) return notFound();
-  // Public media may sit in shared caches for an hour (a removed video leaves them within that time);
-  // previews of unpublished videos are private to the browser.
-  const cacheControl = found.isPublic ? 'public, max-age=3600' : 'private, max-age=300';
-  return serveStoredFile(request, `${mediaKeys.videoPrefix(found.row.id)}/${relative}`, cacheControl);
+  if (!variant) return serveStoredFile(request, `${mediaKeys.videoPrefix(found.row.id)}/${relative}`, found.isPublic ? PUBLIC_MEDIA_CACHE : PRIVATE_MEDIA_CACHE);
+  // A versioned URL names one content: any other version is a 404, never the current bytes under an old name.
+  const [, version, width] = variant;
+  if (found.row.thumbnail_version !== version) return notFound();
+  return serveStoredFile(request, mediaKeys.thumbnailVariant(found.row.id, Number(width) as ThumbnailWidth), found.isPublic ? PUBLIC_VERSIONED_MEDIA_CACHE : PRIVATE_MEDIA_CACHE);
 }
 
 export const GET = handle;

@@ -1,0 +1,158 @@
+/**
+ * npm run bench:lighthouse
+ *
+ * What a phone feels: Lighthouse 12 (mobile form factor, simulated
+ * throttling, Debian Chromium) on `/`, a video page and /category/Sissy of
+ * the production build with the demo content, three runs per page, medians
+ * printed against the targets of issue 14 (performance ≥ 95, accessibility,
+ * best practices and SEO 100, LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.05).
+ *
+ * The server starts on a fresh DATA_DIR, seeds the twelve demo clips through
+ * the real pipeline and is measured once they are all public. Lighthouse
+ * visits as a returning visitor: the age gate is confirmed the way the site
+ * remembers it (sessionStorage, set before any page script runs).
+ *
+ * BENCH_PORT (default 3240), BENCH_LIGHTHOUSE_RUNS (default 3),
+ * BENCH_LIGHTHOUSE_REPORTS=<dir> keeps every run's JSON report there.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import * as chromeLauncher from 'chrome-launcher';
+
+import { STORAGE_KEYS } from '@/lib/storage-keys';
+
+import { median } from './lib/bench';
+import { buildIfNeeded } from './lib/build';
+import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
+
+const execFileAsync = promisify(execFile);
+const PORT = Number(process.env.BENCH_PORT ?? 3240);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const REPORT_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
+const CHROME_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const DEMO_CLIPS = 12;
+const DEMO_TIMEOUT_MS = 8 * 60 * 1000;
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const METRICS = [
+  { id: 'largest-contentful-paint', label: 'LCP', unit: 'ms' },
+  { id: 'total-blocking-time', label: 'TBT', unit: 'ms' },
+  { id: 'cumulative-layout-shift', label: 'CLS', unit: '' },
+  { id: 'first-contentful-paint', label: 'FCP', unit: 'ms' },
+  { id: 'speed-index', label: 'SI', unit: 'ms' },
+] as const;
+/** The targets of issue 14: scores ×100, metrics in ms (CLS unitless). */
+const TARGETS: { name: string; value: (m: PageMedians) => number; ok: (v: number) => boolean; show: (v: number) => string; goal: string }[] = [
+  { name: 'performance', value: (m) => m.scores.performance, ok: (v) => v >= 95, show: String, goal: '≥ 95' },
+  { name: 'accessibility', value: (m) => m.scores.accessibility, ok: (v) => v === 100, show: String, goal: '100' },
+  { name: 'best practices', value: (m) => m.scores['best-practices'], ok: (v) => v === 100, show: String, goal: '100' },
+  { name: 'SEO', value: (m) => m.scores.seo, ok: (v) => v === 100, show: String, goal: '100' },
+  { name: 'LCP', value: (m) => m.metrics.LCP, ok: (v) => v <= 2000, show: (v) => `${(v / 1000).toFixed(2)} s`, goal: '≤ 2.0 s' },
+  { name: 'TBT', value: (m) => m.metrics.TBT, ok: (v) => v <= 150, show: (v) => `${Math.round(v)} ms`, goal: '≤ 150 ms' },
+  { name: 'CLS', value: (m) => m.metrics.CLS, ok: (v) => v <= 0.05, show: (v) => v.toFixed(3), goal: '≤ 0.05' },
+];
+
+interface PageMedians {
+  scores: Record<(typeof CATEGORIES)[number], number>;
+  metrics: Record<(typeof METRICS)[number]['label'], number>;
+}
+
+/** Waits until the seed job's clips are processed and listed publicly; returns a video page's path. */
+async function waitForDemoContent(): Promise<string> {
+  const deadline = Date.now() + DEMO_TIMEOUT_MS;
+  let listed = 0;
+  while (Date.now() < deadline) {
+    const answer = await fetch(`${ORIGIN}/api/videos?limit=50`).catch(() => null);
+    if (answer?.ok) {
+      const { videos } = (await answer.json()) as { videos: { streamVideoId: string; thumbnailUrl: string | null }[] };
+      listed = videos.filter((video) => video.thumbnailUrl).length;
+      if (listed >= DEMO_CLIPS) return `/video/${videos[0]!.streamVideoId}`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  throw new Error(`only ${listed} of ${DEMO_CLIPS} demo videos were public after ${DEMO_TIMEOUT_MS / 1000} s`);
+}
+
+/** One Lighthouse run in a plain Node child (scripts/lib/lighthouse-audit.mjs says why). */
+async function audit(url: string, chromePort: number, run: number): Promise<PageMedians> {
+  const reportPath = REPORT_DIR ? path.join(REPORT_DIR, `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}-${run}.json`) : undefined;
+  const args = JSON.stringify({ url, chromePort, storageKey: STORAGE_KEYS.ageConfirmed, reportPath });
+  const { stdout } = await execFileAsync(process.execPath, ['scripts/lib/lighthouse-audit.mjs', args], { maxBuffer: 16 * 1024 * 1024 });
+  const result = JSON.parse(stdout) as { scores: PageMedians['scores']; metrics: Record<(typeof METRICS)[number]['id'], number> };
+  return { scores: result.scores, metrics: Object.fromEntries(METRICS.map((m) => [m.label, result.metrics[m.id]])) as PageMedians['metrics'] };
+}
+
+function medians(runs: PageMedians[]): PageMedians {
+  return {
+    scores: Object.fromEntries(CATEGORIES.map((id) => [id, median(runs.map((r) => r.scores[id]))])) as PageMedians['scores'],
+    metrics: Object.fromEntries(METRICS.map((m) => [m.label, median(runs.map((r) => r.metrics[m.label]))])) as PageMedians['metrics'],
+  };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bench-lh-'));
+  // The demo content is seeded on an empty embedded database only: no DATABASE_URL.
+  const { DATABASE_URL: _notUsed, ...inherited } = process.env;
+  const env: NodeJS.ProcessEnv = { ...inherited, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production', SEED_DEMO: '1' };
+  if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
+  buildIfNeeded(env);
+
+  const server = startServerProcess(env, ['ignore', 'ignore', 'inherit']);
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  try {
+    await waitForServer(`${ORIGIN}/api/health`);
+    ownServerPid(server, PORT);
+    console.error('waiting for the demo videos to be processed…');
+    const videoPage = await waitForDemoContent();
+    const pages = ['/', videoPage, '/category/Sissy'];
+
+    chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+    const results = new Map<string, PageMedians>();
+    for (const pathname of pages) {
+      const runs: PageMedians[] = [];
+      // Warm the page cache right before, as a live site's is: the runs measure the page, not a first render after a quiet minute.
+      await (await fetch(`${ORIGIN}${pathname}`, { headers: { 'accept-encoding': 'br, gzip' } })).arrayBuffer();
+      for (let run = 1; run <= RUNS; run += 1) {
+        runs.push(await audit(`${ORIGIN}${pathname}`, chrome.port, run));
+        console.error(`${pathname}: run ${run}/${RUNS} performance ${runs.at(-1)!.scores.performance}`);
+      }
+      results.set(pathname, medians(runs));
+    }
+
+    const load = os.loadavg().map((n) => n.toFixed(2)).join(' ');
+    console.log(`\nbench:lighthouse — lighthouse 12 mobile (simulated throttling), median of ${RUNS} runs, ${os.cpus().length} cores, load ${load}`);
+    console.log(`${'page'.padEnd(26)}perf  a11y  bp   seo    LCP ms   TBT ms    CLS     FCP ms    SI ms`);
+    for (const [pathname, m] of results) {
+      console.log(
+        `${pathname.padEnd(26)}${String(m.scores.performance).padEnd(6)}${String(m.scores.accessibility).padEnd(6)}${String(m.scores['best-practices']).padEnd(5)}${String(m.scores.seo).padEnd(5)}` +
+          `${m.metrics.LCP.toFixed(0).padStart(8)}${m.metrics.TBT.toFixed(0).padStart(9)}${m.metrics.CLS.toFixed(3).padStart(8)}${m.metrics.FCP.toFixed(0).padStart(10)}${m.metrics.SI.toFixed(0).padStart(9)}`,
+      );
+    }
+    console.log('');
+    let allMet = true;
+    for (const [pathname, m] of results) {
+      for (const target of TARGETS) {
+        const value = target.value(m);
+        const ok = target.ok(value);
+        allMet &&= ok;
+        console.log(`${ok ? 'met    ' : 'NOT MET'}  ${pathname.padEnd(26)}${target.name.padEnd(16)}${target.show(value).padEnd(10)}(target ${target.goal})`);
+      }
+    }
+    console.log(`\n${allMet ? 'all targets met' : 'some targets not met'}`);
+  } finally {
+    await chrome?.kill();
+    await stopServerProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
