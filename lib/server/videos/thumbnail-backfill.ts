@@ -19,7 +19,7 @@ import { getMediaStorage, mediaKeys, thumbnailVariantName } from '../storage';
 const log = logger('thumbnails');
 
 /**
- * Videos processed before thumbnails had WebP widths (migration 0023) get
+ * Videos processed before thumbnails had WebP widths (migration 0022) get
  * them from this job, queued once per database at start: it walks every
  * video with a JPEG and no version, oldest first, and stops when none is
  * left (a rerun after a crash picks up where it stopped, since done rows
@@ -29,7 +29,7 @@ export const THUMBNAIL_BACKFILL_JOB = 'thumbnail-backfill';
 const BATCH = 50;
 
 export async function enqueueThumbnailBackfill(db: Database): Promise<void> {
-  await enqueue(db, THUMBNAIL_BACKFILL_JOB, {}, { dedupeKey: `${THUMBNAIL_BACKFILL_JOB}:0023`, maxAttempts: 5 });
+  await enqueue(db, THUMBNAIL_BACKFILL_JOB, {}, { dedupeKey: `${THUMBNAIL_BACKFILL_JOB}:0022`, maxAttempts: 5 });
 }
 
 export const thumbnailBackfill: JobHandler = async (_job, { signal }) => {
