@@ -13,9 +13,10 @@
  *   (scripts/lib/bare-page-server.ts) answering with the exact status,
  *   headers and body the server sent for each encoding, negotiated the same
  *   way (target ≥ 0.8 of it).
- * Requests carry a browser's Accept-Encoding. Rounds alternate page and
- * baselines so machine noise hits all three; medians are reported with
- * their ratios. Then it sums the gzipped size of the
+ * Requests carry a browser's Accept-Encoding. Each round measures a page
+ * and its two baselines back to back; the table shows medians over rounds,
+ * and as ratios the median of each round's ratio, so a burst of other work
+ * on the machine during one window moves one round, not the result. Then it sums the gzipped size of the
  * JavaScript a modern browser loads first on home (module scripts; the
  * nomodule polyfills are skipped by every current browser; target ≤ 130 KB).
  */
@@ -133,6 +134,7 @@ async function main() {
       bare: `${bare!.origin}${page.path}`,
     });
     const samples = new Map<string, { rps: number[]; p99: number[] }>();
+    const roundRatios = new Map<string, { twin: number[]; bare: number[] }>();
     const record = (key: string, sample: { rps: number; p99: number }) => {
       const entry = samples.get(key) ?? { rps: [], p99: [] };
       entry.rps.push(sample.rps);
@@ -141,7 +143,17 @@ async function main() {
     };
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const page of pages) {
-        for (const url of Object.values(targets(page))) record(url, await measure(url));
+        const urls = targets(page);
+        const [own, twin, node] = [await measure(urls.page), await measure(urls.twin), await measure(urls.bare)];
+        record(urls.page, own);
+        record(urls.twin, twin);
+        record(urls.bare, node);
+        // Each round's ratios, of measurements taken back to back: on a shared machine a neighbour's burst
+        // that hits one 5 s window moves one round's ratio, not the median.
+        const ratios = roundRatios.get(page.path) ?? { twin: [], bare: [] };
+        ratios.twin.push(own.rps / twin.rps);
+        ratios.bare.push(own.rps / node.rps);
+        roundRatios.set(page.path, ratios);
       }
       console.error(`round ${round}/${ROUNDS} done`);
     }
@@ -155,8 +167,8 @@ async function main() {
     for (const page of pages) {
       const urls = targets(page);
       const [own, twin, node] = [samples.get(urls.page)!, samples.get(urls.twin)!, samples.get(urls.bare)!];
-      const staticRatio = median(own.rps) / median(twin.rps);
-      const bareRatio = median(own.rps) / median(node.rps);
+      const staticRatio = median(roundRatios.get(page.path)!.twin);
+      const bareRatio = median(roundRatios.get(page.path)!.bare);
       worstStatic = Math.min(worstStatic, staticRatio);
       worstBare = Math.min(worstBare, bareRatio);
       const cells = (entry: { rps: number[]; p99: number[] }, width: number) => `${median(entry.rps).toFixed(0).padStart(width)}${median(entry.p99).toFixed(1).padStart(8)}`;
