@@ -61,6 +61,8 @@ export interface FetchedPage {
 
 export interface CachedPage {
   headers: [string, string][];
+  /** The nonce Next was asked to write on its scripts; refreshes ask for the same one, so an unchanged page comes back byte for byte. */
+  renderNonce: string;
   identity: Buffer;
   gzip: Buffer;
   br: Buffer;
@@ -178,8 +180,7 @@ export class PageCache {
   }
 
   /** Asks Next for a page and puts its hash-based policy in. */
-  private async fetchPage(path: string): Promise<FetchedPage> {
-    const renderNonce = newNonce();
+  private async fetchPage(path: string, renderNonce = newNonce()): Promise<FetchedPage & { renderNonce: string }> {
     const response = await this.options.fetchPage(path, renderNonce);
     const body = Buffer.from(await response.arrayBuffer());
     const headers: [string, string][] = [];
@@ -189,11 +190,12 @@ export class PageCache {
     if (/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
       headers.push(['content-security-policy', this.options.policyFor(body.toString('utf8'), renderNonce, path)]);
     }
-    return { status: response.status, headers, body };
+    return { status: response.status, headers, body, renderNonce };
   }
 
   private async fetchAndStore(key: string, current: () => boolean): Promise<FetchedPage> {
-    const page = await this.fetchPage(key);
+    const previous = this.entries.get(key);
+    const page = await this.fetchPage(key, previous?.renderNonce);
     if (!current()) return page;
     // Only plain 200s without cookies. Public pages (isPublicPath) never read the
     // visitor's cookies or headers, so prerendered and per-request ones alike are the same for everyone.
@@ -202,17 +204,24 @@ export class PageCache {
       return page;
     }
     const { body } = page;
-    const [gzipped, brotli] = await Promise.all([
-      gzipAsync(body, { level: 9 }),
-      brotliAsync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-    ]);
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    // Most refreshes bring the page unchanged: its stored encodings still fit, and compressing at the highest
+    // levels again (on the same cores that answer visitors) would be the cache's largest cost under traffic.
+    const unchanged = previous !== undefined && previous.etag === etag && previous === this.entries.get(key);
+    const [gzipped, brotli] = unchanged
+      ? [previous.gzip, previous.br]
+      : await Promise.all([
+          gzipAsync(body, { level: 9 }),
+          brotliAsync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        ]);
     if (!current()) return page;
     const entry: CachedPage = {
       headers: page.headers.filter(([name]) => !ENTRY_HEADERS.has(name)),
+      renderNonce: page.renderNonce,
       identity: body,
       gzip: gzipped,
       br: brotli,
-      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      etag,
       storedAt: this.now(),
       bytes: 0,
     };

@@ -19,6 +19,9 @@ interface CompiledRoute {
 
 export const OTHER_ROUTE = 'other';
 
+/** How many paths a labeller remembers the label of. */
+const REMEMBERED_PATHS = 2048;
+
 function compile(route: string): CompiledRoute | undefined {
   const segments = route.split('/').filter(Boolean);
   // The site-wide not-found catch-all (app/[...missing]) and Next's own error pages name no route of ours.
@@ -51,10 +54,21 @@ export function routeLabeller(routes: Iterable<string>): (pathname: string) => s
     .map(compile)
     .filter((route): route is CompiledRoute => route !== undefined)
     .sort((a, b) => a.rank[0]! - b.rank[0]! || a.rank[1]! - b.rank[1]! || a.rank[2]! - b.rank[2]!);
+  // Every request is labelled, mostly with a handful of paths: remembered, so the route list is walked once per path.
+  // Paths are the client's choice, so the memory is bounded (short paths only; when full it starts over).
+  const remembered = new Map<string, string>();
   return (url) => {
-    const pathname = url.split('?')[0] ?? '';
-    if (pathname.startsWith('/_next/')) return '/_next/*';
-    return compiled.find((route) => route.pattern.test(pathname))?.label ?? OTHER_ROUTE;
+    const queryAt = url.indexOf('?');
+    const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
+    let label = remembered.get(pathname);
+    if (label === undefined) {
+      label = pathname.startsWith('/_next/') ? '/_next/*' : (compiled.find((route) => route.pattern.test(pathname))?.label ?? OTHER_ROUTE);
+      if (pathname.length <= 256) {
+        if (remembered.size >= REMEMBERED_PATHS) remembered.clear();
+        remembered.set(pathname, label);
+      }
+    }
+    return label;
   };
 }
 

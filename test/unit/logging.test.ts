@@ -118,6 +118,8 @@ describe('the request line', () => {
     server = createServer((req, res) =>
       observeRequest(req, res, { trustProxy: 0, routeOf }, (context) => {
         context.memberId = 'member-42';
+        // As scripts/serve.ts notes how the page cache answered.
+        if (req.url === '/') context.cache = 'HIT';
         res.statusCode = req.url!.startsWith('/boom') ? 500 : 200;
         res.end('ok');
       }),
@@ -154,7 +156,17 @@ describe('the request line', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ status: 500, level: 50, route: 'other', requestId: other.requestId });
   });
+
+  it('writes a line for every page-cache answer, saying how the cache answered', async () => {
+    const hits = [await get('/'), await get('/')];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const hit of hits) expect(records).toContainEqual(expect.objectContaining({ msg: 'request', path: '/', cache: 'HIT', status: 200, requestId: hit.requestId }));
+  });
 });
+
+/** A path longer than any the labeller remembers. */
+const i18nPadding = () => 'x'.repeat(300);
 
 describe('route labels', () => {
   const label = routeLabeller(['/', '/video/[streamVideoId]', '/api/videos/[streamVideoId]', '/api/videos/search', '/api/videos/[streamVideoId]/like', '/media/videos/[streamVideoId]/[...file]', '/[...missing]', '/_not-found', '/category/[category]']);
@@ -171,6 +183,13 @@ describe('route labels', () => {
     ['/category/Sissy', '/category/:category'],
   ])('%s is %s', (path, expected) => {
     expect(label(path)).toBe(expected);
+    expect(label(path)).toBe(expected); // remembered
+  });
+
+  it('keeps labelling right past the number of paths it remembers, and for long paths', () => {
+    for (let i = 0; i < 5_000; i += 1) expect(label(`/video/v${i}`)).toBe('/video/:streamVideoId');
+    expect(label(`/wp-${i18nPadding()}`)).toBe('other');
+    expect(label('/category/Sissy')).toBe('/category/:category');
   });
 });
 

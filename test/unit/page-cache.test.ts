@@ -191,6 +191,38 @@ describe('public page cache', () => {
     }
   });
 
+  it('keeps the compressed copies and the ETag when a refresh brings the same page back, and compresses a changed one anew', async () => {
+    let now = 0;
+    const server = await startServer({ ttlMs: 5_000, now: () => now });
+    // The stored entry, to see whether a refresh compressed again (the test's only look inside).
+    const stored = () => server.cache['entries'].get('/')!;
+    try {
+      await get(`${server.url}/`);
+      const first = await get(`${server.url}/`, { 'accept-encoding': 'br' });
+      const { br } = stored();
+      now = 6_000;
+      await get(`${server.url}/`); // stale: refreshed behind, asking Next for the same nonce, so the same bytes come back
+      await settle(server.cache, '/');
+      expect(server.upstream.calls).toBe(2);
+      const unchanged = await get(`${server.url}/`, { 'accept-encoding': 'br' });
+      expect(unchanged.headers['x-chrysalis-cache']).toBe('HIT');
+      expect(unchanged.headers.etag).toBe(first.headers.etag);
+      expect(stored().br).toBe(br);
+      expect(stored().storedAt).toBe(6_000);
+
+      server.upstream.version = 2;
+      now = 12_000;
+      await get(`${server.url}/`);
+      await settle(server.cache, '/');
+      const changed = await get(`${server.url}/`, { 'accept-encoding': 'br' });
+      expect(changed.headers.etag).not.toBe(first.headers.etag);
+      expect(brotliDecompressSync(changed.body).toString()).toContain('v2');
+      expect(changed.headers['content-security-policy']).toContain(scriptSrcOf(2));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('does not serve an entry older than twice the TTL: Next answers and the entry refills', async () => {
     let now = 0;
     const server = await startServer({ ttlMs: 5_000, now: () => now });

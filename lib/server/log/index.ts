@@ -130,6 +130,7 @@ export function readableDestination(write: (text: string) => void = (text) => pr
 interface Anchor {
   storage: AsyncLocalStorage<LogContext>;
   logger?: Logger;
+  requestLogger?: Logger;
   /** Where the process's records go: stdout (JSON or readable) unless a test points them elsewhere (setLogSink). */
   sink?: DestinationStream;
   stdout?: DestinationStream;
@@ -179,17 +180,38 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 const json = () => process.env.NODE_ENV === 'production';
 
+/**
+ * Standard output, one synchronous write per record. Measured under the page cache's load (decision 029),
+ * SonicBoom's asynchronous mode cost four times as much: it gathers lines into one long string and
+ * converts it again on every partial write.
+ */
+const stdoutDestination = (): DestinationStream => (json() ? pino.destination({ dest: 1, sync: true }) : readableDestination());
+
+/** Every logger of the process writes here: to the sink of the moment. */
+const processDestination: DestinationStream = {
+  write: (line: string) => {
+    const sink = anchor.sink ?? (anchor.stdout ??= stdoutDestination());
+    sink.write(line);
+  },
+};
+
 /** The process's logger, made on first use; its records go to the sink of the moment. */
 export function getLogger(): Logger {
-  return (anchor.logger ??= createLogger({
-    json: json(),
-    destination: {
-      write: (line: string) => {
-        const sink = anchor.sink ?? (anchor.stdout ??= json() ? pino.destination({ dest: 1, sync: true }) : readableDestination());
-        sink.write(line);
-      },
-    },
-  }));
+  return (anchor.logger ??= createLogger({ json: json(), destination: processDestination }));
+}
+
+/**
+ * The logger of the per-request line (lib/server/log/requests.ts), the one record every request writes.
+ * That line is built field by field from values already fit for a log (a scrubbed path, a route label,
+ * numbers, ids) and carries its request id itself, so it skips what makes getLogger() safe for arbitrary
+ * records (redaction, message scrubbing, the context mixin): at cache-hit rates those took a tenth of the
+ * server's time (decision 029). Never give it anything else.
+ */
+export function requestLogger(): Logger {
+  return (anchor.requestLogger ??= pino(
+    { level: logLevelSchema.parse(process.env.LOG_LEVEL), base: json() ? { pid: process.pid } : undefined },
+    processDestination,
+  ));
 }
 
 /** Sends the process's records (JSON lines) to a destination instead of stdout; undefined restores stdout (tests). */

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { metrics } from '../metrics';
 
-import { getLogger, runWithLogContext, scrubPath, type LogContext } from './index';
+import { requestLogger, runWithLogContext, scrubPath, type LogContext } from './index';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -66,6 +66,7 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, option
       httpDuration.observe({ method, route }, seconds);
     }
     const line = {
+      requestId: context.requestId,
       method,
       path: scrubPath(req.url),
       route,
@@ -75,12 +76,10 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, option
       ...(context.cache ? { cache: context.cache } : {}),
       ...(aborted ? { aborted: true } : {}),
     };
-    runWithLogContext(context, () => {
-      const log = getLogger();
-      if (internal) log.debug(line, 'page cache fill');
-      else if (status >= 500) log.error(line, 'request');
-      else log.info(line, 'request');
-    });
+    const log = requestLogger();
+    if (internal) log.debug(line, 'page cache fill');
+    else if (status >= 500) log.error(line, 'request');
+    else log.info(line, 'request');
   };
   res.once('finish', finish);
   res.once('close', finish);

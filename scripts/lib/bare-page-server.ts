@@ -1,0 +1,43 @@
+/**
+ * The bare-Node baseline of `npm run bench:pages`: a plain `node:http`
+ * server, in a process of its own, that answers each captured page with the
+ * exact status, headers and bytes the real server sent (scripts/lib/page-captures.ts
+ * captures them per encoding), choosing the encoding from Accept-Encoding the
+ * way the page cache does (br, else gzip, else identity). Nothing else: no
+ * logging, metrics, routing or policy, so it is what Node itself can do with
+ * those bytes on this machine.
+ *
+ * Run as `tsx scripts/lib/bare-page-server.ts <captures.json>`; it listens on
+ * a free loopback port and prints `listening <port>` on stdout.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+import type { CapturedAnswer, CapturedPage } from './page-captures';
+
+function main() {
+  const file = process.argv[2];
+  if (!file) throw new Error('Usage: tsx scripts/lib/bare-page-server.ts <captures.json>');
+  const decode = (answer: CapturedAnswer) => ({ status: answer.status, headers: answer.headers, body: Buffer.from(answer.body, 'base64') });
+  const pages = new Map(
+    (JSON.parse(readFileSync(file, 'utf8')) as CapturedPage[]).map((page) => [page.path, { br: decode(page.br), gzip: decode(page.gzip), identity: decode(page.identity) }]),
+  );
+  const server = createServer((req, res) => {
+    const page = pages.get(req.url ?? '');
+    if (!page) {
+      res.writeHead(404).end();
+      return;
+    }
+    const accepted = req.headers['accept-encoding'] ?? '';
+    const answer = /\bbr\b/.test(accepted) ? page.br : /\bgzip\b/.test(accepted) ? page.gzip : page.identity;
+    res.writeHead(answer.status, answer.headers);
+    res.end(req.method === 'HEAD' ? undefined : answer.body);
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    console.log(`listening ${typeof address === 'object' && address ? address.port : ''}`);
+  });
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+main();
