@@ -7,7 +7,7 @@ import useSWRInfinite from 'swr/infinite';
 import { useSession } from '@/components/session/SessionProvider';
 import type { CommentDto, CommentPageDto, CommentThreadDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/http';
-import { COMMENTS_PAGE_SIZE } from '@/lib/validation/community';
+import { COMMENTS_PAGE_SIZE } from '@/lib/validation/comment-limits';
 
 import { CommentForm } from './CommentForm';
 import { CommentThread } from './CommentThread';

@@ -1,5 +1,6 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
@@ -7,7 +8,10 @@ import { useState } from 'react';
 import { StatusLine, type Status } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
 
-import { VideoManage, type ManagedVideo } from './VideoManage';
+import type { ManagedVideo } from './VideoManage';
+
+// The edit form (react-hook-form, zod) loads only for those who may use it: the page's visitors never fetch it.
+const VideoManage = dynamic(() => import('./VideoManage').then((m) => m.VideoManage), { ssr: false });
 
 /**
  * The video page's Edit and Delete (owner and admins): after a save the page
@@ -18,6 +22,7 @@ export function VideoPageManage({ video }: { video: ManagedVideo }) {
   const router = useRouter();
   const { user } = useSession();
   const [status, setStatus] = useState<Status>(null);
+  if (!user || (user._id !== video.ownerId && !user.isAdmin)) return null;
   return (
     <>
       <VideoManage
