@@ -1,26 +1,17 @@
 /**
  * npm run bench:first-load-js [-- /path …]: the first-load JavaScript (gzip) of home, one video page (the first
- * video home links to) and any paths given, beside the React + Next runtime floor, on a server already
- * running at BENCH_ORIGIN (default http://127.0.0.1:$BENCH_PORT). See scripts/lib/first-load-js.ts.
+ * video home links to) and any paths given, beside the React + Next runtime floor, on a production server
+ * already running at http://127.0.0.1:$BENCH_PORT (the same figures bench:pages prints at its end, without
+ * its minutes of load). See scripts/lib/first-load-js.ts for what is counted.
  */
-import { firstLoadJsGzip, kilobytes, runtimeFloorGzip } from './lib/first-load-js';
+import { firstLoadReport } from './lib/first-load-js';
 
-const ORIGIN = process.env.BENCH_ORIGIN ?? `http://127.0.0.1:${process.env.BENCH_PORT ?? 3200}`;
+const ORIGIN = `http://127.0.0.1:${process.env.BENCH_PORT ?? 3200}`;
 
-async function main() {
-  const home = await (await fetch(`${ORIGIN}/`)).text();
-  const video = /href="(\/video\/[^"]+)"/.exec(home)?.[1];
-  const paths = ['/', ...(video ? [video] : []), ...process.argv.slice(2)];
-  const floor = runtimeFloorGzip();
-  console.log(`runtime floor (${floor.versions}): ${kilobytes(floor.bytes)} in ${floor.files.length} files`);
-  for (const pathname of paths) {
-    const js = await firstLoadJsGzip(ORIGIN, pathname);
-    console.log(`${pathname}: ${kilobytes(js.bytes)} in ${js.files.length} files (+${kilobytes(js.bytes - floor.bytes)} over the floor)`);
-    if (process.env.VERBOSE) for (const file of js.files) console.log(`  ${file}`);
-  }
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+firstLoadReport(ORIGIN, process.argv.slice(2)).then(
+  (lines) => console.log(lines.join('\n')),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,12 +1,11 @@
 'use client';
 
-import dynamic from 'next/dynamic';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 
 import type { ReportTargetType } from '@/lib/report-reasons';
 
 // The form (and zod, which checks it as the API does) loads when a Report button is first pressed.
-const ReportModal = dynamic(() => import('./ReportModal').then((m) => m.ReportModal), { ssr: false });
+const ReportModal = lazy(() => import('./ReportModal').then((m) => ({ default: m.ReportModal })));
 
 export interface ReportDialogProps {
   /** What is reported: anyone may report a video; comments and profiles need a login. */
@@ -58,7 +57,11 @@ export function ReportDialog({ targetType, target, label = 'Report', buttonAriaL
         <FlagIcon />
         {label}
       </button>
-      {open && <ReportModal key={opening} targetType={targetType} target={target} subject={subject ?? DEFAULT_SUBJECT[targetType]} onClose={close} />}
+      {open && (
+        <Suspense fallback={null}>
+          <ReportModal key={opening} targetType={targetType} target={target} subject={subject ?? DEFAULT_SUBJECT[targetType]} onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,21 +1,19 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import Link from 'next/link';
+import { lazy, Suspense } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
 
 // The member's links, bell and settings load once a member's session is known: visitors never fetch them.
-const MemberAccount = dynamic(() => import('./MemberAccount').then((m) => m.MemberAccount), {
-  ssr: false,
-  loading: () => <div className="nav-account" aria-hidden="true" />,
-});
+const MemberAccount = lazy(() => import('./MemberAccount').then((m) => ({ default: m.MemberAccount })));
 
 /** Logged out: Sign up, Log in. Logged in: the notification bell, the member's links, settings, profile, Upload and Logout (header and mobile menu alike). */
 export function AccountArea() {
   const { loading, user } = useSession();
 
-  if (loading) return <div className="nav-account" aria-hidden="true" />;
+  const placeholder = <div className="nav-account" aria-hidden="true" />;
+  if (loading) return placeholder;
   if (!user) {
     return (
       <div className="nav-account nav-account-guest">
@@ -28,5 +26,9 @@ export function AccountArea() {
       </div>
     );
   }
-  return <MemberAccount />;
+  return (
+    <Suspense fallback={placeholder}>
+      <MemberAccount />
+    </Suspense>
+  );
 }

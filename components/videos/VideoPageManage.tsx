@@ -1,9 +1,8 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 
 import { StatusLine, type Status } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
@@ -11,7 +10,7 @@ import { useSession } from '@/components/session/SessionProvider';
 import type { ManagedVideo } from './VideoManage';
 
 // The edit form (react-hook-form, zod) loads only for those who may use it: the page's visitors never fetch it.
-const VideoManage = dynamic(() => import('./VideoManage').then((m) => m.VideoManage), { ssr: false });
+const VideoManage = lazy(() => import('./VideoManage').then((m) => ({ default: m.VideoManage })));
 
 /**
  * The video page's Edit and Delete (owner and admins): after a save the page
@@ -25,17 +24,19 @@ export function VideoPageManage({ video }: { video: ManagedVideo }) {
   if (!user || (user._id !== video.ownerId && !user.isAdmin)) return null;
   return (
     <>
-      <VideoManage
-        video={video}
-        onSaved={({ message, video: saved }) => {
-          setStatus({ ok: true, text: message });
-          // A live video shows its new details at once; one sent back to review is not public now, so the page stays as it is with the message.
-          if (saved.moderationStatus === 'approved') router.refresh();
-        }}
-        onDeleted={() => router.push(user?._id === video.ownerId ? '/upload#your-videos' : '/')}
-      />
+      <Suspense fallback={null}>
+        <VideoManage
+          video={video}
+          onSaved={({ message, video: saved }) => {
+            setStatus({ ok: true, text: message });
+            // A live video shows its new details at once; one sent back to review is not public now, so the page stays as it is with the message.
+            if (saved.moderationStatus === 'approved') router.refresh();
+          }}
+          onDeleted={() => router.push(user._id === video.ownerId ? '/upload#your-videos' : '/')}
+        />
+      </Suspense>
       {/* Who appears in it (decision 015): the owner declares or completes the records there. */}
-      {user?._id === video.ownerId && (
+      {user._id === video.ownerId && (
         <Link href={`/upload/performers/${video.streamVideoId}`} className="video-manage-link">
           Performer records
         </Link>
@@ -43,7 +44,7 @@ export function VideoPageManage({ video }: { video: ManagedVideo }) {
       {status && (
         <div className="video-manage-status">
           <StatusLine status={status} />
-          {user?._id === video.ownerId && (
+          {user._id === video.ownerId && (
             <Link href="/upload#your-videos" className="video-manage-link">
               Your videos
             </Link>

@@ -87,3 +87,24 @@ export function runtimeFloorGzip(): FirstLoadJs & { versions: string } {
 }
 
 export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Budget over the runtime floor for home and a video page (issue 14, target 5). */
+export const FIRST_LOAD_BUDGET_BYTES = 5 * 1024;
+
+/**
+ * The lines bench:pages (and `npm run bench:first-load-js`) print: the floor, home, the first video home links
+ * to, and any further paths, each with its excess over the floor and the budget.
+ */
+export async function firstLoadReport(origin: string, extraPaths: string[] = []): Promise<string[]> {
+  const floor = runtimeFloorGzip();
+  const home = await (await fetch(new URL('/', origin))).text();
+  const video = /href="(\/video\/[^"]+)"/.exec(home)?.[1];
+  const lines = [`runtime floor (a page with no client component, ${floor.versions}): ${kilobytes(floor.bytes)} in ${floor.files.length} files`];
+  if (!video) lines.push('no video linked from home: the video page is not measured');
+  for (const pathname of ['/', ...(video ? [video] : []), ...extraPaths]) {
+    const js = await firstLoadJsGzip(origin, pathname);
+    const over = js.bytes - floor.bytes;
+    lines.push(`${pathname}: ${kilobytes(js.bytes)} in ${js.files.length} files, floor + ${kilobytes(over)} (target ≤ floor + ${kilobytes(FIRST_LOAD_BUDGET_BYTES)})`);
+  }
+  return lines;
+}
