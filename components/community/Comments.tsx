@@ -54,6 +54,7 @@ export function Comments(props: CommentsProps) {
       loadingMore={waiting && wantsMore}
       canLoadMore={!loading && !waiting}
       moreFailed={false}
+      inert={waiting}
       onRetry={() => undefined}
       onLoadMore={() => setWantsMore(true)}
       onPost={noChange}
@@ -88,6 +89,11 @@ interface CommentsViewProps {
   canLoadMore: boolean;
   /** A later page could not be loaded. */
   moreFailed: boolean;
+  /**
+   * While LiveComments loads, the list it will replace is shown but not usable: a thread opened now would
+   * close again when it is redrawn (and assistive technology skips it meanwhile).
+   */
+  inert?: boolean;
   onRetry(): void;
   onLoadMore(): void;
   onPost(body: string): Promise<void>;
@@ -96,7 +102,7 @@ interface CommentsViewProps {
 }
 
 /** The comments section as both the first load and LiveComments draw it. */
-export function CommentsView({ streamVideoId, videoOwnerId, user, loading, pages, failed, threads, pinned, linked, total, hasMore, loadingMore, canLoadMore, moreFailed, onRetry, onLoadMore, onPost, onEdit, onDelete }: CommentsViewProps) {
+export function CommentsView({ streamVideoId, videoOwnerId, user, loading, pages, failed, threads, pinned, linked, total, hasMore, loadingMore, canLoadMore, moreFailed, inert = false, onRetry, onLoadMore, onPost, onEdit, onDelete }: CommentsViewProps) {
   const loginHref = `/login?next=${encodeURIComponent(`/video/${streamVideoId}`)}`;
 
   return (
@@ -135,7 +141,7 @@ export function CommentsView({ streamVideoId, videoOwnerId, user, loading, pages
       ) : threads.length === 0 ? (
         <p className="comments-empty">No comments yet.{user ? ' Be the first to say something.' : ''}</p>
       ) : (
-        <ol className="comment-list" aria-label="Comments">
+        <ol className="comment-list" aria-label="Comments" inert={inert}>
           {threads.map((comment) => (
             <li key={comment === pinned ? `linked-${comment._id}` : comment._id}>
               {comment === pinned && <p className="comment-thread-linked">Linked comment</p>}

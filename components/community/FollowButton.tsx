@@ -82,9 +82,9 @@ export function FollowButton(props: FollowButtonProps) {
   const small = props.small ?? false;
   if (user) {
     if (user.username.toLowerCase() === props.username.toLowerCase()) return null;
-    const waiting = props.initial ? <FollowView username={props.username} following={props.initial.following} member small={small} className={props.className} /> : <FollowPlaceholder small={small} />;
+    // Not a button yet: a click before the member's code is here would do nothing.
     return (
-      <Suspense fallback={waiting}>
+      <Suspense fallback={<FollowPlaceholder small={small} />}>
         <MemberFollowButton {...props} />
       </Suspense>
     );
