@@ -40,7 +40,7 @@ const config = [
       ],
     },
   },
-  { ignores: ['.next/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/db/migrations/**'] },
+  { ignores: ['.next/**', '.bench-floor-app/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/db/migrations/**'] },
 ];
 
 export default config;

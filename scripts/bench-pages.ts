@@ -16,19 +16,19 @@
  * Requests carry a browser's Accept-Encoding. Each round measures a page
  * and its two baselines back to back; the table shows medians over rounds,
  * and as ratios the median of each round's ratio, so a burst of other work
- * on the machine during one window moves one round, not the result. Then it sums the gzipped size of the
- * JavaScript a modern browser loads first on home (module scripts; the
- * nomodule polyfills are skipped by every current browser; target ≤ 130 KB).
+ * on the machine during one window moves one round, not the result. Then it prints the first-load JavaScript of home and a
+ * video page beside the React + Next runtime floor (scripts/lib/first-load-js.ts;
+ * target: within 5 KB of the floor).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 
 import autocannon from 'autocannon';
 
 import { buildIfNeeded } from './lib/build';
+import { firstLoadReport } from './lib/first-load-js';
 import { capturePages, startBareServer } from './lib/page-captures';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 import { writeStaticTwins } from './lib/static-twins';
@@ -62,18 +62,6 @@ async function measure(url: string) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: HEADERS });
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
-}
-
-async function firstLoadJsGzip(): Promise<{ bytes: number; files: number }> {
-  const html = await (await fetch(`${ORIGIN}/`)).text();
-  const tags = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!).filter((attrs) => !/\bnoModule\b/i.test(attrs));
-  const sources = [...new Set(tags.map((attrs) => /\bsrc="([^"]+)"/.exec(attrs)?.[1]).filter((src): src is string => Boolean(src)))];
-  let bytes = 0;
-  for (const src of sources) {
-    const body = Buffer.from(await (await fetch(new URL(src, ORIGIN))).arrayBuffer());
-    bytes += gzipSync(body).length;
-  }
-  return { bytes, files: sources.length };
 }
 
 /** Seeds synthetic videos into env's DATA_DIR (the server must not be running: the embedded database is one process's). */
@@ -176,11 +164,10 @@ async function main() {
         `${page.path.padEnd(27)}${cells(own, 12)}${cells(twin, 15)}${staticRatio.toFixed(2).padStart(7)}${cells(node, 18)}${bareRatio.toFixed(2).padStart(7)}`,
       );
     }
-    const js = await firstLoadJsGzip();
-    console.log(`\nfirst-load JS of /: ${(js.bytes / 1024).toFixed(1)} KB gzipped in ${js.files} files (target ≤ 130 KB)`);
     console.log(`lowest throughput ratio vs the static twin: ${worstStatic.toFixed(2)} (target ≥ 0.80)`);
     console.log(`lowest throughput ratio vs bare Node: ${worstBare.toFixed(2)} (target ≥ 0.80)`);
     console.log(`load average: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')}`);
+    console.log(`\nfirst-load JS (gzip, module scripts):\n${(await firstLoadReport(ORIGIN)).join('\n')}`);
   } finally {
     if (bare) await stopServerProcess(bare.process);
     await stopServerProcess(server);

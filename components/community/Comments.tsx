@@ -1,18 +1,19 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import useSWRInfinite from 'swr/infinite';
+import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 
-import { useSession } from '@/components/session/SessionProvider';
+import { useSession, type SessionUser } from '@/components/session/SessionProvider';
 import type { CommentDto, CommentPageDto, CommentThreadDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
-import { COMMENTS_PAGE_SIZE } from '@/lib/validation/community';
 
 import { CommentForm } from './CommentForm';
 import { CommentThread } from './CommentThread';
 
-interface Props {
+// Members' own pages, the next pages and linked threads (with SWR) load when someone needs them: a visitor
+// reading the first page never fetches them.
+const LiveComments = lazy(() => import('./LiveComments').then((m) => ({ default: m.LiveComments })));
+
+export interface CommentsProps {
   streamVideoId: string;
   /** The video's owner may delete any comment on it. */
   videoOwnerId: string;
@@ -20,108 +21,88 @@ interface Props {
   initial: CommentPageDto | null;
 }
 
-type PageKey = [path: string, viewer: string];
-
-const fetchPage = ([path]: PageKey) => apiRequest<CommentPageDto>(path);
-
-function subscribeToHash(changed: () => void) {
+export function subscribeToHash(changed: () => void) {
   window.addEventListener('hashchange', changed);
   return () => window.removeEventListener('hashchange', changed);
 }
 
+const noChange = async () => undefined;
+
 /**
  * The video page's comments. The first page arrives in the cached HTML, so
- * crawlers and visitors read it without JavaScript; everything that depends
- * on who is reading happens here: the post form or the login link, edit and
- * delete buttons, and, for members, the first page again from the API,
- * which leaves out comments by members they blocked.
+ * crawlers and visitors read it without JavaScript, and a visitor's browser
+ * shows it as it is; LiveComments takes over once the session has a member,
+ * a visitor asks for more, or a #comment-{id} link needs its thread.
  */
-export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
+export function Comments(props: CommentsProps) {
   const { loading, user } = useSession();
-  const base = `/api/videos/${encodeURIComponent(streamVideoId)}/comments?limit=${COMMENTS_PAGE_SIZE}`;
-  // Until the session is restored we do not know whose view to fetch; the server's page shows meanwhile.
-  const viewer = loading ? null : (user?._id ?? 'visitor');
-
-  const getKey = (index: number, previous: CommentPageDto | null): PageKey | null => {
-    if (!viewer) return null;
-    if (index === 0) return [base, viewer];
-    if (!previous?.pagination.hasMore || !previous.pagination.nextCursor) return null;
-    return [`${base}&cursor=${encodeURIComponent(previous.pagination.nextCursor)}`, viewer];
-  };
-
-  const { data, error, size, setSize, mutate, isValidating } = useSWRInfinite(getKey, fetchPage, {
-    // Visitors see what the server rendered; members get their own first page (blocked authors left out).
-    revalidateOnMount: !initial || Boolean(user),
-    revalidateFirstPage: false,
-    revalidateOnFocus: Boolean(user),
-  });
-
-  const pages = useMemo(() => data ?? (initial ? [initial] : undefined), [data, initial]);
-  const comments = useMemo(() => {
-    const seen = new Set<string>();
-    return (pages ?? []).flatMap((page) => page.comments).filter((comment) => (seen.has(comment._id) ? false : (seen.add(comment._id), true)));
-  }, [pages]);
-  const total = pages?.[0]?.total ?? comments.length;
-  const hasMore = pages?.at(-1)?.pagination.hasMore ?? false;
-  const loadingMore = isValidating && size > (data?.length ?? 1);
-
-  // A #comment-{id} link (a notification, the report queue) to a comment on a later page, or to a reply: ask for it and show its thread first.
-  const [linked, setLinked] = useState<CommentThreadDto | null>(null);
-  const askedFor = useRef<string | null>(null);
-  // A link to another comment on the same page changes only the hash.
+  const [wantsMore, setWantsMore] = useState(false);
   const hash = useSyncExternalStore(subscribeToHash, () => window.location.hash, () => '');
-  useEffect(() => {
-    const match = /^#comment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(hash);
-    if (!match || !viewer || pages === undefined || askedFor.current === match[1] || document.getElementById(`comment-${match[1]}`)) return;
-    askedFor.current = match[1]!;
-    apiRequest<CommentThreadDto>(`/api/comments/${match[1]}`).then(setLinked, () => undefined);
-  }, [hash, pages, viewer]);
+  const pages = props.initial ? [props.initial] : undefined;
+  const view = (waiting: boolean) => (
+    <CommentsView
+      {...props}
+      user={null}
+      loading={loading || waiting}
+      pages={pages}
+      failed={false}
+      threads={props.initial?.comments ?? []}
+      pinned={null}
+      linked={null}
+      total={props.initial?.total ?? 0}
+      hasMore={props.initial?.pagination.hasMore ?? false}
+      loadingMore={waiting && wantsMore}
+      canLoadMore={!loading && !waiting}
+      moreFailed={false}
+      inert={waiting}
+      onRetry={() => undefined}
+      onLoadMore={() => setWantsMore(true)}
+      onPost={noChange}
+      onEdit={noChange}
+      onDelete={noChange}
+    />
+  );
+  if (!user && !wantsMore && props.initial && !hash.startsWith('#comment-')) return view(false);
+  return (
+    <Suspense fallback={view(true)}>
+      <LiveComments {...props} loadMoreOnMount={wantsMore} />
+    </Suspense>
+  );
+}
 
-  // A notification links to #comment-{id}; after a client-side navigation the layout scrolls to the top, so look again once the list is in.
-  const scrolledTo = useRef<string | null>(null);
-  useEffect(() => {
-    const current = window.location.hash;
-    if (!current.startsWith('#comment-') || scrolledTo.current === current) return;
-    const target = document.getElementById(current.slice(1));
-    if (!target) return;
-    scrolledTo.current = current;
-    const frame = requestAnimationFrame(() => requestAnimationFrame(() => target.scrollIntoView({ block: 'center' })));
-    return () => cancelAnimationFrame(frame);
-  }, [comments, linked, hash]);
+interface CommentsViewProps {
+  streamVideoId: string;
+  videoOwnerId: string;
+  user: SessionUser | null;
+  /** Until the session is known, neither the form nor the login link. */
+  loading: boolean;
+  /** undefined while the first page is being fetched (or could not be). */
+  pages: CommentPageDto[] | undefined;
+  failed: boolean;
+  threads: CommentDto[];
+  /** The thread a #comment-{id} link points at, shown first. */
+  pinned: CommentDto | null;
+  linked: CommentThreadDto | null;
+  total: number;
+  hasMore: boolean;
+  loadingMore: boolean;
+  canLoadMore: boolean;
+  /** A later page could not be loaded. */
+  moreFailed: boolean;
+  /**
+   * While LiveComments loads, the list it will replace is shown but not usable: a thread opened now would
+   * close again when it is redrawn (and assistive technology skips it meanwhile).
+   */
+  inert?: boolean;
+  onRetry(): void;
+  onLoadMore(): void;
+  onPost(body: string): Promise<void>;
+  onEdit(id: string, body: string): Promise<void>;
+  onDelete(id: string): Promise<void>;
+}
 
-  /** Applies a local change to the loaded pages without asking the server again. */
-  function update(change: (pages: CommentPageDto[]) => CommentPageDto[]) {
-    if (!data) return void mutate();
-    return void mutate(change(data), { revalidate: false });
-  }
-
-  async function post(body: string) {
-    const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/videos/${encodeURIComponent(streamVideoId)}/comments`, { json: { body } });
-    update(([first, ...rest]) => (first ? [{ ...first, total: first.total + 1, comments: [comment, ...first.comments] }, ...rest] : [{ comments: [comment], total: 1, pagination: { limit: COMMENTS_PAGE_SIZE, hasMore: false, nextCursor: null } }]));
-  }
-
-  async function edit(id: string, body: string) {
-    const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/comments/${encodeURIComponent(id)}`, { method: 'PATCH', json: { body } });
-    update((current) => current.map((page) => ({ ...page, comments: page.comments.map((other) => (other._id === id ? comment : other)) })));
-    setLinked((current) => (current && !current.parent && current.comment._id === id ? { comment, parent: null } : current?.parent?._id === id ? { ...current, parent: comment } : current));
-  }
-
-  async function remove(id: string) {
-    await apiRequest(`/api/comments/${encodeURIComponent(id)}`, { method: 'DELETE' });
-    update((current) =>
-      current.map((page, index) => ({
-        ...page,
-        total: index === 0 ? Math.max(0, page.total - 1) : page.total,
-        comments: page.comments.filter((other) => other._id !== id),
-      })),
-    );
-    setLinked((current) => (current && (current.parent ?? current.comment)._id === id ? null : current));
-  }
-
-  // The linked thread comes first; the rest keep their order.
-  const pinned = linked ? (linked.parent ?? linked.comment) : null;
-  const threads = pinned ? [pinned, ...comments.filter((comment) => comment._id !== pinned._id)] : comments;
-
+/** The comments section as both the first load and LiveComments draw it. */
+export function CommentsView({ streamVideoId, videoOwnerId, user, loading, pages, failed, threads, pinned, linked, total, hasMore, loadingMore, canLoadMore, moreFailed, inert = false, onRetry, onLoadMore, onPost, onEdit, onDelete }: CommentsViewProps) {
   const loginHref = `/login?next=${encodeURIComponent(`/video/${streamVideoId}`)}`;
 
   return (
@@ -136,7 +117,7 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
       </div>
 
       {user ? (
-        <CommentForm label="Add a comment" placeholder="Add a comment…" submitLabel="Post comment" busyLabel="Posting…" onSubmit={post} resetOnSuccess />
+        <CommentForm label="Add a comment" placeholder="Add a comment…" submitLabel="Post comment" busyLabel="Posting…" onSubmit={onPost} resetOnSuccess />
       ) : loading ? null : (
         <div className="comment-login">
           <p>Join the conversation.</p>
@@ -146,10 +127,10 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
         </div>
       )}
 
-      {pages === undefined && error ? (
+      {pages === undefined && failed ? (
         <div className="comments-empty" role="alert">
           <p>Comments could not be loaded.</p>
-          <button type="button" className="btn btn-ghost" onClick={() => void mutate()}>
+          <button type="button" className="btn btn-ghost" onClick={onRetry}>
             Try again
           </button>
         </div>
@@ -160,7 +141,7 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
       ) : threads.length === 0 ? (
         <p className="comments-empty">No comments yet.{user ? ' Be the first to say something.' : ''}</p>
       ) : (
-        <ol className="comment-list" aria-label="Comments">
+        <ol className="comment-list" aria-label="Comments" inert={inert}>
           {threads.map((comment) => (
             <li key={comment === pinned ? `linked-${comment._id}` : comment._id}>
               {comment === pinned && <p className="comment-thread-linked">Linked comment</p>}
@@ -171,8 +152,8 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
                 viewer={user}
                 initialReplies={comment === pinned && linked?.parent ? [linked.comment] : undefined}
                 highlightId={comment === pinned ? linked?.comment._id : undefined}
-                onEdit={(body) => edit(comment._id, body)}
-                onDelete={() => remove(comment._id)}
+                onEdit={(body) => onEdit(comment._id, body)}
+                onDelete={() => onDelete(comment._id)}
               />
             </li>
           ))}
@@ -181,10 +162,10 @@ export function Comments({ streamVideoId, videoOwnerId, initial }: Props) {
 
       {hasMore && (
         <div className="comments-more">
-          <button type="button" className="btn btn-ghost" disabled={loadingMore || !viewer} onClick={() => void setSize(Math.max(size, pages?.length ?? 1) + 1)}>
+          <button type="button" className="btn btn-ghost" disabled={loadingMore || !canLoadMore} onClick={onLoadMore}>
             {loadingMore ? 'Loading…' : 'Load more comments'}
           </button>
-          {error && data && (
+          {moreFailed && (
             <p className="comment-error" role="alert">
               More comments could not be loaded. Please try again.
             </p>

@@ -9,7 +9,8 @@ import type { ProfileDto } from '@/lib/api-types';
 import { compactCount } from '@/lib/format/numbers';
 
 import { Avatar } from './Avatar';
-import { FollowButton, useFollowState } from './FollowButton';
+import { FollowButton } from './FollowButton';
+import { useFollowState } from './MemberFollowButton';
 
 // Loaded when opened, as in the navbar: its forms stay out of the profile's first load.
 const SettingsModal = dynamic(() => import('@/components/account/SettingsModal').then((m) => m.SettingsModal), { ssr: false });

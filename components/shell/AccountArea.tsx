@@ -1,22 +1,19 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { useState } from 'react';
+import { lazy, Suspense } from 'react';
 
-import { NotificationBell } from '@/components/community/NotificationBell';
 import { useSession } from '@/components/session/SessionProvider';
-import { ClockIcon } from '@/components/videos/ClockIcon';
 
-// Loaded when opened: its forms (react-hook-form, zod) stay out of every page's first load.
-const SettingsModal = dynamic(() => import('@/components/account/SettingsModal').then((m) => m.SettingsModal), { ssr: false });
+// The member's links, bell and settings load once a member's session is known: visitors never fetch them.
+const MemberAccount = lazy(() => import('./MemberAccount').then((m) => ({ default: m.MemberAccount })));
 
 /** Logged out: Sign up, Log in. Logged in: the notification bell, the member's links, settings, profile, Upload and Logout (header and mobile menu alike). */
 export function AccountArea() {
-  const { loading, user, logout } = useSession();
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  const { loading, user } = useSession();
 
-  if (loading) return <div className="nav-account" aria-hidden="true" />;
+  const placeholder = <div className="nav-account" aria-hidden="true" />;
+  if (loading) return placeholder;
   if (!user) {
     return (
       <div className="nav-account nav-account-guest">
@@ -30,35 +27,8 @@ export function AccountArea() {
     );
   }
   return (
-    <div className="nav-account nav-account-member">
-      <NotificationBell />
-      <Link className="nav-link" href="/following">
-        Following
-      </Link>
-      <Link className="nav-link" href="/liked-videos">
-        Liked
-      </Link>
-      {/* An icon beside the bell in the header (its text hidden there, where space is short); icon and text in the mobile menu. */}
-      <Link className="nav-link nav-watch-later" href="/watch-later" aria-label="Watch later" title="Watch later">
-        <ClockIcon />
-        <span className="nav-watch-later-text">Watch later</span>
-      </Link>
-      <button type="button" className="nav-link" onClick={() => setSettingsOpen(true)}>
-        Settings
-      </button>
-      <Link className="nav-link nav-username" href={`/profile/${encodeURIComponent(user.username)}`}>
-        {/* The member's photo, which follows changes in settings at once; decorative beside the name. */}
-        {/* eslint-disable-next-line @next/next/no-img-element -- our own 64 px WebP */}
-        {user.profilePhotoUrl && <img className="nav-avatar" src={user.profilePhotoUrl.replace(/-256\.webp$/, '-64.webp')} alt="" width={24} height={24} />}
-        {user.username}
-      </Link>
-      <Link className="btn btn-primary" href="/upload">
-        Upload
-      </Link>
-      <button type="button" className="btn btn-ghost" onClick={() => void logout()}>
-        Logout
-      </button>
-      {settingsOpen && <SettingsModal onClose={() => setSettingsOpen(false)} />}
-    </div>
+    <Suspense fallback={placeholder}>
+      <MemberAccount />
+    </Suspense>
   );
 }

@@ -1,58 +1,23 @@
 'use client';
 
-import { usePathname } from 'next/navigation';
-import type { ReactNode } from 'react';
-import useSWR from 'swr';
+import { lazy, Suspense, type ReactNode } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
-import type { OwnVideoDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
 
-import { VideoPlayer } from './VideoPlayer';
-
-export function statusText(video: Pick<OwnVideoDto, 'status' | 'moderationStatus' | 'processingError' | 'rejectionReason'>): string {
-  if (video.status === 'failed') return `Processing failed: ${video.processingError ?? 'unknown reason'}`;
-  if (video.status !== 'ready') return 'Processing… it will be playable in a moment.';
-  if (video.moderationStatus === 'pending') return 'Ready — waiting for review. Only you and the moderators can see it.';
-  if (video.moderationStatus === 'rejected') return `Not approved: ${video.rejectionReason ?? 'no reason given'}`;
-  return 'Approved — live.';
-}
+// Asking the API (with SWR) is for members only: a visitor's 404 never loads it.
+const MemberOwnerPreview = lazy(() => import('./MemberOwnerPreview').then((m) => ({ default: m.MemberOwnerPreview })));
 
 /**
  * The video page's 404 is cached and the same for everyone; a video that is
  * not public yet is a 404 to the page. Its owner (and admins) get a preview
- * here instead: the API answers them with the video's status and playback.
+ * here instead (MemberOwnerPreview).
  */
 export function OwnerPreview({ children }: { children: ReactNode }) {
-  const pathname = usePathname();
   const { user } = useSession();
-  const streamVideoId = /^\/video\/([A-Za-z0-9_-]{1,32})$/.exec(pathname)?.[1];
-  const { data } = useSWR(user && streamVideoId ? `/api/videos/${streamVideoId}` : null, (url: string) => apiRequest<{ video: OwnVideoDto }>(url), {
-    shouldRetryOnError: false,
-    refreshInterval: (latest) => (latest && latest.video.status !== 'ready' && latest.video.status !== 'failed' ? 3000 : 0),
-  });
-  const video = data?.video;
-  if (!video || !('status' in video)) return <>{children}</>;
+  if (!user) return <>{children}</>;
   return (
-    <article aria-labelledby="video-title">
-      <p className="status-banner" role="status">
-        <strong>Preview.</strong> {statusText(video)}
-      </p>
-      {video.playback?.mp4Url || video.playback?.hlsUrl ? (
-        <VideoPlayer
-          streamVideoId={video.streamVideoId}
-          title={video.title}
-          poster={video.thumbnailUrl}
-          mp4Url={video.playback.mp4Url}
-          hlsUrl={video.playback.hlsUrl}
-          countView={false}
-          allowAutoplay={false}
-        />
-      ) : null}
-      <h1 id="video-title" className="watch-title">
-        {video.title}
-      </h1>
-      {video.description && <p className="watch-description">{video.description}</p>}
-    </article>
+    <Suspense fallback={children}>
+      <MemberOwnerPreview>{children}</MemberOwnerPreview>
+    </Suspense>
   );
 }

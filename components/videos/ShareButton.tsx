@@ -1,10 +1,9 @@
 'use client';
 
-import dynamic from 'next/dynamic';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 
 // The dialog (clipboard, share sheet) is loaded on the first click: the page's first load carries only this button.
-const ShareDialog = dynamic(() => import('./ShareDialog'), { ssr: false });
+const ShareDialog = lazy(() => import('./ShareDialog'));
 
 export interface ShareButtonProps {
   /** The video page's absolute address. */
@@ -35,7 +34,8 @@ export function ShareButton({ url, embedCode, title }: ShareButtonProps) {
         Share
       </button>
       {open && (
-        <ShareDialog
+        <Suspense fallback={null}>
+          <ShareDialog
           key={opening}
           url={url}
           embedCode={embedCode}
@@ -44,7 +44,8 @@ export function ShareButton({ url, embedCode, title }: ShareButtonProps) {
             setOpen(false);
             button.current?.focus();
           }}
-        />
+          />
+        </Suspense>
       )}
     </>
   );

@@ -2,12 +2,15 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 
 import { StatusLine, type Status } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
 
-import { VideoManage, type ManagedVideo } from './VideoManage';
+import type { ManagedVideo } from './VideoManage';
+
+// The edit form (react-hook-form, zod) loads only for those who may use it: the page's visitors never fetch it.
+const VideoManage = lazy(() => import('./VideoManage').then((m) => ({ default: m.VideoManage })));
 
 /**
  * The video page's Edit and Delete (owner and admins): after a save the page
@@ -18,19 +21,22 @@ export function VideoPageManage({ video }: { video: ManagedVideo }) {
   const router = useRouter();
   const { user } = useSession();
   const [status, setStatus] = useState<Status>(null);
+  if (!user || (user._id !== video.ownerId && !user.isAdmin)) return null;
   return (
     <>
-      <VideoManage
-        video={video}
-        onSaved={({ message, video: saved }) => {
-          setStatus({ ok: true, text: message });
-          // A live video shows its new details at once; one sent back to review is not public now, so the page stays as it is with the message.
-          if (saved.moderationStatus === 'approved') router.refresh();
-        }}
-        onDeleted={() => router.push(user?._id === video.ownerId ? '/upload#your-videos' : '/')}
-      />
+      <Suspense fallback={null}>
+        <VideoManage
+          video={video}
+          onSaved={({ message, video: saved }) => {
+            setStatus({ ok: true, text: message });
+            // A live video shows its new details at once; one sent back to review is not public now, so the page stays as it is with the message.
+            if (saved.moderationStatus === 'approved') router.refresh();
+          }}
+          onDeleted={() => router.push(user._id === video.ownerId ? '/upload#your-videos' : '/')}
+        />
+      </Suspense>
       {/* Who appears in it (decision 015): the owner declares or completes the records there. */}
-      {user?._id === video.ownerId && (
+      {user._id === video.ownerId && (
         <Link href={`/upload/performers/${video.streamVideoId}`} className="video-manage-link">
           Performer records
         </Link>
@@ -38,7 +44,7 @@ export function VideoPageManage({ video }: { video: ManagedVideo }) {
       {status && (
         <div className="video-manage-status">
           <StatusLine status={status} />
-          {user?._id === video.ownerId && (
+          {user._id === video.ownerId && (
             <Link href="/upload#your-videos" className="video-manage-link">
               Your videos
             </Link>

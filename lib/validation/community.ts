@@ -3,6 +3,7 @@ import { z } from '@/lib/validation/zod';
 
 import { REPORT_REASONS, REPORT_TARGETS } from '@/lib/report-reasons';
 
+import { COMMENT_MAX, COMMENTS_LIMIT_MAX, COMMENTS_PAGE_SIZE } from './comment-limits';
 import { characterCount, cleanText, multilineText, positiveInt, text } from './common';
 
 // ---------- Reports and blocks ----------
@@ -104,9 +105,7 @@ export const readAllQuerySchema = z.object({ upTo: notificationId.optional() });
 
 // ---------- Comments ----------
 
-export const COMMENT_MAX = 2000;
-export const COMMENTS_PAGE_SIZE = 20;
-export const COMMENTS_LIMIT_MAX = 50;
+export { COMMENT_MAX, COMMENTS_LIMIT_MAX, COMMENTS_PAGE_SIZE, REPLIES_PAGE_SIZE } from './comment-limits';
 
 export const COMMENT_MESSAGES = {
   empty: 'Write a comment first.',
@@ -125,9 +124,6 @@ export const COMMENT_MESSAGES = {
   badParentId: 'The comment you reply to is not valid.',
   replyBlocked: 'You cannot reply to this comment.',
 } as const;
-
-/** Replies are shown oldest first, this many per "Show more replies". */
-export const REPLIES_PAGE_SIZE = 10;
 
 /** A comment's length as the limit and the form's counter count it. */
 export const commentLength = characterCount;

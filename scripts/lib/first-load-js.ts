@@ -1,0 +1,110 @@
+/**
+ * First-load JavaScript, as a modern browser fetches it: the module scripts a
+ * page's HTML names (the `noModule` polyfills are skipped by every current
+ * browser), each gzipped on its own (what a server sends with
+ * `Content-Encoding: gzip`). Chunks that load later (a dialog's `import()`)
+ * are not counted: they are not in the HTML.
+ *
+ * The runtime floor is the same sum for a page with no client component of
+ * its own, built apart with the same versions (runtimeFloorGzip): React, React
+ * DOM, the App Router runtime, and the router's own client components
+ * (layout router, error boundaries) that every App Router page loads.
+ * The build manifest's `rootMainFiles` alone leave those out (about 3.5 KB).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export interface FirstLoadJs {
+  /** Sum of the gzipped sizes, bytes. */
+  bytes: number;
+  /** The script URLs (paths) counted. */
+  files: string[];
+}
+
+/** Module script sources named by an HTML document, in order, each once. */
+export function moduleScriptSources(html: string): string[] {
+  const tags = [...html.matchAll(/<script([^>]*)>/g)].map((match) => match[1]!).filter((attrs) => !/\bnoModule\b/i.test(attrs));
+  return [...new Set(tags.map((attrs) => /\bsrc="([^"]+)"/.exec(attrs)?.[1]).filter((src): src is string => Boolean(src)))];
+}
+
+/** The first-load JS of `pathname` on the running server at `origin`. */
+export async function firstLoadJsGzip(origin: string, pathname: string, headers: Record<string, string> = {}): Promise<FirstLoadJs> {
+  const answer = await fetch(new URL(pathname, origin), { headers });
+  if (!answer.ok) throw new Error(`${pathname}: HTTP ${answer.status}`);
+  const files = moduleScriptSources(await answer.text());
+  let bytes = 0;
+  for (const src of files) {
+    const script = await fetch(new URL(src, origin));
+    if (!script.ok) throw new Error(`${src}: HTTP ${script.status}`);
+    bytes += gzipSync(Buffer.from(await script.arrayBuffer())).length;
+  }
+  return { bytes, files };
+}
+
+/** Sums the gzipped module scripts an HTML file names, read from a build's static folder. */
+function firstLoadJsOfBuiltPage(distDir: string, htmlFile: string): FirstLoadJs {
+  const files = moduleScriptSources(readFileSync(path.join(distDir, 'server', 'app', htmlFile), 'utf8'));
+  const bytes = files.reduce((sum, src) => sum + gzipSync(readFileSync(path.join(distDir, src.replace(/^\/_next\//, '')))).length, 0);
+  return { bytes, files };
+}
+
+const FLOOR_APP = path.join(process.cwd(), '.bench-floor-app');
+const FLOOR_SOURCES: Record<string, string> = {
+  'app/layout.tsx': 'export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>{children}</body>\n    </html>\n  );\n}\n',
+  'app/page.tsx': 'export default function Page() {\n  return <p>The runtime floor.</p>;\n}\n',
+  'package.json': '{ "name": "bench-floor-app", "private": true }\n',
+  // Inside this project, so Turbopack resolves the same next, react and react-dom from its node_modules.
+  'next.config.mjs': `export default { turbopack: { root: ${JSON.stringify(process.cwd())} } };\n`,
+};
+
+/**
+ * The runtime floor: the first-load JS of a page with no client component of its own (a root layout of <html>
+ * and <body>, a page of text) built by the same Next, React and bundler as the app, in .bench-floor-app/.
+ * Rebuilt when those versions change; about a minute the first time.
+ */
+export function runtimeFloorGzip(): FirstLoadJs & { versions: string } {
+  const versions = ['next', 'react', 'react-dom']
+    .map((name) => `${name}@${(JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`)
+    .join(' ');
+  const stamp = path.join(FLOOR_APP, 'versions.txt');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== versions) {
+    rmSync(FLOOR_APP, { recursive: true, force: true });
+    for (const [file, text] of Object.entries(FLOOR_SOURCES)) {
+      mkdirSync(path.dirname(path.join(FLOOR_APP, file)), { recursive: true });
+      writeFileSync(path.join(FLOOR_APP, file), text);
+    }
+    const build = spawnSync(path.join(process.cwd(), 'node_modules', '.bin', 'next'), ['build'], {
+      cwd: FLOOR_APP,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
+    if (build.status !== 0) throw new Error(`building the floor app in ${FLOOR_APP} failed`);
+    writeFileSync(stamp, versions);
+  }
+  return { ...firstLoadJsOfBuiltPage(path.join(FLOOR_APP, '.next'), 'index.html'), versions };
+}
+
+export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Budget over the runtime floor for home and a video page (issue 14, target 5). */
+export const FIRST_LOAD_BUDGET_BYTES = 5 * 1024;
+
+/**
+ * The lines bench:pages (and `npm run bench:first-load-js`) print: the floor, home, the first video home links
+ * to, and any further paths, each with its excess over the floor and the budget.
+ */
+export async function firstLoadReport(origin: string, extraPaths: string[] = []): Promise<string[]> {
+  const floor = runtimeFloorGzip();
+  const home = await (await fetch(new URL('/', origin))).text();
+  const video = /href="(\/video\/[^"]+)"/.exec(home)?.[1];
+  const lines = [`runtime floor (a page with no client component, ${floor.versions}): ${kilobytes(floor.bytes)} in ${floor.files.length} files`];
+  if (!video) lines.push('no video linked from home: the video page is not measured');
+  for (const pathname of ['/', ...(video ? [video] : []), ...extraPaths]) {
+    const js = await firstLoadJsGzip(origin, pathname);
+    const over = js.bytes - floor.bytes;
+    lines.push(`${pathname}: ${kilobytes(js.bytes)} in ${js.files.length} files, floor + ${kilobytes(over)} (target ≤ floor + ${kilobytes(FIRST_LOAD_BUDGET_BYTES)})`);
+  }
+  return lines;
+}
