@@ -18,7 +18,7 @@ import { schedulePrivateDocumentSweep } from './verification/retention';
 import { scheduleVipExpiry } from './vip/expiry';
 import { scheduleRecurring } from './jobs/recurring';
 import { scheduleRetentionSweeps } from './jobs/retention';
-import { VACUUM_EMBEDDED } from './maintenance';
+import { SWEEP_RESUMABLE_UPLOADS, VACUUM_EMBEDDED } from './maintenance';
 import { recoverAtStart } from './recovery';
 import { logger } from './log';
 import { installMetricsProbes } from './metrics/probes';
@@ -52,6 +52,8 @@ export async function startServer(): Promise<void> {
     await schedulePrivateDocumentSweep(db);
     // Old finished and failed jobs, and expired rate-limit counters (lib/server/jobs/retention.ts, decision 023).
     await scheduleRetentionSweeps(db);
+    // Unfinished resumable uploads past their expiry (decision 026).
+    await scheduleRecurring(db, SWEEP_RESUMABLE_UPLOADS);
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.
