@@ -17,7 +17,9 @@ import { installDatabase } from '@/lib/db';
 import { jobs, videos } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { sweepExpiredResumableUploads, UPLOAD_EXPIRED_MESSAGE, UPLOAD_NOT_FOUND_MESSAGE } from '@/lib/server/videos/resumable';
+import { FileLocker } from '@/lib/server/videos/upload-lock';
 import { handleNodeUpload } from '@/lib/server/videos/upload-node';
+import { ownerTag } from '@/lib/process-owner';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
@@ -225,5 +227,41 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       const stranger = await fetch(url, { method: 'HEAD', headers: { ...auth, authorization: `Bearer ${other}` } });
       expect(stranger.status).toBe(404);
     });
+  });
+});
+
+describe('the upload locker (several web processes on one DATA_DIR)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-locks-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const release = () => undefined;
+
+  it('breaks a lock whose process is gone (a crash), at once', async () => {
+    writeFileSync(path.join(dir, 'a.lock'), ownerTag(2 ** 22 + 12345));
+    const lock = new FileLocker(dir).newLock('a');
+    await lock.lock(new AbortController().signal, release);
+    expect(readFileSync(path.join(dir, 'a.lock'), 'utf8')).toBe(ownerTag());
+    await lock.unlock();
+    expect(existsSync(path.join(dir, 'a.lock'))).toBe(false);
+  });
+
+  it('makes another process wait for a live holder, and asks a holder in this process to let go', async () => {
+    const here = new FileLocker(dir);
+    const held = here.newLock('b');
+    let asked = 0;
+    await held.lock(new AbortController().signal, () => {
+      asked += 1;
+    });
+    // Another process's locker: it cannot ask, so it waits (here until its request ends).
+    const elsewhere = new FileLocker(dir).newLock('b');
+    await expect(elsewhere.lock(AbortSignal.timeout(400), release)).rejects.toThrow(/ended while it waited/);
+    expect(asked).toBe(0);
+    // This process: the holder is asked to let go, and the lock passes once it does.
+    const next = here.newLock('b');
+    const waiting = next.lock(new AbortController().signal, release);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(asked).toBeGreaterThan(0);
+    await held.unlock();
+    await waiting;
+    await next.unlock();
   });
 });
