@@ -5,7 +5,7 @@
  * creation), resuming from HEAD's offset, and the expiry sweep.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -226,6 +226,48 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       // Not the caller's: the same 404 as through Next.
       const stranger = await fetch(url, { method: 'HEAD', headers: { ...auth, authorization: `Bearer ${other}` } });
       expect(stranger.status).toBe(404);
+    });
+
+    /** Starts an upload of the clip through the production server; its URL. */
+    async function start(auth: Record<string, string>): Promise<string> {
+      const created = await fetch(`${base}/api/videos/uploads`, { method: 'POST', headers: { ...auth, 'upload-length': String(clip.length), 'upload-metadata': metadata() } });
+      expect(created.status).toBe(201);
+      return `${base}${created.headers.get('location')}`;
+    }
+
+    it('refuses a chunked body (no Content-Length) longer than what the upload has left', async () => {
+      const auth = { authorization: `Bearer ${token}`, ...TUS };
+      const url = await start(auth);
+      const body = Buffer.concat([clip, Buffer.alloc(64 * 1024, 1)]);
+      const tooLong = await fetch(url, {
+        method: 'PATCH',
+        headers: { ...auth, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
+        body: new ReadableStream({ start: (controller) => (controller.enqueue(body), controller.close()) }),
+        duplex: 'half',
+      } as RequestInit);
+      expect(tooLong.status).toBe(413);
+    });
+
+    it('keeps the bytes of a PATCH whose connection drops, and continues from them', async () => {
+      const auth = { authorization: `Bearer ${token}`, ...TUS };
+      const url = await start(auth);
+      const sent = 6000;
+      // A PATCH announcing the whole clip that sends part of it, then the connection is reset.
+      await new Promise<void>((resolve) => {
+        const req = httpRequest(url, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0', 'content-length': clip.length } });
+        req.on('error', () => resolve());
+        req.write(clip.subarray(0, sent), () => setTimeout(() => req.destroy(), 300));
+      });
+      // The server sees the reset and lets go of the lock: HEAD answers with what arrived.
+      let head = await fetch(url, { method: 'HEAD', headers: auth });
+      for (let tries = 0; head.status !== 200 && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        head = await fetch(url, { method: 'HEAD', headers: auth });
+      }
+      const offset = Number(head.headers.get('upload-offset'));
+      expect(offset).toBe(sent);
+      const done = await fetch(url, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset) }, body: clip.subarray(offset) });
+      expect(done.status).toBe(200);
     });
   });
 });

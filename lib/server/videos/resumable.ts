@@ -3,7 +3,7 @@ import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -42,13 +42,17 @@ export function resumableDir(): string {
   return path.join(getConfig().dataDir, 'resumable');
 }
 
-/** The member of the request being answered, for tus's hooks (which only see the request). */
-const callers = new AsyncLocalStorage<Authenticated>();
+/**
+ * The tus request being answered, for tus's hooks (which only see the web
+ * request): its member, and in production the Node request whose body the
+ * store writes (NodeBodyFileStore).
+ */
+const calls = new AsyncLocalStorage<{ member: Authenticated; body?: IncomingMessage }>();
 
 function caller(): Authenticated {
-  const member = callers.getStore();
-  if (!member) throw new Error('A resumable upload hook ran outside handleResumable.');
-  return member;
+  const call = calls.getStore();
+  if (!call) throw new Error('A resumable upload hook ran outside handleResumable.');
+  return call.member;
 }
 
 /** How tus's hooks refuse: the status and our JSON body, as every other API route answers. */
@@ -65,22 +69,68 @@ function fieldsOf(metadata: Upload['metadata']) {
 /** Large writes: the default 16 KiB buffer makes the file stream push back on every 64 KiB socket chunk (as in upload.ts). */
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
-/** tus's FileStore, writing PATCH bodies through a 1 MiB buffer instead of Node's default 16 KiB. */
-class BufferedFileStore extends FileStore {
+/**
+ * tus's FileStore, writing bodies through a 1 MiB buffer (Node's default
+ * 16 KiB) and, in production, straight from the Node request: @tus/server 2.x
+ * reads a body as a web stream made from the Node request and turns it back
+ * into a Node stream, which halved the throughput in adapter and garbage
+ * collector work (decision 026, the profile). tus still checks the offset,
+ * the expiry and the lock before, and takes the new offset from here.
+ */
+class NodeBodyFileStore extends FileStore {
+  constructor(
+    options: ConstructorParameters<typeof FileStore>[0],
+    private readonly locker: FileLocker,
+  ) {
+    super(options);
+  }
+
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    const body = calls.getStore()?.body;
+    if (!body) return this.writeFrom(readable, id, offset, Number.POSITIVE_INFINITY);
+    readable.resume(); // tus's own (empty) body stream: drained so its pipeline ends
+    const upload = await this.configstore.get(id);
+    return this.writeFrom(body, id, offset, upload?.size === undefined ? Number.POSITIVE_INFINITY : upload.size - offset);
+  }
+
+  /**
+   * Writes `source` at `offset`, refusing more than `room` bytes. The source is
+   * piped, not pipelined: a refusal must not destroy the request, whose socket
+   * carries the answer. A client that goes away, or a request of this process
+   * that asks for the lock, ends the write with what arrived (as tus does).
+   */
+  private async writeFrom(source: Readable, id: string, offset: number, room: number): Promise<number> {
     let received = 0;
-    const counter = new Transform({
+    const limiter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         received += chunk.length;
-        callback(null, chunk);
+        callback(received > room ? new RangeError('more bytes than the upload has left') : null, chunk);
       },
     });
+    const out = createWriteStream(path.join(this.directory, id), { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES });
+    const keepWhatArrived = () => {
+      source.unpipe(limiter);
+      limiter.end();
+    };
+    const closed = () => {
+      if (!source.readableEnded) keepWhatArrived();
+    };
+    const signal = this.locker.signalOf(id);
+    source.once('error', keepWhatArrived);
+    source.once('close', closed);
+    signal?.addEventListener('abort', keepWhatArrived, { once: true });
+    source.pipe(limiter);
     try {
-      await pipeline(readable, counter, createWriteStream(path.join(this.directory, id), { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES }));
+      await pipeline(limiter, out);
     } catch {
-      throw ERRORS.FILE_WRITE_ERROR;
+      source.unpipe(limiter);
+      throw received > room ? ERRORS.ERR_SIZE_EXCEEDED : ERRORS.FILE_WRITE_ERROR;
+    } finally {
+      source.off('error', keepWhatArrived);
+      source.off('close', closed);
+      signal?.removeEventListener('abort', keepWhatArrived);
     }
-    return offset + received;
+    return offset + out.bytesWritten;
   }
 }
 
@@ -91,11 +141,12 @@ function tusServer(): { server: Server; store: FileStore } {
   if (tus) return tus;
   const config = getConfig();
   const directory = resumableDir();
-  const store = new BufferedFileStore({ directory, expirationPeriodInMilliseconds: config.resumableUploadExpiryMs });
+  const locker = new FileLocker(directory);
+  const store = new NodeBodyFileStore({ directory, expirationPeriodInMilliseconds: config.resumableUploadExpiryMs }, locker);
   const server = new Server({
     path: RESUMABLE_UPLOAD_PATH,
     datastore: store,
-    locker: new FileLocker(directory),
+    locker,
     relativeLocation: true,
     maxSize: config.maxUploadBytes,
     // Same origin only: the page and the API are one site, and no other site may drive a member's upload.
@@ -205,24 +256,19 @@ async function authorise(request: NextRequest): Promise<Authenticated> {
 }
 
 /**
- * Answers a tus request: with `node`, tus streams the raw Node request and
- * writes the answer itself (null is returned); otherwise the web request is
- * answered. A refusal before tus (not a member, not the caller's upload) is
- * always returned as a Response.
+ * Answers a tus request. With `nodeBody` (production, scripts/serve.ts), the
+ * web request carries no body and the store writes the Node request's body
+ * itself. A refusal before tus (not a member, not the caller's upload) is
+ * answered like any API error.
  */
-export async function handleResumable(request: NextRequest, node?: { req: IncomingMessage; res: ServerResponse }): Promise<Response | null> {
+export async function handleResumable(request: NextRequest, nodeBody?: IncomingMessage): Promise<Response> {
   let member: Authenticated;
   try {
     member = await authorise(request);
   } catch (error) {
     return errorResponse(request, error);
   }
-  const { server } = tusServer();
-  return callers.run(member, async () => {
-    if (!node) return server.handleWeb(request);
-    await server.handle(node.req, node.res);
-    return null;
-  });
+  return calls.run({ member, body: nodeBody }, () => tusServer().server.handleWeb(request));
 }
 
 /** Deletes unfinished uploads older than RESUMABLE_UPLOAD_EXPIRY_HOURS (the sweep job); returns how many went. */

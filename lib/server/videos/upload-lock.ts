@@ -24,10 +24,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * waits, since the old request ends by itself when its socket closes.
  */
 export class FileLocker implements Locker {
-  /** Locks held by this process, by upload id: who to ask to let go. */
-  readonly held = new Map<string, RequestRelease>();
+  /** Locks held by this process, by upload id: who to ask to let go, and the holder's signal (aborted when it is asked). */
+  readonly held = new Map<string, { release: RequestRelease; signal: AbortSignal }>();
 
   constructor(readonly directory: string) {}
+
+  /** The signal of the request of this process that holds the upload's lock: a body write stops when it aborts. */
+  signalOf(id: string): AbortSignal | undefined {
+    return this.held.get(id)?.signal;
+  }
 
   newLock(id: string): Lock {
     return new FileLock(this, id);
@@ -49,10 +54,10 @@ class FileLock implements Lock {
     for (;;) {
       if (signal.aborted) throw new Error('The request ended while it waited for the upload.');
       if (await this.tryCreate()) {
-        this.locker.held.set(this.id, requestRelease);
+        this.locker.held.set(this.id, { release: requestRelease, signal });
         return;
       }
-      await this.locker.held.get(this.id)?.();
+      await this.locker.held.get(this.id)?.release();
       if (Date.now() > deadline) throw new Error(`Upload ${this.id} stayed locked for ${ACQUIRE_TIMEOUT_MS} ms.`);
       await sleep(POLL_MS);
     }

@@ -31,7 +31,7 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   const payload = Buffer.from(await response.arrayBuffer());
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
-  res.setHeader('content-length', payload.length);
+  if (response.status !== 204 && response.status !== 304) res.setHeader('content-length', payload.length);
   res.end(payload);
 }
 
@@ -47,8 +47,7 @@ export async function handleNodeUpload(req: IncomingMessage, res: ServerResponse
   const origin = `http://${req.headers.host ?? 'localhost'}`;
   const request = new NextRequest(new URL(req.url ?? '/', origin), { method: req.method, headers: headersOf(req) });
   if (request.nextUrl.pathname.startsWith(RESUMABLE_UPLOAD_PATH)) {
-    const refused = await handleResumable(request, { req, res });
-    if (refused) await send(res, refused);
+    await send(res, await handleResumable(request, req));
     return;
   }
   const upload = handler({ auth: 'member', status: 201 }, ({ actor }) => uploadVideo(actor, request, req));

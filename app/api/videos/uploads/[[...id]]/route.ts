@@ -7,7 +7,7 @@ import { handleResumable } from '@/lib/server/videos/resumable';
  * /api/videos/uploads/{id} continue or end it. In production scripts/serve.ts hands these to the same service
  * before Next (streamed, never buffered); this route answers them under `next dev`.
  */
-const answer = async (request: NextRequest) => (await handleResumable(request))!;
+const answer = (request: NextRequest) => handleResumable(request);
 
 export const POST = answer;
 export const HEAD = answer;
