@@ -31,6 +31,8 @@ export const serverEnv = {
   ADMIN_ALERT_EMAIL: 'alerts@e2e.example.org',
   // /metrics answers with this bearer token (e2e/metrics.spec.ts).
   METRICS_TOKEN: E2E_METRICS_TOKEN,
+  // Files from 1 MiB on go through tus (e2e/resumable-upload.spec.ts); the other upload tests' clips stay below it (decision 026).
+  RESUMABLE_UPLOAD_THRESHOLD_BYTES: String(1024 * 1024),
   // The server's output also goes here; e2e/global-teardown.ts fails the run if a secret shows in it.
   E2E_LOG_FILE,
 };

@@ -200,3 +200,21 @@ test('the client address is the one nginx saw, whatever X-Forwarded-For the clie
   }
   expect(statuses).toEqual([...Array<number>(15).fill(401), 429]);
 });
+
+// Last: the tests above find the one video's folder on disk, and this makes a second.
+test('a resumable (tus) upload goes through nginx: created, half sent, resumed from HEAD, finished', async ({ request }) => {
+  const clip = makeClip(mkdtempSync(path.join(os.tmpdir(), 'chrysalis-nginx-tus-')));
+  const tus = { ...auth(), 'Tus-Resumable': '1.0.0' };
+  const metadata = [`filename ${btoa('clip.mp4')}`, `title ${btoa('Resumed behind nginx')}`, `category ${btoa('Beta')}`].join(',');
+  const created = await request.post('/api/videos/uploads', { headers: { ...tus, 'Upload-Length': String(clip.length), 'Upload-Metadata': metadata } });
+  expect(created.status(), await created.text()).toBe(201);
+  const url = created.headers().location!;
+  const half = Math.floor(clip.length / 2);
+  const octets = { ...tus, 'Content-Type': 'application/offset+octet-stream' };
+  expect((await request.patch(url, { headers: { ...octets, 'Upload-Offset': '0' }, data: clip.subarray(0, half) })).status()).toBe(204);
+  const head = await request.head(url, { headers: tus });
+  expect(head.headers()['upload-offset']).toBe(String(half));
+  const done = await request.patch(url, { headers: { ...octets, 'Upload-Offset': String(half) }, data: clip.subarray(half) });
+  expect(done.status(), await done.text()).toBe(200);
+  expect(((await done.json()) as { video: { title: string } }).video.title).toBe('Resumed behind nginx');
+});

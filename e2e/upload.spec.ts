@@ -5,10 +5,10 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { unique, verificationLinkFor } from './api';
+import { unique } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { declareOnlyMe, signInNewMember } from './upload-steps';
 
-const PASSWORD = 'orchid-velvet-77';
 /** Set UPLOAD_SCREENSHOTS=1 to save the page at each step to /tmp/upload-<project>-<step>.png. */
 const SCREENSHOTS = process.env.UPLOAD_SCREENSHOTS === '1';
 
@@ -32,38 +32,6 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
-
-/** Registers, verifies and logs in a new member through the site, ending on /upload. */
-async function signInNewMember(page: Page): Promise<string> {
-  const id = unique();
-  const username = `uploader_${id}`;
-  const email = `uploader-${id}@example.org`;
-  await page.goto('/register');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm password').fill(PASSWORD);
-  await page.getByLabel('Date of birth').fill('1994-06-15');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('dialog', { name: 'Check your email' })).toBeVisible();
-  await page.goto(await verificationLinkFor(email));
-  await expect(page).toHaveURL('/email-verified');
-
-  await page.goto(`/login?next=${encodeURIComponent('/upload')}`);
-  await expect(page).toHaveURL(/\/login/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL('/upload');
-  await expect(page.getByRole('button', { name: 'Upload video' })).toBeVisible();
-  return username;
-}
-
-/** "Who appears in this video?": only the uploader, recorded yesterday (decision 015). */
-async function declareOnlyMe(page: Page) {
-  await page.getByLabel('Recording date').fill(new Date(Date.now() - 86_400_000).toISOString().slice(0, 10));
-  await page.getByLabel('I appear in this video').check();
-}
 
 async function shot(page: Page, project: string, step: string) {
   if (SCREENSHOTS) await page.screenshot({ path: `/tmp/upload-${project}-${step}.png`, fullPage: true });

@@ -13,6 +13,8 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { RESUMABLE_UPLOAD_PATH, UPLOAD_PATH } from './upload-paths';
+
 interface AppEvents {
   /**
    * What public pages show changed (a video approved, removed or edited): the
@@ -24,7 +26,7 @@ interface AppEvents {
   'public-content-changed': [prefix: string];
   /** A job was committed: idle workers start now instead of at their next poll (in every process on PostgreSQL, through lib/server/cluster). */
   'jobs-enqueued': [];
-  /** A video upload the production server hands over before Next (see UPLOAD_PATH); the listener answers it. */
+  /** A video upload the production server hands over before Next (see isUploadRequest); the listener answers it. */
   'upload-request': [req: IncomingMessage, res: ServerResponse];
 }
 
@@ -66,11 +68,11 @@ export function wakeWorkers(): void {
   emit('jobs-enqueued');
 }
 
-export const UPLOAD_PATH = '/api/videos/upload';
-
-/** Whether a Node request is a video upload for the app's upload handler. */
+/** Whether a Node request is a video upload (plain, or any request of a resumable one) for the app's upload handler. */
 export function isUploadRequest(req: IncomingMessage): boolean {
-  return req.method === 'POST' && req.url?.split('?')[0] === UPLOAD_PATH;
+  const path = req.url?.split('?')[0];
+  if (req.method === 'POST' && path === UPLOAD_PATH) return true;
+  return path === RESUMABLE_UPLOAD_PATH || path?.startsWith(`${RESUMABLE_UPLOAD_PATH}/`) === true;
 }
 
 /**

@@ -14,7 +14,11 @@
  *   alternate the two. Each upload gets a fresh server and DATA_DIR, stopped
  *   with its ffmpeg children as soon as the answer is in, so the 1 GiB
  *   video's transcode never overlaps a later measurement. A small upload
- *   first warms the route (module loading is not upload memory).
+ *   first warms the route (module loading is not upload memory). The same
+ *   file also goes through the tus endpoint (/api/videos/uploads) in PATCHes
+ *   of each size in BENCH_TUS_CHUNKS (MiB or 'whole'), and once a round with
+ *   the connection cut at 50 % and resumed from HEAD's offset (bytes sent
+ *   counted). BENCH_ONLY=upload runs just this section.
  * - playable: a 60 s 1080p30 H.264/AAC MP4 (made once, kept in the system
  *   temp folder) uploaded to one server; from the upload's answer,
  *   GET /api/videos/{id} every 25 ms until `status` is ready, then every
@@ -53,6 +57,7 @@ import { buildIfNeeded } from './lib/build';
 import { rssBytes } from './lib/proc';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 import { writeStaticTwins } from './lib/static-twins';
+import { tusUpload } from './lib/tus-client';
 
 const run = promisify(execFile);
 
@@ -303,6 +308,24 @@ function sampleRss(pid: number) {
   };
 }
 
+/**
+ * tus chunk sizes measured side by side, in MiB ('whole': one PATCH for the rest of the file). The upload page's
+ * choice (RESUMABLE_CHUNK_BYTES in lib/client/resumable-upload.ts, decision 026) comes first; its row is the target's.
+ */
+const TUS_CHUNKS = (process.env.BENCH_TUS_CHUNKS ?? '64,whole,8').split(',').map((value) => {
+  const label = value.trim();
+  return { label: label === 'whole' ? 'tus, one PATCH' : `tus, ${label} MiB PATCHes`, bytes: label === 'whole' ? Number.POSITIVE_INFINITY : Number(label) * 1024 * 1024 };
+});
+
+interface UploadRun {
+  mbps: number;
+  growth: number;
+  peak: number;
+  base: number;
+  tailMs: number;
+  samples: number;
+}
+
 async function sectionUpload() {
   const big = path.join(scratch, 'big-1080p-raw.mkv');
   const plainDir = path.join(scratch, 'plain');
@@ -315,7 +338,9 @@ async function sectionUpload() {
   progress(`${mb(bytes)} in ${secs(performance.now() - made)}; ffprobe: ${probe.videoCodec} ${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(1)} s`);
   const tiny = await tinyClip();
 
-  const ours: { mbps: number; growth: number; peak: number; base: number; tailMs: number; samples: number }[] = [];
+  const ours: UploadRun[] = [];
+  const tus = new Map<string, UploadRun[]>(TUS_CHUNKS.map((chunk) => [chunk.label, []]));
+  const resumes: number[] = [];
   const plain: number[] = [];
   const plainServer = await startPlainServer(plainDir);
   try {
@@ -328,7 +353,8 @@ async function sectionUpload() {
       plain.push(bytes / 1e6 / (answer.ms / 1000));
       progress(`plain: ${plain.at(-1)!.toFixed(0)} MB/s`);
     };
-    const measureOurs = async (round: number) => {
+    /** One 1 GiB upload to a fresh server (`send`), its RSS sampled; `after` runs on the same server before it stops. */
+    const measureOurs = async (round: number, label: string, runs: UploadRun[], send: (token: string) => Promise<{ ms: number; tailMs: number }>, after?: (token: string) => Promise<void>) => {
       const dataDir = path.join(scratch, `upload-${round}`);
       let server: Server | null = null;
       try {
@@ -343,25 +369,43 @@ async function sectionUpload() {
         await sleep(1000);
         const baseline = median(before.stop());
         const during = sampleRss(server.pid);
-        const answer = await uploadVideo(big, token, `Big raw upload ${round}`);
+        const answer = await send(token);
         const samples = during.stop();
         const peak = Math.max(...samples);
-        ours.push({ mbps: bytes / 1e6 / (answer.ms / 1000), growth: peak - baseline, peak, base: baseline, tailMs: answer.tailMs, samples: samples.length });
-        progress(`ours: ${ours.at(-1)!.mbps.toFixed(0)} MB/s, RSS ${mb(baseline)} → peak ${mb(peak)} (pid ${server.pid})`);
+        runs.push({ mbps: bytes / 1e6 / (answer.ms / 1000), growth: peak - baseline, peak, base: baseline, tailMs: answer.tailMs, samples: samples.length });
+        progress(`${label}: ${runs.at(-1)!.mbps.toFixed(0)} MB/s, RSS ${mb(baseline)} → peak ${mb(peak)} (pid ${server.pid})`);
+        await after?.(token);
       } finally {
         // Stops the transcode the upload just queued (ffmpeg children included) before anything else is measured.
         await stopServer(server);
         rmSync(dataDir, { recursive: true, force: true });
       }
     };
+    const multipart = (round: number) => measureOurs(round, 'ours', ours, (token) => uploadVideo(big, token, `Big raw upload ${round}`));
+    const resumable = (round: number, chunk: (typeof TUS_CHUNKS)[number], withResume: boolean) =>
+      measureOurs(
+        round,
+        chunk.label,
+        tus.get(chunk.label)!,
+        async (token) => {
+          const result = await tusUpload({ port: PORT, token, endpoint: '/api/videos/uploads' }, big, { title: `Big tus upload ${round}`, category: 'Sissy' }, chunk.bytes);
+          if (result.status !== 200) throw new Error(`tus upload answered ${result.status}: ${result.body.slice(0, 300)}`);
+          return result;
+        },
+        // The page's chunk size, once a round: the same file, the connection cut at 50 %, resumed from HEAD's offset.
+        withResume
+          ? async (token) => {
+              const result = await tusUpload({ port: PORT, token, endpoint: '/api/videos/uploads' }, big, { title: `Resumed upload ${round}`, category: 'Sissy' }, chunk.bytes, 0.5);
+              if (result.status !== 200) throw new Error(`resumed tus upload answered ${result.status}: ${result.body.slice(0, 300)}`);
+              resumes.push(result.sentBytes / bytes);
+              progress(`kill at 50 %, resume: ${mb(result.sentBytes)} sent for ${mb(bytes)} (${(result.sentBytes / bytes).toFixed(3)}×)`);
+            }
+          : undefined,
+      );
     for (let round = 1; round <= UPLOAD_ROUNDS; round += 1) {
-      if (round % 2) {
-        await measurePlain();
-        await measureOurs(round);
-      } else {
-        await measureOurs(round);
-        await measurePlain();
-      }
+      // Alternating order, so no variant always runs on a warmer (or busier) machine.
+      const steps = [measurePlain, () => multipart(round), ...TUS_CHUNKS.map((chunk, index) => () => resumable(round, chunk, index === 0))];
+      for (const step of round % 2 ? steps : steps.reverse()) await step();
       progress(`upload round ${round}/${UPLOAD_ROUNDS} done`);
     }
   } finally {
@@ -370,21 +414,33 @@ async function sectionUpload() {
     rmSync(plainDir, { recursive: true, force: true });
   }
 
-  const growth = median(ours.map((o) => o.growth));
-  const maxGrowth = Math.max(...ours.map((o) => o.growth));
-  const oursMbps = median(ours.map((o) => o.mbps));
   const plainMbps = median(plain);
-  say(`\na. upload of ${mb(bytes)} (${probe.width}x${probe.height} rawvideo in Matroska), ${UPLOAD_ROUNDS} rounds alternating with a plain Node server`);
-  say('round   ours MB/s   plain MB/s   answer after last byte   server RSS before → peak (samples)     growth');
-  ours.forEach((o, i) =>
-    say(
-      `${String(i + 1).padStart(5)}${o.mbps.toFixed(0).padStart(12)}${plain[i]!.toFixed(0).padStart(13)}${`${o.tailMs.toFixed(0)} ms`.padStart(25)}   ` +
-        `${mb(o.base).padStart(11)} → ${mb(o.peak).padStart(11)} (${o.samples})${mb(o.growth).padStart(11)}`,
-    ),
-  );
-  say(`median: ours ${oursMbps.toFixed(0)} MB/s, plain ${plainMbps.toFixed(0)} MB/s, ratio ${(oursMbps / plainMbps).toFixed(2)}; RSS growth median ${mb(growth)}, max ${mb(maxGrowth)}`);
+  say(`\na. upload of ${mb(bytes)} (${probe.width}x${probe.height} rawvideo in Matroska), ${UPLOAD_ROUNDS} rounds alternating with a plain Node server; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say('round   variant                 MB/s   plain MB/s   answer after last byte   server RSS before → peak (samples)     growth');
+  const rows: [string, UploadRun[]][] = [['multipart POST', ours], ...[...tus.entries()]];
+  for (const [label, runs] of rows) {
+    runs.forEach((o, i) =>
+      say(
+        `${String(i + 1).padStart(5)}   ${label.padEnd(22)}${o.mbps.toFixed(0).padStart(6)}${plain[i]!.toFixed(0).padStart(13)}${`${o.tailMs.toFixed(0)} ms`.padStart(25)}   ` +
+          `${mb(o.base).padStart(11)} → ${mb(o.peak).padStart(11)} (${o.samples})${mb(o.growth).padStart(11)}`,
+      ),
+    );
+  }
+  for (const [label, runs] of rows) {
+    const mbps = median(runs.map((o) => o.mbps));
+    say(`median ${label}: ${mbps.toFixed(0)} MB/s, plain ${plainMbps.toFixed(0)} MB/s, ratio ${(mbps / plainMbps).toFixed(2)}; RSS growth median ${mb(median(runs.map((o) => o.growth)))}, max ${mb(Math.max(...runs.map((o) => o.growth)))}`);
+  }
+  const growth = median(ours.map((o) => o.growth));
+  const oursMbps = median(ours.map((o) => o.mbps));
   note({ section: 'upload', measure: 'peak RSS growth, 1 GiB upload (median)', result: mb(growth), target: '≤ 64 MiB', ok: growth <= 64 * 1024 * 1024 });
   note({ section: 'upload', measure: 'throughput ours / plain copy', result: `${oursMbps.toFixed(0)} / ${plainMbps.toFixed(0)} MB/s = ${(oursMbps / plainMbps).toFixed(2)}`, target: '≥ 0.70', ok: oursMbps / plainMbps >= 0.7 });
+  const chosen = tus.get(TUS_CHUNKS[0]!.label)!;
+  const tusGrowth = median(chosen.map((o) => o.growth));
+  const tusMbps = median(chosen.map((o) => o.mbps));
+  note({ section: 'upload', measure: `${TUS_CHUNKS[0]!.label}: peak RSS growth, 1 GiB (median)`, result: mb(tusGrowth), target: '≤ 64 MiB', ok: tusGrowth <= 64 * 1024 * 1024 });
+  note({ section: 'upload', measure: `${TUS_CHUNKS[0]!.label}: throughput / plain copy`, result: `${tusMbps.toFixed(0)} / ${plainMbps.toFixed(0)} MB/s = ${(tusMbps / plainMbps).toFixed(2)}`, target: '≥ 0.90', ok: tusMbps / plainMbps >= 0.9 });
+  const resent = Math.max(...resumes);
+  note({ section: 'upload', measure: 'kill the connection at 50 %, resume: bytes sent / file size (worst)', result: `${resent.toFixed(3)}×`, target: '≤ 1.10×', ok: resent <= 1.1 });
 }
 
 // ---------------------------------------------------------------------------------------------- b. time to playable

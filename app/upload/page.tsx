@@ -25,7 +25,7 @@ export function generateMetadata(): Metadata {
 export default async function UploadPage() {
   // Rendered per request, so its scripts carry the request's CSP nonce (decision 008); only public pages are prerendered and cached.
   await connection();
-  const { maxUploadBytes } = getConfig();
+  const { maxUploadBytes, resumableUploadThresholdBytes } = getConfig();
   const actor = await pageActor();
   // Uploading stays open; publication waits for verification (the approval gate), which the member should know before uploading.
   const verification = actor.kind === 'member' ? await getMyVerification(actor) : null;
@@ -53,7 +53,7 @@ export default async function UploadPage() {
           </p>
         </div>
       )}
-      <UploadForm maxUploadBytes={maxUploadBytes} />
+      <UploadForm maxUploadBytes={maxUploadBytes} resumableThresholdBytes={resumableUploadThresholdBytes} />
       <section id="your-videos" className="section own-videos-section" aria-labelledby="your-videos-title">
         <div className="section-head">
           <h2 id="your-videos-title">Your videos</h2>

@@ -7,8 +7,9 @@ import { useForm, useWatch } from 'react-hook-form';
 
 import { useSession } from '@/components/session/SessionProvider';
 import { Spinner } from '@/components/shell/Spinner';
-import { checkVideoFile, formatBytes, retryLabel } from '@/lib/client/format';
+import { checkVideoFile, formatBytes, percentOf, retryLabel } from '@/lib/client/format';
 import { ApiClientError, UPLOAD_RETRY_DELAYS_MS, UploadCancelledError, uploadRequest, type UploadRetry } from '@/lib/client/http';
+import { RESUMABLE_RETRY_DELAYS_MS, resumableUpload } from '@/lib/client/resumable-upload';
 import { CATEGORIES } from '@/lib/site';
 import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/lib/validation/video-form';
 import { DESCRIPTION_MAX, splitTags, TAG_MAX, TAGS_MAX, TITLE_MAX } from '@/lib/validation/videos';
@@ -29,13 +30,26 @@ type TextFieldName = (typeof TEXT_FIELDS)[number];
 const isTextField = (name: unknown): name is TextFieldName => TEXT_FIELDS.includes(name as TextFieldName);
 
 const FILE_INPUT_ID = 'upload-video';
-const MAX_ATTEMPTS = UPLOAD_RETRY_DELAYS_MS.length + 1;
+
+/** The plain upload's multipart body: the video last, so the text fields arrive before the bytes. */
+function plainForm(fields: Record<string, string>, file: File): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('video', file, file.name);
+  return form;
+}
 
 type Phase = { name: 'editing' } | { name: 'uploading' } | { name: 'done'; video: UploadedVideo; bytes: number; recordsError: string | null };
 type RetryState = Omit<UploadRetry, 'error'> & { until: number; serverError: boolean };
 
+interface UploadLimits {
+  maxUploadBytes: number;
+  /** Files from this size on are sent with tus (resumable, lib/client/resumable-upload.ts); smaller ones in one POST. */
+  resumableThresholdBytes: number;
+}
+
 /** The upload form (login required): fields, file, progress with Cancel, retries, server errors, then status. */
-export function UploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
+export function UploadForm(limits: UploadLimits) {
   const { loading, user } = useSession();
   if (loading) return <Spinner label="Loading the upload form…" />;
   if (!user) {
@@ -48,10 +62,10 @@ export function UploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
       </div>
     );
   }
-  return <MemberUploadForm maxUploadBytes={maxUploadBytes} />;
+  return <MemberUploadForm {...limits} />;
 }
 
-function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
+function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLimits) {
   const refreshOwnVideos = useRefreshOwnVideos();
   const [phase, setPhase] = useState<Phase>({ name: 'editing' });
   const [file, setFile] = useState<File | null>(null);
@@ -60,6 +74,8 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [progress, setProgress] = useState({ loaded: 0, total: 0 });
   const [attempt, setAttempt] = useState(1);
+  /** The percentage a resumed upload continued from (shown until the member starts another). */
+  const [resumedAt, setResumedAt] = useState<number | null>(null);
   const [retry, setRetry] = useState<RetryState | null>(null);
   const [performers, setPerformers] = useState<PerformerDraft>(EMPTY_PERFORMERS);
   const [performerProblem, setPerformerProblem] = useState<ReturnType<typeof checkPerformers>>(null);
@@ -81,6 +97,7 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
   const tags = splitTags(tagsText);
   const uploading = phase.name === 'uploading';
   const limitText = formatBytes(maxUploadBytes, { trim: true });
+  const maxAttempts = (file && file.size >= resumableThresholdBytes ? RESUMABLE_RETRY_DELAYS_MS : UPLOAD_RETRY_DELAYS_MS).length + 1;
 
   // Leaving the page cancels the upload; while it runs, the browser asks first.
   useEffect(() => () => controller.current?.abort(), []);
@@ -130,33 +147,45 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
     }
     // Checked before the video is sent: a long upload should not end in a refusal of its records.
     if (!performersAreFine(true)) return;
-    const form = new FormData();
-    form.append('title', values.title);
-    form.append('description', values.description);
-    form.append('category', values.category);
-    form.append('tags', splitTags(values.tags).join(','));
-    form.append('video', file, file.name); // last: the text fields arrive before the bytes
-
+    const fields = { title: values.title, description: values.description, category: values.category, tags: splitTags(values.tags).join(',') };
     const abort = new AbortController();
     controller.current = abort;
     setProgress({ loaded: 0, total: file.size });
     setAttempt(1);
     setRetry(null);
+    setResumedAt(null);
     setPhase({ name: 'uploading' });
+    const onProgress = (bytes: { loaded: number; total: number }) => {
+      setRetry(null);
+      if (bytes.total > 0) setProgress(bytes);
+    };
+    const onRetry = ({ error, ...next }: UploadRetry) => {
+      setAttempt(next.attempt);
+      setNow(Date.now());
+      setRetry({ ...next, until: Date.now() + next.delayMs, serverError: error.status !== undefined });
+    };
     try {
-      const { video } = await uploadRequest<{ video: UploadedVideo }>('/api/videos/upload', form, {
-        signal: abort.signal,
-        onProgress: (_fraction, bytes) => {
-          setRetry(null);
-          if (bytes.total > 0) setProgress(bytes);
-        },
-        onRetry: ({ error, ...next }) => {
-          setAttempt(next.attempt);
-          setProgress({ loaded: 0, total: file.size });
-          setNow(Date.now());
-          setRetry({ ...next, until: Date.now() + next.delayMs, serverError: error.status !== undefined });
-        },
-      });
+      const { video } =
+        file.size >= resumableThresholdBytes
+          ? // Large files: a dropped connection or a reload continues where the server stands.
+            await resumableUpload<{ video: UploadedVideo }>(file, fields, {
+              signal: abort.signal,
+              onProgress,
+              onRetry,
+              onResume: (offset, total) => {
+                setResumedAt(percentOf(offset, total));
+                setProgress({ loaded: offset, total });
+              },
+            })
+          : await uploadRequest<{ video: UploadedVideo }>('/api/videos/upload', plainForm(fields, file), {
+              signal: abort.signal,
+              onProgress: (_fraction, bytes) => onProgress(bytes),
+              onRetry: (retry) => {
+                // A plain upload starts again from its first byte.
+                setProgress({ loaded: 0, total: file.size });
+                onRetry(retry);
+              },
+            });
       // The video is kept even if its records fail to save: Your videos then offers to complete them.
       let recordsError: string | null = null;
       try {
@@ -188,10 +217,10 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
         fileInput.current?.focus();
         return;
       }
-      return setFormError(error.status >= 500 ? `Upload failed after ${MAX_ATTEMPTS} attempts: ${error.message}` : error.message);
+      return setFormError(error.status >= 500 ? `Upload failed after ${maxAttempts} attempts: ${error.message}` : error.message);
     }
     // No answer after every attempt (network down, timeout): the client's own words.
-    setFormError(error instanceof ApiClientError ? `Upload failed after ${MAX_ATTEMPTS} attempts. ${error.message}` : 'The upload failed. Please try again.');
+    setFormError(error instanceof ApiClientError ? `Upload failed after ${maxAttempts} attempts. ${error.message}` : 'The upload failed. Please try again.');
   }
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) =>
@@ -348,9 +377,11 @@ function MemberUploadForm({ maxUploadBytes }: { maxUploadBytes: number }) {
           <p role="status" aria-live="polite" className={retry ? 'upload-retry' : 'upload-attempt'}>
             {retry
               ? retryLabel({ secondsLeft, attempt: retry.attempt, maxAttempts: retry.maxAttempts, serverError: retry.serverError })
-              : attempt > 1
-                ? `Attempt ${attempt} of ${MAX_ATTEMPTS}`
-                : 'Keep this page open until the upload finishes.'}
+              : resumedAt !== null
+                ? `Resuming from ${resumedAt} %. Keep this page open until the upload finishes.`
+                : attempt > 1
+                  ? `Attempt ${attempt} of ${maxAttempts}`
+                  : 'Keep this page open until the upload finishes.'}
           </p>
         </div>
       )}

@@ -88,7 +88,7 @@ export function countryFromHtml(html: string): string | null {
 const BAN_OR_ADMIN = new Set(['Account is banned', 'Forbidden: Admin access required']);
 
 /** Reacts to the statuses the spec names, then returns the error to throw. */
-function classify(status: number, path: string, body: string, contentType: string): ApiClientError {
+export function classify(status: number, path: string, body: string, contentType: string): ApiClientError {
   let data: Record<string, unknown> = {};
   if (contentType.includes('application/json')) {
     try {

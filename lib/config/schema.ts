@@ -206,6 +206,16 @@ export const envSchema = z
         .max(10_000, 'must be a whole number of uploads from 1 to 10000')
         .default(50),
     ),
+    // Resumable (tus) uploads (lib/server/videos/resumable.ts, decision 026): files from this size on go through tus; unfinished ones expire.
+    RESUMABLE_UPLOAD_THRESHOLD_BYTES: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'must be a whole number of bytes' })
+        .int('must be a whole number of bytes')
+        .min(0, 'must be a whole number of bytes')
+        .default(64 * 1024 * 1024),
+    ),
+    RESUMABLE_UPLOAD_EXPIRY_HOURS: wholeNumber('must be a whole number of hours from 1 to 720', 1, 720, 24),
     // Background jobs (lib/server/jobs, scripts/worker.ts, decision 023).
     WORKER_CONCURRENCY: wholeNumber('must be a whole number of jobs from 1 to 64', 1, 64, 1),
     WORKER_JOB_TYPES: z.preprocess(

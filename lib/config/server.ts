@@ -58,6 +58,10 @@ export interface ServerConfig {
   maxUploadBytes: number;
   /** Uploads one member may start per 24 hours. */
   uploadsPerDay: number;
+  /** Files from this size on are uploaded with tus (resumable); smaller ones with one multipart POST. */
+  resumableUploadThresholdBytes: number;
+  /** How long an unfinished resumable upload is kept after it was started, in milliseconds. */
+  resumableUploadExpiryMs: number;
   /** Proxy hops in front of the server whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
   trustProxy: number;
   /** The admin account ensured at start, when configured. */
@@ -115,6 +119,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: raw.SMTP_URL,
     maxUploadBytes: raw.MAX_UPLOAD_BYTES,
     uploadsPerDay: raw.UPLOADS_PER_DAY,
+    resumableUploadThresholdBytes: raw.RESUMABLE_UPLOAD_THRESHOLD_BYTES,
+    resumableUploadExpiryMs: raw.RESUMABLE_UPLOAD_EXPIRY_HOURS * 60 * 60_000,
     trustProxy: raw.TRUST_PROXY,
     trust: {
       adminAlertEmail: raw.ADMIN_ALERT_EMAIL,

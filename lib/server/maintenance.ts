@@ -6,6 +6,10 @@ import { getDb } from '@/lib/db';
 
 import { forgetOldRuns, scheduleNextRun, type RecurringJob } from './jobs/recurring';
 import type { JobHandler } from './jobs/worker';
+import { logger } from './log';
+import { sweepExpiredResumableUploads } from './videos/resumable';
+
+const log = logger('uploads');
 
 /**
  * The embedded database has no autovacuum (PGlite runs no background
@@ -24,6 +28,22 @@ export const vacuumEmbeddedJob: JobHandler = async () => {
   await db.execute(sql`VACUUM (ANALYZE)`);
 };
 
+/**
+ * Unfinished resumable uploads past RESUMABLE_UPLOAD_EXPIRY_HOURS (decision
+ * 026): tus already refuses to continue them; this frees their disk. Hourly,
+ * so one is gone at most an hour after it expired.
+ */
+export const SWEEP_RESUMABLE_UPLOADS: RecurringJob = { type: 'sweep-resumable-uploads', everyMs: 60 * 60_000 };
+
+export const sweepResumableUploadsJob: JobHandler = async () => {
+  const db = await getDb();
+  await scheduleNextRun(db, SWEEP_RESUMABLE_UPLOADS);
+  await forgetOldRuns(db, SWEEP_RESUMABLE_UPLOADS);
+  const removed = await sweepExpiredResumableUploads();
+  if (removed > 0) log.info({ removed }, `removed ${removed} expired unfinished resumable upload(s)`);
+};
+
 export const MAINTENANCE_JOB_HANDLERS: Record<string, JobHandler> = {
   [VACUUM_EMBEDDED.type]: vacuumEmbeddedJob,
+  [SWEEP_RESUMABLE_UPLOADS.type]: sweepResumableUploadsJob,
 };

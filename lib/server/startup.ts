@@ -19,7 +19,7 @@ import { schedulePrivateDocumentSweep } from './verification/retention';
 import { scheduleVipExpiry } from './vip/expiry';
 import { scheduleRecurring } from './jobs/recurring';
 import { scheduleRetentionSweeps } from './jobs/retention';
-import { VACUUM_EMBEDDED } from './maintenance';
+import { SWEEP_RESUMABLE_UPLOADS, VACUUM_EMBEDDED } from './maintenance';
 import { recoverAtStart } from './recovery';
 import { logger } from './log';
 import { installMetricsProbes } from './metrics/probes';
@@ -55,6 +55,8 @@ export async function startServer(): Promise<void> {
     await scheduleRetentionSweeps(db);
     // Videos processed before thumbnails had WebP widths get them, once per database (lib/server/videos/thumbnail-backfill.ts).
     await enqueueThumbnailBackfill(db);
+    // Unfinished resumable uploads past their expiry (decision 026).
+    await scheduleRecurring(db, SWEEP_RESUMABLE_UPLOADS);
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.

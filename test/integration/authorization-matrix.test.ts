@@ -72,7 +72,16 @@ interface Fixtures {
   appeal(): Promise<string>;
   /** A pending identity verification of a fresh member, with its two sealed documents. */
   verification(): Promise<{ id: string; idDocumentId: string }>;
+  /** An unfinished resumable (tus) upload of the member's: its id. */
+  resumableUpload(): Promise<string>;
 }
+
+/** A tus creation request's headers: 100 bytes of a video with valid fields (Upload-Metadata is base64 per value). */
+const TUS_CREATE = {
+  'tus-resumable': '1.0.0',
+  'upload-length': '100',
+  'upload-metadata': `filename ${btoa('clip.mp4')},title ${btoa('A title')},category ${btoa('Sissy')}`,
+};
 
 interface Row {
   access: Access;
@@ -80,8 +89,8 @@ interface Row {
   e2eOnly?: true;
   /** The one answer every caller gets (login with wrong credentials: 401; payments unconfigured here: 503). */
   everyone?: number;
-  /** Path with its dynamic segments filled, params as Next passes them, and a body that is valid for the right caller. */
-  build(f: Fixtures): Promise<{ path: string; params?: Record<string, string | string[]>; json?: unknown; form?: FormData }>;
+  /** Path with its dynamic segments filled, params as Next passes them, and a body (and headers) that are valid for the right caller. */
+  build(f: Fixtures): Promise<{ path: string; params?: Record<string, string | string[]>; json?: unknown; form?: FormData; body?: string; headers?: Record<string, string> }>;
 }
 
 const simple = (access: Access, route: string): Row => ({ access, build: async () => ({ path: route }) });
@@ -501,6 +510,27 @@ const TABLE: Record<string, Row> = {
       return { path: '/api/videos/upload', form };
     },
   },
+  'POST api/videos/uploads/[[...id]]/route.ts': { access: 'member', build: async () => ({ path: '/api/videos/uploads', headers: TUS_CREATE }) },
+  // Ten bytes of the member's unfinished upload; anyone else is told it does not exist (404).
+  'PATCH api/videos/uploads/[[...id]]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const id = await f.resumableUpload();
+      return {
+        path: `/api/videos/uploads/${id}`,
+        params: { id: [id] },
+        body: '0123456789',
+        headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      };
+    },
+  },
+  'DELETE api/videos/uploads/[[...id]]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const id = await f.resumableUpload();
+      return { path: `/api/videos/uploads/${id}`, params: { id: [id] }, headers: { 'tus-resumable': '1.0.0' } };
+    },
+  },
   'PATCH api/videos/[streamVideoId]/route.ts': {
     access: 'owner',
     build: async (f) => {
@@ -754,6 +784,11 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
           .returning({ id: identityVerifications.id });
         return { id: row!.id, idDocumentId };
       },
+      async resumableUpload() {
+        const { POST } = await import('@/app/api/videos/uploads/[[...id]]/route');
+        const created = await call(POST, '/api/videos/uploads', { method: 'POST', bearer: await freshToken('member'), headers: TUS_CREATE });
+        return created.headers.get('location')!.split('/').pop()!;
+      },
     };
   }, 120_000);
   afterAll(() => database.destroy());
@@ -781,7 +816,16 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         const request = await row.build(fixtures);
         let response: Awaited<ReturnType<typeof call>>;
         try {
-          response = await call(routeModule[method]!, request.path, { method, bearer, params: request.params, json: request.json, form: request.form, ip: `198.51.100.${ACTORS.indexOf(actor) + 1}` });
+          response = await call(routeModule[method]!, request.path, {
+            method,
+            bearer,
+            params: request.params,
+            json: request.json,
+            form: request.form,
+            body: request.body,
+            headers: request.headers,
+            ip: `198.51.100.${ACTORS.indexOf(actor) + 1}`,
+          });
         } catch (error) {
           failures.push(`${key} as ${actor}: threw ${String(error).slice(0, 160)}`);
           continue;

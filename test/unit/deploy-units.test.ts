@@ -149,7 +149,7 @@ describe('deploy/nginx.conf', () => {
 
   it('sizes the upload location from MAX_UPLOAD_BYTES and streams it', () => {
     const template = readFileSync(path.join(DEPLOY, 'nginx.conf'), 'utf8');
-    const upload = /location = \/api\/videos\/upload \{([^}]*)\}/.exec(template)?.[1] ?? '';
+    const upload = /location \/api\/videos\/upload \{([^}]*)\}/.exec(template)?.[1] ?? '';
     expect(upload).toContain('proxy_request_buffering off;');
     expect(renderNginxConf({ listenPort: 1, appPort: 2, mediaDir: '/m', maxUploadBytes: 100 * 1024 * 1024, workDir: '/w' })).toContain('client_max_body_size 101m;');
     // The client's address is appended, never passed on as sent (TRUST_PROXY=1).

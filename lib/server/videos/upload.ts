@@ -27,7 +27,7 @@ import { getMediaStorage, mediaKeys } from '../storage';
 export const VIDEO_FIELD = 'video';
 export const PROCESS_VIDEO_JOB = 'process-video';
 
-const tooLarge = (limit: number) => new ApiError(413, `This video is too large. The limit is ${formatBytes(limit)}.`);
+export const tooLarge = (limit: number) => new ApiError(413, `This video is too large. The limit is ${formatBytes(limit)}.`);
 
 function formatBytes(bytes: number): string {
   const gib = bytes / 1024 ** 3;
@@ -210,7 +210,7 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
   }
 }
 
-const tooManyUploads = (wait: string) => `You have reached today's limit of ${getConfig().uploadsPerDay} uploads. You can upload again in ${wait}.`;
+export const tooManyUploads = (wait: string) => `You have reached today's limit of ${getConfig().uploadsPerDay} uploads. You can upload again in ${wait}.`;
 
 /**
  * POST /api/videos/upload: count it against the member's daily uploads before
@@ -244,36 +244,46 @@ async function storeUpload(member: Authenticated, request: Request, body: Readab
   const limit = getConfig().maxUploadBytes;
   const { fields, file } = await parseUpload(request, body, limit, received);
   try {
-    const input = parseInput(uploadFieldsSchema, {
-      title: fields.title?.[0],
-      description: fields.description?.[0],
-      category: fields.category?.[0],
-      tags: splitTags(fields.tags),
-    });
+    const input = readUploadFields({ title: fields.title?.[0], description: fields.description?.[0], category: fields.category?.[0], tags: fields.tags });
     if (!file) throw badRequest('Choose a video file to upload.', { field: VIDEO_FIELD });
     if (file.bytes === 0) throw badRequest('The video file is empty.', { field: VIDEO_FIELD });
-    const video = await createVideoFromFile(member.user.id, { path: file.tempPath, bytes: file.bytes, originalName: file.originalName }, input).catch((error: unknown) => {
-      if (error instanceof NotAVideoError) throw new ApiError(415, error.message, { field: VIDEO_FIELD });
-      throw error;
-    });
-    return {
-      video: {
-        _id: video.id,
-        streamVideoId: video.streamVideoId,
-        title: video.title,
-        description: video.description,
-        category: video.category,
-        tags: video.tags,
-        status: video.processingState,
-        moderationStatus: video.moderationStatus,
-        durationSeconds: video.durationSeconds,
-        width: video.width,
-        height: video.height,
-      },
-    };
+    return await videoFromUpload(member, { path: file.tempPath, bytes: file.bytes, originalName: file.originalName }, input);
   } catch (error) {
     // Nothing half-stored: createVideoFromFile removed any stored original; the quarantine file goes here.
     if (file) await rm(file.tempPath, { force: true });
     throw error;
   }
+}
+
+/** An upload's text fields (form fields or tus Upload-Metadata) through the one upload contract; a 400 naming the field otherwise. */
+export function readUploadFields(raw: { title?: string; description?: string; category?: string; tags?: string | string[] }): UploadFields {
+  return parseInput(uploadFieldsSchema, { title: raw.title, description: raw.description, category: raw.category, tags: splitTags(raw.tags) });
+}
+
+/**
+ * The end of every upload, plain or resumable: the received file becomes a
+ * video (content probe, storage, row, job), and the answer is the API's.
+ * A file that is no video is a 415 with the probe's words. The file is the
+ * caller's to remove when this throws.
+ */
+export async function videoFromUpload(member: Authenticated, file: VideoFile, input: UploadFields) {
+  const video = await createVideoFromFile(member.user.id, file, input).catch((error: unknown) => {
+    if (error instanceof NotAVideoError) throw new ApiError(415, error.message, { field: VIDEO_FIELD });
+    throw error;
+  });
+  return {
+    video: {
+      _id: video.id,
+      streamVideoId: video.streamVideoId,
+      title: video.title,
+      description: video.description,
+      category: video.category,
+      tags: video.tags,
+      status: video.processingState,
+      moderationStatus: video.moderationStatus,
+      durationSeconds: video.durationSeconds,
+      width: video.width,
+      height: video.height,
+    },
+  };
 }

@@ -1,0 +1,102 @@
+/**
+ * The browser side of resumable uploads (tus, decision 026), for files from
+ * RESUMABLE_UPLOAD_THRESHOLD_BYTES on. tus-js-client is loaded only when
+ * such an upload starts, so no page pays for it up front.
+ *
+ * A dropped connection is retried from the offset the server has (HEAD);
+ * after a reload the member picks the same file again and the upload URL
+ * kept in localStorage under the file's fingerprint continues it. Cancel
+ * ends the upload on the server too.
+ */
+import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
+
+import { ApiClientError, apiUrl, classify, getAuthToken, UploadCancelledError, type UploadBytes, type UploadRetry } from './http';
+
+/** Waits between tries after a dropped connection or a 5xx: a phone that lost its network for half a minute still finishes. */
+export const RESUMABLE_RETRY_DELAYS_MS = [1_000, 3_000, 5_000, 10_000, 20_000] as const;
+
+/**
+ * One PATCH carries at most this much: measured in bench:videos (decision
+ * 026), a few large chunks cost nothing against one PATCH for the whole
+ * file, and keep every request under nginx's client_max_body_size for the
+ * location whatever MAX_UPLOAD_BYTES is.
+ */
+export const RESUMABLE_CHUNK_BYTES = 64 * 1024 * 1024;
+
+export interface ResumableOptions {
+  /** Bytes the server holds (a resumed upload starts above 0). */
+  onProgress?: (bytes: UploadBytes) => void;
+  /** A previous upload of this file is being continued from `offset` bytes. */
+  onResume?: (offset: number, total: number) => void;
+  onRetry?: (retry: UploadRetry) => void;
+  /** Aborting cancels the upload, and deletes what the server has of it. */
+  signal?: AbortSignal;
+}
+
+/** Upload-Metadata values: the same fields as the plain upload's form. */
+export type ResumableFields = Record<'title' | 'description' | 'category' | 'tags', string>;
+
+/** Our error for what tus-js-client reports: the server's JSON message when there was an answer, the network words when not. */
+function errorOf(error: Error & { originalResponse?: { getStatus(): number; getBody(): string; getHeader(name: string): string | undefined } | null }): ApiClientError {
+  const response = error.originalResponse;
+  if (!response || !response.getStatus()) return new ApiClientError('Network error. Check your connection and try again.', undefined, {}, 'network');
+  return classify(response.getStatus(), RESUMABLE_UPLOAD_PATH, response.getBody() ?? '', response.getHeader('content-type') ?? 'application/json');
+}
+
+export async function resumableUpload<T>(file: File, fields: ResumableFields, options: ResumableOptions = {}): Promise<T> {
+  const { Upload } = await import('tus-js-client');
+  if (options.signal?.aborted) throw new UploadCancelledError();
+  const token = getAuthToken();
+  return new Promise<T>((resolve, reject) => {
+    const upload = new Upload(file, {
+      endpoint: apiUrl(RESUMABLE_UPLOAD_PATH),
+      chunkSize: RESUMABLE_CHUNK_BYTES,
+      retryDelays: [...RESUMABLE_RETRY_DELAYS_MS],
+      metadata: { filename: file.name, filetype: file.type, ...fields },
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      removeFingerprintOnSuccess: true,
+      onProgress: (loaded, total) => options.onProgress?.({ loaded, total }),
+      onShouldRetry: (error, attempt) => {
+        const status = error.originalResponse?.getStatus() ?? 0;
+        // tus's rule: not on a refusal (4xx), except a conflict or a lock the server asks to retry.
+        const retry = status === 0 || status >= 500 || status === 409 || status === 423;
+        if (retry) {
+          options.onRetry?.({
+            attempt: attempt + 2,
+            maxAttempts: RESUMABLE_RETRY_DELAYS_MS.length + 1,
+            delayMs: RESUMABLE_RETRY_DELAYS_MS[attempt] ?? 0,
+            error: errorOf(error),
+          });
+        }
+        return retry;
+      },
+      onAfterResponse: (request, response) => {
+        // A HEAD answers where a continued upload stands.
+        const offset = Number(response.getHeader('Upload-Offset'));
+        if (request.getMethod() === 'HEAD' && response.getStatus() === 200 && offset > 0) options.onResume?.(offset, file.size);
+      },
+      onSuccess: ({ lastResponse }) => {
+        try {
+          resolve(JSON.parse(lastResponse.getBody()) as T);
+        } catch {
+          reject(new ApiClientError('The upload finished, but the answer could not be read. Check Your videos below.', lastResponse.getStatus()));
+        }
+      },
+      onError: (error) => reject(errorOf(error)),
+    });
+    options.signal?.addEventListener(
+      'abort',
+      () => {
+        // true: the server deletes what it has (DELETE), and the stored URL is forgotten.
+        void upload.abort(true).catch(() => undefined);
+        reject(new UploadCancelledError());
+      },
+      { once: true },
+    );
+    void upload.findPreviousUploads().then((previous) => {
+      if (options.signal?.aborted) return;
+      if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+      upload.start();
+    });
+  });
+}

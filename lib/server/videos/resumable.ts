@@ -1,0 +1,278 @@
+import 'server-only';
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+import { FileStore } from '@tus/file-store';
+import { Server, type Upload } from '@tus/server';
+import { ERRORS } from '@tus/utils';
+import type { NextRequest } from 'next/server';
+
+import { getConfig } from '@/lib/config/server';
+import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
+
+import { requireMember, type Authenticated } from '../auth/actor';
+import { distrustCrossSiteCookie, resolveActor } from '../auth/session';
+import { ApiError, badRequest } from '../errors';
+import { errorResponse, serverErrorBody } from '../http';
+import { logger } from '../log';
+import { metrics } from '../metrics';
+import { consume, giveBack } from '../rate-limit';
+
+import { FileLocker } from './upload-lock';
+import { readUploadFields, tooLarge, tooManyUploads, videoFromUpload } from './upload';
+
+const log = logger('upload');
+
+/** tus's default names: 32 hex digits. Anything else in the path is no upload of ours, and never reaches the file system. */
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+export const UPLOAD_NOT_FOUND_MESSAGE = 'This upload was not found. It may have expired; start the upload again.';
+export const UPLOAD_EXPIRED_MESSAGE = 'This upload has expired. Start the upload again.';
+const LENGTH_REQUIRED_MESSAGE = 'Send the size of the video in Upload-Length when you start the upload.';
+const METHOD_MESSAGE = 'Resumable uploads take POST, HEAD, PATCH and DELETE.';
+
+/** Where unfinished resumable uploads live: DATA_DIR/resumable, an upload and its .json beside it (decision 026). */
+export function resumableDir(): string {
+  return path.join(getConfig().dataDir, 'resumable');
+}
+
+/**
+ * The tus request being answered, for tus's hooks (which only see the web
+ * request): its member, and in production the Node request whose body the
+ * store writes (NodeBodyFileStore).
+ */
+const calls = new AsyncLocalStorage<{ member: Authenticated; body?: IncomingMessage }>();
+
+function caller(): Authenticated {
+  const call = calls.getStore();
+  if (!call) throw new Error('A resumable upload hook ran outside handleResumable.');
+  return call.member;
+}
+
+/** How tus's hooks refuse: the status and our JSON body, as every other API route answers. */
+function refusal(error: ApiError): { status_code: number; body: string } {
+  return { status_code: error.status, body: JSON.stringify({ message: error.message, ...error.extra }) };
+}
+
+/** The fields the client sent in Upload-Metadata, through the plain upload's schema. */
+function fieldsOf(metadata: Upload['metadata']) {
+  const value = (key: string) => metadata?.[key] ?? undefined;
+  return readUploadFields({ title: value('title'), description: value('description'), category: value('category'), tags: value('tags') });
+}
+
+/** Large writes: the default 16 KiB buffer makes the file stream push back on every 64 KiB socket chunk (as in upload.ts). */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * tus's FileStore, writing bodies through a 1 MiB buffer (Node's default
+ * 16 KiB) and, in production, straight from the Node request: @tus/server 2.x
+ * reads a body as a web stream made from the Node request and turns it back
+ * into a Node stream, which halved the throughput in adapter and garbage
+ * collector work (decision 026, the profile). tus still checks the offset,
+ * the expiry and the lock before, and takes the new offset from here.
+ */
+class NodeBodyFileStore extends FileStore {
+  constructor(
+    options: ConstructorParameters<typeof FileStore>[0],
+    private readonly locker: FileLocker,
+  ) {
+    super(options);
+  }
+
+  override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    const body = calls.getStore()?.body;
+    if (!body) return this.writeFrom(readable, id, offset, Number.POSITIVE_INFINITY);
+    readable.resume(); // tus's own (empty) body stream: drained so its pipeline ends
+    const upload = await this.configstore.get(id);
+    return this.writeFrom(body, id, offset, upload?.size === undefined ? Number.POSITIVE_INFINITY : upload.size - offset);
+  }
+
+  /**
+   * Writes `source` at `offset`, refusing more than `room` bytes. The source is
+   * piped, not pipelined: a refusal must not destroy the request, whose socket
+   * carries the answer. A client that goes away, or a request of this process
+   * that asks for the lock, ends the write with what arrived (as tus does).
+   */
+  private async writeFrom(source: Readable, id: string, offset: number, room: number): Promise<number> {
+    let received = 0;
+    const limiter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        received += chunk.length;
+        callback(received > room ? new RangeError('more bytes than the upload has left') : null, chunk);
+      },
+    });
+    const out = createWriteStream(path.join(this.directory, id), { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES });
+    const keepWhatArrived = () => {
+      source.unpipe(limiter);
+      limiter.end();
+    };
+    const closed = () => {
+      if (!source.readableEnded) keepWhatArrived();
+    };
+    const signal = this.locker.signalOf(id);
+    source.once('error', keepWhatArrived);
+    source.once('close', closed);
+    signal?.addEventListener('abort', keepWhatArrived, { once: true });
+    source.pipe(limiter);
+    try {
+      await pipeline(limiter, out);
+    } catch {
+      source.unpipe(limiter);
+      throw received > room ? ERRORS.ERR_SIZE_EXCEEDED : ERRORS.FILE_WRITE_ERROR;
+    } finally {
+      source.off('error', keepWhatArrived);
+      source.off('close', closed);
+      signal?.removeEventListener('abort', keepWhatArrived);
+    }
+    return offset + out.bytesWritten;
+  }
+}
+
+let tus: { server: Server; store: FileStore } | null = null;
+
+/** The one tus server of this process, on the shared DATA_DIR. */
+function tusServer(): { server: Server; store: FileStore } {
+  if (tus) return tus;
+  const config = getConfig();
+  const directory = resumableDir();
+  const locker = new FileLocker(directory);
+  const store = new NodeBodyFileStore({ directory, expirationPeriodInMilliseconds: config.resumableUploadExpiryMs }, locker);
+  const server = new Server({
+    path: RESUMABLE_UPLOAD_PATH,
+    datastore: store,
+    locker,
+    relativeLocation: true,
+    maxSize: config.maxUploadBytes,
+    // Same origin only: the page and the API are one site, and no other site may drive a member's upload.
+    allowedOrigins: [new URL(config.siteUrl).origin],
+    disableTerminationForFinishedUploads: true,
+    onUploadCreate: async (_req, upload) => {
+      const member = caller();
+      if (upload.sizeIsDeferred || upload.size === undefined) throw refusal(badRequest(LENGTH_REQUIRED_MESSAGE));
+      if (upload.size === 0) throw refusal(badRequest('The video file is empty.', { field: 'video' }));
+      // Before the daily count: a form the member must correct costs no upload.
+      let fields;
+      try {
+        fields = fieldsOf(upload.metadata);
+      } catch (error) {
+        throw error instanceof ApiError ? refusal(error) : error;
+      }
+      try {
+        await consume('uploadsPerMember', member.user.id, tooManyUploads);
+      } catch (error) {
+        throw error instanceof ApiError ? refusal(error) : error;
+      }
+      // What is stored is ours: the checked fields, the owner, and the file name (only its extension is ever used).
+      return {
+        metadata: {
+          owner: member.user.id,
+          filename: (upload.metadata?.filename ?? 'video.bin').slice(0, 200),
+          title: fields.title,
+          description: fields.description,
+          category: fields.category,
+          tags: fields.tags.join(','),
+        },
+      };
+    },
+    onUploadFinish: async (_req, upload) => {
+      const result = await finishResumable(caller(), upload, store);
+      return { status_code: 200, body: JSON.stringify(result), headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
+    },
+    onResponseError: (_req, error) => {
+      if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED || error === ERRORS.ERR_SIZE_EXCEEDED) return refusal(tooLarge(getConfig().maxUploadBytes));
+      if (error === ERRORS.FILE_NOT_FOUND) return refusal(new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE));
+      if (error === ERRORS.FILE_NO_LONGER_EXISTS) return refusal(new ApiError(410, UPLOAD_EXPIRED_MESSAGE));
+      if ('status_code' in error && error.status_code < 500) {
+        // Ours are JSON already; tus's own (409 wrong offset, 412…) become JSON with their words.
+        return error.body.startsWith('{') ? error : { status_code: error.status_code, body: JSON.stringify({ message: error.body.trim() }) };
+      }
+      log.error({ err: error }, 'resumable upload failed');
+      return { status_code: 500, body: JSON.stringify(serverErrorBody()) };
+    },
+  });
+  tus = { server, store };
+  return tus;
+}
+
+/**
+ * After the last byte: the same probe and video creation as the plain upload
+ * (videoFromUpload); the tus upload goes whatever the outcome, so a file that
+ * is no video is deleted and a finished one is not kept twice.
+ */
+async function finishResumable(member: Authenticated, upload: Upload, store: FileStore) {
+  const file = path.join(store.directory, upload.id);
+  try {
+    // The size was checked at creation against the cap of that day; the cap may have been lowered since.
+    if ((upload.size ?? 0) > getConfig().maxUploadBytes) throw tooLarge(getConfig().maxUploadBytes);
+    const result = await videoFromUpload(member, { path: file, bytes: upload.size ?? 0, originalName: upload.metadata?.filename ?? '' }, fieldsOf(upload.metadata));
+    metrics().uploadBytes.inc({ outcome: 'stored' }, upload.size ?? 0);
+    return result;
+  } catch (error) {
+    metrics().uploadBytes.inc({ outcome: 'refused' }, upload.size ?? 0);
+    if (!(error instanceof ApiError)) {
+      await giveBack('uploadsPerMember', member.user.id);
+      throw error;
+    }
+    throw refusal(error);
+  } finally {
+    await rm(file, { force: true });
+    await rm(`${file}.json`, { force: true });
+  }
+}
+
+/**
+ * Whose upload the path names: 404 unless it is the caller's (someone
+ * else's upload is as absent as one that never was: nothing to learn from
+ * the answer).
+ */
+async function checkOwnership(member: Authenticated, id: string): Promise<void> {
+  if (!UPLOAD_ID.test(id)) throw new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE);
+  const info = await tusServer().store.configstore.get(id);
+  if (info?.metadata?.owner !== member.user.id) throw new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE);
+}
+
+/**
+ * Every tus request, in `next dev` (the App Router route) and in
+ * production (handed over by scripts/serve.ts before Next, so bodies stream
+ * unbuffered): the caller is resolved as on every mutating route (session
+ * cookie believed only from this site, or a bearer token), must be a member
+ * who is not banned, and may only reach their own uploads; then tus answers
+ * (`answer`) with the member at hand for its hooks.
+ */
+async function authorise(request: NextRequest): Promise<Authenticated> {
+  const actor = distrustCrossSiteCookie(request, await resolveActor(request));
+  const member = requireMember(actor);
+  if (!['POST', 'HEAD', 'PATCH', 'DELETE'].includes(request.method)) throw new ApiError(405, METHOD_MESSAGE, {}, { Allow: 'POST, HEAD, PATCH, DELETE' });
+  const id = new URL(request.url).pathname.slice(RESUMABLE_UPLOAD_PATH.length).replace(/^\//, '');
+  if (request.method === 'POST' ? id !== '' : true) await checkOwnership(member, id);
+  await mkdir(resumableDir(), { recursive: true });
+  return member;
+}
+
+/**
+ * Answers a tus request. With `nodeBody` (production, scripts/serve.ts), the
+ * web request carries no body and the store writes the Node request's body
+ * itself. A refusal before tus (not a member, not the caller's upload) is
+ * answered like any API error.
+ */
+export async function handleResumable(request: NextRequest, nodeBody?: IncomingMessage): Promise<Response> {
+  let member: Authenticated;
+  try {
+    member = await authorise(request);
+  } catch (error) {
+    return errorResponse(request, error);
+  }
+  return calls.run({ member, body: nodeBody }, () => tusServer().server.handleWeb(request));
+}
+
+/** Deletes unfinished uploads older than RESUMABLE_UPLOAD_EXPIRY_HOURS (the sweep job); returns how many went. */
+export async function sweepExpiredResumableUploads(): Promise<number> {
+  await mkdir(resumableDir(), { recursive: true });
+  return tusServer().server.cleanUpExpiredUploads();
+}
