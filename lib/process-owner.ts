@@ -26,14 +26,30 @@ export function processStart(pid: number): string {
   }
 }
 
+/** The process's state letter from /proc (R, S, D, Z…), '' where we cannot read it. */
+function processState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A zombie (Z: killed, not yet reaped by its new parent) or a dying process (X) counts as gone: it holds no
+ * files and runs no code, but still answers kill(pid, 0) for the moment between kill -9 and the reaping, which is
+ * exactly when a restarted server looks at the lock its predecessor left.
+ */
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists, it is just not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const state = processState(pid);
+  return state !== 'Z' && state !== 'X';
 }
 
 /** This process's tag: `<host>-<pid>-<start>`. */
