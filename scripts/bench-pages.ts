@@ -28,7 +28,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 
 import { buildIfNeeded } from './lib/build';
-import { firstLoadReport } from './lib/first-load-js';
+import { firstLoadReport, firstVideoPath } from './lib/first-load-js';
 import { capturePages, startBareServer } from './lib/page-captures';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 import { writeStaticTwins } from './lib/static-twins';
@@ -72,14 +72,6 @@ function seedVideos(env: NodeJS.ProcessEnv) {
   if (result.status !== 0) throw new Error(`npm run seed failed (${result.status})`);
 }
 
-/** The path of the first video home links to. */
-async function firstVideoPath(): Promise<string> {
-  const html = await (await fetch(`${ORIGIN}/`)).text();
-  const found = /href="(\/video\/[A-Za-z0-9_-]+)"/.exec(html)?.[1];
-  if (!found) throw new Error('home links to no video: did seeding fail?');
-  return found;
-}
-
 async function main() {
   const env = {
     ...process.env,
@@ -100,7 +92,8 @@ async function main() {
     // Home and the categories render per request (then sit in the page cache): their twins are fetched from the server.
     await waitForServer(`${ORIGIN}/api/health`);
     ownServerPid(server, PORT);
-    const videoPath = await firstVideoPath();
+    const videoPath = await firstVideoPath(ORIGIN);
+    if (!videoPath) throw new Error('home links to no video: did seeding fail?');
     const pages = PAGES.map((page) => (page.path === '/video/:id' ? { ...page, path: videoPath } : page));
     await writeStaticTwins(ORIGIN, pages.map((page) => ({ path: page.path, twin: twinOf(page.html) })));
     // Next lists public/ once at start: restart so it serves the twins.

@@ -91,14 +91,19 @@ export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** Budget over the runtime floor for home and a video page (issue 14, target 5). */
 export const FIRST_LOAD_BUDGET_BYTES = 5 * 1024;
 
+/** The path of the first video home links to, if any (the benches' video page). */
+export async function firstVideoPath(origin: string): Promise<string | undefined> {
+  const home = await (await fetch(new URL('/', origin))).text();
+  return /href="(\/video\/[A-Za-z0-9_-]+)"/.exec(home)?.[1];
+}
+
 /**
  * The lines bench:pages (and `npm run bench:first-load-js`) print: the floor, home, the first video home links
  * to, and any further paths, each with its excess over the floor and the budget.
  */
 export async function firstLoadReport(origin: string, extraPaths: string[] = []): Promise<string[]> {
   const floor = runtimeFloorGzip();
-  const home = await (await fetch(new URL('/', origin))).text();
-  const video = /href="(\/video\/[^"]+)"/.exec(home)?.[1];
+  const video = await firstVideoPath(origin);
   const lines = [`runtime floor (a page with no client component, ${floor.versions}): ${kilobytes(floor.bytes)} in ${floor.files.length} files`];
   if (!video) lines.push('no video linked from home: the video page is not measured');
   for (const pathname of ['/', ...(video ? [video] : []), ...extraPaths]) {
