@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { fullTitle } from '@/lib/seo/metadata';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
@@ -18,12 +17,12 @@ export default function NotFound() {
       <h1 id="not-found-title">This page doesn’t exist</h1>
       <p>The link may be broken, or the video may have been removed. Try searching, or head back to the home page.</p>
       <div className="actions">
-        <Link className="btn btn-primary" href="/">
+        <a className="btn btn-primary" href="/">
           Go to home
-        </Link>
-        <Link className="btn btn-ghost" href="/search">
+        </a>
+        <a className="btn btn-ghost" href="/search">
           Search videos
-        </Link>
+        </a>
       </div>
     </section>
   );

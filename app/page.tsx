@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { SparkIcon } from '@/components/icons';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
@@ -30,9 +29,9 @@ export default async function HomePage() {
         <ul className="chips">
           {CATEGORIES.map((category) => (
             <li key={category}>
-              <Link className="chip" href={`/category/${category}`}>
+              <a className="chip" href={`/category/${category}`}>
                 {category}
-              </Link>
+              </a>
             </li>
           ))}
         </ul>
@@ -59,9 +58,9 @@ export default async function HomePage() {
             <h2 id="daily-task">Unlock Daily Tasks with VIP</h2>
             <p>Edge Trainer members get a new task every day and build up their reward counter.</p>
           </div>
-          <Link className="btn btn-primary" href="/subscribe">
+          <a className="btn btn-primary" href="/subscribe">
             <SparkIcon /> Unlock Daily Tasks with VIP
-          </Link>
+          </a>
         </aside>
       </DailyTaskSlot>
 

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import Link from 'next/link';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { pageMetadata } from '@/lib/seo/metadata';
@@ -19,9 +18,9 @@ export default async function AccountDeletedPage() {
       <span className="result-icon result-ok" aria-hidden="true">✓</span>
       <h1 id="deleted-title">Your account has been deleted</h1>
       <p>You are logged out everywhere. Your videos, comments, likes and follows are gone, and a confirmation is on its way to your email address.</p>
-      <Link className="btn btn-primary" href="/">
+      <a className="btn btn-primary" href="/">
         Back to the home page
-      </Link>
+      </a>
     </section>
   );
 }

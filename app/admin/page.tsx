@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { formatCount } from '@/lib/format/numbers';
 import { getAdminStats } from '@/lib/server/admin/stats';
@@ -22,7 +21,7 @@ function Card({ label, value, note, href, alert }: { label: string; value: numbe
     </>
   );
   const className = `admin-card${alert ? ' admin-card-alert' : ''}`;
-  return <li>{href ? <Link className={className} href={href}>{body}</Link> : <div className={className}>{body}</div>}</li>;
+  return <li>{href ? <a className={className} href={href}>{body}</a> : <div className={className}>{body}</div>}</li>;
 }
 
 /** The dashboard: figures straight from the database on every visit (the layout has checked the admin). */

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 
 import { Pagination } from '@/components/admin/Pagination';
@@ -44,10 +43,10 @@ export default async function DecisionsPage({ searchParams }: Props) {
         <ol className="decision-list" aria-label="Decisions about you">
           {decisions.map((decision) => (
             <li key={decision._id}>
-              <Link href={`/decisions/${decision._id}`}>
+              <a href={`/decisions/${decision._id}`}>
                 {decision.actionLabel}
                 {decision.targetLabel ? `: “${decision.targetLabel}”` : ''}
-              </Link>
+              </a>
               <p>
                 {dateText(decision.createdAt)} · {decision.groundInfo?.label ?? decision.ground} ·{' '}
                 {decision.appeal ? `Appeal: ${APPEAL_STATUS_LABELS[decision.appeal.status].toLowerCase()}` : decision.appealRefusal ? 'Cannot be appealed now' : `Can be appealed until ${dateText(decision.appealUntil)}`}

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import Link from 'next/link';
 
 import { pageMetadata } from '@/lib/seo/metadata';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
@@ -18,9 +17,9 @@ export default async function EmailVerifiedPage() {
       <span className="result-icon result-ok" aria-hidden="true">✓</span>
       <h1 id="verified-title">Email verified</h1>
       <p>Thank you! Your email address is confirmed. You can log in now.</p>
-      <Link className="btn btn-primary" href="/login">
+      <a className="btn btn-primary" href="/login">
         Log in
-      </Link>
+      </a>
     </section>
   );
 }

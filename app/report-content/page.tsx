@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
@@ -34,7 +33,7 @@ export default async function ReportContentPage({ searchParams }: Props) {
         notices are decided within 7 business days.
       </p>
       <p>
-        Is it your copyrighted work? Use the <Link href="/copyright/notice">copyright (DMCA) notice form</Link> instead. If someone is in immediate danger, call your local emergency
+        Is it your copyrighted work? Use the <a href="/copyright/notice">copyright (DMCA) notice form</a> instead. If someone is in immediate danger, call your local emergency
         number first.
       </p>
       <LegalNoticeForm kind="notice" defaults={typeof video === 'string' ? { video: video.slice(0, 500) } : {}} />

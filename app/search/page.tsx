@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { connection } from 'next/server';
 
@@ -100,7 +99,7 @@ export default async function SearchPage({ searchParams }: Props) {
         ) : query && order.duration ? (
           <p className="query">
             No videos {DURATION_LABELS[order.duration].toLowerCase()} long match “{shorten(query, 200)}”.{' '}
-            <Link href={resultsHref(query, { sort: order.sort })}>Show every length</Link>
+            <a href={resultsHref(query, { sort: order.sort })}>Show every length</a>
           </p>
         ) : query ? (
           <p className="query">No videos match “{shorten(query, 200)}”.</p>
@@ -111,9 +110,9 @@ export default async function SearchPage({ searchParams }: Props) {
         <ul className="chips">
           {CATEGORIES.map((category) => (
             <li key={category}>
-              <Link className="chip" href={`/category/${category}`}>
+              <a className="chip" href={`/category/${category}`}>
                 {category}
-              </Link>
+              </a>
             </li>
           ))}
         </ul>

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 
 import { ArticleStructuredData } from '@/components/seo/StructuredData';
@@ -136,7 +135,7 @@ export default async function TransparencyPage() {
         <h1>Transparency report</h1>
         <p>
           Every half-year (in UTC), counted from our records when this page is shown: notices and reports by reason, what we did about them, how fast, and how
-          appeals turned out. See the <Link href="/community-standards#enforcement-and-appeals">Community Standards</Link> for how decisions and appeals work.
+          appeals turned out. See the <a href="/community-standards#enforcement-and-appeals">Community Standards</a> for how decisions and appeals work.
         </p>
       </header>
       {report.periods.map((period) => (

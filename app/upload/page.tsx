@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import Link from 'next/link';
 
 import { OwnVideos } from '@/components/videos/OwnVideos';
 import { UploadForm } from '@/components/videos/UploadForm';
@@ -37,7 +36,7 @@ export default async function UploadPage() {
         <h1>Upload a video</h1>
         <p>
           Share your transformation with the community. Each upload is checked and reviewed before it goes public; read the{' '}
-          <Link href="/community-standards">Community Standards</Link> first.
+          <a href="/community-standards">Community Standards</a> first.
         </p>
       </header>
       {verification && verification.status !== 'approved' && (
@@ -48,7 +47,7 @@ export default async function UploadPage() {
               : verification.status === 'rejected'
                 ? 'Your identity verification was not approved. Your videos will be published only after you are verified: '
                 : 'Your videos will be published only after you verify your identity (a one-time check that you are an adult): '}
-            {verification.status !== 'pending' && <Link href="/verify">{verification.status === 'rejected' ? 'send new documents' : 'verify your identity'}</Link>}
+            {verification.status !== 'pending' && <a href="/verify">{verification.status === 'rejected' ? 'send new documents' : 'verify your identity'}</a>}
             {verification.status !== 'pending' && '.'}
           </p>
         </div>

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { VerificationPanel } from '@/components/verification/VerificationPanel';
@@ -44,7 +43,7 @@ export default async function VerifyPage() {
           </li>
         </ul>
         <p>
-          Read more in our <Link href="/privacy-policy">Privacy Policy</Link>.
+          Read more in our <a href="/privacy-policy">Privacy Policy</a>.
         </p>
       </section>
     </div>

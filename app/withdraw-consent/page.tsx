@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 
 import { WithdrawConsentForm } from '@/components/policies/WithdrawConsentForm';
@@ -36,7 +35,7 @@ export default async function WithdrawConsentPage({ searchParams }: { searchPara
       </p>
       <p className="muted">
         If the video shows you without your consent in the first place, or shows someone under 18, you can also tell us through the{' '}
-        <Link href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</Link> reporting options.
+        <a href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</a> reporting options.
       </p>
       <WithdrawConsentForm initialVideo={initialVideo} />
     </section>

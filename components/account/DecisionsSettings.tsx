@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 /** Settings: where a member finds the statements of reasons about them and appeals them (/decisions). */
 export function DecisionsSettings() {
@@ -6,9 +5,9 @@ export function DecisionsSettings() {
     <section className="settings-section" aria-labelledby="decisions-settings-title">
       <h3 id="decisions-settings-title">Decisions about you</h3>
       <p className="muted">When a moderator rejects or removes something of yours, or restricts your account, the reasons are here, and you can appeal.</p>
-      <Link className="btn btn-ghost" href="/decisions">
+      <a className="btn btn-ghost" href="/decisions">
         See decisions about you
-      </Link>
+      </a>
     </section>
   );
 }

@@ -1,7 +1,6 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import Link from 'next/link';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -40,7 +39,7 @@ export function ForgotPasswordForm({ submitLabel = 'Send me a reset link' }: { s
         {isSubmitting ? 'Sending…' : submitLabel}
       </button>
       <p className="form-foot">
-        Remembered it? <Link href="/login">Log in</Link>
+        Remembered it? <a href="/login">Log in</a>
       </p>
     </form>
   );

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
@@ -24,9 +23,9 @@ export function IdentitySettings({ onNavigate }: { onNavigate: () => void }) {
     <section className="settings-section" aria-labelledby="identity-settings-title">
       <h3 id="identity-settings-title">Identity verification</h3>
       <p className="muted">{state ? STATE_TEXT[state] : 'Uploaders verify their identity once, so every video is published by a verified adult.'}</p>
-      <Link className="btn btn-ghost" href="/verify" onClick={onNavigate}>
+      <a className="btn btn-ghost" href="/verify" onClick={onNavigate}>
         {state === 'approved' ? 'See your verification' : state === 'pending' ? 'See your verification' : 'Verify your identity'}
-      </Link>
+      </a>
     </section>
   );
 }

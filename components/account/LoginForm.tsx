@@ -1,7 +1,6 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -69,14 +68,14 @@ export function LoginForm() {
         <TextField id="login-email" label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
         <TextField id="login-password" label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
         <p className="form-aside">
-          <Link href="/forgot-password">Forgot password?</Link>
+          <a href="/forgot-password">Forgot password?</a>
         </p>
         <p role="alert" className="form-error">{formError}</p>
         <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
           {isSubmitting ? 'Logging in…' : 'Log in'}
         </button>
         <p className="form-foot">
-          New here? <Link href={next === '/' ? '/register' : `/register?next=${encodeURIComponent(next)}`}>Create an account</Link>
+          New here? <a href={next === '/' ? '/register' : `/register?next=${encodeURIComponent(next)}`}>Create an account</a>
         </p>
       </form>
       {unverifiedEmail && (

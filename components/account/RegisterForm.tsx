@@ -1,7 +1,6 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 
@@ -85,16 +84,16 @@ export function RegisterForm() {
         </div>
         <p className="terms-note">
           By creating an account you confirm that you are at least 18 years old and agree to our{' '}
-          <Link href="/terms-of-use">Terms of Use</Link> and <Link href="/community-standards">Community Standards</Link>, and that you
+          <a href="/terms-of-use">Terms of Use</a> and <a href="/community-standards">Community Standards</a>, and that you
           explicitly consent to us processing the sensitive information your activity here may reveal, as our{' '}
-          <Link href="/privacy-policy">Privacy Policy</Link> describes.
+          <a href="/privacy-policy">Privacy Policy</a> describes.
         </p>
         <p role="alert" className="form-error">{formError}</p>
         <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
           {isSubmitting ? 'Creating account…' : 'Sign up'}
         </button>
         <p className="form-foot">
-          Already a member? <Link href="/login">Log in</Link>
+          Already a member? <a href="/login">Log in</a>
         </p>
       </form>
       {registeredEmail && <VerificationPopup email={registeredEmail} onClose={() => setRegisteredEmail(null)} failureFallback="Failed to resend verification email" />}

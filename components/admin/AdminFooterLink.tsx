@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 
 import { useSession } from '@/components/session/SessionProvider';
 
@@ -10,7 +9,7 @@ export function AdminFooterLink() {
   if (!user?.isAdmin) return null;
   return (
     <li>
-      <Link href="/admin">Admin Panel</Link>
+      <a href="/admin">Admin Panel</a>
     </li>
   );
 }

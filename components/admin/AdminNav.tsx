@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 
 export const ADMIN_SECTIONS = [
@@ -26,9 +25,9 @@ export function AdminNav() {
       <ul>
         {ADMIN_SECTIONS.map((section) => (
           <li key={section.href}>
-            <Link href={section.href} aria-current={current(section.href) ? 'page' : undefined}>
+            <a href={section.href} aria-current={current(section.href) ? 'page' : undefined}>
               {section.label}
-            </Link>
+            </a>
           </li>
         ))}
       </ul>

@@ -1,7 +1,6 @@
 'use client';
 
 import type { DecisionGround } from '@/lib/trust/grounds';
-import Link from 'next/link';
 import { useId, useRef, useState, type Ref } from 'react';
 
 import { VideoIcon } from '@/components/icons';
@@ -158,7 +157,7 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
               </label>
             )}
             <p className="admin-byline">
-              by <Link href={`/profile/${encodeURIComponent(video.uploader.username)}`}>{video.uploader.username}</Link>
+              by <a href={`/profile/${encodeURIComponent(video.uploader.username)}`}>{video.uploader.username}</a>
               <span aria-hidden="true"> · </span>
               <time dateTime={video.createdAt} title={new Date(video.createdAt).toLocaleString()}>
                 {dated} {relativeTime(video.createdAt)}

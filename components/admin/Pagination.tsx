@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 /** Previous / next links for a server-rendered admin list; other query parameters are kept. */
 export function Pagination({ path, params, page, hasMore }: { path: string; params: Record<string, string | undefined>; page: number; hasMore: boolean }) {
@@ -10,17 +9,17 @@ export function Pagination({ path, params, page, hasMore }: { path: string; para
   return (
     <nav className="admin-more" aria-label="Pages">
       {page > 1 && (
-        <Link className="btn btn-ghost" href={href(page - 1)} rel="prev">
+        <a className="btn btn-ghost" href={href(page - 1)} rel="prev">
           Previous
-        </Link>
+        </a>
       )}
       <span className="admin-muted" aria-current="page">
         Page {page}
       </span>
       {hasMore && (
-        <Link className="btn btn-ghost" href={href(page + 1)} rel="next">
+        <a className="btn btn-ghost" href={href(page + 1)} rel="next">
           Next
-        </Link>
+        </a>
       )}
     </nav>
   );

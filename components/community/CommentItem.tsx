@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 
 import { RelativeTime } from '@/components/videos/RelativeTime';
@@ -75,9 +74,9 @@ export function CommentItem({ comment, canEdit, canDelete, canReport = false, on
     <article className="comment" id={`comment-${comment._id}`} data-highlight={highlight || undefined} aria-label={`Comment by ${comment.author.username}`}>
       <Avatar author={comment.author} />
       <div className="comment-meta">
-        <Link className="comment-author" href={profile}>
+        <a className="comment-author" href={profile}>
           {comment.author.username}
-        </Link>
+        </a>
         <RelativeTime date={comment.createdAt} serverText={relativeTime(comment.createdAt)} />
         {comment.editedAt && (
           <span className="comment-edited" title={`Edited ${new Date(comment.editedAt).toUTCString()}`}>

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 
 import { useSession, type SessionUser } from '@/components/session/SessionProvider';
@@ -121,9 +120,9 @@ export function CommentsView({ streamVideoId, videoOwnerId, user, loading, pages
       ) : loading ? null : (
         <div className="comment-login">
           <p>Join the conversation.</p>
-          <Link className="btn btn-primary" href={loginHref}>
+          <a className="btn btn-primary" href={loginHref}>
             Log in to comment
-          </Link>
+          </a>
         </div>
       )}
 

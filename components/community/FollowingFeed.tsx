@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import { VideoIcon } from '@/components/icons';
 import type { CreatorSuggestionDto, VideoListDto } from '@/lib/api-types';
@@ -23,13 +22,13 @@ export function FollowingFeed({ initial, following, suggestions }: { initial: Vi
         <p>{following === 0 ? 'You are not following anyone yet.' : 'The creators you follow have not published any videos yet.'}</p>
         <span>Follow creators from their profiles or video pages, and their new videos appear here, newest first.</span>
         <nav className="following-browse" aria-label="Find creators">
-          <Link className="btn btn-primary" href="/">
+          <a className="btn btn-primary" href="/">
             Browse recent videos
-          </Link>
+          </a>
           {CATEGORIES.map((category) => (
-            <Link key={category} className="chip" href={`/category/${category}`}>
+            <a key={category} className="chip" href={`/category/${category}`}>
               {category}
-            </Link>
+            </a>
           ))}
         </nav>
       </div>
@@ -48,7 +47,7 @@ export function CreatorSuggestions({ creators }: { creators: CreatorSuggestionDt
       <ul className="creator-list">
         {creators.map((creator) => (
           <li key={creator._id} className="creator">
-            <Link className="creator-link" href={`/profile/${encodeURIComponent(creator.username)}`}>
+            <a className="creator-link" href={`/profile/${encodeURIComponent(creator.username)}`}>
               <Avatar url={creator.profilePhotoUrl} username={creator.username} size="small" />
               <span className="creator-text">
                 <span className="creator-name">{creator.username}</span>
@@ -56,7 +55,7 @@ export function CreatorSuggestions({ creators }: { creators: CreatorSuggestionDt
                   {countLabel(creator.videos, 'video')} · {countLabel(creator.followers, 'follower')}
                 </span>
               </span>
-            </Link>
+            </a>
             <FollowButton username={creator.username} initial={{ following: false, followers: creator.followers }} small />
           </li>
         ))}

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 
@@ -118,9 +117,9 @@ export function ReportModal({ targetType, target, subject, onClose }: { targetTy
         <div className="report-login">
           <p>{loading ? 'Checking your session…' : 'Please log in to report comments and profiles. Anyone can report a video.'}</p>
           <div className="modal-actions">
-            <Link ref={setFirstControl} className="btn btn-primary" href={`/login?next=${encodeURIComponent(pathname || '/')}`}>
+            <a ref={setFirstControl} className="btn btn-primary" href={`/login?next=${encodeURIComponent(pathname || '/')}`}>
               Log in
-            </Link>
+            </a>
             <button type="button" className="btn btn-ghost" onClick={requestClose}>
               Cancel
             </button>

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
@@ -11,7 +10,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         {operator.siteName} is a space for adults to share and enjoy transformation and exploration videos. These
         standards explain what belongs here, what never does, and what happens when something goes wrong. They apply to
         everything on the site: videos, titles, descriptions, profile photos, usernames and comments. By using{' '}
-        {operator.siteName} you agree to follow them, together with our <Link href="/terms-of-use">Terms of Use</Link>.
+        {operator.siteName} you agree to follow them, together with our <a href="/terms-of-use">Terms of Use</a>.
       </p>
 
       <OnThisPage
@@ -61,7 +60,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
       </p>
       <p>
         <strong>Withdrawing consent.</strong> Anyone who appears in a video can withdraw their consent at any time through
-        our public <Link href="/withdraw-consent">withdrawal form</Link> (no account needed; there is a link on every video
+        our public <a href="/withdraw-consent">withdrawal form</a> (no account needed; there is a link on every video
         page). The video is hidden at once and the uploader is told why. A moderator then reviews the request: if it is
         confirmed, the video is removed for good; if it did not come from someone in the video, the video goes back to review.
         You can also remove your own video at any time (<strong>Delete</strong> on its page or in “Your videos”).
@@ -168,7 +167,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         <li>Harassment, threats, bullying or encouraging others to pile on someone.</li>
         <li>Spam, scams, malware, fake engagement and repeated unwanted promotion.</li>
         <li>
-          Content you don’t have the rights to. See our <Link href="/copyright-policy">Copyright Policy</Link>.
+          Content you don’t have the rights to. See our <a href="/copyright-policy">Copyright Policy</a>.
         </li>
       </ul>
 
@@ -197,7 +196,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
       <h2 id="reporting">Reporting a video, comment or account</h2>
       <p>
         Anyone can report a video, with or without an account. Use the <strong>Report</strong> button under the video,
-        or, if you want a reply, the <Link href="/report-content">report content form</Link> (also linked as “Legal
+        or, if you want a reply, the <a href="/report-content">report content form</a> (also linked as “Legal
         notice” on every video page and in the footer). The form asks for:
       </p>
       <ul>
@@ -234,7 +233,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
       </p>
       <p>
         If your report is about copyright — someone uploaded your work — please use our{' '}
-        <Link href="/copyright/notice">copyright notice form</Link> (see the <Link href="/copyright-policy">Copyright Policy</Link>) so we have everything the law requires.
+        <a href="/copyright/notice">copyright notice form</a> (see the <a href="/copyright-policy">Copyright Policy</a>) so we have everything the law requires.
       </p>
 
       <h2 id="enforcement-and-appeals">Enforcement and appeals</h2>
@@ -255,7 +254,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         <strong>Every decision comes with its reasons.</strong> You get a notification (for a ban, an email, since you can no longer log in) linking to a
         statement of reasons: what we decided, about which video, comment or account, the rule of these standards or the law it rests on, the facts, whether
         a person or an automatic process decided, and until when you can appeal. Signed-in members find all of theirs under{' '}
-        <Link href="/decisions">Decisions about you</Link> (also in Settings).
+        <a href="/decisions">Decisions about you</a> (also in Settings).
       </p>
       <p>
         <strong>You can appeal each decision once, for six months.</strong> Write why you think it is wrong on the statement’s page (the link in the email
@@ -266,7 +265,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         dispute settlement body or to a court. If you cannot use the form, email <a href={`mailto:${operator.email}`}>{operator.email}</a>.
       </p>
       <p>
-        We publish how many notices, decisions and appeals we handle, and how they turned out, in our <Link href="/transparency">transparency report</Link>.
+        We publish how many notices, decisions and appeals we handle, and how they turned out, in our <a href="/transparency">transparency report</a>.
       </p>
     </>
   );

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 import { STORAGE_INVENTORY, type StorageEntry, type StorageKind } from '@/lib/storage-inventory';
@@ -131,7 +130,7 @@ export default function CookiePolicy({ operator }: { operator: OperatorInfo }) {
       </ul>
       <p>
         Logging out removes your login token and username from this browser and ends your session. For other ways your
-        information is handled, see our <Link href="/privacy-policy">Privacy Policy</Link>.
+        information is handled, see our <a href="/privacy-policy">Privacy Policy</a>.
       </p>
 
       <h2 id="changes-to-this-policy">Changes to this policy</h2>

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
@@ -38,12 +37,12 @@ export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }
       <p>
         Copyright notices are for infringement of creative work. If a video shows you without your consent, shows someone
         under 18, or shares your personal information, you don’t need to use this process: report it as described in our{' '}
-        <Link href="/community-standards#reporting">Community Standards</Link>, and we will treat it as urgent.
+        <a href="/community-standards#reporting">Community Standards</a>, and we will treat it as urgent.
       </p>
 
       <h2 id="how-to-send-a-takedown-notice">How to send a takedown notice</h2>
       <p>
-        The quickest way is our <Link href="/copyright/notice">copyright notice form</Link>: it asks for everything
+        The quickest way is our <a href="/copyright/notice">copyright notice form</a>: it asks for everything
         below, one video per notice, and a complete notice takes the video down at once. You can also send your notice in
         writing to our designated agent, by email or by post. To be valid under 17 U.S.C. §&nbsp;512(c)(3), it must
         include all of the following:
@@ -124,7 +123,7 @@ export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }
       <p>
         If your content was removed and you believe this was a mistake or misidentification — for example, you own the
         work, you have a licence, or the use is lawful — you can send a counter-notice with our{' '}
-        <Link href="/copyright/counter-notice">counter-notice form</Link> (log in with the account that uploaded the
+        <a href="/copyright/counter-notice">counter-notice form</a> (log in with the account that uploaded the
         video; the email we sent you links to it) or in writing to our designated agent. We accept one counter-notice
         per takedown. To be valid under 17 U.S.C. §&nbsp;512(g)(3), it must include:
       </p>

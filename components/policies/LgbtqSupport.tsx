@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
@@ -259,10 +258,10 @@ export default function LgbtqSupport({ operator }: { operator: OperatorInfo }) {
           <strong>Blocking and reporting.</strong> If someone is harassing you, or you want them blocked from contacting
           you, email us at <a href={`mailto:${operator.email}`}>{operator.email}</a> with a link to their profile and
           the comments involved. Our moderators can remove comments and restrict or ban accounts. Read more about what to
-          include in our <Link href="/community-standards#reporting">Community Standards</Link>.
+          include in our <a href="/community-standards#reporting">Community Standards</a>.
         </li>
         <li>
-          <strong>Your data.</strong> Our <Link href="/privacy-policy">Privacy Policy</Link> explains what we keep and how
+          <strong>Your data.</strong> Our <a href="/privacy-policy">Privacy Policy</a> explains what we keep and how
           you can have it deleted.
         </li>
       </ul>

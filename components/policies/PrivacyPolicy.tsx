@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
@@ -119,7 +118,7 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
             <th scope="row">Cookies and browser storage</th>
             <td>
               Keeping you signed in, remembering that you passed the age gate, and short-lived caching. See our{' '}
-              <Link href="/cookie-policy">Cookie Policy</Link> for the full list.
+              <a href="/cookie-policy">Cookie Policy</a> for the full list.
             </td>
             <td>Strictly necessary for the service; legitimate interests for convenience features.</td>
           </tr>

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
@@ -70,8 +69,8 @@ export default function RecordsCompliance({ operator }: { operator: OperatorInfo
       <h2 id="reports-and-questions">Reports and questions</h2>
       <p>
         If you believe someone shown on {operator.siteName} is under 18 or did not consent, tell us at once through the{' '}
-        <Link href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</Link> reporting options: we hide the video while we review
-        it. See how we handle reports, decisions and appeals in our <Link href="/transparency">transparency report</Link>.
+        <a href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</a> reporting options: we hide the video while we review
+        it. See how we handle reports, decisions and appeals in our <a href="/transparency">transparency report</a>.
       </p>
     </>
   );

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { OperatorInfo } from '@/lib/operator';
 
@@ -11,8 +10,8 @@ export default function TermsOfUse({ operator }: { operator: OperatorInfo }) {
       <p>
         These terms are the agreement between you and {operator.name} (“we”, “us”), who runs {operator.siteName} at{' '}
         {operator.siteUrl}. They cover what you can expect from us and what we expect from you. Please read them together
-        with our <Link href="/community-standards">Community Standards</Link> and{' '}
-        <Link href="/privacy-policy">Privacy Policy</Link>.
+        with our <a href="/community-standards">Community Standards</a> and{' '}
+        <a href="/privacy-policy">Privacy Policy</a>.
       </p>
 
       <OnThisPage
@@ -108,7 +107,7 @@ export default function TermsOfUse({ operator }: { operator: OperatorInfo }) {
 
       <h2 id="rules-of-conduct">Rules of conduct</h2>
       <p>
-        You must follow our <Link href="/community-standards">Community Standards</Link>, which list what is not allowed.
+        You must follow our <a href="/community-standards">Community Standards</a>, which list what is not allowed.
         In addition, don’t:
       </p>
       <ul>
@@ -163,7 +162,7 @@ export default function TermsOfUse({ operator }: { operator: OperatorInfo }) {
       <h2 id="copyright-complaints">Copyright complaints</h2>
       <p>
         If you believe content on the site infringes your copyright, send a notice as described in our{' '}
-        <Link href="/copyright-policy">Copyright Policy</Link>. We terminate the accounts of repeat infringers.
+        <a href="/copyright-policy">Copyright Policy</a>. We terminate the accounts of repeat infringers.
       </p>
 
       <h2 id="suspension-and-termination">Suspension and termination</h2>

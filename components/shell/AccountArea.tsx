@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { lazy, Suspense } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
@@ -17,12 +16,12 @@ export function AccountArea() {
   if (!user) {
     return (
       <div className="nav-account nav-account-guest">
-        <Link className="btn btn-ghost" href="/register">
+        <a className="btn btn-ghost" href="/register">
           Sign up
-        </Link>
-        <Link className="btn btn-primary" href="/login">
+        </a>
+        <a className="btn btn-primary" href="/login">
           Log in
-        </Link>
+        </a>
       </div>
     );
   }

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
 
@@ -58,9 +57,9 @@ export function CategoriesMenu() {
       <ul id={menuId} className="dropdown-menu" hidden={!open}>
         {CATEGORIES.map((category) => (
           <li key={category}>
-            <Link href={`/category/${category}`} aria-current={pathname === `/category/${category}` ? 'page' : undefined}>
+            <a href={`/category/${category}`} aria-current={pathname === `/category/${category}` ? 'page' : undefined}>
               {category}
-            </Link>
+            </a>
           </li>
         ))}
       </ul>

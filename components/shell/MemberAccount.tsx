@@ -1,7 +1,6 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import Link from 'next/link';
 import { useState } from 'react';
 
 import { NotificationBell } from '@/components/community/NotificationBell';
@@ -19,29 +18,29 @@ export function MemberAccount() {
   return (
     <div className="nav-account nav-account-member">
       <NotificationBell />
-      <Link className="nav-link" href="/following">
+      <a className="nav-link" href="/following">
         Following
-      </Link>
-      <Link className="nav-link" href="/liked-videos">
+      </a>
+      <a className="nav-link" href="/liked-videos">
         Liked
-      </Link>
+      </a>
       {/* An icon beside the bell in the header (its text hidden there, where space is short); icon and text in the mobile menu. */}
-      <Link className="nav-link nav-watch-later" href="/watch-later" aria-label="Watch later" title="Watch later">
+      <a className="nav-link nav-watch-later" href="/watch-later" aria-label="Watch later" title="Watch later">
         <ClockIcon />
         <span className="nav-watch-later-text">Watch later</span>
-      </Link>
+      </a>
       <button type="button" className="nav-link" onClick={() => setSettingsOpen(true)}>
         Settings
       </button>
-      <Link className="nav-link nav-username" href={`/profile/${encodeURIComponent(user.username)}`}>
+      <a className="nav-link nav-username" href={`/profile/${encodeURIComponent(user.username)}`}>
         {/* The member's photo, which follows changes in settings at once; decorative beside the name. */}
         {/* eslint-disable-next-line @next/next/no-img-element -- our own 64 px WebP */}
         {user.profilePhotoUrl && <img className="nav-avatar" src={user.profilePhotoUrl.replace(/-256\.webp$/, '-64.webp')} alt="" width={24} height={24} />}
         {user.username}
-      </Link>
-      <Link className="btn btn-primary" href="/upload">
+      </a>
+      <a className="btn btn-primary" href="/upload">
         Upload
-      </Link>
+      </a>
       <button type="button" className="btn btn-ghost" onClick={() => void logout()}>
         Logout
       </button>

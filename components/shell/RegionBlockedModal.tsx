@@ -1,8 +1,11 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 
 import { onClientEvent } from '@/lib/client/http';
+
+// Almost nobody sees it: the dialog's markup loads with the first refusal, not with every page.
+const RegionBlockedDialog = lazy(() => import('./RegionBlockedDialog').then((m) => ({ default: m.RegionBlockedDialog })));
 
 /**
  * Spec section 8: when an API call is refused for the visitor's region (403
@@ -14,29 +17,10 @@ export function RegionBlockedModal({ siteName }: { siteName: string }) {
 
   useEffect(() => onClientEvent((event) => event.type === 'regionBlocked' && setBlocked({ countryCode: event.countryCode })), []);
 
-  useEffect(() => {
-    if (!blocked) return;
-    const previous = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.body.style.overflow = previous;
-    };
-  }, [blocked]);
-
   if (!blocked) return null;
   return (
-    <div className="region-blocked" role="alertdialog" aria-modal="true" aria-labelledby="region-blocked-title" aria-describedby="region-blocked-text">
-      <div className="region-blocked-card">
-        <h2 id="region-blocked-title">Access Denied</h2>
-        <div id="region-blocked-text">
-          <p>Access to {siteName} is restricted in your region.</p>
-          {blocked.countryCode && <p>Your IP address appears to originate from {blocked.countryCode}.</p>}
-          <p>
-            This restriction is due to regulation in your region and the cost of the age verification services it requires, which small sites
-            like ours cannot currently afford. We are looking for alternatives so that we can welcome you again.
-          </p>
-        </div>
-      </div>
-    </div>
+    <Suspense fallback={null}>
+      <RegionBlockedDialog siteName={siteName} countryCode={blocked.countryCode} />
+    </Suspense>
   );
 }

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import { AdminFooterLink } from '@/components/admin/AdminFooterLink';
 import { RTA_LABEL } from '@/lib/site';
@@ -27,7 +26,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
           <ul className="footer-links">
             {MAIN_LINKS.map((link) => (
               <li key={link.href}>
-                <Link href={link.href}>{link.label}</Link>
+                <a href={link.href}>{link.label}</a>
               </li>
             ))}
             <AdminFooterLink />
@@ -36,7 +35,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
         <ul className="footer-links footer-legal" aria-label="Legal">
           {LEGAL_LINKS.map((link) => (
             <li key={link.href}>
-              <Link href={link.href}>{link.label}</Link>
+              <a href={link.href}>{link.label}</a>
             </li>
           ))}
         </ul>

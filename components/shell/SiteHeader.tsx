@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 
@@ -15,17 +14,17 @@ function NavItems() {
   return (
     <ul className="nav-links">
       <li>
-        <Link className="nav-link" href="/" aria-current={pathname === '/' ? 'page' : undefined}>
+        <a className="nav-link" href="/" aria-current={pathname === '/' ? 'page' : undefined}>
           Home
-        </Link>
+        </a>
       </li>
       <li>
         <CategoriesMenu />
       </li>
       <li>
-        <Link className="nav-link nav-link-vip" href="/subscribe" aria-current={pathname === '/subscribe' ? 'page' : undefined}>
+        <a className="nav-link nav-link-vip" href="/subscribe" aria-current={pathname === '/subscribe' ? 'page' : undefined}>
           Edge Trainer
-        </Link>
+        </a>
       </li>
     </ul>
   );
@@ -64,10 +63,10 @@ export function SiteHeader({ siteName, logo }: { siteName: string; logo: ReactNo
   return (
     <header className="site-header">
       <nav className="navbar" aria-label="Main">
-        <Link href="/" className="brand" aria-label={`${siteName} home`}>
+        <a href="/" className="brand" aria-label={`${siteName} home`}>
           {logo}
           <span className="brand-name">{siteName}</span>
-        </Link>
+        </a>
         <NavItems />
         <Search id="site-search" />
         <AccountArea />

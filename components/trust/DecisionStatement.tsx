@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { DecisionDto } from '@/lib/trust/statements';
 import { APPEAL_STATUS_LABELS } from '@/lib/trust/statements';
@@ -34,7 +33,7 @@ export function DecisionStatement({ decision, canAppeal, linkKey }: { decision: 
           {ground ? (
             <>
               {ground.kind === 'law' ? 'The law: ' : 'Our rule: '}
-              {ground.href ? <Link href={ground.href}>{ground.reference}</Link> : ground.reference}
+              {ground.href ? <a href={ground.href}>{ground.reference}</a> : ground.reference}
             </>
           ) : (
             decision.ground
@@ -80,7 +79,7 @@ export function DecisionStatement({ decision, canAppeal, linkKey }: { decision: 
         <p>
           An admin who did not make this decision reads your appeal and either upholds the decision or reverses it, with a note. If it is reversed we undo what
           can be undone. You are told the outcome here, in your notifications and by email. You can also take the decision to a certified out-of-court dispute
-          settlement body or to a court. <Link href="/community-standards#enforcement-and-appeals">How enforcement and appeals work</Link>.
+          settlement body or to a court. <a href="/community-standards#enforcement-and-appeals">How enforcement and appeals work</a>.
         </p>
       </section>
 

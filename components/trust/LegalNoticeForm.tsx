@@ -1,7 +1,6 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import Link from 'next/link';
 import { useState } from 'react';
 import { useForm, useWatch, type FieldValues, type Path, type Resolver } from 'react-hook-form';
 
@@ -164,7 +163,7 @@ export function LegalNoticeForm({ kind, defaults = {} }: { kind: LegalFormKind; 
             </p>
             {field.kind === 'reason' && reason === 'copyright' && (
               <p className="legal-hint">
-                Copyright complaints need the details the law asks for: please use the <Link href="/copyright/notice">copyright notice form</Link>.
+                Copyright complaints need the details the law asks for: please use the <a href="/copyright/notice">copyright notice form</a>.
               </p>
             )}
           </div>

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useId, useRef, useState, type FormEvent } from 'react';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
@@ -23,7 +22,7 @@ function StateCard({ verification }: { verification: MyVerificationDto }) {
         <section className="verify-state" data-state="approved" aria-labelledby="verify-state-title">
           <h2 id="verify-state-title">You are verified</h2>
           <p>
-            Your identity was verified on {when(verification.reviewedAt)}. Your videos are published once they pass review. <Link href="/upload">Upload a video</Link>
+            Your identity was verified on {when(verification.reviewedAt)}. Your videos are published once they pass review. <a href="/upload">Upload a video</a>
           </p>
         </section>
       );
@@ -43,7 +42,7 @@ function StateCard({ verification }: { verification: MyVerificationDto }) {
           </p>
           {verification.decisionLink && (
             <p>
-              <Link href={verification.decisionLink}>Read the decision and how to appeal it</Link>
+              <a href={verification.decisionLink}>Read the decision and how to appeal it</a>
             </p>
           )}
           <p>You can send new documents below.</p>

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 
@@ -63,9 +62,9 @@ export function CompletePerformerRecords({ streamVideoId }: { streamVideoId: str
         <button type="submit" className="btn btn-primary" disabled={saving}>
           {saving ? 'Saving…' : 'Save performer records'}
         </button>
-        <Link className="btn btn-ghost" href="/upload#your-videos">
+        <a className="btn btn-ghost" href="/upload#your-videos">
           Back to your videos
-        </Link>
+        </a>
       </div>
     </form>
   );

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import { DURATION_FILTERS, DURATION_LABELS, SORT_LABELS, type DurationFilter, type SearchSort } from '@/lib/validation/videos';
 
@@ -27,9 +26,9 @@ export function ListOrderControl<S extends SearchSort>({ sorts, current, href }:
         <ul className="list-order-choices" aria-labelledby="list-order-sort">
           {sorts.map((sort) => (
             <li key={sort}>
-              <Link className="chip chip-small" href={href({ sort, duration: current.duration })} rel="nofollow" aria-current={sort === current.sort ? 'page' : undefined}>
+              <a className="chip chip-small" href={href({ sort, duration: current.duration })} rel="nofollow" aria-current={sort === current.sort ? 'page' : undefined}>
                 {SORT_LABELS[sort]}
-              </Link>
+              </a>
             </li>
           ))}
         </ul>
@@ -41,9 +40,9 @@ export function ListOrderControl<S extends SearchSort>({ sorts, current, href }:
         <ul className="list-order-choices" aria-labelledby="list-order-length">
           {durations.map((duration) => (
             <li key={duration ?? 'any'}>
-              <Link className="chip chip-small" href={href({ sort: current.sort, duration })} rel="nofollow" aria-current={duration === current.duration ? 'page' : undefined}>
+              <a className="chip chip-small" href={href({ sort: current.sort, duration })} rel="nofollow" aria-current={duration === current.duration ? 'page' : undefined}>
                 {duration ? DURATION_LABELS[duration] : 'Any length'}
-              </Link>
+              </a>
             </li>
           ))}
         </ul>

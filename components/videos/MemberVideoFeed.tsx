@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useCallback, type ReactNode } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
@@ -60,9 +59,9 @@ export function MemberVideoFeed({ endpoint, path, icon, loadingText, loginText, 
       <div className="empty-state">
         {icon}
         <p>{loginText}</p>
-        <Link className="btn btn-primary" href={`/login?next=${encodeURIComponent(path)}`}>
+        <a className="btn btn-primary" href={`/login?next=${encodeURIComponent(path)}`}>
           Log in
-        </Link>
+        </a>
       </div>
     );
   }
@@ -82,9 +81,9 @@ export function MemberVideoFeed({ endpoint, path, icon, loadingText, loginText, 
         {icon}
         <p>{emptyText}</p>
         <span>{emptyHint}</span>
-        <Link className="btn btn-primary" href="/">
+        <a className="btn btn-primary" href="/">
           Find videos on the home page
-        </Link>
+        </a>
       </div>
     );
   }

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 
 import { VideoIcon } from '@/components/icons';
 import { useHasStoredToken } from '@/lib/client/stored-session';
@@ -13,13 +12,13 @@ export function NoVideos({ message = 'No videos available yet.' }: { message?: s
       <VideoIcon />
       <p>{message}</p>
       {loggedIn ? (
-        <Link className="btn btn-primary" href="/upload">
+        <a className="btn btn-primary" href="/upload">
           Upload a video
-        </Link>
+        </a>
       ) : (
-        <Link className="btn btn-primary" href="/login">
+        <a className="btn btn-primary" href="/login">
           Log in to upload
-        </Link>
+        </a>
       )}
     </div>
   );

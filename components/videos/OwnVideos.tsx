@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import useSWRInfinite, { unstable_serialize } from 'swr/infinite';
@@ -104,7 +103,7 @@ function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): vo
   const [saved, setSaved] = useState<string | null>(null);
   return (
     <article className="own-video">
-      <Link href={`/video/${video.streamVideoId}`} className="own-video-thumb" tabIndex={-1} aria-hidden="true">
+      <a href={`/video/${video.streamVideoId}`} className="own-video-thumb" tabIndex={-1} aria-hidden="true">
         {video.thumbnailUrl ? (
           // Thumbnails are already sized JPEGs from our pipeline.
           // eslint-disable-next-line @next/next/no-img-element
@@ -114,10 +113,10 @@ function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): vo
             <VideoIcon size={28} />
           </span>
         )}
-      </Link>
+      </a>
       <div className="own-video-body">
         <h3 className="own-video-title">
-          <Link href={`/video/${video.streamVideoId}`}>{video.title}</Link>
+          <a href={`/video/${video.streamVideoId}`}>{video.title}</a>
         </h3>
         <p className="own-video-meta">
           <span>{video.category}</span>
@@ -129,7 +128,7 @@ function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): vo
         </p>
         {!video.performerRecordsComplete && video.moderationStatus !== 'approved' && (
           <p className="own-video-reason records-missing">
-            <Link href={`/upload/performers/${video.streamVideoId}`}>Performer records incomplete — complete them</Link>
+            <a href={`/upload/performers/${video.streamVideoId}`}>Performer records incomplete — complete them</a>
           </p>
         )}
         {view.reason && (

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 /** Previous / page N / next links for server-rendered lists (crawlable, work without JavaScript). */
 export function Pager({ page, hasMore, href, labels = ['← Previous', 'Next →'] }: { page: number; hasMore: boolean; href: (page: number) => string; labels?: [string, string] }) {
@@ -6,15 +5,15 @@ export function Pager({ page, hasMore, href, labels = ['← Previous', 'Next →
   return (
     <nav className="pager" aria-label="Pages">
       {page > 1 && (
-        <Link className="btn btn-ghost" href={href(page - 1)} rel="prev">
+        <a className="btn btn-ghost" href={href(page - 1)} rel="prev">
           {labels[0]}
-        </Link>
+        </a>
       )}
       <span className="pager-current">Page {page}</span>
       {hasMore && (
-        <Link className="btn btn-ghost" href={href(page + 1)} rel="next">
+        <a className="btn btn-ghost" href={href(page + 1)} rel="next">
           {labels[1]}
-        </Link>
+        </a>
       )}
     </nav>
   );

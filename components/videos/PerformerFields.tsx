@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 
 import { apiRequest } from '@/lib/client/http';
 import { performerLabel, RELEASE_STATEMENTS, MAX_CO_PERFORMERS } from '@/lib/trust/performers';
@@ -108,7 +107,7 @@ export function PerformerFields({ value, onChange, problem, disabled }: Performe
       <legend className="performers-legend">Who appears in this video?</legend>
       <p id="performers-hint" className="performers-hint">
         Everyone in the video must have been 18 or older on the day it was recorded and must have agreed to be filmed and to this upload. We keep these records
-        privately for moderators, as the law requires (see our <Link href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</Link>). A
+        privately for moderators, as the law requires (see our <a href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</a>). A
         video is not published until they are complete.
       </p>
 

@@ -1,14 +1,14 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import Link from 'next/link';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 
 import { useSession } from '@/components/session/SessionProvider';
 import { Spinner } from '@/components/shell/Spinner';
 import { checkVideoFile, formatBytes, percentOf, retryLabel } from '@/lib/client/format';
-import { ApiClientError, UPLOAD_RETRY_DELAYS_MS, UploadCancelledError, uploadRequest, type UploadRetry } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/http';
+import { UPLOAD_RETRY_DELAYS_MS, UploadCancelledError, uploadRequest, type UploadRetry } from '@/lib/client/upload-request';
 import { RESUMABLE_RETRY_DELAYS_MS, resumableUpload } from '@/lib/client/resumable-upload';
 import { CATEGORIES } from '@/lib/site';
 import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/lib/validation/video-form';
@@ -56,9 +56,9 @@ export function UploadForm(limits: UploadLimits) {
     return (
       <div className="form-card upload-login">
         <p>Log in to upload videos.</p>
-        <Link className="btn btn-primary" href={`/login?next=${encodeURIComponent('/upload')}`}>
+        <a className="btn btn-primary" href={`/login?next=${encodeURIComponent('/upload')}`}>
           Log in
-        </Link>
+        </a>
       </div>
     );
   }
@@ -396,7 +396,7 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
           </p>
           <p className="upload-terms">
             By uploading you confirm that the people listed above are everyone in the video, that each was an adult when it was recorded and agreed to be filmed and
-            to this upload, as our <Link href="/community-standards">Community Standards</Link> require. Every video is reviewed before it goes public.
+            to this upload, as our <a href="/community-standards">Community Standards</a> require. Every video is reviewed before it goes public.
           </p>
           <button type="submit" className="btn btn-primary upload-submit-button">
             Upload video

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useEffect, useRef } from 'react';
 import useSWR from 'swr';
 
@@ -72,15 +71,15 @@ export function UploadStatus({
         <div className="upload-records-failed" role="alert">
           <p className="form-error">Your video is uploaded, but its performer records were not saved: {recordsError}</p>
           <p>
-            <Link href={`/upload/performers/${upload.streamVideoId}`}>Performer records incomplete — complete them</Link>
+            <a href={`/upload/performers/${upload.streamVideoId}`}>Performer records incomplete — complete them</a>
           </p>
         </div>
       )}
       {error && !data && <p className="form-error">Could not check the video’s status just now; trying again.</p>}
       <div className="upload-done-actions">
-        <Link className="btn btn-primary" href={`/video/${upload.streamVideoId}`}>
+        <a className="btn btn-primary" href={`/video/${upload.streamVideoId}`}>
           Open the video page
-        </Link>
+        </a>
         <button type="button" className="btn btn-ghost" onClick={onUploadAnother}>
           Upload another
         </button>

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import { LikeButton } from '@/components/community/LikeButton';
 import { EyeIcon, VideoIcon } from '@/components/icons';
@@ -28,7 +27,7 @@ export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loadin
   const likes = video.likedBy.length;
   return (
     <article className="video-card">
-      <Link href={`/video/${video.streamVideoId}`} className="video-card-link">
+      <a href={`/video/${video.streamVideoId}`} className="video-card-link">
         <span className="video-thumb">
           {video.thumbnailUrl ? (
             // Our pipeline already made the sizes (WebP widths, the JPEG for videos processed before them); the image optimiser would only add work.
@@ -52,7 +51,7 @@ export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loadin
           {duration && <span className="video-duration">{duration}</span>}
         </span>
         <span className="video-card-title">{video.title}</span>
-      </Link>
+      </a>
       <WatchLaterButton compact streamVideoId={video.streamVideoId} title={video.title} />
       <p className="video-card-meta">
         <span className="video-card-uploader">{video.uploader.username}</span>

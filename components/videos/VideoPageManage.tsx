@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { lazy, Suspense, useState } from 'react';
 
@@ -37,17 +36,17 @@ export function VideoPageManage({ video }: { video: ManagedVideo }) {
       </Suspense>
       {/* Who appears in it (decision 015): the owner declares or completes the records there. */}
       {user._id === video.ownerId && (
-        <Link href={`/upload/performers/${video.streamVideoId}`} className="video-manage-link">
+        <a href={`/upload/performers/${video.streamVideoId}`} className="video-manage-link">
           Performer records
-        </Link>
+        </a>
       )}
       {status && (
         <div className="video-manage-status">
           <StatusLine status={status} />
           {user._id === video.ownerId && (
-            <Link href="/upload#your-videos" className="video-manage-link">
+            <a href="/upload#your-videos" className="video-manage-link">
               Your videos
-            </Link>
+            </a>
           )}
         </div>
       )}

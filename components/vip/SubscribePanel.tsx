@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
@@ -97,9 +96,9 @@ export function SubscribePanel({ plans, siteName }: { plans: VipPlanDto[]; siteN
     if (loading || (user && !vip.status && !vip.error)) return <span className="vip-plan-placeholder" aria-hidden="true" />;
     if (!user) {
       return (
-        <Link className="btn btn-ghost btn-block" href={LOGIN_HREF}>
+        <a className="btn btn-ghost btn-block" href={LOGIN_HREF}>
           Log in to choose
-        </Link>
+        </a>
       );
     }
     if (!canBuy) return null;
@@ -117,12 +116,12 @@ export function SubscribePanel({ plans, siteName }: { plans: VipPlanDto[]; siteN
         <h3>Join Edge Trainer</h3>
         <p>Create a free account, or log in, then choose a plan. You pay on Verotel’s secure page and come back here.</p>
         <div className="vip-box-actions">
-          <Link className="btn btn-primary" href={REGISTER_HREF}>
+          <a className="btn btn-primary" href={REGISTER_HREF}>
             Sign up
-          </Link>
-          <Link className="btn btn-ghost" href={LOGIN_HREF}>
+          </a>
+          <a className="btn btn-ghost" href={LOGIN_HREF}>
             Log in
-          </Link>
+          </a>
         </div>
       </div>
     );

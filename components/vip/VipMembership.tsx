@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 import type { VipEntitlementDto } from '@/lib/api-types';
 import { formatVipEndDate } from '@/lib/format/vip';
@@ -42,7 +41,7 @@ function EntitlementLine({ entitlement, siteName }: { entitlement: VipEntitlemen
         </>
       ) : (
         <>
-          To cancel, write to the site’s operator (the address is in the <Link href="/privacy-policy">Privacy Policy</Link>).
+          To cancel, write to the site’s operator (the address is in the <a href="/privacy-policy">Privacy Policy</a>).
         </>
       )}
     </li>
@@ -59,9 +58,9 @@ export function VipMembership({ entitlements, siteName }: { entitlements: VipEnt
           <EntitlementLine key={entitlement._id} entitlement={entitlement} siteName={siteName} />
         ))}
       </ul>
-      <Link className="btn btn-primary" href="/">
+      <a className="btn btn-primary" href="/">
         Go to today’s task
-      </Link>
+      </a>
     </div>
   );
 }

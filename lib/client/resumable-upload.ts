@@ -10,7 +10,8 @@
  */
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
 
-import { ApiClientError, apiUrl, classify, getAuthToken, UploadCancelledError, type UploadBytes, type UploadRetry } from './http';
+import { ApiClientError, apiUrl, classify, getAuthToken } from './http';
+import { UploadCancelledError, type UploadBytes, type UploadRetry } from './upload-request';
 
 /** Waits between tries after a dropped connection or a 5xx: a phone that lost its network for half a minute still finishes. */
 export const RESUMABLE_RETRY_DELAYS_MS = [1_000, 3_000, 5_000, 10_000, 20_000] as const;

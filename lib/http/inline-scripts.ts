@@ -94,7 +94,8 @@ export function pageScriptHashes(html: string, known: KnownScripts): PageScriptH
   const sources = new Set<string>();
   const unknown: string[] = [];
   for (const script of inlineScripts(html)) {
-    if (!isExecutable(script)) continue; // data blocks such as JSON-LD never run
+    // Data blocks such as JSON-LD never run; the app's own speculation rules are not script either, but the policy governs them.
+    if (!isExecutable(script) && !known.appScripts.includes(script.text)) continue;
     if (isKnownScript(script, known)) sources.add(scriptHashSource(script.text));
     else unknown.push(script.text);
   }

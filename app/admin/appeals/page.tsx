@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { AdminAction } from '@/components/admin/AdminAction';
 import { Pagination } from '@/components/admin/Pagination';
@@ -33,11 +32,11 @@ function AppealCard({ appeal }: { appeal: AdminAppealDto }) {
       <p>
         Ground: {decision.groundInfo?.reference ?? decision.ground}. Decided {dateFormat.format(new Date(decision.createdAt))} by{' '}
         {appeal.decidedByOriginal ? appeal.decidedByOriginal.username : 'the system'} ({decision.sourceLabel.toLowerCase()}).{' '}
-        <Link href={`/decisions/${decision._id}`}>Statement of reasons</Link>
+        <a href={`/decisions/${decision._id}`}>Statement of reasons</a>
       </p>
       {decision.explanation && <p className="admin-description statement-quote">Reasons given: “{decision.explanation}”</p>}
       <p className="admin-description statement-quote">
-        Appeal by {appeal.appellant ? <Link href={`/admin/members/${appeal.appellant._id}`}>{appeal.appellant.username}</Link> : 'a former member'},{' '}
+        Appeal by {appeal.appellant ? <a href={`/admin/members/${appeal.appellant._id}`}>{appeal.appellant.username}</a> : 'a former member'},{' '}
         {dateFormat.format(new Date(appeal.createdAt))}: “{appeal.statement}”
       </p>
       {appeal.status !== 'open' && (
@@ -94,9 +93,9 @@ export default async function AppealsPage({ searchParams }: Props) {
       </header>
       <nav className="admin-tabs" aria-label="Appeal lists">
         {APPEAL_LIST_STATUSES.map((status) => (
-          <Link key={status} className="admin-tab" href={`/admin/appeals?status=${status}`} aria-current={status === query.status ? 'page' : undefined}>
+          <a key={status} className="admin-tab" href={`/admin/appeals?status=${status}`} aria-current={status === query.status ? 'page' : undefined}>
             {STATUS_LABELS[status]} <span className="admin-tab-count">{counts[status]}</span>
-          </Link>
+          </a>
         ))}
       </nav>
       {appeals.length === 0 ? (

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { Pagination } from '@/components/admin/Pagination';
 import { AuditChanges } from '@/components/admin/AuditChanges';
@@ -49,9 +48,9 @@ export default async function AuditPage({ searchParams }: Props) {
           Show
         </button>
         {(query.targetId || query.action) && (
-          <Link className="btn btn-ghost" href="/admin/audit">
+          <a className="btn btn-ghost" href="/admin/audit">
             Show everything
-          </Link>
+          </a>
         )}
       </form>
       {entries.length === 0 ? (
@@ -75,9 +74,9 @@ export default async function AuditPage({ searchParams }: Props) {
                   <td data-label="When">
                     <time dateTime={entry.createdAt}>{dateFormat.format(new Date(entry.createdAt))}</time>
                   </td>
-                  <td data-label="Admin">{entry.admin._id ? <Link href={`/admin/members/${entry.admin._id}`}>{entry.admin.username}</Link> : entry.admin.username}</td>
+                  <td data-label="Admin">{entry.admin._id ? <a href={`/admin/members/${entry.admin._id}`}>{entry.admin.username}</a> : entry.admin.username}</td>
                   <td data-label="What">
-                    {entry.link ? <Link href={entry.link}>{entry.summary}</Link> : entry.summary}
+                    {entry.link ? <a href={entry.link}>{entry.summary}</a> : entry.summary}
                     <AuditChanges details={entry.details} />
                     <div className="admin-muted">{entry.action}</div>
                   </td>

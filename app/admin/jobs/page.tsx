@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 
 import { AdminAction } from '@/components/admin/AdminAction';
@@ -43,7 +42,7 @@ function JobItem({ job }: { job: JobRow }) {
             <code>{job.type}</code> {job.stuck && <span className="admin-badge admin-badge-banned">stuck</span>}
           </h3>
           <dl className="admin-facts">
-            <Fact term="Target">{job.target ? job.target.href ? <Link href={job.target.href}>{job.target.label}</Link> : job.target.label : <span className="admin-muted">—</span>}</Fact>
+            <Fact term="Target">{job.target ? job.target.href ? <a href={job.target.href}>{job.target.label}</a> : job.target.label : <span className="admin-muted">—</span>}</Fact>
             <Fact term="Attempts">{`${job.attempts} of ${job.maxAttempts}`}</Fact>
             <Fact term="Queued">{when(job.createdAt)}</Fact>
             {job.status === 'failed' && <Fact term="Gave up">{when(job.finishedAt)}</Fact>}

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { MemberBadges } from '@/components/admin/MemberBadges';
 import { Pagination } from '@/components/admin/Pagination';
@@ -81,7 +80,7 @@ export default async function MembersPage({ searchParams }: Props) {
               {members.map((member) => (
                 <tr key={member._id}>
                   <td data-label="Member">
-                    <Link href={`/admin/members/${member._id}`}>{member.username}</Link>
+                    <a href={`/admin/members/${member._id}`}>{member.username}</a>
                   </td>
                   <td data-label="Email">{member.email}</td>
                   <td data-label="Status">

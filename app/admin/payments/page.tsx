@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { Pagination } from '@/components/admin/Pagination';
 import { listPaymentEvents } from '@/lib/server/admin/payments';
@@ -61,7 +60,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
                     {event.processor} · {event.event}
                     {event.saleId ? ` · sale ${event.saleId}` : ''}
                   </td>
-                  <td data-label="Member">{event.member ? <Link href={`/admin/members/${event.member._id}`}>{event.member.username}</Link> : <span className="admin-muted">unknown</span>}</td>
+                  <td data-label="Member">{event.member ? <a href={`/admin/members/${event.member._id}`}>{event.member.username}</a> : <span className="admin-muted">unknown</span>}</td>
                   <td data-label="Amount">{event.priceAmount ? `${event.priceAmount} ${event.priceCurrency ?? ''}` : '—'}</td>
                   <td data-label="Outcome">
                     <span className={`admin-badge ${OUTCOME_CLASS[event.outcome]}`}>{event.outcome}</span>

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { AdminAction } from '@/components/admin/AdminAction';
 import { Pagination } from '@/components/admin/Pagination';
@@ -34,18 +33,18 @@ function Target({ report }: { report: AdminReportDto }) {
   if (target.type === 'video')
     return (
       <p>
-        Video <Link href={target.link}>“{target.title}”</Link> by {target.uploader.username}
+        Video <a href={target.link}>“{target.title}”</a> by {target.uploader.username}
       </p>
     );
   if (target.type === 'comment')
     return (
       <p>
-        Comment by {target.author.username} on <Link href={target.link}>“{target.video.title}”</Link>: “{target.excerpt}”
+        Comment by {target.author.username} on <a href={target.link}>“{target.video.title}”</a>: “{target.excerpt}”
       </p>
     );
   return (
     <p>
-      Profile <Link href={target.link}>{target.username}</Link>
+      Profile <a href={target.link}>{target.username}</a>
     </p>
   );
 }
@@ -155,9 +154,9 @@ export default async function ReportsPage({ searchParams }: Props) {
       </header>
       <nav className="admin-tabs" aria-label="Report lists">
         {REPORT_STATUSES.map((status) => (
-          <Link key={status} className="admin-tab" href={`/admin/reports?status=${status}`} aria-current={status === query.status ? 'page' : undefined}>
+          <a key={status} className="admin-tab" href={`/admin/reports?status=${status}`} aria-current={status === query.status ? 'page' : undefined}>
             {STATUS_LABELS[status]} <span className="admin-tab-count">{counts[status]}</span>
-          </Link>
+          </a>
         ))}
       </nav>
       {reports.length === 0 ? (

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { Pagination } from '@/components/admin/Pagination';
 import { pageActor } from '@/lib/server/auth/session';
@@ -33,9 +32,9 @@ export default async function VerificationsPage({ searchParams }: Props) {
       </header>
       <nav className="admin-tabs" aria-label="Verification status">
         {VERIFICATION_LIST_STATUSES.map((tab) => (
-          <Link key={tab} className="admin-tab" href={`/admin/verifications?status=${tab}`} aria-current={tab === query.status ? 'page' : undefined}>
+          <a key={tab} className="admin-tab" href={`/admin/verifications?status=${tab}`} aria-current={tab === query.status ? 'page' : undefined}>
             {LABELS[tab]} <span className="admin-tab-count">{counts[tab]}</span>
-          </Link>
+          </a>
         ))}
       </nav>
       {verifications.length === 0 ? (
@@ -58,9 +57,9 @@ export default async function VerificationsPage({ searchParams }: Props) {
               {verifications.map((item) => (
                 <tr key={item._id}>
                   <td data-label="Member">
-                    <Link href={`/admin/verifications/${item._id}`} aria-label={`Review ${item.member.username ?? 'deleted member'}`}>
+                    <a href={`/admin/verifications/${item._id}`} aria-label={`Review ${item.member.username ?? 'deleted member'}`}>
                       {item.member.username ?? '[deleted member]'}
-                    </Link>
+                    </a>
                   </td>
                   <td data-label="Legal name">{item.legalName}</td>
                   <td data-label="Submitted">

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
@@ -79,9 +78,9 @@ export default async function CategoryPage({ params, searchParams }: Props) {
         <ul className="chips">
           {CATEGORIES.map((c) => (
             <li key={c}>
-              <Link className="chip" href={`/category/${c}`} aria-current={c === category ? 'page' : undefined}>
+              <a className="chip" href={`/category/${c}`} aria-current={c === category ? 'page' : undefined}>
                 {c}
-              </Link>
+              </a>
             </li>
           ))}
         </ul>
@@ -96,16 +95,16 @@ export default async function CategoryPage({ params, searchParams }: Props) {
           page > 1 ? (
             <div className="empty-state">
               <p>There are no more {category} videos.</p>
-              <Link className="btn btn-primary" href={href(1)}>
+              <a className="btn btn-primary" href={href(1)}>
                 Back to the first page
-              </Link>
+              </a>
             </div>
           ) : order.duration ? (
             <div className="empty-state">
               <p>No {category} videos are {DURATION_LABELS[order.duration].toLowerCase()} long yet.</p>
-              <Link className="btn btn-primary" href={categoryHref(category, { sort: order.sort })}>
+              <a className="btn btn-primary" href={categoryHref(category, { sort: order.sort })}>
                 Show every length
-              </Link>
+              </a>
             </div>
           ) : (
             <NoVideos message={`No ${category} videos yet.`} />

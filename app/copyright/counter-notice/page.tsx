@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
@@ -34,7 +33,7 @@ export default async function CounterNoticePage({ searchParams }: Props) {
         <LegalNoticeForm kind="counter" defaults={typeof video === 'string' ? { video: video.slice(0, 32) } : {}} />
       ) : (
         <p className="form-card">
-          Please <Link href={`/login?next=${encodeURIComponent(here)}`}>log in</Link> with the account that uploaded the video to send a counter-notice.
+          Please <a href={`/login?next=${encodeURIComponent(here)}`}>log in</a> with the account that uploaded the video to send a counter-notice.
         </p>
       )}
     </section>

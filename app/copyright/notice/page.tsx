@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
@@ -29,7 +28,7 @@ export default async function CopyrightNoticePage({ searchParams }: Props) {
         complete notice takes the video down at once; we tell the uploader why and forward any counter-notice to you.
       </p>
       <p>
-        Knowingly false notices can make you liable for damages (17 U.S.C. § 512(f)). See our <Link href="/copyright-policy">Copyright Policy</Link> for how we handle notices, or to
+        Knowingly false notices can make you liable for damages (17 U.S.C. § 512(f)). See our <a href="/copyright-policy">Copyright Policy</a> for how we handle notices, or to
         write to our designated agent instead.
       </p>
       <LegalNoticeForm kind="dmca" defaults={typeof video === 'string' ? { video: video.slice(0, 500) } : {}} />

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 
 import { BlockButton } from '@/components/community/BlockButton';
@@ -75,9 +74,9 @@ export default async function ProfilePage({ params }: Props) {
             <VideoIcon />
             <p>{profile.isSelf ? 'You have no public videos yet.' : `${name} has not published any videos yet.`}</p>
             {profile.isSelf && (
-              <Link className="btn btn-primary" href="/upload">
+              <a className="btn btn-primary" href="/upload">
                 Upload a video
-              </Link>
+              </a>
             )}
           </div>
         )}

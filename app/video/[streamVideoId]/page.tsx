@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { preload } from 'react-dom';
 
@@ -95,13 +94,13 @@ export default async function VideoPage({ params }: Props) {
           </h1>
           <div className="watch-meta">
             <span className="watch-uploader">
-              <Link href={`/profile/${encodeURIComponent(video.uploader.username)}`} rel="author">
+              <a href={`/profile/${encodeURIComponent(video.uploader.username)}`} rel="author">
                 {video.uploader.username}
-              </Link>
+              </a>
               {/* A client island: the member's follow state is fetched; the cached HTML is the same for everyone. */}
               <FollowButton username={video.uploader.username} small />
             </span>
-            <Link href={`/category/${video.category}`}>{video.category}</Link>
+            <a href={`/category/${video.category}`}>{video.category}</a>
             <RelativeTime date={video.createdAt} serverText={relativeTime(video.createdAt)} />
             <span className="watch-stats">
               <span>
@@ -116,9 +115,9 @@ export default async function VideoPage({ params }: Props) {
               {/* For everyone, visitors included; the page stays the same for all (a client island). */}
               <ReportDialog targetType="video" target={video.streamVideoId} />
               {/* The public notice form (DSA Art. 16, TAKE IT DOWN Act) with this video filled in: for the person shown, a rights holder, anyone. */}
-              <Link className="watch-notice-link" href={`/report-content?video=${encodeURIComponent(video.streamVideoId)}`}>
+              <a className="watch-notice-link" href={`/report-content?video=${encodeURIComponent(video.streamVideoId)}`}>
                 Legal notice
-              </Link>
+              </a>
             </span>
             {/* Edit and Delete for the owner and admins only: the session decides in the browser, the API again. */}
             <VideoPageManage
@@ -129,16 +128,16 @@ export default async function VideoPage({ params }: Props) {
             <ul className="tag-list" aria-label="Tags">
               {video.tags.map((tag) => (
                 <li key={tag}>
-                  <Link className="tag" href={searchHref(tag) ?? '/search'} rel="tag">
+                  <a className="tag" href={searchHref(tag) ?? '/search'} rel="tag">
                     #{tag}
-                  </Link>
+                  </a>
                 </li>
               ))}
             </ul>
           )}
           {video.description && <p className="watch-description">{video.description}</p>}
           <p className="watch-withdraw">
-            You appear in this video and no longer consent to it? <Link href={`/withdraw-consent?video=${video.streamVideoId}`}>Withdraw your consent</Link>
+            You appear in this video and no longer consent to it? <a href={`/withdraw-consent?video=${video.streamVideoId}`}>Withdraw your consent</a>
           </p>
           <Comments streamVideoId={video.streamVideoId} videoOwnerId={video.uploader._id} initial={data.comments} />
         </article>

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 
 import { AdminAction } from '@/components/admin/AdminAction';
@@ -33,7 +32,7 @@ export default async function MemberPage({ params }: Props) {
     <>
       <header className="page-header">
         <span className="eyebrow">
-          <Link href="/admin/members">Members</Link>
+          <a href="/admin/members">Members</a>
         </span>
         <h1>{member.username}</h1>
         <p>
@@ -56,7 +55,7 @@ export default async function MemberPage({ params }: Props) {
             <div>
               <dt>Profile</dt>
               <dd>
-                <Link href={`/profile/${encodeURIComponent(member.username)}`}>/profile/{member.username}</Link>
+                <a href={`/profile/${encodeURIComponent(member.username)}`}>/profile/{member.username}</a>
               </dd>
             </div>
             <div>
@@ -216,7 +215,7 @@ export default async function MemberPage({ params }: Props) {
           </ol>
         )}
         <p>
-          <Link href={`/admin/audit?targetType=member&targetId=${member._id}`}>Full history in the audit log</Link>
+          <a href={`/admin/audit?targetType=member&targetId=${member._id}`}>Full history in the audit log</a>
         </p>
       </section>
     </>

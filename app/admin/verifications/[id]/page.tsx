@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 import { AdminAction } from '@/components/admin/AdminAction';
 import type { VerificationDocumentDto } from '@/lib/api-types';
@@ -50,7 +49,7 @@ export default async function VerificationPage({ params }: Props) {
     <>
       <header className="page-header">
         <span className="eyebrow">
-          <Link href="/admin/verifications">Verifications</Link>
+          <a href="/admin/verifications">Verifications</a>
         </span>
         <h1>{verification.member.username ?? '[deleted member]'}</h1>
         <p>
@@ -82,7 +81,7 @@ export default async function VerificationPage({ params }: Props) {
             <div>
               <dt>Member</dt>
               <dd>
-                {verification.member.username ? <Link href={`/admin/members/${verification.member._id}`}>{verification.member.username}</Link> : 'Deleted account'}
+                {verification.member.username ? <a href={`/admin/members/${verification.member._id}`}>{verification.member.username}</a> : 'Deleted account'}
               </dd>
             </div>
             {verification.reviewedAt && (
@@ -137,7 +136,7 @@ export default async function VerificationPage({ params }: Props) {
             <ul>
               {verification.history.map((item) => (
                 <li key={item._id}>
-                  <Link href={`/admin/verifications/${item._id}`}>{when(item.submittedAt)}</Link>: {STATUS[item.status]}
+                  <a href={`/admin/verifications/${item._id}`}>{when(item.submittedAt)}</a>: {STATUS[item.status]}
                   {item.rejectionReason ? ` (${item.rejectionReason})` : ''}
                 </li>
               ))}
