@@ -1,4 +1,4 @@
-import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
+import { AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT } from '@/components/shell/age-gate-boot';
 import { SPECULATION_RULES } from '@/components/shell/speculation-rules';
 import { contentSecurityPolicy, newNonce, scriptHashSource } from '@/lib/http/content-security-policy';
 import { inlineScripts, pageScriptHashes } from '@/lib/http/inline-scripts';
@@ -14,7 +14,7 @@ const TURBOPACK = '(globalThis["TURBOPACK"] || (globalThis["TURBOPACK"] = [])).p
 const page = (extra = '') => `<!DOCTYPE html><html><head><script>${AGE_GATE_BOOT_SCRIPT}</script><script type="speculationrules">${SPECULATION_RULES}</script>
 <script src="/_next/static/chunks/main.js" async=""></script>
 <script type="application/ld+json" id="structured-data">{"name":"\\u003c/script\\u003e"}</script></head>
-<body><!--$--><main>${extra}</main><!--/$-->
+<body><div class="app-root" inert><!--$--><main>${extra}</main><!--/$--></div><script>${AGE_GATE_READY_SCRIPT}</script>
 <script id="_R_">${TURBOPACK}</script><script>${NEXT_BOOTSTRAP}</script><script>${NEXT_PAYLOAD}</script></body></html>`;
 
 describe('script hashes', () => {
@@ -41,7 +41,7 @@ describe('inline scripts of a page', () => {
   it('allow Next’s bootstrap, its payload pushes, Turbopack’s chunk list and the app’s own scripts and speculation rules, and no data block', () => {
     const { sources, unknown } = pageScriptHashes(page(), { appScripts: APP_INLINE_SCRIPTS });
     expect(unknown).toEqual([]);
-    expect(sources.sort()).toEqual([AGE_GATE_BOOT_SCRIPT, SPECULATION_RULES, TURBOPACK, NEXT_BOOTSTRAP, NEXT_PAYLOAD].map(scriptHashSource).sort());
+    expect(sources.sort()).toEqual([AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, SPECULATION_RULES, TURBOPACK, NEXT_BOOTSTRAP, NEXT_PAYLOAD].map(scriptHashSource).sort());
   });
 
   it('allow speculation rules only when they are the app’s own, exactly', () => {
@@ -70,7 +70,7 @@ describe('inline scripts of a page', () => {
     expect(unknown).toHaveLength(1);
     expect(unknown[0]).toContain('window.__xss=1');
     expect(sources).not.toContain(scriptHashSource(unknown[0]!));
-    expect(sources).toHaveLength(5);
+    expect(sources).toHaveLength(6);
   });
 });
 
@@ -78,7 +78,7 @@ describe('page policies', () => {
   it('allow inline scripts of a page rendered now by nonce, and the app’s boot script by hash, never unsafe-inline', () => {
     const nonce = newNonce();
     const policy = noncePolicy(nonce, { dev: false });
-    expect(directive(policy, 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' ${scriptHashSource(AGE_GATE_BOOT_SCRIPT)} ${scriptHashSource(SPECULATION_RULES)}`);
+    expect(directive(policy, 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' ${scriptHashSource(AGE_GATE_BOOT_SCRIPT)} ${scriptHashSource(AGE_GATE_READY_SCRIPT)} ${scriptHashSource(SPECULATION_RULES)}`);
     expect(policy).toContain("object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'");
     expect(newNonce()).not.toBe(nonce);
     expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
