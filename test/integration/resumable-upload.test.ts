@@ -279,11 +279,28 @@ describe('the upload locker (several web processes on one DATA_DIR)', () => {
 
   it('breaks a lock whose process is gone (a crash), at once', async () => {
     writeFileSync(path.join(dir, 'a.lock'), ownerTag(2 ** 22 + 12345));
-    const lock = new FileLocker(dir).newLock('a');
+    const locker = new FileLocker(dir);
+    const lock = locker.newLock('a');
     await lock.lock(new AbortController().signal, release);
     expect(readFileSync(path.join(dir, 'a.lock'), 'utf8')).toBe(ownerTag());
     await lock.unlock();
+    // The answer does not wait for the file to go; the next lock of this process does.
+    await locker.released('a');
     expect(existsSync(path.join(dir, 'a.lock'))).toBe(false);
+  });
+
+  it('takes a lock again at once after this process let go of it (the next PATCH of an upload)', async () => {
+    const locker = new FileLocker(dir);
+    const first = locker.newLock('c');
+    await first.lock(new AbortController().signal, release);
+    await first.unlock();
+    // The lock file may still be going: the next lock waits for that, not for the other-process poll.
+    const again = locker.newLock('c');
+    await again.lock(AbortSignal.timeout(2_000), release);
+    expect(readFileSync(path.join(dir, 'c.lock'), 'utf8')).toBe(ownerTag());
+    await again.unlock();
+    await locker.released('c');
+    expect(existsSync(path.join(dir, 'c.lock'))).toBe(false);
   });
 
   it('makes another process wait for a live holder, and asks a holder in this process to let go', async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-import { FileStore } from '@tus/file-store';
+import { FileConfigstore, FileStore, type Configstore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
 import { ERRORS } from '@tus/utils';
 import type { NextRequest } from 'next/server';
@@ -47,12 +47,64 @@ export function resumableDir(): string {
  * request): its member, and in production the Node request whose body the
  * store writes (NodeBodyFileStore).
  */
-const calls = new AsyncLocalStorage<{ member: Authenticated; body?: IncomingMessage }>();
+interface Call {
+  /** Set once the caller passed authorise(); tus sees no request before that. */
+  member?: Authenticated;
+  body?: IncomingMessage;
+  /** Each upload's stored info as read in this request (RequestConfigstore). */
+  infos: Map<string, Promise<Upload | undefined>>;
+}
+const calls = new AsyncLocalStorage<Call>();
 
 function caller(): Authenticated {
-  const call = calls.getStore();
-  if (!call) throw new Error('A resumable upload hook ran outside handleResumable.');
-  return call.member;
+  const member = calls.getStore()?.member;
+  if (!member) throw new Error('A resumable upload hook ran outside handleResumable.');
+  return member;
+}
+
+/**
+ * tus's FileConfigstore (an upload's .json), remembered within a request: a
+ * PATCH read it three times (our owner check, tus's getUpload under the lock,
+ * the body write), each a file read that can wait behind the disk's writeback
+ * while the body stalls in the socket (decision 026, per-PATCH timings). Now
+ * the owner check's read runs beside the session lookup, tus's getUpload
+ * reads afresh under the lock (NodeBodyFileStore.getUpload: what tus decides
+ * on is what is on disk then, as before), and the body write reuses that.
+ * Creation and deletion go through here and forget the copy; outside a
+ * request (the expiry sweep) every read goes to the file.
+ */
+class RequestConfigstore implements Configstore<Upload> {
+  constructor(private readonly files: FileConfigstore) {}
+
+  /** The next read of the upload's info in this request goes to the file. */
+  forget(key: string): void {
+    calls.getStore()?.infos.delete(key);
+  }
+
+  get(key: string): Promise<Upload | undefined> {
+    const infos = calls.getStore()?.infos;
+    if (!infos) return this.files.get(key);
+    let info = infos.get(key);
+    if (!info) {
+      info = this.files.get(key);
+      infos.set(key, info);
+    }
+    return info;
+  }
+
+  async set(key: string, value: Upload): Promise<void> {
+    this.forget(key);
+    await this.files.set(key, value);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.forget(key);
+    await this.files.delete(key);
+  }
+
+  list(): Promise<string[]> {
+    return this.files.list();
+  }
 }
 
 /** How tus's hooks refuse: the status and our JSON body, as every other API route answers. */
@@ -78,11 +130,20 @@ const WRITE_BUFFER_BYTES = 1024 * 1024;
  * the expiry and the lock before, and takes the new offset from here.
  */
 class NodeBodyFileStore extends FileStore {
+  private readonly infos: RequestConfigstore;
+
   constructor(
-    options: ConstructorParameters<typeof FileStore>[0],
-    private readonly locker: FileLocker,
+    options: ConstructorParameters<typeof FileStore>[0] & { configstore: RequestConfigstore },
+    readonly locker: FileLocker,
   ) {
     super(options);
+    this.infos = options.configstore;
+  }
+
+  /** tus asks under the upload's lock: read from the file, not the copy the owner check read before the lock. */
+  override getUpload(id: string): Promise<Upload> {
+    this.infos.forget(id);
+    return super.getUpload(id);
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
@@ -134,15 +195,15 @@ class NodeBodyFileStore extends FileStore {
   }
 }
 
-let tus: { server: Server; store: FileStore } | null = null;
+let tus: { server: Server; store: NodeBodyFileStore } | null = null;
 
 /** The one tus server of this process, on the shared DATA_DIR. */
-function tusServer(): { server: Server; store: FileStore } {
+function tusServer(): { server: Server; store: NodeBodyFileStore } {
   if (tus) return tus;
   const config = getConfig();
   const directory = resumableDir();
   const locker = new FileLocker(directory);
-  const store = new NodeBodyFileStore({ directory, expirationPeriodInMilliseconds: config.resumableUploadExpiryMs }, locker);
+  const store = new NodeBodyFileStore({ directory, configstore: new RequestConfigstore(new FileConfigstore(directory)), expirationPeriodInMilliseconds: config.resumableUploadExpiryMs }, locker);
   const server = new Server({
     path: RESUMABLE_UPLOAD_PATH,
     datastore: store,
@@ -205,7 +266,7 @@ function tusServer(): { server: Server; store: FileStore } {
  * (videoFromUpload); the tus upload goes whatever the outcome, so a file that
  * is no video is deleted and a finished one is not kept twice.
  */
-async function finishResumable(member: Authenticated, upload: Upload, store: FileStore) {
+async function finishResumable(member: Authenticated, upload: Upload, store: NodeBodyFileStore) {
   const file = path.join(store.directory, upload.id);
   try {
     // The size was checked at creation against the cap of that day; the cap may have been lowered since.
@@ -223,6 +284,8 @@ async function finishResumable(member: Authenticated, upload: Upload, store: Fil
   } finally {
     await rm(file, { force: true });
     await rm(`${file}.json`, { force: true });
+    // The last PATCH's lock file goes in the background (upload-lock.ts); after the final answer nothing of the upload is left.
+    await store.locker.released(upload.id);
   }
 }
 
@@ -243,15 +306,20 @@ async function checkOwnership(member: Authenticated, id: string): Promise<void> 
  * unbuffered): the caller is resolved as on every mutating route (session
  * cookie believed only from this site, or a bearer token), must be a member
  * who is not banned, and may only reach their own uploads; then tus answers
- * (`answer`) with the member at hand for its hooks.
+ * (`answer`) with the member at hand for its hooks. Runs inside the request's
+ * `calls` context, so the upload's info read here is the one tus gets.
  */
 async function authorise(request: NextRequest): Promise<Authenticated> {
+  const id = new URL(request.url).pathname.slice(RESUMABLE_UPLOAD_PATH.length).replace(/^\//, '');
+  // A PATCH's body waits in the socket until we read it: the upload's info is read while the caller is resolved, not after.
+  // Only a well-formed id is read, and nothing of it is used before the caller passed.
+  if (UPLOAD_ID.test(id)) void tusServer().store.configstore.get(id);
   const actor = distrustCrossSiteCookie(request, await resolveActor(request));
   const member = requireMember(actor);
   if (!['POST', 'HEAD', 'PATCH', 'DELETE'].includes(request.method)) throw new ApiError(405, METHOD_MESSAGE, {}, { Allow: 'POST, HEAD, PATCH, DELETE' });
-  const id = new URL(request.url).pathname.slice(RESUMABLE_UPLOAD_PATH.length).replace(/^\//, '');
   if (request.method === 'POST' ? id !== '' : true) await checkOwnership(member, id);
-  await mkdir(resumableDir(), { recursive: true });
+  // Only a new upload needs the folder made: any other request got here by naming an upload whose info is in it.
+  else await mkdir(resumableDir(), { recursive: true });
   return member;
 }
 
@@ -261,14 +329,16 @@ async function authorise(request: NextRequest): Promise<Authenticated> {
  * itself. A refusal before tus (not a member, not the caller's upload) is
  * answered like any API error.
  */
-export async function handleResumable(request: NextRequest, nodeBody?: IncomingMessage): Promise<Response> {
-  let member: Authenticated;
-  try {
-    member = await authorise(request);
-  } catch (error) {
-    return errorResponse(request, error);
-  }
-  return calls.run({ member, body: nodeBody }, () => tusServer().server.handleWeb(request));
+export function handleResumable(request: NextRequest, nodeBody?: IncomingMessage): Promise<Response> {
+  const call: Call = { body: nodeBody, infos: new Map() };
+  return calls.run(call, async () => {
+    try {
+      call.member = await authorise(request);
+    } catch (error) {
+      return errorResponse(request, error);
+    }
+    return tusServer().server.handleWeb(request);
+  });
 }
 
 /** Deletes unfinished uploads older than RESUMABLE_UPLOAD_EXPIRY_HOURS (the sweep job); returns how many went. */

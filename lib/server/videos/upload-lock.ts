@@ -7,6 +7,10 @@ import type { Lock, Locker, RequestRelease } from '@tus/utils';
 
 import { ownerIsGone, ownerTag } from '@/lib/process-owner';
 
+import { logger } from '../log';
+
+const log = logger('upload');
+
 /** How long a request waits for another one's lock before it fails (the client then retries from the server's offset). */
 const ACQUIRE_TIMEOUT_MS = 30_000;
 const POLL_MS = 100;
@@ -26,8 +30,21 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class FileLocker implements Locker {
   /** Locks held by this process, by upload id: who to ask to let go, and the holder's signal (aborted when it is asked). */
   readonly held = new Map<string, { release: RequestRelease; signal: AbortSignal }>();
+  /**
+   * Lock files of this process being removed, by upload id. A PATCH's answer
+   * does not wait for the removal (an unlink that waits behind the disk's
+   * writeback held each answer up to tens of ms: decision 026); the next lock
+   * of the same upload in this process waits for it instead. Another process
+   * sees the file a little longer and polls, as for any lock.
+   */
+  readonly releasing = new Map<string, Promise<void>>();
 
   constructor(readonly directory: string) {}
+
+  /** Resolves once this process's lock file for the upload is gone (at once when none is being removed). */
+  async released(id: string): Promise<void> {
+    await this.releasing.get(id);
+  }
 
   /** The signal of the request of this process that holds the upload's lock: a body write stops when it aborts. */
   signalOf(id: string): AbortSignal | undefined {
@@ -51,6 +68,7 @@ class FileLock implements Lock {
 
   async lock(signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
     const deadline = Date.now() + ACQUIRE_TIMEOUT_MS;
+    await this.locker.released(this.id);
     for (;;) {
       if (signal.aborted) throw new Error('The request ended while it waited for the upload.');
       if (await this.tryCreate()) {
@@ -65,7 +83,18 @@ class FileLock implements Lock {
 
   async unlock(): Promise<void> {
     this.locker.held.delete(this.id);
-    await rm(this.file, { force: true });
+    const { releasing } = this.locker;
+    const removal = rm(this.file, { force: true }).then(
+      () => {
+        if (releasing.get(this.id) === removal) releasing.delete(this.id);
+      },
+      (error: unknown) => {
+        // As when the answer waited for it: a lock file of this living process stays, and the next request for the upload times out.
+        if (releasing.get(this.id) === removal) releasing.delete(this.id);
+        log.error({ err: error, upload: this.id }, 'could not remove an upload lock');
+      },
+    );
+    releasing.set(this.id, removal);
   }
 
   /** Creates the lock file; false when someone alive holds it (a dead holder's file is removed and the next try wins). */
