@@ -40,6 +40,9 @@ function send(target: TusTarget, method: string, url: string, headers: Record<st
       sentAt = performance.now();
     });
     if (!body) return void req.end();
+    // The headers go at once, as the plain copy's client sends them with its multipart head before the
+    // file's first bytes: the server checks the caller while the first MiB is read, not after.
+    req.flushHeaders();
     const stream = createReadStream(body.file, { start: body.start, end: body.end - 1, highWaterMark: 1024 * 1024 });
     stream.on('data', (chunk) => {
       body.sent.bytes += chunk.length;
