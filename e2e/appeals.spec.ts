@@ -87,7 +87,11 @@ test.describe('statements of reasons and appeals', () => {
     await expect(card.getByText('Write a note for the member: why the decision stands or why it was wrong.')).toBeVisible();
     await card.getByLabel('Note for the member (why the decision was wrong)').fill('It fits the Sissy category.');
     await card.getByRole('button', { name: 'Reverse the decision' }).click();
+    // The confirmation outlives the card: the refresh takes the decided appeal out of the open list.
+    await expect(adminPage.getByRole('status').filter({ hasText: 'Decision reversed; the member has been told.' })).toBeVisible();
+    await expect(card).toHaveCount(0);
     await expect(adminPage.getByText('Decision reversed; the member has been told.')).toBeVisible();
+    await shoot(adminPage, 'admin-appeal-reversed');
     await adminPage.context().close();
 
     // The uploader sees the outcome on the statement and in their notifications; the video is approved again.

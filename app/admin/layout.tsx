@@ -1,6 +1,7 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 
+import { AdminAnnouncer } from '@/components/admin/AdminAnnouncer';
 import { AdminNav } from '@/components/admin/AdminNav';
 import { adminTwoFactorGap, isAdmin } from '@/lib/server/auth/actor';
 import { pageActor } from '@/lib/server/auth/session';
@@ -25,7 +26,9 @@ export default async function AdminLayout({ children }: { children: ReactNode })
     <div className="admin-shell">
       <WebSiteStructuredData path="/admin" name="Admin panel" />
       <AdminNav />
-      <div className="admin-main">{children}</div>
+      <div className="admin-main">
+        <AdminAnnouncer>{children}</AdminAnnouncer>
+      </div>
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
 import { apiRequest } from '@/lib/client/http';
 
+import { useAdminAnnounce } from './AdminAnnouncer';
+
 export interface ActionField {
   name: string;
   label: string;
@@ -27,7 +29,7 @@ export interface AdminActionProps {
   /** Extra JSON sent with the fields (e.g. { action: 'remove' }). */
   body?: Record<string, unknown>;
   confirmLabel?: string;
-  /** Shown after success; the page's server data is refreshed too. */
+  /** Shown after success (on the admin page's confirmation line, which outlives this item); the page's server data is refreshed too. */
   done: string;
   danger?: boolean;
   /** Ask before sending even without fields. */
@@ -41,6 +43,7 @@ export interface AdminActionProps {
  */
 export function AdminAction({ label, method, url, fields = [], body, confirmLabel, done, danger, confirm }: AdminActionProps) {
   const router = useRouter();
+  const announce = useAdminAnnounce();
   const id = useId();
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((field) => [field.name, field.defaultValue ?? ''])));
@@ -63,7 +66,12 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
     setStatus({ ok: true, text: 'Working…' });
     try {
       await apiRequest(url, { method, json });
-      setStatus({ ok: true, text: done });
+      if (announce) {
+        announce(done);
+        setStatus(null);
+      } else {
+        setStatus({ ok: true, text: done });
+      }
       setOpen(false);
       router.refresh();
       requestAnimationFrame(() => opener.current?.focus());
