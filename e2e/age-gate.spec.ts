@@ -1,3 +1,5 @@
+import type { Page } from '@playwright/test';
+
 import { expect, test } from './fixtures';
 
 test.describe('age gate', () => {
@@ -62,16 +64,21 @@ test('the first HTML already hides the gate for a confirmed session, before any 
   await expect(page.locator('.age-gate')).toBeHidden();
 });
 
-test('the gate answers before any JavaScript bundle has loaded: a slow phone can confirm as soon as it is painted', async ({ page }) => {
-  // Block the app's bundles: only the gate's inline scripts run.
-  await page.route(/\/_next\/static\/chunks\/.*\.js(\?|$)/, (route) => route.abort());
-  await page.goto('/community-standards');
+/** The gate as a first visit meets it: focus on "Yes", the app inert; a click opens the app. */
+async function confirmThroughTheGate(page: Page) {
   const confirm = page.getByRole('button', { name: 'Yes, I am 18 or older' });
   await expect(confirm).toBeFocused();
   await expect(page.locator('.app-root')).toHaveAttribute('inert', '');
   await confirm.click();
   await expect(page.getByRole('dialog', { name: 'This site is for adults only' })).toBeHidden();
   await expect(page.locator('.app-root')).not.toHaveAttribute('inert');
+}
+
+test('the gate answers before any JavaScript bundle has loaded: a slow phone can confirm as soon as it is painted', async ({ page }) => {
+  // Block the app's bundles: only the gate's inline scripts run.
+  await page.route(/\/_next\/static\/chunks\/.*\.js(\?|$)/, (route) => route.abort());
+  await page.goto('/community-standards');
+  await confirmThroughTheGate(page);
   expect(await page.evaluate(() => window.sessionStorage.getItem('chrysalis.ageConfirmed'))).toBe('true');
   // The next page opens at once, still without bundles.
   await page.goto('/privacy-policy');
@@ -81,12 +88,7 @@ test('the gate answers before any JavaScript bundle has loaded: a slow phone can
 
 test('a 404 page, which React draws in the browser, asks and opens the same way', async ({ page }) => {
   await page.goto('/no-such-page');
-  const confirm = page.getByRole('button', { name: 'Yes, I am 18 or older' });
-  await expect(confirm).toBeFocused();
-  await expect(page.locator('.app-root')).toHaveAttribute('inert', '');
-  await confirm.click();
-  await expect(page.getByRole('dialog', { name: 'This site is for adults only' })).toBeHidden();
-  await expect(page.locator('.app-root')).not.toHaveAttribute('inert');
+  await confirmThroughTheGate(page);
   await expect(page.getByRole('heading', { level: 1, name: 'This page doesn’t exist' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('dialog')).toBeHidden();

@@ -66,12 +66,8 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
     setStatus({ ok: true, text: 'Working…' });
     try {
       await apiRequest(url, { method, json });
-      if (announce) {
-        announce(done);
-        setStatus(null);
-      } else {
-        setStatus({ ok: true, text: done });
-      }
+      announce(done);
+      setStatus(null);
       setOpen(false);
       router.refresh();
       requestAnimationFrame(() => opener.current?.focus());

@@ -5,8 +5,12 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 /** Tells the admin page what an action did, where the message outlives the item it was about. */
 const AnnounceContext = createContext<((message: string) => void) | null>(null);
 
-/** The announcer of the admin page around the caller, or null outside the admin panel. */
-export const useAdminAnnounce = () => useContext(AnnounceContext);
+/** The announcer of the admin page around the caller (the admin layout provides it). */
+export function useAdminAnnounce(): (message: string) => void {
+  const announce = useContext(AnnounceContext);
+  if (!announce) throw new Error('useAdminAnnounce must be used within the admin layout (AdminAnnouncer)');
+  return announce;
+}
 
 /**
  * The admin panel's confirmation line. An action's success message used to sit in the item's card, and the
