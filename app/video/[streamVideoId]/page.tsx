@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { preload } from 'react-dom';
 
-import { Comments } from '@/components/community/Comments';
+import { DeferredComments as Comments } from '@/components/community/deferred';
 import { FollowButton } from '@/components/community/FollowButton';
 import { LikeButton } from '@/components/community/LikeButton';
 import { ReportDialog } from '@/components/community/ReportDialog';
