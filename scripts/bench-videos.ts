@@ -18,7 +18,8 @@
  *   file also goes through the tus endpoint (/api/videos/uploads) in PATCHes
  *   of each size in BENCH_TUS_CHUNKS (MiB or 'whole'), and once a round with
  *   the connection cut at 50 % and resumed from HEAD's offset (bytes sent
- *   counted). BENCH_ONLY=upload runs just this section.
+ *   counted). BENCH_ONLY=upload runs just this section. BENCH_NODE_FLAGS adds
+ *   Node/V8 flags to the app server (e.g. `--trace-gc`; its stdout is then shown).
  * - playable: a 60 s 1080p30 H.264/AAC MP4 (made once, kept in the system
  *   temp folder) uploaded to one server; from the upload's answer,
  *   GET /api/videos/{id} every 25 ms until `status` is ready, then every
@@ -131,7 +132,7 @@ interface Server {
 }
 
 async function startServer(env: NodeJS.ProcessEnv, readyPath = '/api/health'): Promise<Server> {
-  const child = startServerProcess(env, ['ignore', 'ignore', 'inherit']);
+  const child = startServerProcess(env, ['ignore', process.env.BENCH_NODE_FLAGS ? 'inherit' : 'ignore', 'inherit']);
   try {
     await waitForServer(`${ORIGIN}${readyPath}`, 120_000);
     return { child, env, pid: ownServerPid(child, PORT) };

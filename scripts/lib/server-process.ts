@@ -3,9 +3,9 @@ import path from 'node:path';
 
 import { killSnapshot, listeningPid, processTree, snapshotTree } from './proc';
 
-/** Starts the production server (scripts/serve.ts) as a child process that stops with its parent. */
+/** Starts the production server (scripts/serve.ts) as a child process that stops with its parent; benchmarks may add Node flags in BENCH_NODE_FLAGS. */
 export function startServerProcess(env: NodeJS.ProcessEnv, stdio: StdioOptions = 'inherit'): ChildProcess {
-  const server = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/serve.ts'], {
+  const server = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), 'scripts/serve.ts'], {
     stdio,
     env: { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
   });
