@@ -1,18 +1,36 @@
 'use client';
 
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
 
 // The member's links, bell and settings load once a member's session is known: visitors never fetch them.
 const MemberAccount = lazy(() => import('./MemberAccount').then((m) => ({ default: m.MemberAccount })));
 
-/** Logged out: Sign up, Log in. Logged in: the notification bell, the member's links, settings, profile, Upload and Logout (header and mobile menu alike). */
-export function AccountArea() {
+/** Whether the popover `id` is open; always true without one. */
+function usePopoverOpen(id: string | undefined): boolean {
+  const [open, setOpen] = useState(!id);
+  useEffect(() => {
+    const popover = id ? document.getElementById(id) : null;
+    if (!popover) return;
+    const onToggle = (event: Event) => setOpen((event as ToggleEvent).newState === 'open');
+    popover.addEventListener('toggle', onToggle);
+    return () => popover.removeEventListener('toggle', onToggle);
+  }, [id]);
+  return open;
+}
+
+/**
+ * Logged out: Sign up, Log in. Logged in: the notification bell, the member's links, settings, profile, Upload and
+ * Logout (header and mobile menu alike). In the mobile menu (`panel`, the menu's popover) its links are drawn only while
+ * the menu is open, so a closed menu holds no second bell, settings or username.
+ */
+export function AccountArea({ panel }: { panel?: string }) {
   const { loading, user } = useSession();
+  const open = usePopoverOpen(panel);
 
   const placeholder = <div className="nav-account" aria-hidden="true" />;
-  if (loading) return placeholder;
+  if (loading || !open) return placeholder;
   if (!user) {
     return (
       <div className="nav-account nav-account-guest">
