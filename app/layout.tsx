@@ -1,5 +1,5 @@
 import type { Metadata, Viewport } from 'next';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
 import { LogoMark } from '@/components/brand/LogoMark';
 import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
@@ -8,7 +8,7 @@ import { SessionProvider } from '@/components/session/SessionProvider';
 import { SPECULATION_RULES } from '@/components/shell/speculation-rules';
 import { AgeGate } from '@/components/shell/AgeGate';
 import { RegionBlockedModal } from '@/components/shell/RegionBlockedModal';
-import { ScrollToTop } from '@/components/shell/ScrollToTop';
+import { DeferredScrollToTop } from '@/components/shell/deferred';
 import { SiteFooter } from '@/components/shell/SiteFooter';
 import { SiteHeader } from '@/components/shell/SiteHeader';
 import { getConfig } from '@/lib/config/server';
@@ -53,9 +53,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </AgeGate>
         <RegionBlockedModal siteName={siteName} />
         </SessionProvider>
-        <Suspense fallback={null}>
-          <ScrollToTop />
-        </Suspense>
+        <DeferredScrollToTop />
       </body>
     </html>
   );

@@ -1,23 +1,27 @@
 'use client';
 
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useSyncExternalStore } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
 
 // The member's links, bell and settings load once a member's session is known: visitors never fetch them.
 const MemberAccount = lazy(() => import('./MemberAccount').then((m) => ({ default: m.MemberAccount })));
 
-/** Whether the popover `id` is open; always true without one. */
+/** Whether the popover `id` is open (it may have opened before this island hydrated); always true without one. */
 function usePopoverOpen(id: string | undefined): boolean {
-  const [open, setOpen] = useState(!id);
-  useEffect(() => {
-    const popover = id ? document.getElementById(id) : null;
-    if (!popover) return;
-    const onToggle = (event: Event) => setOpen((event as ToggleEvent).newState === 'open');
-    popover.addEventListener('toggle', onToggle);
-    return () => popover.removeEventListener('toggle', onToggle);
-  }, [id]);
-  return open;
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const popover = id ? document.getElementById(id) : null;
+      popover?.addEventListener('toggle', changed);
+      return () => popover?.removeEventListener('toggle', changed);
+    },
+    [id],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () => !id || Boolean(document.getElementById(id)?.matches(':popover-open')),
+    () => !id,
+  );
 }
 
 /**

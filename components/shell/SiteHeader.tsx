@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { ChevronDownIcon, CloseIcon, MenuIcon, SearchIcon } from '@/components/icons';
 import { CATEGORIES } from '@/lib/site';
 
-import { AccountArea } from './AccountArea';
+import { DeferredAccountArea as AccountArea } from './deferred';
 import { HEADER_READY_SCRIPT } from './header-script';
 
 /** The nav links, in the navbar and again in the mobile menu; `aria-current` is set by the header script (header-script.ts). */

@@ -5,10 +5,9 @@
  * toggle from the menu's state. Two constant inline scripts, allowed by hash (lib/http/page-policy.ts), like the
  * age gate's (age-gate-boot.ts), do the rest:
  *
- * - HEADER_BOOT_SCRIPT, in <head>: listeners on the document, so they answer the header wherever it is drawn
- *   (Next's 404 pages are drawn in the browser, where inline scripts in the body never run, but <head> is sent):
- *   a popover's toggle button follows its state in `aria-expanded`; the categories list opens under its button and
- *   closes when the focus leaves it; widening past the breakpoint closes the mobile menu, whose toggle is then
+ * - HEADER_BOOT_SCRIPT, in <head>: listeners on the document, which need no element of the header yet: a popover's
+ *   toggle button follows its state in `aria-expanded`; the categories list opens under its button and closes when
+ *   the focus leaves it; widening past the breakpoint closes the mobile menu, whose toggle is then
  *   hidden; a search goes to /search?q=<trimmed, percent-encoded text> (a plain GET would send spaces as `+`) and a
  *   blank one goes nowhere. Without JavaScript the form is a plain GET to /search.
  * - HEADER_READY_SCRIPT, right after the header's markup, before first paint: `aria-current="page"` on the nav
@@ -17,9 +16,12 @@
  *
  * Only attributes, properties and inline styles change, never elements: React hydrates the tree the server sent
  * (in production it does not patch attribute differences).
+ *
+ * Next draws its 404 pages in the browser from the payload, where inline scripts never run: there ShellInBrowser
+ * installs the boot script's listeners, once its mark (`data-header-ready` on <html>) shows it did not run.
  */
 export const HEADER_BOOT_SCRIPT =
-  `(function(){var d=document;` +
+  `(function(){var d=document;d.documentElement.dataset.headerReady='true';` +
   `d.addEventListener('beforetoggle',function(v){var u=v.target,o=v.newState==='open',b=u.id&&d.querySelector('[popovertarget="'+u.id+'"]'),r;if(!b)return;` +
   `b.setAttribute('aria-expanded',o);if(o&&u.classList.contains('dropdown-menu')){r=b.getBoundingClientRect();u.style.top=r.bottom+8+'px';u.style.left=r.left+'px'}},true);` +
   `d.addEventListener('focusout',function(v){var x=v.target.closest&&v.target.closest('.dropdown'),r=v.relatedTarget,u=x&&x.querySelector(':popover-open');` +
