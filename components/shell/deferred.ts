@@ -8,7 +8,7 @@ import { deferredIsland } from './deferred-island';
  */
 export const DeferredAccountArea = deferredIsland(() => import('./AccountArea').then((m) => m.AccountArea), 'AccountArea');
 
-/** Scrolls to top after a router push (log in, upload, logout); nothing to do before a first push. */
+/** Scrolls to top and closes the header's menus after a router push; nothing to do before a first push. */
 export const DeferredScrollToTop = deferredIsland(() => import('./ScrollToTop').then((m) => m.ScrollToTop), 'ScrollToTop');
 
 /** The not-found page's stand-in for the layout's inline scripts (see ShellInBrowser). */
