@@ -1,13 +1,14 @@
 import type { Metadata, Viewport } from 'next';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
 import { LogoMark } from '@/components/brand/LogoMark';
 import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
+import { HEADER_BOOT_SCRIPT } from '@/components/shell/header-script';
 import { SessionProvider } from '@/components/session/SessionProvider';
 import { SPECULATION_RULES } from '@/components/shell/speculation-rules';
 import { AgeGate } from '@/components/shell/AgeGate';
 import { RegionBlockedModal } from '@/components/shell/RegionBlockedModal';
-import { ScrollToTop } from '@/components/shell/ScrollToTop';
+import { DeferredScrollToTop } from '@/components/shell/deferred';
 import { SiteFooter } from '@/components/shell/SiteFooter';
 import { SiteHeader } from '@/components/shell/SiteHeader';
 import { getConfig } from '@/lib/config/server';
@@ -35,6 +36,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en" suppressHydrationWarning>
       <head>
         <script dangerouslySetInnerHTML={{ __html: AGE_GATE_BOOT_SCRIPT }} />
+        <script dangerouslySetInnerHTML={{ __html: HEADER_BOOT_SCRIPT }} />
         <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
       </head>
       <body>
@@ -51,9 +53,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </AgeGate>
         <RegionBlockedModal siteName={siteName} />
         </SessionProvider>
-        <Suspense fallback={null}>
-          <ScrollToTop />
-        </Suspense>
+        <DeferredScrollToTop />
       </body>
     </html>
   );

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 
 import { fullTitle } from '@/lib/seo/metadata';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
-import { AgeGateInBrowser } from '@/components/shell/AgeGateInBrowser';
+import { DeferredShellInBrowser } from '@/components/shell/deferred';
 
 export function generateMetadata(): Metadata {
   return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
@@ -12,7 +12,7 @@ export default function NotFound() {
   return (
     <section className="not-found" aria-labelledby="not-found-title">
       <WebSiteStructuredData path="/" name="Page not found" />
-      <AgeGateInBrowser />
+      <DeferredShellInBrowser />
       <span className="code" aria-hidden="true">
         404
       </span>

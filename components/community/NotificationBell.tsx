@@ -102,11 +102,13 @@ export function NotificationBell() {
     const onPointerDown = (event: PointerEvent) => {
       if (!element?.contains(event.target as Node)) close(false);
     };
-    // Escape inside closes just this layer and puts focus back on the bell. React listens on the document
-    // (as the mobile menu does), so this has to be a native listener on the bell to stop the event first.
+    // Escape inside closes just this layer and puts focus back on the bell. React listens on the document, so
+    // this has to be a native listener on the bell to stop the event first; and the mobile menu is a popover,
+    // which the browser closes on an Escape nobody cancelled.
     const onKeyDownInside = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
       event.stopPropagation();
+      event.preventDefault();
       close(true);
     };
     // Escape with focus elsewhere (after a click on plain text) closes it too.

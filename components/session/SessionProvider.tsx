@@ -4,9 +4,13 @@ import { useRouter } from 'next/navigation';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 import type { UserDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest, onClientEvent, setAuthToken } from '@/lib/client/http';
 import { readStorage, writeStorage } from '@/lib/client/browser-store';
+import { onClientEvent } from '@/lib/client/client-events';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
+
+import type { StartedSession, TwoFactorStep } from './session-client';
+
+export type { TwoFactorStep } from './session-client';
 
 /** The user as GET /api/auth/me and login return it. */
 export type SessionUser = UserDto;
@@ -30,43 +34,12 @@ interface SessionValue {
   updateUser(partial: Partial<SessionUser>): void;
 }
 
-/** What the password step answers for a member with two-factor on (decision 018). */
-export interface TwoFactorStep {
-  twoFactorRequired: true;
-  challenge: string;
-  message: string;
-}
+type SessionClient = typeof import('./session-client');
+
+/** The session's API calls and the API client: loaded for a stored token or a member's action, never for a visitor's page. */
+const loadClient = (): Promise<SessionClient> => import('./session-client');
 
 const SessionContext = createContext<SessionValue | null>(null);
-
-const debug = (...args: unknown[]) => {
-  if (readStorage('localStorage', STORAGE_KEYS.debugMode) === 'true') console.debug('[session]', ...args);
-};
-
-async function fetchCurrentUser(): Promise<SessionUser> {
-  const { user } = await apiRequest<{ user: SessionUser }>('/api/auth/me');
-  return user;
-}
-
-/** Reads the stored token, sets or clears the auth header, and fetches the user when there is a token. */
-async function restoreSession(): Promise<{ token: string | null; user: SessionUser | null }> {
-  const token = readStorage('localStorage', STORAGE_KEYS.token);
-  setAuthToken(token);
-  if (!token) return { token: null, user: null };
-  try {
-    return { token, user: await fetchCurrentUser() };
-  } catch (error) {
-    console.error('Could not load the current user:', error);
-    // A refused token (revoked, expired, account banned) is dead: forget it. A network error keeps it for the next try.
-    if (error instanceof ApiClientError && (error.status === 401 || error.status === 403)) {
-      writeStorage('localStorage', STORAGE_KEYS.token, null);
-      writeStorage('localStorage', STORAGE_KEYS.username, null);
-      setAuthToken(null);
-      return { token: null, user: null };
-    }
-    return { token, user: null };
-  }
-}
 
 /**
  * The session of spec section 4: loading at start; logged out without a
@@ -80,10 +53,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<SessionUser | null>(null);
   const [token, setToken] = useState<string | null>(null);
 
-  const clearLocal = useCallback(() => {
+  const clearLocal = useCallback((client: SessionClient) => {
     writeStorage('localStorage', STORAGE_KEYS.token, null);
     writeStorage('localStorage', STORAGE_KEYS.username, null);
-    setAuthToken(null);
+    client.setAuthToken(null);
     setToken(null);
     setUser(null);
   }, []);
@@ -95,12 +68,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const endSession = useCallback(async () => {
     if (ending.current) return;
     ending.current = true;
+    const client = await loadClient().catch((error: unknown) => {
+      ending.current = false;
+      throw error;
+    });
     try {
-      await apiRequest('/api/auth/logout', { method: 'POST' });
-    } catch (error) {
-      debug('server logout failed', error);
+      await client.serverLogout();
     } finally {
-      clearLocal();
+      clearLocal(client);
       ending.current = false;
     }
   }, [clearLocal]);
@@ -120,13 +95,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     endSessionRef.current = endSession;
   }, [endSession]);
 
-  // Start-up: restore from the stored token; loading ends whether or not that works.
+  // Start-up: restore from the stored token; loading ends whether or not that works. Without one, nothing loads.
   useEffect(() => {
     let live = true;
-    restoreSession().then((restored) => {
+    const stored = readStorage('localStorage', STORAGE_KEYS.token);
+    const restored = stored
+      ? loadClient()
+          .then((client) => client.restoreSession(stored))
+          .catch(() => ({ token: stored, user: null }))
+      : Promise.resolve({ token: null, user: null });
+    void restored.then((session) => {
       if (!live) return;
-      setToken(restored.token);
-      setUser(restored.user);
+      setToken(session.token);
+      setUser(session.user);
       setLoading(false);
     });
     return () => {
@@ -139,7 +120,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () =>
       onClientEvent((event) => {
         if (event.type === 'unauthorized' || event.type === 'forbidden') {
-          debug('logging out after', event);
+          void loadClient().then((client) => client.debug('logging out after', event));
           void endSessionRef.current();
         }
       }),
@@ -154,17 +135,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         void endSessionRef.current();
         return;
       }
-      fetchCurrentUser()
+      loadClient()
+        .then((client) => client.fetchCurrentUser())
         .then(setUser)
         .catch((error: unknown) => console.error('Could not refresh the current user:', error));
     }, SESSION_RECHECK_MS);
     return () => clearInterval(timer);
   }, [user]);
 
-  const startSession = useCallback((result: { token: string; user: SessionUser }) => {
+  const startSession = useCallback((client: SessionClient, result: StartedSession) => {
     writeStorage('localStorage', STORAGE_KEYS.token, result.token);
     writeStorage('localStorage', STORAGE_KEYS.username, result.user.username);
-    setAuthToken(result.token);
+    client.setAuthToken(result.token);
     setToken(result.token);
     setUser(result.user);
     return result.user;
@@ -172,16 +154,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (email: string, password: string) => {
+      const client = await loadClient();
       try {
-        const result = await apiRequest<{ token: string; user: SessionUser } | TwoFactorStep>('/api/auth/login', { json: { email, password } });
+        const result = await client.passwordStep(email, password);
         // Two-factor on: no session yet; the form asks for the code.
         if ('twoFactorRequired' in result) {
-          clearLocal();
+          clearLocal(client);
           return result;
         }
-        return startSession(result);
+        return startSession(client, result);
       } catch (error) {
-        clearLocal();
+        clearLocal(client);
         throw error;
       }
     },
@@ -189,13 +172,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const completeTwoFactor = useCallback(
-    async (challenge: string, code: string) => startSession(await apiRequest<{ token: string; user: SessionUser }>('/api/auth/login/two-factor', { json: { challenge, code } })),
+    async (challenge: string, code: string) => {
+      const client = await loadClient();
+      return startSession(client, await client.codeStep(challenge, code));
+    },
     [startSession],
   );
 
   const refreshUser = useCallback(async () => {
     if (!readStorage('localStorage', STORAGE_KEYS.token)) return;
-    setUser(await fetchCurrentUser());
+    const client = await loadClient();
+    setUser(await client.fetchCurrentUser());
   }, []);
 
   const updateUser = useCallback((partial: Partial<SessionUser>) => setUser((current) => (current ? { ...current, ...partial } : current)), []);

@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useEffect, useState } from 'react';
 
-import { onClientEvent } from '@/lib/client/http';
+import { onClientEvent } from '@/lib/client/client-events';
 
 // Almost nobody sees it: the dialog's markup loads with the first refusal, not with every page.
 const RegionBlockedDialog = lazy(() => import('./RegionBlockedDialog').then((m) => ({ default: m.RegionBlockedDialog })));

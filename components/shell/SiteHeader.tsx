@@ -1,28 +1,38 @@
-'use client';
+import type { ReactNode } from 'react';
 
-import { usePathname } from 'next/navigation';
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { ChevronDownIcon, CloseIcon, MenuIcon, SearchIcon } from '@/components/icons';
+import { CATEGORIES } from '@/lib/site';
 
-import { CloseIcon, MenuIcon } from '@/components/icons';
+import { DeferredAccountArea as AccountArea } from './deferred';
+import { HEADER_READY_SCRIPT } from './header-script';
 
-import { AccountArea } from './AccountArea';
-import { CategoriesMenu } from './CategoriesMenu';
-import { SearchBox } from './SearchBox';
-
-function NavItems() {
-  const pathname = usePathname();
+/** The nav links, in the navbar and again in the mobile menu; `aria-current` is set by the header script (header-script.ts). */
+function NavItems({ idPrefix }: { idPrefix: string }) {
+  const menuId = `${idPrefix}-categories`;
   return (
     <ul className="nav-links">
       <li>
-        <a className="nav-link" href="/" aria-current={pathname === '/' ? 'page' : undefined}>
+        <a className="nav-link" href="/">
           Home
         </a>
       </li>
       <li>
-        <CategoriesMenu />
+        {/* A popover: the browser toggles it, closes it on Escape and on an outside click; the script places it and tracks aria-expanded. */}
+        <div className="dropdown">
+          <button type="button" className="nav-link" popoverTarget={menuId} aria-expanded="false" aria-controls={menuId}>
+            Categories <ChevronDownIcon />
+          </button>
+          <ul id={menuId} className="dropdown-menu" popover="auto">
+            {CATEGORIES.map((category) => (
+              <li key={category}>
+                <a href={`/category/${category}`}>{category}</a>
+              </li>
+            ))}
+          </ul>
+        </div>
       </li>
       <li>
-        <a className="nav-link nav-link-vip" href="/subscribe" aria-current={pathname === '/subscribe' ? 'page' : undefined}>
+        <a className="nav-link nav-link-vip" href="/subscribe">
           Edge Trainer
         </a>
       </li>
@@ -30,36 +40,26 @@ function NavItems() {
   );
 }
 
-/** The search box reads the URL's query, which needs a Suspense boundary on prerendered pages. */
-function Search({ id, onSearch }: { id: string; onSearch?: () => void }) {
+/** A plain GET form to /search; the header script trims the query, ignores a blank one and fills in the URL's ?q=. */
+function SearchBox({ id }: { id: string }) {
   return (
-    <Suspense fallback={<div className="nav-search" />}>
-      <SearchBox id={id} onSearch={onSearch} />
-    </Suspense>
+    <form role="search" action="/search" method="get" className="nav-search">
+      <label htmlFor={id} className="visually-hidden">
+        Search videos
+      </label>
+      <input id={id} name="q" type="search" placeholder="Search videos" autoComplete="off" enterKeyHint="search" maxLength={200} />
+      <button type="submit" aria-label="Search">
+        <SearchIcon />
+      </button>
+    </form>
   );
 }
 
+/**
+ * The navbar, and below 1024 px a toggle for the mobile menu (a popover). A server component: its only client
+ * parts are the account islands; everything else is the markup and the inline script of header-script.ts.
+ */
 export function SiteHeader({ siteName, logo }: { siteName: string; logo: ReactNode }) {
-  const pathname = usePathname();
-  // Open only on the path where it was opened: any navigation closes it.
-  const [openOn, setOpenOn] = useState<string | null>(null);
-  const menuOpen = openOn === pathname;
-  const setMenuOpen = (open: boolean) => setOpenOn(open ? pathname : null);
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    const close = (event: KeyboardEvent) => event.key === 'Escape' && setOpenOn(null);
-    // Widening past the breakpoint hides the toggle; do not leave a stale open panel behind.
-    const wide = window.matchMedia('(min-width: 1024px)');
-    const onWide = () => wide.matches && setOpenOn(null);
-    document.addEventListener('keydown', close);
-    wide.addEventListener('change', onWide);
-    return () => {
-      document.removeEventListener('keydown', close);
-      wide.removeEventListener('change', onWide);
-    };
-  }, [menuOpen]);
-
   return (
     <header className="site-header">
       <nav className="navbar" aria-label="Main">
@@ -67,31 +67,29 @@ export function SiteHeader({ siteName, logo }: { siteName: string; logo: ReactNo
           {logo}
           <span className="brand-name">{siteName}</span>
         </a>
-        <NavItems />
-        <Search id="site-search" />
+        <NavItems idPrefix="nav" />
+        <SearchBox id="site-search" />
         <AccountArea />
-        <button
-          type="button"
-          className="btn btn-quiet menu-toggle"
-          aria-expanded={menuOpen}
-          aria-controls="mobile-menu"
-          onClick={() => setMenuOpen(!menuOpen)}
-        >
-          {menuOpen ? <CloseIcon /> : <MenuIcon />}
-          <span>{menuOpen ? 'Close' : 'Menu'}</span>
+        {/* CSS shows the icon and word for the menu's state ("Menu" or "Close"), so the button's name follows it too. */}
+        <button type="button" className="btn btn-quiet menu-toggle" popoverTarget="mobile-menu" aria-expanded="false" aria-controls="mobile-menu">
+          <span className="menu-toggle-closed">
+            <MenuIcon />
+            <span>Menu</span>
+          </span>
+          <span className="menu-toggle-open">
+            <CloseIcon />
+            <span>Close</span>
+          </span>
         </button>
       </nav>
-      <div id="mobile-menu" className="mobile-panel" data-open={menuOpen} hidden={!menuOpen}>
-        {menuOpen && (
-          <>
-            <Search id="mobile-search" onSearch={() => setMenuOpen(false)} />
-            <nav aria-label="Mobile">
-              <NavItems />
-            </nav>
-            <AccountArea />
-          </>
-        )}
+      <div id="mobile-menu" className="mobile-panel" popover="auto">
+        <SearchBox id="mobile-search" />
+        <nav aria-label="Mobile">
+          <NavItems idPrefix="mobile" />
+        </nav>
+        <AccountArea panel="mobile-menu" />
       </div>
+      <script dangerouslySetInnerHTML={{ __html: HEADER_READY_SCRIPT }} />
     </header>
   );
 }

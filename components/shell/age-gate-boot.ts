@@ -15,7 +15,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
  * Only attributes change, never elements: React hydrates the same tree the server sent.
  *
  * Next sends its 404 pages without server HTML (React draws them in the browser from the payload), and
- * inline scripts React inserts never run: there AgeGateInBrowser installs the same behaviour, once the boot
+ * inline scripts React inserts never run: there ShellInBrowser installs the same behaviour, once the boot
  * script's mark (`data-age-gate-ready` on <html>) shows it did not run.
  */
 const KEY = JSON.stringify(STORAGE_KEYS.ageConfirmed);

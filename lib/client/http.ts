@@ -4,15 +4,18 @@
  * The spec's general HTTP client (sections 6–8), on fetch: it sends and
  * accepts JSON, includes cookies, times out after 180000 ms and carries
  * `Authorization: Bearer <token>` once a login or session restore sets it.
- * The upload client is in upload-request.ts, loaded by the upload page alone
- * (this module loads with every page).
+ * The upload client is in upload-request.ts, loaded by the upload page alone.
+ * Pages load this module with the first island that calls the API (the
+ * session provider only for a stored token or a member's action).
  *
- * Errors every caller must react to are reported to listeners (the session
- * provider and the geo-block modal subscribe): a 401 anywhere but the
+ * Errors every caller must react to are reported to listeners
+ * (client-events.ts; the session provider and the geo-block modal subscribe): a 401 anywhere but the
  * current-user path, a 403 'Account is banned' or 'Forbidden: Admin access
  * required', and a 403 with an HTML body (regional denial). The error still
  * propagates to the caller.
  */
+import { emitClientEvent as emit } from './client-events';
+
 export const GENERAL_TIMEOUT_MS = 180_000;
 export const CURRENT_USER_PATH = '/api/auth/me';
 
@@ -40,18 +43,6 @@ export class ApiClientError extends Error {
     return typeof message === 'string' && message.trim() ? message : null;
   }
 }
-
-export type ClientEvent =
-  | { type: 'unauthorized'; path: string }
-  | { type: 'forbidden'; message: string }
-  | { type: 'regionBlocked'; countryCode: string | null };
-
-const listeners = new Set<(event: ClientEvent) => void>();
-export function onClientEvent(listener: (event: ClientEvent) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-const emit = (event: ClientEvent) => listeners.forEach((listener) => listener(event));
 
 let authToken: string | null = null;
 /** Sets or clears the default bearer header of both clients. */

@@ -1,4 +1,5 @@
 import { AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT } from '@/components/shell/age-gate-boot';
+import { HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT } from '@/components/shell/header-script';
 import { SPECULATION_RULES } from '@/components/shell/speculation-rules';
 import { contentSecurityPolicy, newNonce, scriptHashSource } from '@/lib/http/content-security-policy';
 import { inlineScripts, pageScriptHashes } from '@/lib/http/inline-scripts';
@@ -11,10 +12,10 @@ const NEXT_PAYLOAD = 'self.__next_f.push([1,"1:\\"$Sreact.fragment\\"\\n2:I[\\"x
 const TURBOPACK = '(globalThis["TURBOPACK"] || (globalThis["TURBOPACK"] = [])).push({"otherChunks":["static/chunks/a.js"],"runtimeModuleIds":[1]});';
 
 /** A page shaped like Next's output: the layout's boot script, JSON-LD, chunk scripts and the inline bootstrap. */
-const page = (extra = '') => `<!DOCTYPE html><html><head><script>${AGE_GATE_BOOT_SCRIPT}</script><script type="speculationrules">${SPECULATION_RULES}</script>
+const page = (extra = '') => `<!DOCTYPE html><html><head><script>${AGE_GATE_BOOT_SCRIPT}</script><script>${HEADER_BOOT_SCRIPT}</script><script type="speculationrules">${SPECULATION_RULES}</script>
 <script src="/_next/static/chunks/main.js" async=""></script>
 <script type="application/ld+json" id="structured-data">{"name":"\\u003c/script\\u003e"}</script></head>
-<body><div class="app-root" inert><!--$--><main>${extra}</main><!--/$--></div><script>${AGE_GATE_READY_SCRIPT}</script>
+<body><div class="app-root" inert><header><script>${HEADER_READY_SCRIPT}</script></header><!--$--><main>${extra}</main><!--/$--></div><script>${AGE_GATE_READY_SCRIPT}</script>
 <script id="_R_">${TURBOPACK}</script><script>${NEXT_BOOTSTRAP}</script><script>${NEXT_PAYLOAD}</script></body></html>`;
 
 describe('script hashes', () => {
@@ -41,7 +42,7 @@ describe('inline scripts of a page', () => {
   it('allow Next’s bootstrap, its payload pushes, Turbopack’s chunk list and the app’s own scripts and speculation rules, and no data block', () => {
     const { sources, unknown } = pageScriptHashes(page(), { appScripts: APP_INLINE_SCRIPTS });
     expect(unknown).toEqual([]);
-    expect(sources.sort()).toEqual([AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, SPECULATION_RULES, TURBOPACK, NEXT_BOOTSTRAP, NEXT_PAYLOAD].map(scriptHashSource).sort());
+    expect(sources.sort()).toEqual([AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT, SPECULATION_RULES, TURBOPACK, NEXT_BOOTSTRAP, NEXT_PAYLOAD].map(scriptHashSource).sort());
   });
 
   it('allow speculation rules only when they are the app’s own, exactly', () => {
@@ -70,15 +71,15 @@ describe('inline scripts of a page', () => {
     expect(unknown).toHaveLength(1);
     expect(unknown[0]).toContain('window.__xss=1');
     expect(sources).not.toContain(scriptHashSource(unknown[0]!));
-    expect(sources).toHaveLength(6);
+    expect(sources).toHaveLength(8);
   });
 });
 
 describe('page policies', () => {
-  it('allow inline scripts of a page rendered now by nonce, and the app’s boot script by hash, never unsafe-inline', () => {
+  it('allow inline scripts of a page rendered now by nonce, and the app’s own scripts by hash, never unsafe-inline', () => {
     const nonce = newNonce();
     const policy = noncePolicy(nonce, { dev: false });
-    expect(directive(policy, 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' ${scriptHashSource(AGE_GATE_BOOT_SCRIPT)} ${scriptHashSource(AGE_GATE_READY_SCRIPT)} ${scriptHashSource(SPECULATION_RULES)}`);
+    expect(directive(policy, 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' ${scriptHashSource(AGE_GATE_BOOT_SCRIPT)} ${scriptHashSource(AGE_GATE_READY_SCRIPT)} ${scriptHashSource(HEADER_BOOT_SCRIPT)} ${scriptHashSource(HEADER_READY_SCRIPT)} ${scriptHashSource(SPECULATION_RULES)}`);
     expect(policy).toContain("object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'");
     expect(newNonce()).not.toBe(nonce);
     expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);

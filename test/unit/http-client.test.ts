@@ -1,4 +1,5 @@
-import { apiRequest, ApiClientError, countryFromHtml, onClientEvent, rewriteLocalUrl, setAuthToken, type ClientEvent } from '@/lib/client/http';
+import { onClientEvent, type ClientEvent } from '@/lib/client/client-events';
+import { apiRequest, ApiClientError, countryFromHtml, rewriteLocalUrl, setAuthToken } from '@/lib/client/http';
 import { serverMessage } from '@/components/account/form-parts';
 
 import { scriptedServer } from '../helpers/scripted-server';
