@@ -27,8 +27,8 @@ const useHydrated = () =>
  * A client island whose code is not part of the page's first load (decision 031).
  *
  * The server renders the island in full, so the HTML (what crawlers, link previews and a phone's first paint see)
- * is unchanged. In the browser its code is an async chunk the HTML does not name, asked for once the page has
- * hydrated; meanwhile the island's markup stays as the server sent it, inside a wrapper (`display: contents`, so
+ * is unchanged. In the browser its code is an async chunk the HTML does not name, asked for as the page
+ * hydrates; meanwhile the island's markup stays as the server sent it, inside a wrapper (`display: contents`, so
  * layout ignores it) that React hydrates without its children. When the chunk arrives the island is rendered over
  * that markup, from the state of the moment (the session is known by then).
  *
@@ -59,6 +59,8 @@ export function deferredIsland<Props extends object>(load: () => Promise<Compone
     const hydrated = useHydrated();
     // A later render in the browser (a second card, a list that grew) starts from the loaded island when there is one.
     const [Island, setIsland] = useState<ComponentType<Props> | null>(() => (hydrated ? loaded : null));
+    // Asked for as the page hydrates, not after: one round trip sooner (the promise is shared, so once per island type).
+    if (typeof window !== 'undefined' && !Island) fetchIsland().catch(() => {});
     useEffect(() => {
       if (Island) return;
       let live = true;

@@ -1,8 +1,7 @@
-import { DeferredLikeButton } from '@/components/community/deferred';
 import type { VideoDto } from '@/lib/api-types';
 
 import { cardLoading, VideoCard, type CardIslands } from './VideoCard';
-import { DeferredWatchLaterButton } from './deferred';
+import { DeferredLikeButton, DeferredWatchLaterButton } from './deferred-card';
 
 /** The buttons' code loads after the page's first load (decision 031); the cards themselves are plain HTML. */
 const DEFERRED_ISLANDS: CardIslands = { LikeButton: DeferredLikeButton, WatchLaterButton: DeferredWatchLaterButton };

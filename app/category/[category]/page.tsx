@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
-import { NoVideos } from '@/components/videos/NoVideos';
+import { DeferredNoVideos as NoVideos } from '@/components/videos/deferred-feed';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { Pager } from '@/components/videos/Pager';
 import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';

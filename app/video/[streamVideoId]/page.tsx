@@ -5,7 +5,6 @@ import { preload } from 'react-dom';
 import {
   DeferredComments as Comments,
   DeferredFollowButton as FollowButton,
-  DeferredLikeButton as LikeButton,
   DeferredReportDialog as ReportDialog,
 } from '@/components/community/deferred';
 import { EyeIcon } from '@/components/icons';
@@ -14,8 +13,8 @@ import {
   DeferredRelativeTime as RelativeTime,
   DeferredShareButton as ShareButton,
   DeferredVideoPageManage as VideoPageManage,
-  DeferredWatchLaterButton as WatchLaterButton,
 } from '@/components/videos/deferred';
+import { DeferredLikeButton as LikeButton, DeferredWatchLaterButton as WatchLaterButton } from '@/components/videos/deferred-card';
 import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
 import { getConfig } from '@/lib/config/server';
