@@ -1,6 +1,6 @@
 'use client';
 
-import { createElement, lazy, Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { createElement, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
 
 export interface DeferredIslandOptions {
   /** The wrapper's element: `span` where the island sits among phrasing content (a button in a line of text). */
@@ -26,8 +26,9 @@ const useHydrated = () =>
 /**
  * A client island whose code is not part of the page's first load (decision 031).
  *
- * The server renders the island in full, so the HTML (what crawlers, link previews and a phone's first paint see)
- * is unchanged. In the browser its code is an async chunk the HTML does not name, asked for as the page
+ * The server renders the island in full, synchronously (`server`: never behind a Suspense fallback streamed later,
+ * which React.lazy gave when the server's import had not resolved by the first flush), so the HTML (what crawlers,
+ * link previews and a phone's first paint see) is unchanged. In the browser its code is an async chunk the HTML does not name, asked for as the page
  * hydrates; meanwhile the island's markup stays as the server sent it, inside a wrapper (`display: contents`, so
  * layout ignores it) that React hydrates without its children. When the chunk arrives the island is rendered over
  * that markup, from the state of the moment (the session is known by then).
@@ -40,10 +41,17 @@ const useHydrated = () =>
  * markup invites a click renders it disabled or `data-state="loading"` until its state is known (the like, watch
  * later and follow buttons do), or asks for `inertUntilLoaded`.
  *
- * `load` must be a literal `import()` of a client module for the bundler to split it out, for example
- * `deferredIsland(() => import('./Comments').then((m) => m.Comments), 'Comments')`.
+ * `load` must be a literal `import()` of a client module for the bundler to split it out, and `server` the same
+ * component required only where `typeof window` is `'undefined'` (the bundler replaces it, and drops the `require`
+ * from the browser's bundle), for example:
+ * `deferredIsland(() => import('./Comments').then((m) => m.Comments), typeof window === 'undefined' ? require('./Comments').Comments : null, 'Comments')`.
  */
-export function deferredIsland<Props extends object>(load: () => Promise<ComponentType<Props>>, name: string, options: DeferredIslandOptions = {}): ComponentType<Props> {
+export function deferredIsland<Props extends object>(
+  load: () => Promise<ComponentType<Props>>,
+  server: ComponentType<Props> | null,
+  name: string,
+  options: DeferredIslandOptions = {},
+): ComponentType<Props> {
   const { as = 'div', inertUntilLoaded = false } = options;
   let loaded: ComponentType<Props> | null = null;
   let loading: Promise<ComponentType<Props>> | null = null;
@@ -52,8 +60,7 @@ export function deferredIsland<Props extends object>(load: () => Promise<Compone
       loaded = component;
       return component;
     }));
-  // The server renders through it: Fizz waits for the import (already in its bundle) and writes the island inline.
-  const ServerIsland = lazy(() => fetchIsland().then((component) => ({ default: component })));
+  if (typeof window === 'undefined' && !server) throw new Error(`deferredIsland(${name}): the server needs the island itself`);
 
   function Deferred(props: Props) {
     const hydrated = useHydrated();
@@ -74,13 +81,14 @@ export function deferredIsland<Props extends object>(load: () => Promise<Compone
     }, [Island]);
 
     const wrapper = { 'data-island': name, style: { display: 'contents' } } as const;
-    if (typeof window === 'undefined') {
-      return createElement(as, { ...wrapper, inert: inertUntilLoaded || undefined }, <Suspense fallback={null}>{createElement(ServerIsland, props)}</Suspense>);
-    }
+    // Until the island renders, the wrapper says so (`data-state="loading"`, as the islands' buttons do): the markup
+    // inside is the server's and will be replaced, so a test waits for the attribute to go before holding an element.
+    const waiting = { ...wrapper, 'data-state': 'loading', inert: inertUntilLoaded || undefined };
+    if (typeof window === 'undefined') return createElement(as, waiting, server && createElement(server, props));
     if (Island) return createElement(as, wrapper, createElement(Island, props));
     // Hydration keeps the server's markup (React does not compare a dangerouslySetInnerHTML element's children);
     // a render in the browser alone has no markup to keep and shows nothing until the code is here.
-    return createElement(as, { ...wrapper, inert: inertUntilLoaded || undefined, suppressHydrationWarning: true, dangerouslySetInnerHTML: { __html: '' } });
+    return createElement(as, { ...waiting, suppressHydrationWarning: true, dangerouslySetInnerHTML: { __html: '' } });
   }
   Deferred.displayName = `Deferred(${name})`;
   return Deferred;

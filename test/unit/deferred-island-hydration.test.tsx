@@ -35,13 +35,13 @@ function App({ island: Deferred }: { island: React.ComponentType<{ count: number
   );
 }
 
-const SERVER_HTML = '<main><span data-island="Island" style="display:contents" inert=""><!--$--><button type="button" data-state="loading">Pressed <!-- -->3<!-- --> times</button><!--/$--></span></main>';
+const SERVER_HTML = '<main><span data-island="Island" style="display:contents" data-state="loading" inert=""><button type="button" data-state="loading">Pressed <!-- -->3<!-- --> times</button></span></main>';
 
 describe('deferredIsland in the browser', () => {
   it('keeps the server markup through hydration and a context change, then renders the island when its code arrives', async () => {
     let arrive: (component: typeof Island) => void = () => {};
     const code = new Promise<typeof Island>((resolve) => (arrive = resolve));
-    const Deferred = deferredIsland(() => code, 'Island', { as: 'span', inertUntilLoaded: true });
+    const Deferred = deferredIsland(() => code, null, 'Island', { as: 'span', inertUntilLoaded: true });
     const container = document.createElement('div');
     container.innerHTML = SERVER_HTML;
     document.body.append(container);
@@ -60,12 +60,13 @@ describe('deferredIsland in the browser', () => {
     expect(button?.textContent).toBe('Pressed 3 times');
     expect(button?.dataset.state).toBe('visitor');
     expect(container.querySelector('[data-island]')?.hasAttribute('inert')).toBe(false);
+    expect(container.querySelector('[data-island]')?.hasAttribute('data-state')).toBe(false);
     expect(container.querySelectorAll('button')).toHaveLength(1);
     expect(errors).toEqual([]);
   });
 
   it('renders a second instance mounted in the browser at once, from the loaded code', async () => {
-    const Deferred = deferredIsland(async () => Island, 'Island');
+    const Deferred = deferredIsland(async () => Island, null, 'Island');
     const container = document.createElement('div');
     document.body.append(container);
     const { createRoot } = await import('react-dom/client');
