@@ -147,6 +147,8 @@ test.describe('watching videos', () => {
       await page.goto('/');
       await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('listitem')).toHaveCount(12, { timeout: 1_000 });
     }).toPass({ timeout: 12_000 });
+    // The feed's code comes after the page's first load and renders over the server's cards (decision 031).
+    await expect(page.locator('[data-island="VideoFeed"][data-state="loading"]')).toHaveCount(0);
     const recent = page.getByRole('list', { name: 'Recent uploads' });
     await recent.getByRole('listitem').last().scrollIntoViewIfNeeded();
     await expect.poll(() => recent.getByRole('listitem').count()).toBeGreaterThan(12);

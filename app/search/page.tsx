@@ -6,7 +6,7 @@ import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { SearchIcon } from '@/components/icons';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { Pager } from '@/components/videos/Pager';
-import { VideoGrid } from '@/components/videos/VideoCard';
+import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
 import { logger } from '@/lib/server/log';
 import { searchVideos } from '@/lib/server/videos/search';
 import { pageMetadata } from '@/lib/seo/metadata';
@@ -75,7 +75,7 @@ export default async function SearchPage({ searchParams }: Props) {
           <h1 className="query">Results for “{shorten(query, 200)}”</h1>
         </header>
         {control}
-        <VideoGrid videos={results.videos} label="Search results" priorityCount={4} />
+        <StaticVideoGrid videos={results.videos} label="Search results" priorityCount={4} />
         <Pager page={page} hasMore={results.pagination.hasMore} href={href} />
       </>
     );

@@ -1,17 +1,22 @@
+import type { ComponentType } from 'react';
 
-import { LikeButton } from '@/components/community/LikeButton';
+import type { LikeButtonProps } from '@/components/community/LikeButton';
 import { EyeIcon, VideoIcon } from '@/components/icons';
 import type { VideoDto } from '@/lib/api-types';
 import { countLabel, formatDuration } from '@/lib/format/numbers';
 import { CARD_IMAGE_SIZES, thumbnailSrcSet } from '@/lib/media/thumbnails';
 
-import { WatchLaterButton } from './WatchLaterButton';
+import type { WatchLaterButtonProps } from './WatchLaterButton';
 
 /**
- * A video in a grid: thumbnail (a placeholder when there is none), title,
- * views and likes, linking to its page. Server-rendered and reused by the
- * client feeds, so it holds no state.
+ * A card's two client islands: the deferred ones in a server-rendered grid (their code loads after the page's
+ * first load, decision 031), the islands themselves in a client feed whose chunk already carries them.
  */
+export interface CardIslands {
+  LikeButton: ComponentType<LikeButtonProps>;
+  WatchLaterButton: ComponentType<WatchLaterButtonProps>;
+}
+
 /**
  * How soon a card's picture loads. The first of a grid at the top of its page (priorityCount > 0) is
  * the likely LCP: eager, at high priority. All others are lazy, also in the first row: fetched eagerly,
@@ -22,7 +27,12 @@ export type CardLoading = 'lcp' | 'lazy';
 
 export const cardLoading = (index: number, priorityCount: number): CardLoading => (index === 0 && priorityCount > 0 ? 'lcp' : 'lazy');
 
-export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loading?: CardLoading }) {
+/**
+ * A video in a grid: thumbnail (a placeholder when there is none), title,
+ * views and likes, linking to its page. Server-rendered and reused by the
+ * client feeds, so it holds no state.
+ */
+export function VideoCard({ video, loading = 'lazy', islands: { LikeButton, WatchLaterButton } }: { video: VideoDto; loading?: CardLoading; islands: CardIslands }) {
   const duration = formatDuration(video.durationSeconds);
   const likes = video.likedBy.length;
   return (
@@ -64,17 +74,5 @@ export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loadin
         </span>
       </p>
     </article>
-  );
-}
-
-export function VideoGrid({ videos, label, priorityCount = 0 }: { videos: VideoDto[]; label: string; priorityCount?: number }) {
-  return (
-    <ul className="video-grid" aria-label={label}>
-      {videos.map((video, index) => (
-        <li key={video._id}>
-          <VideoCard video={video} loading={cardLoading(index, priorityCount)} />
-        </li>
-      ))}
-    </ul>
   );
 }

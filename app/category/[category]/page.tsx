@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
-import { NoVideos } from '@/components/videos/NoVideos';
+import { DeferredNoVideos as NoVideos } from '@/components/videos/deferred-feed';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { Pager } from '@/components/videos/Pager';
-import { VideoGrid } from '@/components/videos/VideoCard';
+import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
 import { loadCategoryPage } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, DEFAULT_KEYWORDS, type Category } from '@/lib/site';
@@ -111,7 +111,7 @@ export default async function CategoryPage({ params, searchParams }: Props) {
           )
         ) : (
           <>
-            <VideoGrid videos={list.videos} label={`${category} videos`} priorityCount={4} />
+            <StaticVideoGrid videos={list.videos} label={`${category} videos`} priorityCount={4} />
             <Pager page={page} hasMore={list.pagination.hasMore} href={href} labels={order.sort === 'newest' ? ['← Newer', 'Older →'] : undefined} />
           </>
         )}

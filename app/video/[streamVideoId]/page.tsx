@@ -2,18 +2,21 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { preload } from 'react-dom';
 
-import { DeferredComments as Comments } from '@/components/community/deferred';
-import { FollowButton } from '@/components/community/FollowButton';
-import { LikeButton } from '@/components/community/LikeButton';
-import { ReportDialog } from '@/components/community/ReportDialog';
+import {
+  DeferredComments as Comments,
+  DeferredFollowButton as FollowButton,
+  DeferredReportDialog as ReportDialog,
+} from '@/components/community/deferred';
 import { EyeIcon } from '@/components/icons';
 import { VideoStructuredData } from '@/components/seo/StructuredData';
-import { RelativeTime } from '@/components/videos/RelativeTime';
-import { VideoGrid } from '@/components/videos/VideoCard';
-import { ShareButton } from '@/components/videos/ShareButton';
+import {
+  DeferredRelativeTime as RelativeTime,
+  DeferredShareButton as ShareButton,
+  DeferredVideoPageManage as VideoPageManage,
+} from '@/components/videos/deferred';
+import { DeferredLikeButton as LikeButton, DeferredWatchLaterButton as WatchLaterButton } from '@/components/videos/deferred-card';
+import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
-import { VideoPageManage } from '@/components/videos/VideoPageManage';
-import { WatchLaterButton } from '@/components/videos/WatchLaterButton';
 import { getConfig } from '@/lib/config/server';
 import { embedSnippet } from '@/lib/embed';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
@@ -144,7 +147,7 @@ export default async function VideoPage({ params }: Props) {
         {more.length > 0 && (
           <aside className="watch-aside" aria-labelledby="more-videos">
             <h2 id="more-videos">More {video.category} videos</h2>
-            <VideoGrid videos={more} label={`More ${video.category} videos`} />
+            <StaticVideoGrid videos={more} label={`More ${video.category} videos`} />
           </aside>
         )}
       </div>

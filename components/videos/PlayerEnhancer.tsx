@@ -1,0 +1,120 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+
+import { useSession } from '@/components/session/SessionProvider';
+import { apiRequest } from '@/lib/client/http';
+
+export interface PlayerSource {
+  mp4Url: string | null;
+  hlsUrl: string | null;
+}
+
+export interface PlayerEnhancerProps extends PlayerSource {
+  /** The id of the player's <video> element (VideoPlayer renders it). */
+  videoId: string;
+  streamVideoId: string;
+  /** Count a view when playback starts (public videos; not owner previews). */
+  countView: boolean;
+  /** The embed page autoplays never; the video page follows the member's preference. */
+  allowAutoplay: boolean;
+}
+
+const findVideo = (id: string) => document.getElementById(id) as HTMLVideoElement | null;
+
+/**
+ * What the player's <video> gains with JavaScript (VideoPlayer renders the element; this loads after the page's
+ * first load, decision 031, and may find playback already started): adaptive HLS with hls.js where Media Source
+ * Extensions exist (Safari plays HLS natively), hls.js loading at the first play, so visitors who do not play pay
+ * nothing; any fatal HLS error falls back to the MP4. Also the member's autoplay preference and the view count.
+ */
+export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countView, allowAutoplay }: PlayerEnhancerProps) {
+  const { user, loading } = useSession();
+  const [note, setNote] = useState<string | null>(null);
+
+  // Adaptive streaming, when there is a ladder.
+  useEffect(() => {
+    const video = findVideo(videoId);
+    if (!video || !hlsUrl) return;
+    let destroyed = false;
+    let hls: import('hls.js').default | null = null;
+    const fallBack = () => {
+      if (mp4Url && video.currentSrc !== new URL(mp4Url, location.href).href) {
+        const at = video.currentTime;
+        video.src = mp4Url;
+        video.currentTime = at;
+      }
+    };
+    if (video.canPlayType('application/vnd.apple.mpegurl')) {
+      video.src = hlsUrl;
+      return;
+    }
+    // hls.js (about 90 KB) and its first segments wait for the first play: until then the page costs a phone
+    // only the poster, and playback starts from the MP4 and moves to HLS at the same position (decision 027).
+    const upgrade = () => void import('hls.js').then(({ default: Hls }) => {
+      if (destroyed || !Hls.isSupported()) return;
+      const at = video.currentTime;
+      const wasPlaying = !video.paused;
+      hls = new Hls({ capLevelToPlayerSize: true, startPosition: at });
+      hls.on(Hls.Events.ERROR, (_event, data) => {
+        if (!data.fatal) return;
+        hls?.destroy();
+        hls = null;
+        fallBack();
+      });
+      hls.loadSource(hlsUrl);
+      hls.attachMedia(video);
+      if (wasPlaying) void video.play().catch(() => {});
+    });
+    if (!video.paused) upgrade();
+    else video.addEventListener('play', upgrade, { once: true });
+    return () => {
+      destroyed = true;
+      video.removeEventListener('play', upgrade);
+      hls?.destroy();
+    };
+  }, [videoId, hlsUrl, mp4Url]);
+
+  // The member's autoplay preference (settings); visitors get no autoplay.
+  useEffect(() => {
+    const video = findVideo(videoId);
+    if (!video || loading || !allowAutoplay || !user?.autoPlayVideos || !video.paused) return;
+    video.play().catch(() => {
+      // Browsers allow autoplay with sound only after interaction; muted autoplay is always allowed.
+      video.muted = true;
+      void video
+        .play()
+        .then(() => setNote('Muted autoplay. Unmute with the speaker button.'))
+        .catch(() => {});
+    });
+  }, [videoId, loading, user, allowAutoplay]);
+
+  // One view when playback first starts; the server counts once per viewer per day and ignores bots.
+  // Playback may have started from the server's HTML before this code arrived: then it counts at once.
+  useEffect(() => {
+    const video = findVideo(videoId);
+    if (!video || !countView) return;
+    const onPlaying = () => {
+      video.removeEventListener('playing', onPlaying);
+      void apiRequest(`/api/videos/${streamVideoId}/view`, { method: 'POST', json: {} }).catch(() => {});
+    };
+    if (!video.paused && video.currentTime > 0) onPlaying();
+    else video.addEventListener('playing', onPlaying);
+    return () => video.removeEventListener('playing', onPlaying);
+  }, [videoId, streamVideoId, countView]);
+
+  // A member's unmuting clears the muted-autoplay note.
+  useEffect(() => {
+    const video = findVideo(videoId);
+    if (!video || !note) return;
+    const clear = () => setNote(null);
+    video.addEventListener('volumechange', clear, { once: true });
+    return () => video.removeEventListener('volumechange', clear);
+  }, [videoId, note]);
+
+  return note ? (
+    <span className="player-note" role="status">
+      {note}
+    </span>
+  ) : null;
+}
