@@ -1,5 +1,5 @@
 import type { Metadata, Viewport } from 'next';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 
 import { LogoMark } from '@/components/brand/LogoMark';
 import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
@@ -53,7 +53,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </AgeGate>
         <RegionBlockedModal siteName={siteName} />
         </SessionProvider>
-        <DeferredScrollToTop />
+        {/* It reads the URL's query: on prerendered pages that needs a Suspense boundary (rendered in the browser). */}
+        <Suspense fallback={null}>
+          <DeferredScrollToTop />
+        </Suspense>
       </body>
     </html>
   );
