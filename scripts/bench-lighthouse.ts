@@ -8,7 +8,10 @@
  * best practices and SEO 100, LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.05).
  *
  * The server starts on a fresh DATA_DIR, seeds the twelve demo clips through
- * the real pipeline and is measured once they are all public. Lighthouse
+ * the real pipeline and is measured once they are all public and their
+ * processing has finished (the HLS ladders are made after a clip is public:
+ * ffmpeg on the same two cores would be counted as the page's blocking time
+ * under simulated throttling). Lighthouse
  * visits as a returning visitor: the age gate is confirmed the way the site
  * remembers it (sessionStorage, set before any page script runs).
  *
@@ -16,7 +19,7 @@
  * BENCH_LIGHTHOUSE_REPORTS=<dir> keeps every run's JSON report there.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -27,6 +30,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import { median } from './lib/bench';
 import { buildIfNeeded } from './lib/build';
+import { processTree } from './lib/proc';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 
 const execFileAsync = promisify(execFile);
@@ -38,6 +42,7 @@ const CHROME_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const DEMO_CLIPS = 12;
 const DEMO_TIMEOUT_MS = 8 * 60 * 1000;
+const METRICS_PORT = PORT + 1;
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const METRICS = [
@@ -79,6 +84,34 @@ async function waitForDemoContent(): Promise<string> {
   throw new Error(`only ${listed} of ${DEMO_CLIPS} demo videos were public after ${DEMO_TIMEOUT_MS / 1000} s`);
 }
 
+/** Whether a due job is waiting, from the server's own metrics (recurring jobs queued for later do not count). */
+async function dueJobWaiting(): Promise<boolean> {
+  const text = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+  return text
+    .split('\n')
+    .some((line) => line.startsWith('chrysalis_jobs_oldest_queued_seconds{') && Number(line.slice(line.lastIndexOf(' ') + 1)) > 0);
+}
+
+const ffmpegRunning = (serverPid: number) =>
+  processTree(serverPid).some((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('ff');
+    } catch {
+      return false;
+    }
+  });
+
+/** Waits until no due job waits and no ffmpeg runs, twice in a row 2 s apart (a job may queue the next one). */
+async function waitForIdleQueue(serverPid: number): Promise<void> {
+  const deadline = Date.now() + DEMO_TIMEOUT_MS;
+  let quiet = 0;
+  while (quiet < 2) {
+    if (Date.now() > deadline) throw new Error(`the job queue was still busy after ${DEMO_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    quiet = !(await dueJobWaiting()) && !ffmpegRunning(serverPid) ? quiet + 1 : 0;
+  }
+}
+
 /** One Lighthouse run in a plain Node child (scripts/lib/lighthouse-audit.mjs says why). */
 async function audit(url: string, chromePort: number, run: number): Promise<PageMedians> {
   const reportPath = REPORT_DIR ? path.join(REPORT_DIR, `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}-${run}.json`) : undefined;
@@ -99,7 +132,7 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bench-lh-'));
   // The demo content is seeded on an empty embedded database only: no DATABASE_URL.
   const { DATABASE_URL: _notUsed, ...inherited } = process.env;
-  const env: NodeJS.ProcessEnv = { ...inherited, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production', SEED_DEMO: '1' };
+  const env: NodeJS.ProcessEnv = { ...inherited, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production', SEED_DEMO: '1', METRICS_PORT: String(METRICS_PORT) };
   if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
   buildIfNeeded(env);
 
@@ -107,9 +140,10 @@ async function main() {
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
     await waitForServer(`${ORIGIN}/api/health`);
-    ownServerPid(server, PORT);
+    const serverPid = ownServerPid(server, PORT);
     console.error('waiting for the demo videos to be processed…');
     const videoPage = await waitForDemoContent();
+    await waitForIdleQueue(serverPid);
     const pages = ['/', videoPage, '/category/Sissy'];
 
     chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });

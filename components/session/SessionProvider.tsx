@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 
 import type { UserDto } from '@/lib/api-types';
 import { readStorage, writeStorage } from '@/lib/client/browser-store';
@@ -9,6 +9,7 @@ import { onClientEvent } from '@/lib/client/client-events';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import type { StartedSession, TwoFactorStep } from './session-client';
+import { createSessionStore, SERVER_SESSION, type SessionState, type SessionStore } from './session-store';
 
 export type { TwoFactorStep } from './session-client';
 
@@ -17,11 +18,7 @@ export type SessionUser = UserDto;
 
 export const SESSION_RECHECK_MS = 60_000;
 
-interface SessionValue {
-  /** True until the start-up restore has finished, whether or not it succeeded. */
-  loading: boolean;
-  user: SessionUser | null;
-  token: string | null;
+interface SessionActions {
   /** The password step: the member, logged in; or, with two-factor on, the challenge for completeTwoFactor(). */
   login(email: string, password: string): Promise<SessionUser | TwoFactorStep>;
   /** The code step of a login with two-factor on: a 6-digit code or a recovery code. */
@@ -34,12 +31,20 @@ interface SessionValue {
   updateUser(partial: Partial<SessionUser>): void;
 }
 
+type SessionValue = SessionState & SessionActions;
+
 type SessionClient = typeof import('./session-client');
 
 /** The session's API calls and the API client: loaded for a stored token or a member's action, never for a visitor's page. */
 const loadClient = (): Promise<SessionClient> => import('./session-client');
 
-const SessionContext = createContext<SessionValue | null>(null);
+/**
+ * Never changes once the provider is mounted (see session-store.ts): the state is read from the store. Exported for
+ * deferred islands, whose own React roots carry it (components/shell/deferred-island.tsx).
+ */
+export const SessionContext = createContext<{ store: SessionStore; actions: SessionActions } | null>(null);
+
+const serverSession = () => SERVER_SESSION;
 
 /**
  * The session of spec section 4: loading at start; logged out without a
@@ -49,17 +54,19 @@ const SessionContext = createContext<SessionValue | null>(null);
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const router = useRouter();
-  const [loading, setLoading] = useState(true);
-  const [user, setUser] = useState<SessionUser | null>(null);
-  const [token, setToken] = useState<string | null>(null);
+  const [store] = useState(createSessionStore);
+  const { user } = useSyncExternalStore(store.subscribe, store.get, serverSession);
+  const setUser = useCallback((next: SessionUser | null) => store.set({ user: next }), [store]);
 
-  const clearLocal = useCallback((client: SessionClient) => {
-    writeStorage('localStorage', STORAGE_KEYS.token, null);
-    writeStorage('localStorage', STORAGE_KEYS.username, null);
-    client.setAuthToken(null);
-    setToken(null);
-    setUser(null);
-  }, []);
+  const clearLocal = useCallback(
+    (client: SessionClient) => {
+      writeStorage('localStorage', STORAGE_KEYS.token, null);
+      writeStorage('localStorage', STORAGE_KEYS.username, null);
+      client.setAuthToken(null);
+      store.set({ token: null, user: null });
+    },
+    [store],
+  );
 
   /** Ends the session here and on the server; failure on the server must not keep anyone logged in locally. */
   // The server call goes first (while the token is still sent) so the session cookie is gone by the time the page says "logged out".
@@ -105,15 +112,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           .catch(() => ({ token: stored, user: null }))
       : Promise.resolve({ token: null, user: null });
     void restored.then((session) => {
-      if (!live) return;
-      setToken(session.token);
-      setUser(session.user);
-      setLoading(false);
+      if (live) store.set({ token: session.token, user: session.user, loading: false });
     });
     return () => {
       live = false;
     };
-  }, []);
+  }, [store]);
 
   // The spec's automatic logouts: 401 elsewhere than /api/auth/me, banned, or admin-only.
   useEffect(
@@ -141,16 +145,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         .catch((error: unknown) => console.error('Could not refresh the current user:', error));
     }, SESSION_RECHECK_MS);
     return () => clearInterval(timer);
-  }, [user]);
+  }, [user, setUser]);
 
-  const startSession = useCallback((client: SessionClient, result: StartedSession) => {
-    writeStorage('localStorage', STORAGE_KEYS.token, result.token);
-    writeStorage('localStorage', STORAGE_KEYS.username, result.user.username);
-    client.setAuthToken(result.token);
-    setToken(result.token);
-    setUser(result.user);
-    return result.user;
-  }, []);
+  const startSession = useCallback(
+    (client: SessionClient, result: StartedSession) => {
+      writeStorage('localStorage', STORAGE_KEYS.token, result.token);
+      writeStorage('localStorage', STORAGE_KEYS.username, result.user.username);
+      client.setAuthToken(result.token);
+      store.set({ token: result.token, user: result.user });
+      return result.user;
+    },
+    [store],
+  );
 
   const login = useCallback(
     async (email: string, password: string) => {
@@ -183,21 +189,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!readStorage('localStorage', STORAGE_KEYS.token)) return;
     const client = await loadClient();
     setUser(await client.fetchCurrentUser());
-  }, []);
+  }, [setUser]);
 
-  const updateUser = useCallback((partial: Partial<SessionUser>) => setUser((current) => (current ? { ...current, ...partial } : current)), []);
+  const updateUser = useCallback(
+    (partial: Partial<SessionUser>) => store.set(({ user: current }) => ({ user: current ? { ...current, ...partial } : current })),
+    [store],
+  );
 
-  const value = useMemo<SessionValue>(
-    () => ({ loading, user, token, login, completeTwoFactor, logout, refreshUser, updateUser }),
-    [loading, user, token, login, completeTwoFactor, logout, refreshUser, updateUser],
+  const value = useMemo(
+    () => ({ store, actions: { login, completeTwoFactor, logout, refreshUser, updateUser } }),
+    [store, login, completeTwoFactor, logout, refreshUser, updateUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
+/** The session now, and what a member can do with it; a component re-renders when the session changes. */
 export function useSession(): SessionValue {
-  const value = useContext(SessionContext);
-  if (!value) throw new Error('useSession must be used within a SessionProvider');
-  return value;
+  const context = useContext(SessionContext);
+  if (!context) throw new Error('useSession must be used within a SessionProvider');
+  const state = useSyncExternalStore(context.store.subscribe, context.store.get, serverSession);
+  return useMemo(() => ({ ...state, ...context.actions }), [state, context.actions]);
 }
 
 /** Renders its children only once the session has finished loading (spec: children wait for the restore). */

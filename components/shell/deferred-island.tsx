@@ -1,20 +1,44 @@
 'use client';
 
-import { createElement, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { AppRouterContext, LayoutRouterContext } from 'next/dist/shared/lib/app-router-context.shared-runtime';
+import { PathnameContext, PathParamsContext, SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
+import { createElement, startTransition, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType, type Context, type ReactNode, type RefObject } from 'react';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+
+import { SessionContext } from '@/components/session/SessionProvider';
 
 export interface DeferredIslandOptions {
   /** The wrapper's element: `span` where the island sits among phrasing content (a button in a line of text). */
   as?: 'div' | 'span';
   /**
    * The server's markup invites a click that only the island's code can answer (a dialog's button), and nothing
-   * in it says so: make it inert until the island has rendered, so neither a visitor nor a test clicks a dead
+   * in it says so: make it inert until the island has hydrated, so neither a visitor nor a test clicks a dead
    * button. Islands that already render disabled or `data-state="loading"` until their state is known need not.
    */
   inertUntilLoaded?: boolean;
 }
 
-const noSubscription = () => () => {};
+/**
+ * The contexts an island may read, carried from the page's root into the island's own: the session (a store that
+ * never changes identity) and Next's router (`useRouter`, `usePathname`, `useSearchParams`, `useParams`). Next's
+ * are its shared-runtime singletons, the same objects its own hooks read.
+ */
+const BRIDGED: Context<unknown>[] = [SessionContext, AppRouterContext, LayoutRouterContext, PathnameContext, SearchParamsContext, PathParamsContext] as Context<unknown>[];
 
+function Bridge({ values, children }: { values: unknown[]; children: ReactNode }) {
+  return BRIDGED.reduceRight<ReactNode>((inner, context, index) => createElement(context.Provider, { value: values[index] }, inner), children);
+}
+
+/** Inside the island's root, after the island: takes the wrapper's loading marks off once the island has hydrated or rendered. */
+function Ready({ wrapper }: { wrapper: HTMLElement }) {
+  useLayoutEffect(() => {
+    wrapper.removeAttribute('data-state');
+    wrapper.removeAttribute('inert');
+  }, [wrapper]);
+  return null;
+}
+
+const noSubscription = () => () => {};
 /** False while React hydrates the server's HTML, true afterwards and in a browser-only render. */
 const useHydrated = () =>
   useSyncExternalStore(
@@ -23,23 +47,31 @@ const useHydrated = () =>
     () => false,
   );
 
+let roots = 0;
+
 /**
- * A client island whose code is not part of the page's first load (decision 031).
+ * A client island whose code is not part of the page's first load, hydrated in a React root of its own when the code
+ * arrives (decision 031).
  *
- * The server renders the island in full, synchronously (`server`: never behind a Suspense fallback streamed later,
- * which React.lazy gave when the server's import had not resolved by the first flush), so the HTML (what crawlers,
- * link previews and a phone's first paint see) is unchanged. In the browser its code is an async chunk the HTML does not name, asked for as the page
- * hydrates; meanwhile the island's markup stays as the server sent it, inside a wrapper (`display: contents`, so
- * layout ignores it) that React hydrates without its children. When the chunk arrives the island is rendered over
- * that markup, from the state of the moment (the session is known by then).
+ * The server renders the island in full, synchronously (`server`: never behind a Suspense fallback streamed later),
+ * inside a wrapper element (`display: contents`, so layout ignores it; `data-state="loading"` until the island has
+ * hydrated, for tests to wait on). The page's root hydrates the wrapper as an opaque element (an empty
+ * `dangerouslySetInnerHTML`, whose children React neither compares nor touches), so the server's markup stays as
+ * it is. The island's chunk, which the HTML does not name, is asked for as the page hydrates; when it arrives the
+ * island is hydrated over that markup in its own root (the same elements: nothing drawn again, the first picture
+ * stays the page's LCP), as a transition, which React slices into short tasks. A browser-only render (no server
+ * markup) renders it there instead.
  *
- * Why not `React.lazy` over the server's markup: React keeps a boundary whose code is missing "dehydrated", and any
- * context change above it before the code arrives (the session restore, a few milliseconds after hydration)
- * makes React drop the server's markup and show the fallback until the chunk comes: the island blinked out.
+ * Why not the alternatives, measured (decision 031): rendering the island anew over the server's markup made new
+ * elements for every card, which doubled home's main-thread work on a phone (TBT 126 → 549 ms); `React.lazy` in a
+ * Suspense boundary hydrates in place, but React's streaming renderer moves any finished boundary over 500 bytes
+ * out of line once the page has passed 12.8 KB (a hidden `<div>` at the end of the document, shown by a script),
+ * which took home's feeds out of the first paint (CLS 0.34) and out of the HTML where crawlers read it.
  *
- * Until it renders, the island's markup does nothing on a click (React has no code for it), so an island whose
- * markup invites a click renders it disabled or `data-state="loading"` until its state is known (the like, watch
- * later and follow buttons do), or asks for `inertUntilLoaded`.
+ * The island's root gets the page's session and Next's router contexts (`BRIDGED`), and ids of its own
+ * (`identifierPrefix`). Until it hydrates, its markup does nothing on a click (React has no code for it), so an
+ * island whose markup invites a click renders it disabled or `data-state="loading"` until its state is known (the
+ * like, watch later and follow buttons do), or asks for `inertUntilLoaded`.
  *
  * `load` must be a literal `import()` of a client module for the bundler to split it out, and `server` the same
  * component required only where `typeof window` is `'undefined'` (the bundler replaces it, and drops the `require`
@@ -53,42 +85,68 @@ export function deferredIsland<Props extends object>(
   options: DeferredIslandOptions = {},
 ): ComponentType<Props> {
   const { as = 'div', inertUntilLoaded = false } = options;
-  let loaded: ComponentType<Props> | null = null;
-  let loading: Promise<ComponentType<Props>> | null = null;
-  const fetchIsland = () =>
-    (loading ??= load().then((component) => {
-      loaded = component;
-      return component;
-    }));
   if (typeof window === 'undefined' && !server) throw new Error(`deferredIsland(${name}): the server needs the island itself`);
+  let loading: Promise<ComponentType<Props>> | null = null;
+  const fetchIsland = () => (loading ??= load());
 
   function Deferred(props: Props) {
     const hydrated = useHydrated();
-    // A later render in the browser (a second card, a list that grew) starts from the loaded island when there is one.
-    const [Island, setIsland] = useState<ComponentType<Props> | null>(() => (hydrated ? loaded : null));
-    // Asked for as the page hydrates, not after: one round trip sooner (the promise is shared, so once per island type).
-    if (typeof window !== 'undefined' && !Island) fetchIsland().catch(() => {});
+    const values = BRIDGED.map((context) => useContext(context)); // eslint-disable-line react-hooks/rules-of-hooks -- a fixed list, the same hooks every render
+    const wrapper = useRef<HTMLElement>(null);
+    const root = useRef<Root | null>(null);
+    // Whether this wrapper holds the server's markup: decided by its first render (hydration or not), for good.
+    const [fromServer] = useState(!hydrated);
+    // Asked for as the page hydrates, not after its effects: one round trip sooner (once per island type).
+    if (typeof window !== 'undefined') fetchIsland().catch(() => {});
+
     useEffect(() => {
-      if (Island) return;
       let live = true;
       fetchIsland().then(
-        (component) => live && setIsland(() => component),
+        (Island) => {
+          const element = wrapper.current;
+          if (!live || !element) return;
+          const tree = (
+            <Bridge values={values}>
+              <Island {...props} />
+              <Ready wrapper={element} />
+            </Bridge>
+          );
+          if (root.current) root.current.render(tree);
+          else if (fromServer) startTransition(() => void (root.current = hydrateRoot(element, tree, { identifierPrefix: `${name}${++roots}-` })));
+          else (root.current = createRoot(element, { identifierPrefix: `${name}${++roots}-` })).render(tree);
+        },
+        // A chunk that cannot load (a dropped connection, a deploy that removed it) leaves the server's markup as it is.
         (error: unknown) => console.error(`Could not load ${name}:`, error),
       );
       return () => {
         live = false;
       };
-    }, [Island]);
+      // eslint-disable-next-line react-hooks/exhaustive-deps -- values: the bridged contexts, listed element by element
+    }, [props, ...values]);
 
-    const wrapper = { 'data-island': name, style: { display: 'contents' } } as const;
-    // Until the island renders, the wrapper says so (`data-state="loading"`, as the islands' buttons do): the markup
-    // inside is the server's and will be replaced, so a test waits for the attribute to go before holding an element.
-    const waiting = { ...wrapper, 'data-state': 'loading', inert: inertUntilLoaded || undefined };
-    if (typeof window === 'undefined') return createElement(as, waiting, server && createElement(server, props));
-    if (Island) return createElement(as, wrapper, createElement(Island, props));
-    // Hydration keeps the server's markup (React does not compare a dangerouslySetInnerHTML element's children);
-    // a render in the browser alone has no markup to keep and shows nothing until the code is here.
-    return createElement(as, { ...waiting, suppressHydrationWarning: true, dangerouslySetInnerHTML: { __html: '' } });
+    // The island's root goes with its wrapper: unmounted after this commit (React refuses to unmount a root while it
+    // renders), unless the wrapper was mounted again meanwhile (Strict Mode's second mount in development).
+    const mounted = useRef(false);
+    useEffect(() => {
+      mounted.current = true;
+      return () => {
+        mounted.current = false;
+        setTimeout(() => {
+          if (mounted.current || !root.current) return;
+          root.current.unmount();
+          root.current = null;
+        }, 0);
+      };
+    }, []);
+
+    const Wrapper = as;
+    const marks = { 'data-island': name, 'data-state': 'loading', inert: inertUntilLoaded || undefined, style: { display: 'contents' } } as const;
+    if (typeof window === 'undefined') return <Wrapper {...marks}>{server && createElement(server, props)}</Wrapper>;
+    // Over the server's markup the wrapper hydrates as an opaque element (React neither compares nor touches the
+    // children of an empty dangerouslySetInnerHTML); mounted in the browser it is an empty leaf for the island's root.
+    const ref = wrapper as RefObject<HTMLDivElement>;
+    if (fromServer) return <Wrapper {...marks} ref={ref} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: '' }} />;
+    return <Wrapper {...marks} ref={ref} />;
   }
   Deferred.displayName = `Deferred(${name})`;
   return Deferred;

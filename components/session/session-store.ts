@@ -1,0 +1,41 @@
+import type { UserDto } from '@/lib/api-types';
+
+/** What the session is at a moment: restoring, a visitor, or a member with their token. */
+export interface SessionState {
+  /** True until the start-up restore has finished, whether or not it succeeded. */
+  loading: boolean;
+  user: UserDto | null;
+  token: string | null;
+}
+
+/** The state the server renders with, and every hydration reads (a deferred island hydrating later too). */
+export const SERVER_SESSION: SessionState = Object.freeze({ loading: true, user: null, token: null });
+
+export interface SessionStore {
+  get(): SessionState;
+  set(change: Partial<SessionState> | ((state: SessionState) => Partial<SessionState>)): void;
+  subscribe(listener: () => void): () => void;
+}
+
+/**
+ * The session as an external store (useSyncExternalStore), not a context value that changes: a change re-renders only
+ * the components that read it. The context that carries the store never changes, so the deferred islands' wrappers,
+ * which hand it to the islands' own React roots (decision 031), are not rendered again at the session restore.
+ */
+export function createSessionStore(initial: SessionState = SERVER_SESSION): SessionStore {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    set(change) {
+      const next = { ...state, ...(typeof change === 'function' ? change(state) : change) };
+      if (next.loading === state.loading && next.user === state.user && next.token === state.token) return;
+      state = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
