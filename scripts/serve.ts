@@ -8,7 +8,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
-import { setFlagsFromString } from 'node:v8';
 
 import { open as openGeoDatabase, type CityResponse } from 'maxmind';
 import next from 'next';
@@ -28,12 +27,6 @@ import { observeRequest } from '../lib/server/log/requests';
 import { answerMetrics, isMetricsRequest, metrics, startMetricsServer } from '../lib/server/metrics';
 
 const log = logger('server');
-
-// Uploads (decision 026): every socket read is a 64 KiB Buffer outside the JS heap. By default V8 answers each
-// 64 MB of such memory with a full collection of the whole heap (about 130 MB with Next loaded), 30 of them for a
-// 1 GiB upload; with this flag external memory counts against the heap's global limit instead, as the
-// short-lived chunks are freed by the young-generation collections anyway.
-setFlagsFromString('--external-memory-accounted-in-global-limit');
 
 async function main() {
   const env = parseEnv(process.env);
