@@ -143,12 +143,22 @@ test.describe('watching videos', () => {
     }
     for (const id of ids) await waitUntilPublic(id);
 
+    // Every element taken out of the page once it is parsed: hydrating the feed must not draw its cards anew.
+    await page.addInitScript(() => {
+      const removed: string[] = ((window as unknown as { removedElements: string[] }).removedElements = []);
+      document.addEventListener('DOMContentLoaded', () =>
+        new MutationObserver((changes) => {
+          for (const change of changes) for (const node of change.removedNodes) if (node instanceof Element) removed.push(`${node.tagName.toLowerCase()}.${node.className}`);
+        }).observe(document.querySelector('main')!, { childList: true, subtree: true }),
+      );
+    });
     await expect(async () => {
       await page.goto('/');
       await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('listitem')).toHaveCount(12, { timeout: 1_000 });
     }).toPass({ timeout: 12_000 });
-    // The feed's code comes after the page's first load and renders over the server's cards (decision 031).
+    // The feed's code comes after the page's first load and hydrates the server's cards in place (decision 031).
     await expect(page.locator('[data-island="VideoFeed"][data-state="loading"]')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { removedElements: string[] }).removedElements)).toEqual([]);
     const recent = page.getByRole('list', { name: 'Recent uploads' });
     await recent.getByRole('listitem').last().scrollIntoViewIfNeeded();
     await expect.poll(() => recent.getByRole('listitem').count()).toBeGreaterThan(12);
