@@ -91,6 +91,36 @@ test.describe('watching videos', () => {
     expect(feed).toContain('<media:rating scheme="urn:simple">adult</media:rating>');
   });
 
+  test('a visitor who does not press play fetches no HLS; the first play moves to the adaptive stream', async ({ confirmedPage: page, request }) => {
+    test.setTimeout(120_000);
+    const member = await verifiedMember(request, 'ladder');
+    const title = `Ladder ${unique()}`;
+    const id = await uploadClip(request, member.token, clip, { title, category: 'Beta' });
+    await approve(request, await adminToken(request), id);
+    await waitUntilPublic(id);
+    // The HLS ladder is made after the web MP4.
+    await expect
+      .poll(async () => ((await (await request.get(`/api/videos/${id}`)).json()) as { video: { playback?: { hlsUrl?: string | null } } }).video.playback?.hlsUrl ?? null, { timeout: 60_000 })
+      .toMatch(/master\.m3u8$/);
+
+    const hls: string[] = [];
+    page.on('request', (sent) => {
+      if (sent.url().includes(`/media/videos/${id}/hls/`)) hls.push(sent.url());
+    });
+    await page.goto(`/video/${id}`);
+    await expect(page.locator('[data-island="PlayerEnhancer"]')).not.toHaveAttribute('data-state');
+    await page.waitForTimeout(1_500);
+    expect(hls, 'no playlist or segment before the first play').toEqual([]);
+
+    const video = page.getByLabel(`Video: ${title}`);
+    await video.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+      return element.play();
+    });
+    await expect.poll(() => hls.some((url) => url.endsWith('/hls/master.m3u8'))).toBe(true);
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+  });
+
   test('the embed page asks for age confirmation, then plays', async ({ page, request }) => {
     test.setTimeout(90_000);
     const member = await verifiedMember(request, 'embedder');

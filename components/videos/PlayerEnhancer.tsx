@@ -24,9 +24,10 @@ const findVideo = (id: string) => document.getElementById(id) as HTMLVideoElemen
 
 /**
  * What the player's <video> gains with JavaScript (VideoPlayer renders the element; this loads after the page's
- * first load, decision 031, and may find playback already started): adaptive HLS with hls.js where Media Source
- * Extensions exist (Safari plays HLS natively), hls.js loading at the first play, so visitors who do not play pay
- * nothing; any fatal HLS error falls back to the MP4. Also the member's autoplay preference and the view count.
+ * first load, decision 031, and may find playback already started): adaptive HLS from the first play, so visitors who
+ * do not play pay for the poster alone, with hls.js where Media Source Extensions exist and the browser's own HLS
+ * where they do not (iPhones before ManagedMediaSource); any fatal HLS error falls back to the MP4. Also the member's
+ * autoplay preference and the view count.
  */
 export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countView, allowAutoplay }: PlayerEnhancerProps) {
   const { user, loading } = useSession();
@@ -45,13 +46,21 @@ export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countVi
         video.currentTime = at;
       }
     };
-    if (video.canPlayType('application/vnd.apple.mpegurl')) {
+    // Playback starts from the MP4 and moves to HLS at the same position at the first play (decision 027). The
+    // browser's own HLS is used only without Media Source Extensions: Chromium plays HLS itself now too, and given
+    // the playlist as the source on load it fetched the ladder's first segments (200 KB) for a visitor who never
+    // pressed play.
+    const hasMediaSource = 'MediaSource' in window || 'ManagedMediaSource' in window;
+    const playNatively = () => {
+      const at = video.currentTime;
+      const wasPlaying = !video.paused;
+      video.addEventListener('error', fallBack, { once: true });
       video.src = hlsUrl;
-      return;
-    }
-    // hls.js (about 90 KB) and its first segments wait for the first play: until then the page costs a phone
-    // only the poster, and playback starts from the MP4 and moves to HLS at the same position (decision 027).
-    const upgrade = () => void import('hls.js').then(({ default: Hls }) => {
+      video.currentTime = at;
+      if (wasPlaying) void video.play().catch(() => {});
+    };
+    // hls.js (about 90 KB) and its first segments wait for the first play: until then the page costs a phone only the poster.
+    const withHlsJs = () => void import('hls.js').then(({ default: Hls }) => {
       if (destroyed || !Hls.isSupported()) return;
       const at = video.currentTime;
       const wasPlaying = !video.paused;
@@ -66,11 +75,13 @@ export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countVi
       hls.attachMedia(video);
       if (wasPlaying) void video.play().catch(() => {});
     });
+    const upgrade = hasMediaSource || !video.canPlayType('application/vnd.apple.mpegurl') ? withHlsJs : playNatively;
     if (!video.paused) upgrade();
     else video.addEventListener('play', upgrade, { once: true });
     return () => {
       destroyed = true;
       video.removeEventListener('play', upgrade);
+      video.removeEventListener('error', fallBack);
       hls?.destroy();
     };
   }, [videoId, hlsUrl, mp4Url]);
