@@ -19,7 +19,7 @@
  * BENCH_LIGHTHOUSE_REPORTS=<dir> keeps every run's JSON report there.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -30,7 +30,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import { median } from './lib/bench';
 import { buildIfNeeded } from './lib/build';
-import { processTree } from './lib/proc';
+import { commandName, processTree } from './lib/proc';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 
 const execFileAsync = promisify(execFile);
@@ -92,14 +92,8 @@ async function dueJobWaiting(): Promise<boolean> {
     .some((line) => line.startsWith('chrysalis_jobs_oldest_queued_seconds{') && Number(line.slice(line.lastIndexOf(' ') + 1)) > 0);
 }
 
-const ffmpegRunning = (serverPid: number) =>
-  processTree(serverPid).some((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('ff');
-    } catch {
-      return false;
-    }
-  });
+/** ffmpeg or ffprobe at work under the server. */
+const ffmpegRunning = (serverPid: number) => processTree(serverPid).some((pid) => commandName(pid)?.startsWith('ff'));
 
 /** Waits until no due job waits and no ffmpeg runs, twice in a row 2 s apart (a job may queue the next one). */
 async function waitForIdleQueue(serverPid: number): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Linux /proc helpers for benchmarks: a process tree, its resident memory,
+ * Linux /proc helpers for benchmarks: a process tree, its command names and resident memory,
  * which process in it listens on a port, and stopping the whole tree
  * (the server's ffmpeg children outlive it otherwise).
  */
@@ -28,6 +28,15 @@ export function processTree(pid: number): number[] {
   const tree = [pid];
   for (let i = 0; i < tree.length; i += 1) tree.push(...(children.get(tree[i]!) ?? []));
   return tree;
+}
+
+/** The command name of a process (`/proc/<pid>/comm`, e.g. "ffmpeg"), or null once it is gone. */
+export function commandName(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
 }
 
 /** Resident set size in bytes (VmRSS), or null when the process is gone. */
