@@ -13,6 +13,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import type { ReceivedUpload } from './http/upload-receiver/protocol';
 import { RESUMABLE_UPLOAD_PATH, UPLOAD_PATH } from './upload-paths';
 
 interface AppEvents {
@@ -28,6 +29,8 @@ interface AppEvents {
   'jobs-enqueued': [];
   /** A video upload the production server hands over before Next (see isUploadRequest); the listener answers it. */
   'upload-request': [req: IncomingMessage, res: ServerResponse];
+  /** An upload PATCH whose body the upload receiver process holds (lib/http/upload-receiver); the listener answers it. */
+  'received-upload': [upload: ReceivedUpload];
 }
 
 type EventName = keyof AppEvents;
@@ -83,6 +86,12 @@ export function isUploadRequest(req: IncomingMessage): boolean {
 export function handOverUpload(req: IncomingMessage, res: ServerResponse): boolean {
   if (bus.listenerCount('upload-request') === 0) return false;
   return emit('upload-request', req, res);
+}
+
+/** Hands an upload PATCH held by the upload receiver to the app's handler; false when none is registered yet. */
+export function handOverReceivedUpload(upload: ReceivedUpload): boolean {
+  if (bus.listenerCount('received-upload') === 0) return false;
+  return emit('received-upload', upload);
 }
 
 /**

@@ -8,13 +8,14 @@
  * - upload: a 1 GiB video (raw 1080p frames in Matroska, made by ffmpeg without
  *   encoding) streamed as multipart to POST /api/videos/upload; peak RSS
  *   growth of the server process (the one listening on the port, below the
- *   tsx wrapper; VmRSS every 50 ms) over its level just before, and MB/s
+ *   tsx wrapper) and its upload receiver (VmRSS summed every 50 ms) over
+ *   their level just before, and MB/s
  *   against a plain Node server (a child process) piping the same request
  *   body into a file on the same disk, sent by the same client. Rounds
  *   alternate the two. Each upload gets a fresh server and DATA_DIR, stopped
  *   with its ffmpeg children as soon as the answer is in, so the 1 GiB
  *   video's transcode never overlaps a later measurement. A small upload
- *   first warms the route (module loading is not upload memory). The same
+ *   the same way first warms the route (module loading is not upload memory). The same
  *   file also goes through the tus endpoint (/api/videos/uploads) in PATCHes
  *   of each size in BENCH_TUS_CHUNKS (MiB or 'whole'), and once a round with
  *   the connection cut at 50 % and resumed from HEAD's offset (bytes sent
@@ -55,7 +56,7 @@ import { probeVideo } from '@/lib/server/media/probe';
 
 import { count, createSummary, median, percentile, secs, seedCatalogue, withPostgres } from './lib/bench';
 import { buildIfNeeded } from './lib/build';
-import { rssBytes } from './lib/proc';
+import { commandLine, processTree, rssBytes } from './lib/proc';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 import { writeStaticTwins } from './lib/static-twins';
 import { tusUpload } from './lib/tus-client';
@@ -290,12 +291,17 @@ async function startPlainServer(dir: string): Promise<ChildProcess> {
   return child;
 }
 
-/** VmRSS of one process every 50 ms until stopped. */
-function sampleRss(pid: number) {
+/** The server's processes: the one listening, and the upload receiver it started (lib/http/upload-receiver), whose memory is the upload's too. */
+function serverProcesses(server: Server): number[] {
+  return [server.pid, ...processTree(server.pid).filter((pid) => commandLine(pid)?.includes('upload-receiver') === true)];
+}
+
+/** The summed VmRSS of some processes every 50 ms until stopped. */
+function sampleRss(pids: number[]) {
   const samples: number[] = [];
   const take = () => {
-    const rss = rssBytes(pid);
-    if (rss !== null) samples.push(rss);
+    const sizes = pids.map(rssBytes);
+    if (sizes.every((size) => size !== null)) samples.push(sizes.reduce<number>((sum, size) => sum + size!, 0));
   };
   take();
   const timer = setInterval(take, 50);
@@ -355,21 +361,30 @@ async function sectionUpload() {
       progress(`plain: ${plain.at(-1)!.toFixed(0)} MB/s`);
     };
     /** One 1 GiB upload to a fresh server (`send`), its RSS sampled; `after` runs on the same server before it stops. */
-    const measureOurs = async (round: number, label: string, runs: UploadRun[], send: (token: string) => Promise<{ ms: number; tailMs: number }>, after?: (token: string) => Promise<void>) => {
+    const measureOurs = async (
+      round: number,
+      label: string,
+      runs: UploadRun[],
+      warmUp: (file: string, token: string) => Promise<string>,
+      send: (token: string) => Promise<{ ms: number; tailMs: number }>,
+      after?: (token: string) => Promise<void>,
+    ) => {
       const dataDir = path.join(scratch, `upload-${round}`);
       let server: Server | null = null;
       try {
         server = await startServer(baseEnv({ DATA_DIR: dataDir }));
         const token = await adminToken();
-        // Warm-up: load the route, busboy, ffprobe's path and the worker once, and wait until that clip is fully processed.
-        const warm = await uploadVideo(tiny, token, 'Warm-up clip');
-        await pollUntil(warm.streamVideoId, token, 100, (video) => Boolean(video.playback?.hlsUrl), 120_000);
+        // Warm-up: load the route (and the upload receiver), busboy, ffprobe's path and the worker once, the same way
+        // as the upload measured, and wait until that clip is fully processed.
+        const warm = await warmUp(tiny, token);
+        await pollUntil(warm, token, 100, (video) => Boolean(video.playback?.hlsUrl), 120_000);
         spawnSync('sync');
         await sleep(500);
-        const before = sampleRss(server.pid);
+        const processes = serverProcesses(server);
+        const before = sampleRss(processes);
         await sleep(1000);
         const baseline = median(before.stop());
-        const during = sampleRss(server.pid);
+        const during = sampleRss(processes);
         const answer = await send(token);
         const samples = during.stop();
         const peak = Math.max(...samples);
@@ -382,12 +397,25 @@ async function sectionUpload() {
         rmSync(dataDir, { recursive: true, force: true });
       }
     };
-    const multipart = (round: number) => measureOurs(round, 'ours', ours, (token) => uploadVideo(big, token, `Big raw upload ${round}`));
+    const multipart = (round: number) =>
+      measureOurs(
+        round,
+        'ours',
+        ours,
+        async (file, token) => (await uploadVideo(file, token, 'Warm-up clip')).streamVideoId,
+        (token) => uploadVideo(big, token, `Big raw upload ${round}`),
+      );
+    const warmUpTus = async (file: string, token: string) => {
+      const result = await tusUpload({ port: PORT, token, endpoint: '/api/videos/uploads' }, file, { title: 'Warm-up clip', category: 'Sissy' }, Number.POSITIVE_INFINITY);
+      if (result.status !== 200) throw new Error(`tus warm-up answered ${result.status}: ${result.body.slice(0, 300)}`);
+      return (JSON.parse(result.body) as { video: { streamVideoId: string } }).video.streamVideoId;
+    };
     const resumable = (round: number, chunk: (typeof TUS_CHUNKS)[number], withResume: boolean) =>
       measureOurs(
         round,
         chunk.label,
         tus.get(chunk.label)!,
+        warmUpTus,
         async (token) => {
           const result = await tusUpload({ port: PORT, token, endpoint: '/api/videos/uploads' }, big, { title: `Big tus upload ${round}`, category: 'Sissy' }, chunk.bytes);
           if (result.status !== 200) throw new Error(`tus upload answered ${result.status}: ${result.body.slice(0, 300)}`);
@@ -417,7 +445,7 @@ async function sectionUpload() {
 
   const plainMbps = median(plain);
   say(`\na. upload of ${mb(bytes)} (${probe.width}x${probe.height} rawvideo in Matroska), ${UPLOAD_ROUNDS} rounds alternating with a plain Node server; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  say('round   variant                 MB/s   plain MB/s   answer after last byte   server RSS before → peak (samples)     growth');
+  say('round   variant                 MB/s   plain MB/s   answer after last byte   server + receiver RSS before → peak     growth');
   const rows: [string, UploadRun[]][] = [['multipart POST', ours], ...[...tus.entries()]];
   for (const [label, runs] of rows) {
     runs.forEach((o, i) =>

@@ -8,14 +8,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
+import path from 'node:path';
 
 import { open as openGeoDatabase, type CityResponse } from 'maxmind';
 import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
 import { stampClientAddress } from '../lib/http/client-address';
-import { handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
-import { declareClientAddressStamping, handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
+import { blockedAnswer, handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
+import { listenWithReceiver, UploadReceiver } from '../lib/http/upload-receiver';
+import type { ReceivedUpload } from '../lib/http/upload-receiver/protocol';
+import { declareClientAddressStamping, handOverReceivedUpload, handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
 import { nonceSource } from '../lib/http/content-security-policy';
 import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
 import { presignedMediaOrigin } from '../lib/http/media-origin';
@@ -23,10 +26,17 @@ import { hashPolicy } from '../lib/http/page-policy';
 import { isPublicPagePath } from '../lib/site';
 import { routeLabellerFromBuild } from '../lib/http/route-label';
 import { logContext, logger } from '../lib/server/log';
-import { observeRequest } from '../lib/server/log/requests';
+import { observeReceivedRequest, observeRequest, REQUEST_ID_HEADER } from '../lib/server/log/requests';
 import { answerMetrics, isMetricsRequest, metrics, startMetricsServer } from '../lib/server/metrics';
 
 const log = logger('server');
+
+/** Before the app has registered its upload handler (it does so as it starts). */
+const STARTING_ANSWER = {
+  status: 503,
+  headers: [['content-type', 'application/json'], ['retry-after', '5']] as [string, string][],
+  body: Buffer.from(JSON.stringify({ message: 'The server is starting. Try again in a moment.' })),
+};
 
 async function main() {
   const env = parseEnv(process.env);
@@ -84,7 +94,22 @@ async function main() {
     if (isUploadRequest(req) && handOverUpload(req, res)) return;
     void handle(req, res);
   }));
-  server.listen(port, () => {
+  // Upload PATCHes that open a connection go to the upload receiver process, which writes their bodies off this heap (decision 026).
+  const receiver = new UploadReceiver({
+    entry: path.join(process.cwd(), 'scripts', 'upload-receiver.ts'),
+    onProblem: (message) => log.warn(message),
+    onRequest: (held, finished) =>
+      observeReceivedRequest(held, finished, observe, (context) => {
+        const upload: ReceivedUpload = { ...held, answer: (answer) => held.answer({ ...answer, headers: [...answer.headers, [REQUEST_ID_HEADER, context.requestId]] }) };
+        stampClientAddress(upload, env.TRUST_PROXY);
+        const blocked = blockedAnswer(upload, geo, env.SITE_NAME);
+        if (blocked) return upload.answer({ status: blocked.status, headers: Object.entries(blocked.headers), body: Buffer.from(blocked.body) });
+        if (!handOverReceivedUpload(upload)) upload.answer(STARTING_ANSWER);
+      }),
+  });
+  receiver.start();
+  const front = listenWithReceiver(server, receiver);
+  front.listen(port, () => {
     const blocked = geo.blocked.size ? [...geo.blocked].join(', ') : 'none';
     log.info(
       { port, pageCacheSeconds: ttlSeconds, blockedRegions: blocked, trustProxy: env.TRUST_PROXY },
@@ -97,7 +122,9 @@ async function main() {
 
   const shutdown = () => {
     metricsServer?.close();
-    server.close(() => process.exit(0));
+    receiver.stop();
+    server.closeIdleConnections();
+    front.close(() => process.exit(0));
     // Keep-alive connections may hold close() open; do not hang a deploy.
     setTimeout(() => process.exit(0), 5_000).unref();
   };

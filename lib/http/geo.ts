@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { CityResponse, Reader } from 'maxmind';
 
-import { nodeClientAddress } from './client-address';
+import { nodeClientAddress, type NodeRequestLike } from './client-address';
 
 export interface GeoRules {
   /** TRUST_PROXY: proxy hops whose X-Forwarded-For entries name the visitor (lib/http/client-address.ts). */
@@ -44,7 +44,7 @@ const header = (req: Pick<IncomingMessage, 'headers'>, name: string) => {
   return (Array.isArray(value) ? value[0] : value)?.trim() || null;
 };
 
-export function locate(req: Pick<IncomingMessage, 'headers' | 'socket'>, rules: GeoRules): Place {
+export function locate(req: NodeRequestLike, rules: GeoRules): Place {
   const country = header(req, rules.countryHeader)?.toUpperCase() ?? null;
   if (country && /^[A-Z]{2}$/.test(country) && country !== 'XX' && country !== 'T1') {
     const rawRegion = header(req, rules.regionHeader)?.toUpperCase() ?? null;
@@ -115,21 +115,30 @@ export function isMachinePath(url: string | undefined): boolean {
   return MACHINE_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
 }
 
-/** Answers a blocked request with 403; returns false when the request may go on. */
-export function handleGeo(req: IncomingMessage, res: ServerResponse, rules: GeoRules, siteName: string): boolean {
-  if (rules.blocked.size === 0 || isMachinePath(req.url)) return false;
-  varyOnRegion(res, rules);
+/** A blocked request's answer (403 and a page without scripts), or null when the request may go on. */
+export function blockedAnswer(req: NodeRequestLike & { url?: string; method?: string }, rules: GeoRules, siteName: string): { status: 403; headers: Record<string, string>; body: string } | null {
+  if (rules.blocked.size === 0 || isMachinePath(req.url)) return null;
   const place = locate(req, rules);
-  if (!isBlocked(place, rules)) return false;
+  if (!isBlocked(place, rules)) return null;
   const body = accessDeniedHtml(siteName, place);
-  res.writeHead(403, {
+  const headers = {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
+    'Content-Length': String(Buffer.byteLength(body)),
     'Cache-Control': 'private, no-store',
     'X-Content-Type-Options': 'nosniff',
     // A page without scripts: nothing on it may run or load (decision 008).
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  };
+  return { status: 403, headers, body: req.method === 'HEAD' ? '' : body };
+}
+
+/** Answers a blocked request with 403; returns false when the request may go on. */
+export function handleGeo(req: IncomingMessage, res: ServerResponse, rules: GeoRules, siteName: string): boolean {
+  if (rules.blocked.size === 0 || isMachinePath(req.url)) return false;
+  varyOnRegion(res, rules);
+  const blocked = blockedAnswer(req, rules, siteName);
+  if (!blocked) return false;
+  res.writeHead(blocked.status, blocked.headers);
+  res.end(blocked.body || undefined);
   return true;
 }

@@ -43,7 +43,7 @@ export function renderNginxConf(values: NginxValues, template = readFileSync(NGI
   let conf = template;
   for (const [from, to] of replacements) {
     if (!conf.includes(from)) throw new Error(`deploy/nginx.conf no longer contains ${JSON.stringify(from)}: update scripts/lib/nginx-conf.ts with it`);
-    conf = conf.replace(from, to);
+    conf = conf.replaceAll(from, to);
   }
   return conf;
 }

@@ -39,6 +39,15 @@ export function commandName(pid: number): string | null {
   }
 }
 
+/** A process's command line, its arguments joined by spaces, or null once it is gone. */
+export function commandLine(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return null;
+  }
+}
+
 /** Resident set size in bytes (VmRSS), or null when the process is gone. */
 export function rssBytes(pid: number): number | null {
   try {

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,7 +18,8 @@ import { jobs, videos } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { sweepExpiredResumableUploads, UPLOAD_EXPIRED_MESSAGE, UPLOAD_NOT_FOUND_MESSAGE } from '@/lib/server/videos/resumable';
 import { FileLocker } from '@/lib/server/videos/upload-lock';
-import { handleNodeUpload } from '@/lib/server/videos/upload-node';
+import { handleNodeUpload, handleReceivedUpload } from '@/lib/server/videos/upload-node';
+import { listenWithReceiver, UploadReceiver } from '@/lib/http/upload-receiver';
 import { ownerTag } from '@/lib/process-owner';
 
 import { call, ORIGIN } from '../helpers/api';
@@ -201,15 +202,45 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     expect((await head(token, freshId)).status).toBe(200);
   });
 
-  describe('through the production server (handed over before Next, streamed)', () => {
-    let server: Server;
+  describe.each([
+    ['in the app server', false],
+    ['with their bodies written by the upload receiver process', true],
+  ])('through the production server (handed over before Next, streamed), %s', (_where, withReceiver) => {
+    let app: Server;
+    let server: Server | NetServer;
+    let receiver: UploadReceiver | undefined;
     let base: string;
+    /** The requests the receiver held, and what it reported going wrong. */
+    const received: string[] = [];
+    const problems: string[] = [];
     beforeAll(async () => {
-      server = createServer((req, res) => void handleNodeUpload(req, res));
+      app = createServer((req, res) => void handleNodeUpload(req, res));
+      server = app;
+      if (withReceiver) {
+        receiver = new UploadReceiver({
+          entry: path.join(process.cwd(), 'scripts', 'upload-receiver.ts'),
+          onProblem: (message) => problems.push(message),
+          onRequest: (upload) => {
+            received.push(upload.method);
+            void handleReceivedUpload(upload);
+          },
+        });
+        receiver.start();
+        for (let tries = 0; !receiver.running && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+        server = listenWithReceiver(app, receiver);
+      }
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    afterAll(async () => {
+      receiver?.stop();
+      app.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    beforeEach(() => (received.length = 0));
+    afterEach(() => expect(problems).toEqual([]));
+    /** Each PATCH went through the receiver when there is one (a PATCH that opens its connection). */
+    const expectReceived = (patches: number) => expect(received).toEqual(withReceiver ? Array<string>(patches).fill('PATCH') : []);
 
     it('creates, resumes and finishes an upload', async () => {
       const auth = { authorization: `Bearer ${token}`, ...TUS };
@@ -223,6 +254,8 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       const done = await fetch(url, { method: 'PATCH', headers: { ...octets, 'upload-offset': String(half) }, body: clip.subarray(half) });
       expect(done.status).toBe(200);
       expect(((await done.json()) as { video: { title: string } }).video.title).toBe('Resumed transformation');
+      expect(done.headers.get('connection')).toBe('close');
+      expectReceived(2);
       // Not the caller's: the same 404 as through Next.
       const stranger = await fetch(url, { method: 'HEAD', headers: { ...auth, authorization: `Bearer ${other}` } });
       expect(stranger.status).toBe(404);
@@ -246,6 +279,7 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
         duplex: 'half',
       } as RequestInit);
       expect(tooLong.status).toBe(413);
+      expectReceived(1);
     });
 
     it('keeps the bytes of a PATCH whose connection drops, and continues from them', async () => {
@@ -268,6 +302,7 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       expect(offset).toBe(sent);
       const done = await fetch(url, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset) }, body: clip.subarray(offset) });
       expect(done.status).toBe(200);
+      expectReceived(2);
     });
   });
 });

@@ -156,4 +156,17 @@ describe('deploy/nginx.conf', () => {
     expect(template).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
     expect(template).toMatch(/location \/_media\/ \{\s*internal;/);
   });
+
+  it('sends uploads to the web processes on connections of their own, so a PATCH reaches the upload receiver', () => {
+    const template = readFileSync(path.join(DEPLOY, 'nginx.conf'), 'utf8');
+    const upload = /location \/api\/videos\/upload \{([^}]*)\}/.exec(template)?.[1] ?? '';
+    expect(upload).toContain('proxy_pass http://chrysalis_uploads;');
+    const uploads = /upstream chrysalis_uploads \{([^}]*)\}/.exec(template)?.[1] ?? '';
+    expect(uploads).toContain('server 127.0.0.1:3000;');
+    expect(uploads).not.toContain('keepalive');
+    // Both upstreams point at the app made concrete.
+    const conf = renderNginxConf({ listenPort: 1, appPort: 2345, mediaDir: '/m', maxUploadBytes: 1024, workDir: '/w' });
+    expect(conf.match(/server 127\.0\.0\.1:2345;/g)).toHaveLength(2);
+    expect(conf).not.toContain('127.0.0.1:3000');
+  });
 });

@@ -39,6 +39,42 @@ export interface ObserveOptions {
   isInternal?: (req: IncomingMessage) => boolean;
 }
 
+/** What a finished request's line and metrics are made of. */
+interface Finished {
+  method: string | undefined;
+  url: string | undefined;
+  status: number;
+  aborted: boolean;
+  started: bigint;
+  internal: boolean;
+}
+
+/** Writes the request's line and counts it. */
+function record(context: RequestContext, options: ObserveOptions, { method = 'GET', url, status, aborted, started, internal }: Finished): void {
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const route = options.routeOf(url ?? '/');
+  if (!internal) {
+    const { httpRequests, httpDuration } = metrics();
+    httpRequests.inc({ method, route, status: String(status) });
+    httpDuration.observe({ method, route }, seconds);
+  }
+  const line = {
+    requestId: context.requestId,
+    method,
+    path: scrubPath(url),
+    route,
+    status,
+    durationMs: Math.round(seconds * 10_000) / 10,
+    ...(context.memberId ? { memberId: context.memberId } : {}),
+    ...(context.cache ? { cache: context.cache } : {}),
+    ...(aborted ? { aborted: true } : {}),
+  };
+  const log = requestLogger();
+  if (internal) log.debug(line, 'page cache fill');
+  else if (status >= 500) log.error(line, 'request');
+  else log.info(line, 'request');
+}
+
 /**
  * Gives the request its id (sent back as X-Request-Id, and passed on to the
  * app in the request's own header), runs `next` inside its log context, and
@@ -55,33 +91,28 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, option
   const finish = () => {
     if (done) return;
     done = true;
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const method = req.method ?? 'GET';
-    const route = options.routeOf(req.url ?? '/');
-    const status = res.statusCode;
-    const aborted = !res.writableFinished;
-    if (!internal) {
-      const { httpRequests, httpDuration } = metrics();
-      httpRequests.inc({ method, route, status: String(status) });
-      httpDuration.observe({ method, route }, seconds);
-    }
-    const line = {
-      requestId: context.requestId,
-      method,
-      path: scrubPath(req.url),
-      route,
-      status,
-      durationMs: Math.round(seconds * 10_000) / 10,
-      ...(context.memberId ? { memberId: context.memberId } : {}),
-      ...(context.cache ? { cache: context.cache } : {}),
-      ...(aborted ? { aborted: true } : {}),
-    };
-    const log = requestLogger();
-    if (internal) log.debug(line, 'page cache fill');
-    else if (status >= 500) log.error(line, 'request');
-    else log.info(line, 'request');
+    record(context, options, { method: req.method, url: req.url, status: res.statusCode, aborted: !res.writableFinished, started, internal });
   };
   res.once('finish', finish);
   res.once('close', finish);
+  runWithLogContext(context, () => next(context));
+}
+
+/**
+ * The same for a request the upload receiver process holds
+ * (lib/http/upload-receiver): its id goes in its headers (the caller sends it
+ * back with the answer), and its line is written when the receiver reports
+ * the connection `finished`.
+ */
+export function observeReceivedRequest(
+  req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>,
+  finished: Promise<{ status: number; aborted: boolean }>,
+  options: ObserveOptions,
+  next: (context: RequestContext) => void,
+): void {
+  const started = process.hrtime.bigint();
+  const context: RequestContext = { requestId: requestIdFor(req, options.trustProxy) };
+  req.headers[REQUEST_ID_HEADER] = context.requestId;
+  void finished.then(({ status, aborted }) => record(context, options, { method: req.method, url: req.url, status, aborted, started, internal: false }));
   runWithLogContext(context, () => next(context));
 }

@@ -1,12 +1,10 @@
 import 'server-only';
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 
 import { FileConfigstore, FileStore, type Configstore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
@@ -14,6 +12,8 @@ import { ERRORS } from '@tus/utils';
 import type { NextRequest } from 'next/server';
 
 import { getConfig } from '@/lib/config/server';
+import { writeBody, type BodyWritten } from '@/lib/http/upload-body';
+import type { ReceivedUpload } from '@/lib/http/upload-receiver/protocol';
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
 
 import { requireMember, type Authenticated } from '../auth/actor';
@@ -44,13 +44,13 @@ export function resumableDir(): string {
 
 /**
  * The tus request being answered, for tus's hooks (which only see the web
- * request): its member, and in production the Node request whose body the
- * store writes (NodeBodyFileStore).
+ * request): its member, and in production where its body is: the Node
+ * request, or the upload receiver process holding it (NodeBodyFileStore).
  */
 interface Call {
   /** Set once the caller passed authorise(); tus sees no request before that. */
   member?: Authenticated;
-  body?: IncomingMessage;
+  body?: IncomingMessage | ReceivedUpload;
   /** Each upload's stored info as read in this request (RequestConfigstore). */
   infos: Map<string, Promise<Upload | undefined>>;
 }
@@ -118,16 +118,15 @@ function fieldsOf(metadata: Upload['metadata']) {
   return readUploadFields({ title: value('title'), description: value('description'), category: value('category'), tags: value('tags') });
 }
 
-/** Large writes: the default 16 KiB buffer makes the file stream push back on every 64 KiB socket chunk (as in upload.ts). */
-const WRITE_BUFFER_BYTES = 1024 * 1024;
-
 /**
- * tus's FileStore, writing bodies through a 1 MiB buffer (Node's default
- * 16 KiB) and, in production, straight from the Node request: @tus/server 2.x
- * reads a body as a web stream made from the Node request and turns it back
- * into a Node stream, which halved the throughput in adapter and garbage
- * collector work (decision 026, the profile). tus still checks the offset,
- * the expiry and the lock before, and takes the new offset from here.
+ * tus's FileStore, writing bodies with lib/http/upload-body.ts (a 1 MiB write
+ * buffer, not Node's 16 KiB) and, in production, not from tus's stream:
+ * @tus/server 2.x reads a body as a web stream made from the Node request and
+ * turns it back into a Node stream, which halved the throughput in adapter
+ * and garbage collector work (decision 026, the profile). The body comes
+ * straight from the Node request, or is written by the upload receiver
+ * process that holds it. tus still checks the offset, the expiry and the
+ * lock before, and takes the new offset from here.
  */
 class NodeBodyFileStore extends FileStore {
   private readonly infos: RequestConfigstore;
@@ -148,50 +147,21 @@ class NodeBodyFileStore extends FileStore {
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
     const body = calls.getStore()?.body;
-    if (!body) return this.writeFrom(readable, id, offset, Number.POSITIVE_INFINITY);
+    const file = path.join(this.directory, id);
+    const stop = this.locker.signalOf(id);
+    if (!body) return this.written(offset, await writeBody(readable, file, offset, Number.POSITIVE_INFINITY, stop));
     readable.resume(); // tus's own (empty) body stream: drained so its pipeline ends
     const upload = await this.configstore.get(id);
-    return this.writeFrom(body, id, offset, upload?.size === undefined ? Number.POSITIVE_INFINITY : upload.size - offset);
+    const room = upload?.size === undefined ? Number.POSITIVE_INFINITY : upload.size - offset;
+    const written = 'writeBody' in body ? await body.writeBody({ file, offset, room }, stop) : await writeBody(body, file, offset, room, stop);
+    return this.written(offset, written);
   }
 
-  /**
-   * Writes `source` at `offset`, refusing more than `room` bytes. The source is
-   * piped, not pipelined: a refusal must not destroy the request, whose socket
-   * carries the answer. A client that goes away, or a request of this process
-   * that asks for the lock, ends the write with what arrived (as tus does).
-   */
-  private async writeFrom(source: Readable, id: string, offset: number, room: number): Promise<number> {
-    let received = 0;
-    const limiter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        received += chunk.length;
-        callback(received > room ? new RangeError('more bytes than the upload has left') : null, chunk);
-      },
-    });
-    const out = createWriteStream(path.join(this.directory, id), { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES });
-    const keepWhatArrived = () => {
-      source.unpipe(limiter);
-      limiter.end();
-    };
-    const closed = () => {
-      if (!source.readableEnded) keepWhatArrived();
-    };
-    const signal = this.locker.signalOf(id);
-    source.once('error', keepWhatArrived);
-    source.once('close', closed);
-    signal?.addEventListener('abort', keepWhatArrived, { once: true });
-    source.pipe(limiter);
-    try {
-      await pipeline(limiter, out);
-    } catch {
-      source.unpipe(limiter);
-      throw received > room ? ERRORS.ERR_SIZE_EXCEEDED : ERRORS.FILE_WRITE_ERROR;
-    } finally {
-      source.off('error', keepWhatArrived);
-      source.off('close', closed);
-      signal?.removeEventListener('abort', keepWhatArrived);
-    }
-    return offset + out.bytesWritten;
+  /** The new offset after a body write, or tus's error for it (a client that went away keeps what arrived). */
+  private written(offset: number, { bytes, outcome }: BodyWritten): number {
+    if (outcome === 'too-large') throw ERRORS.ERR_SIZE_EXCEEDED;
+    if (outcome === 'failed') throw ERRORS.FILE_WRITE_ERROR;
+    return offset + bytes;
   }
 }
 
@@ -324,13 +294,13 @@ async function authorise(request: NextRequest): Promise<Authenticated> {
 }
 
 /**
- * Answers a tus request. With `nodeBody` (production, scripts/serve.ts), the
- * web request carries no body and the store writes the Node request's body
- * itself. A refusal before tus (not a member, not the caller's upload) is
+ * Answers a tus request. With `body` (production, scripts/serve.ts), the
+ * web request carries no body and the store writes the body from the Node
+ * request, or has the upload receiver write it. A refusal before tus (not a member, not the caller's upload) is
  * answered like any API error.
  */
-export function handleResumable(request: NextRequest, nodeBody?: IncomingMessage): Promise<Response> {
-  const call: Call = { body: nodeBody, infos: new Map() };
+export function handleResumable(request: NextRequest, body?: IncomingMessage | ReceivedUpload): Promise<Response> {
+  const call: Call = { body, infos: new Map() };
   return calls.run(call, async () => {
     try {
       call.member = await authorise(request);
