@@ -171,3 +171,12 @@ it("keeps the app server's header timeout on the connections it is given (a clie
   expect(Date.now() - started).toBeLessThan(5000);
   expect(appSaw).toEqual([]);
 });
+
+it("accepts connections with the app server's own socket settings (no Nagle delay, half-open allowed)", () => {
+  const settings = (server: object) => {
+    const { noDelay, allowHalfOpen, keepAlive, highWaterMark } = server as Record<string, unknown>;
+    return { noDelay, allowHalfOpen, keepAlive, highWaterMark };
+  };
+  expect(settings(front)).toEqual(settings(app));
+  expect(settings(front)).toMatchObject({ noDelay: true, allowHalfOpen: true });
+});
