@@ -11,8 +11,10 @@ import { POST as counterNotice } from '@/app/api/copyright/counter-notices/route
 import { POST as lawsuit } from '@/app/api/copyright/lawsuits/route';
 import { POST as dmca } from '@/app/api/copyright/notices/route';
 import { GET as videoById } from '@/app/api/videos/[streamVideoId]/route';
+import { getConfig } from '@/lib/config/server';
 import { installDatabase } from '@/lib/db';
 import { adminAuditLog, copyrightTakedowns, jobs, moderationDecisions, notifications, reports, users, videos } from '@/lib/db/schema';
+import { addBusinessDays } from '@/lib/format/business-days';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { RESTORE_JOB, restoreAfterCounterNotice } from '@/lib/server/trust/copyright';
 import { TRUST_EMAIL_JOB, TRUST_MAIL_JOB_HANDLERS } from '@/lib/server/trust/mail';
@@ -150,9 +152,13 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
       expect(response.status).toBe(201);
       const takedown = await takedownOf(video.id);
       expect(takedown.status).toBe('counter_noticed');
+      // 10 to 14 business days (17 U.S.C. 512(g)(2)(C)): two calendar weeks from a weekday, 12 or 13 days from a weekend.
+      const waitDays = getConfig().trust.counterNoticeWaitBusinessDays;
+      expect(waitDays).toBeGreaterThanOrEqual(10);
+      expect(takedown.restoreAt).toEqual(addBusinessDays(takedown.counterAt!, waitDays));
       const days = (takedown.restoreAt!.getTime() - takedown.counterAt!.getTime()) / 86_400_000;
-      expect(days).toBeGreaterThanOrEqual(14);
-      expect(days).toBeLessThanOrEqual(16);
+      expect(days).toBeGreaterThanOrEqual(waitDays + 2);
+      expect(days).toBeLessThanOrEqual(waitDays + 6);
       const [job] = await database.db.select().from(jobs).where(eq(jobs.type, RESTORE_JOB));
       expect(job!.runAt.getTime()).toBe(takedown.restoreAt!.getTime());
 
