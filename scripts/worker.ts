@@ -17,6 +17,7 @@ import { recoverAtStart } from '@/lib/server/recovery';
 import { EXPIRE_VIP_JOB, scheduleVipExpiry } from '@/lib/server/vip/expiry';
 import { scheduleDataExportSweep, SWEEP_DATA_EXPORTS } from '@/lib/server/exports';
 import { schedulePrivateDocumentSweep, SWEEP_PRIVATE_DOCUMENTS } from '@/lib/server/verification/retention';
+import { REFRESH_SEARCH_RANKINGS, scheduleSearchRankingRefresh } from '@/lib/server/videos/search-refresh';
 import { logger } from '@/lib/server/log';
 import { startMetricsServer } from '@/lib/server/metrics';
 import { installMetricsProbes } from '@/lib/server/metrics/probes';
@@ -61,6 +62,7 @@ async function main() {
   if (EXPIRE_VIP_JOB in handlers) await scheduleVipExpiry(handle.db);
   if (SWEEP_DATA_EXPORTS.type in handlers) await scheduleDataExportSweep(handle.db);
   if (SWEEP_PRIVATE_DOCUMENTS.type in handlers) await schedulePrivateDocumentSweep(handle.db);
+  if (REFRESH_SEARCH_RANKINGS.type in handlers) await scheduleSearchRankingRefresh(handle.db);
   await scheduleRetentionSweeps(handle.db, Object.keys(handlers));
   // Jobs committed by a web process wake this worker at once; pages its jobs change (a video ready) are purged in every web process (decision 022).
   const cluster = startClusterEvents(config.databaseListenUrl ?? config.databaseUrl);

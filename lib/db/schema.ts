@@ -183,6 +183,24 @@ export const workerHeartbeats = pgTable('worker_heartbeats', {
   seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Search rankings worth keeping (decision 032): the ranked ids of a query whose
+ * matches fill the result cap, shared by every web process and kept across
+ * restarts, recomputed by the refresh-search-rankings job and read while fresh.
+ * `key` is the service's own key of the query (words, lowered text, order,
+ * duration); the other columns are what is needed to rank it again.
+ */
+export const searchRankings = pgTable('search_rankings', {
+  key: text('key').primaryKey(),
+  tsquery: text('tsquery').notNull(),
+  lowered: text('lowered').notNull(),
+  sort: text('sort').notNull(),
+  duration: text('duration'),
+  ids: uuid('ids').array().notNull(),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+  usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** The condition for a video anyone may see; every public query and its partial indexes use exactly this. */
 export const PUBLIC_VIDEO = sql`processing_state = 'ready' AND moderation_status = 'approved' AND NOT owner_banned`;
 

@@ -14,6 +14,7 @@ import { seedStarterTasksIfUnused } from './tasks/starter-pool';
 import { startQuarantineSweeper } from './videos/quarantine';
 import { registerUploadBridge } from './videos/upload-node';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
+import { scheduleSearchRankingRefresh } from './videos/search-refresh';
 import { enqueueThumbnailBackfill } from './videos/thumbnail-backfill';
 import { schedulePrivateDocumentSweep } from './verification/retention';
 import { scheduleVipExpiry } from './vip/expiry';
@@ -57,6 +58,8 @@ export async function startServer(): Promise<void> {
     await enqueueThumbnailBackfill(db);
     // Unfinished resumable uploads past their expiry (decision 026).
     await scheduleRecurring(db, SWEEP_RESUMABLE_UPLOADS);
+    // Common words' search rankings, stored for every process (decision 032).
+    await scheduleSearchRankingRefresh(db);
     if (engine === 'pglite') {
       // One process owns the embedded database, so it runs the jobs too; with PostgreSQL, run `npm run worker` beside the web processes.
       // Two loops: new uploads get their playable MP4 at once, never queued behind a long HLS packaging job.

@@ -18,6 +18,7 @@ import { openDatabase } from '@/lib/db/open';
 import { videos } from '@/lib/db/schema';
 import { purgePublicPages } from '@/lib/events';
 import { resetLimiters } from '@/lib/server/rate-limit';
+import { refreshSearchRankings } from '@/lib/server/videos/search-refresh';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createScratchDatabase, createTestDatabase, dropScratchDatabase, ENGINES, type TestDatabase } from '../helpers/db';
@@ -44,7 +45,8 @@ describe.each(ENGINES)('search ranking on %s', (engine) => {
   afterAll(() => database.destroy());
   beforeEach(async () => {
     await database.db.delete(videos);
-    // Ranked ids are reused for a few seconds; each test starts from fresh rankings.
+    // Ranked ids are reused for a few seconds in the process and stored for common words (decision 032); each test starts from fresh rankings.
+    await database.db.execute(sql`DELETE FROM search_rankings`);
     purgePublicPages('/');
   });
 
@@ -99,10 +101,55 @@ describe.each(ENGINES)('search ranking on %s', (engine) => {
     expect((await q('q=velvt')).slice(0, 2)).toEqual(['Velvet clip 1', 'Velvet clip 2']);
   });
 
+  it('stores the rankings of common words for every process, refreshes them, and never shows what stopped being public', async () => {
+    // "velvet" in exactly 1,000 titles (the cap, so no ties decide what is kept), "clip" in 1,010.
+    await database.db.execute(sql`
+      INSERT INTO videos (stream_video_id, owner_id, title, description, category, source_key, source_bytes, processing_state, moderation_status, published_at, duration_seconds)
+      SELECT 'common' || n, ${creator}, CASE WHEN n <= 1000 THEN 'Velvet clip ' || n ELSE 'Plain clip ' || n END, '', 'Beta', 'common' || n || '.mp4', 1, 'ready', 'approved',
+             now() - n * interval '1 minute', 60
+      FROM generate_series(1, 1010) AS n`);
+    await insertVideo(database.db, creator, { title: 'Garden party' });
+    const stored = async () => queryRows<{ lowered: string; sort: string; ids: number }>(database.db, sql`SELECT lowered, sort, cardinality(ids) AS ids FROM search_rankings ORDER BY lowered`);
+    // A query with few matches is cheap to rank and is not stored; one whose matches fill the cap is.
+    expect(await q('q=garden')).toEqual(['Garden party']);
+    expect(await stored()).toEqual([]);
+    expect((await q('q=velvet')).slice(0, 2)).toEqual(['Velvet clip 1', 'Velvet clip 2']);
+    expect(await stored()).toEqual([{ lowered: 'velvet', sort: 'relevance', ids: 1000 }]);
+
+    // Another process (this one's cache dropped) reads the stored ranking: a video published since joins at the next refresh,
+    // and a video that stopped being public is left out at once.
+    await insertVideo(database.db, creator, { title: 'Velvet, velvet: newest', publishedAt: minutesAgo(-1) });
+    await database.db.execute(sql`UPDATE videos SET moderation_status = 'rejected' WHERE title = 'Velvet clip 1'`);
+    purgePublicPages('/');
+    expect((await q('q=velvet')).slice(0, 2)).toEqual(['Velvet clip 2', 'Velvet clip 3']);
+
+    // The refresh ranks it again, and ranks the catalogue's common title words before anyone searched them.
+    expect(await refreshSearchRankings(database.db)).toEqual({ stored: 2, dropped: 0 });
+    expect((await stored()).map((row) => row.lowered)).toEqual(['clip', 'velvet']);
+    purgePublicPages('/');
+    expect((await q('q=velvet')).slice(0, 2)).toEqual(['Velvet, velvet: newest', 'Velvet clip 2']);
+
+    // A stored ranking past its freshness is not read: the query is ranked at the request and stored again.
+    await database.db.execute(sql`UPDATE search_rankings SET ids = '{}', computed_at = now() - interval '1 hour'`);
+    purgePublicPages('/');
+    expect(await q('q=clip')).toHaveLength(12);
+    expect((await stored()).map((row) => row.ids)).toEqual([1000, 0]);
+
+    // A query nobody searched for a day is forgotten, and one that no longer fills the cap is dropped.
+    await database.db.execute(sql`UPDATE search_rankings SET used_at = now() - interval '2 days' WHERE lowered = 'clip'`);
+    await database.db.execute(sql`DELETE FROM videos WHERE title LIKE 'Velvet clip 1_'`);
+    expect(await refreshSearchRankings(database.db)).toEqual({ stored: 0, dropped: 1 });
+    expect(await stored()).toEqual([]);
+  });
+
   it('answers hostile query text with results or nothing, never an error', async () => {
-    await insertVideo(database.db, creator, { title: 'Velvet heels' });
+    // A thousand matches for the words: hostile text around them fills the cap, so its ranking is stored too (decision 032).
+    await database.db.execute(sql`
+      INSERT INTO videos (stream_video_id, owner_id, title, description, category, source_key, source_bytes, processing_state, moderation_status, published_at, duration_seconds)
+      SELECT 'hostile' || n, ${creator}, 'Velvet heels ' || n, '', 'Beta', 'hostile' || n || '.mp4', 1, 'ready', 'approved', now() - n * interval '1 minute', 60
+      FROM generate_series(1, 1000) AS n`);
     const hostile = fc.oneof(
-      fc.constantFrom('\u0000', 'velvet\u0000', "velvet:* | !'", '(velvet <-> heels) & !', '🏳️‍🌈'.repeat(2_000), "' OR 1=1 --", 'velvet:A*B'),
+      fc.constantFrom('\u0000', 'velvet\u0000', "velvet:* | !'", '(velvet <-> heels) & !', '🏳️‍🌈'.repeat(2_000), "' OR 1=1 --", 'velvet:A*B', 'VELVET </script >\u0000', `velvet ${'🏳️‍🌈'.repeat(2_000)}`),
       fc.string({ maxLength: 300 }),
       fc.string({ unit: 'grapheme', maxLength: 100 }),
     );
@@ -113,6 +160,8 @@ describe.each(ENGINES)('search ranking on %s', (engine) => {
       }),
       { numRuns: 150 },
     );
+    const [kept] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM search_rankings`);
+    expect(kept!.n).toBeGreaterThan(0);
   });
 });
 

@@ -7,6 +7,7 @@ import { EXPORT_JOB_HANDLERS } from '../exports';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { DECISION_EMAIL_JOB_HANDLERS } from '../trust/statements';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
+import { SEARCH_JOB_HANDLERS } from '../videos/search-refresh';
 import { THUMBNAIL_JOB_HANDLERS } from '../videos/thumbnail-backfill';
 import { VERIFICATION_JOB_HANDLERS } from '../verification/retention';
 import { COPYRIGHT_JOB_HANDLERS } from '../trust/copyright';
@@ -20,6 +21,7 @@ import type { JobHandler } from './worker';
 export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...VIDEO_JOB_HANDLERS,
   ...THUMBNAIL_JOB_HANDLERS,
+  ...SEARCH_JOB_HANDLERS,
   ...DEMO_JOB_HANDLERS,
   ...VIP_JOB_HANDLERS,
   ...MAINTENANCE_JOB_HANDLERS,

@@ -9,6 +9,7 @@ import type { SearchOrder, SearchSort } from '@/lib/validation/videos';
 
 import { DURATION_BUCKETS, PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
 import { toVideoDto, type VideoRow } from './dto';
+import { rankingKey, readStoredRanking, storeRanking, type RankingQuery } from './search-rankings';
 
 export const SEARCH_QUERY_MAX = 200;
 
@@ -29,7 +30,7 @@ export function prefixTsQuery(query: string): string | null {
 
 /** Search answers at most this many results (84 pages of 12), as the big video sites do; refining the words finds the rest. */
 export const SEARCH_RESULT_CAP = 1000;
-/** How long a query's ranked ids are reused; a change to what is public (approval, ban, removal) drops them at once in this process. */
+/** How long a query's ranked ids are reused in this process; a change to what is public (approval, ban, removal) drops them at once. */
 const RESULT_TTL_MS = 10_000;
 const RESULT_CACHE_ENTRIES = 256;
 
@@ -45,22 +46,13 @@ onAppEvent('public-content-changed', (prefix) => {
 
 /**
  * The ids of the public videos matching a query, best first, at most
- * SEARCH_RESULT_CAP. Full-text search over title (weight A), tags (B) and
- * description (C) with prefix matching, plus trigram word similarity on the
- * title so a typo ("sisy") still finds "sissy"; newest first on ties.
- *
- * Words before typos (decision 025): the full-text matches are ranked first,
- * and only when they do not fill the cap is the query run again with the
- * typo guesses, which for a common word would mean reading tens of
- * thousands more titles to add results that rank below the exact ones. With
- * the RUM index (PostgreSQL with the rum extension) the best matches come
- * from the index in rank order, so a word in 4 % of a million videos reads
- * a thousand rows, not forty thousand; they are then ordered as everywhere
- * else. The ranking is done once per query and its ids reused for the
- * following pages and searches for RESULT_TTL_MS.
+ * SEARCH_RESULT_CAP: from this process's cache for RESULT_TTL_MS, else from a
+ * stored ranking while it is fresh (decision 032: common words, shared by
+ * every process), else ranked now (rankMatches), and stored when the matches
+ * fill the cap, which is when ranking them costs.
  */
-async function rankedVideoIds(tsquery: string, lowered: string, order: SearchOrder): Promise<string[]> {
-  const key = `${tsquery}\n${lowered}\n${order.sort}\n${order.duration ?? ''}`;
+async function rankedVideoIds(query: RankingQuery): Promise<string[]> {
+  const key = rankingKey(query);
   const now = Date.now();
   const db = await getDb();
   let rankedIds = rankedIdsByDb.get(db);
@@ -71,8 +63,35 @@ async function rankedVideoIds(tsquery: string, lowered: string, order: SearchOrd
     rankedIds.set(key, cached);
     return cached.ids;
   }
-  const visible = order.duration ? sql`${PUBLIC} AND v.duration_bucket = ${DURATION_BUCKETS[order.duration]}` : PUBLIC;
-  const ranking = sql`${SEARCH_ORDERS[order.sort](lowered)}, v.published_at DESC NULLS LAST, v.id DESC`;
+  let ids = await readStoredRanking(db, key);
+  if (!ids) {
+    ids = await rankMatches(db, query);
+    if (ids.length === SEARCH_RESULT_CAP) await storeRanking(db, query, ids);
+  }
+  rankedIds.delete(key);
+  rankedIds.set(key, { ids, at: now });
+  if (rankedIds.size > RESULT_CACHE_ENTRIES) rankedIds.delete(rankedIds.keys().next().value!);
+  return ids;
+}
+
+/**
+ * Ranks the public videos matching a query now. Full-text search over title
+ * (weight A), tags (B) and description (C) with prefix matching, plus trigram
+ * word similarity on the title so a typo ("sisy") still finds "sissy";
+ * newest first on ties.
+ *
+ * Words before typos (decision 025): the full-text matches are ranked first,
+ * and only when they do not fill the cap is the query run again with the
+ * typo guesses, which for a common word would mean reading tens of
+ * thousands more titles to add results that rank below the exact ones. With
+ * the RUM index (PostgreSQL with the rum extension) the best matches come
+ * from the index in rank order, so a word in 4 % of a million videos reads
+ * a thousand rows, not forty thousand; they are then ordered as everywhere
+ * else.
+ */
+export async function rankMatches(db: Database, { tsquery, lowered, sort, duration }: RankingQuery): Promise<string[]> {
+  const visible = duration ? sql`${PUBLIC} AND v.duration_bucket = ${DURATION_BUCKETS[duration]}` : PUBLIC;
+  const ranking = sql`${SEARCH_ORDERS[sort](lowered)}, v.published_at DESC NULLS LAST, v.id DESC`;
   const rank = async (candidates: SQL) =>
     (
       await queryRows<{ id: string }>(
@@ -83,17 +102,13 @@ async function rankedVideoIds(tsquery: string, lowered: string, order: SearchOrd
     ).map((row) => row.id);
   // RUM's <=> needs its query as a constant (not q.ts) to be answered from the index.
   const fullText =
-    order.sort === 'relevance' && (await hasRumIndex(db))
+    sort === 'relevance' && (await hasRumIndex(db))
       ? sql`(SELECT v.id FROM videos v WHERE ${visible} AND v.search_vector @@ to_tsquery('english', ${tsquery})
               ORDER BY v.search_vector <=> to_tsquery('english', ${tsquery}) LIMIT ${SEARCH_RESULT_CAP}) best
             JOIN videos v ON v.id = best.id`
       : sql`videos v WHERE ${visible} AND v.search_vector @@ q.ts`;
-  let ids = await rank(fullText);
-  if (ids.length < SEARCH_RESULT_CAP) ids = await rank(sql`videos v WHERE ${visible} AND (v.search_vector @@ q.ts OR ${lowered} <% lower(v.title))`);
-  rankedIds.delete(key);
-  rankedIds.set(key, { ids, at: now });
-  if (rankedIds.size > RESULT_CACHE_ENTRIES) rankedIds.delete(rankedIds.keys().next().value!);
-  return ids;
+  const ids = await rank(fullText);
+  return ids.length < SEARCH_RESULT_CAP ? rank(sql`videos v WHERE ${visible} AND (v.search_vector @@ q.ts OR ${lowered} <% lower(v.title))`) : ids;
 }
 
 /** Whether a database has the RUM index (migration 0021), asked once per handle: it only appears when the database is opened (lib/db/open.ts). */
@@ -128,7 +143,7 @@ export async function searchVideos(query: string, request: PageRequest, order: S
   const tsquery = prefixTsQuery(q);
   const empty = { query: q, videos: [], pagination: { page, limit: request.limit, hasMore: false, nextCursor: null } };
   if (!tsquery) return empty;
-  const ids = await rankedVideoIds(tsquery, q.toLowerCase(), order);
+  const ids = await rankedVideoIds({ tsquery, lowered: q.toLowerCase(), sort: order.sort, duration: order.duration });
   const start = (page - 1) * request.limit;
   const pageIds = ids.slice(start, start + request.limit);
   if (pageIds.length === 0) return empty;
