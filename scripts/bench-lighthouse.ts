@@ -15,6 +15,14 @@
  * visits as a returning visitor: the age gate is confirmed the way the site
  * remembers it (sessionStorage, set before any page script runs).
  *
+ * The simulated CPU is this machine's slowed down 4×, the slow-down
+ * Lighthouse calibrates for a desktop of benchmark index 1500–2000 (a
+ * phone like its emulated Moto G Power at a few hundred): each page's
+ * median benchmark index is printed so that runs on different machines can
+ * be compared. Reference pages (BENCH_LIGHTHOUSE_REFERENCE, default
+ * /privacy-policy: text and the shell, the least a page of this stack
+ * hydrates) are measured and printed the same way, without targets.
+ *
  * BENCH_PORT (default 3240), BENCH_LIGHTHOUSE_RUNS (default 3),
  * BENCH_LIGHTHOUSE_REPORTS=<dir> keeps every run's JSON report there.
  */
@@ -37,6 +45,7 @@ const execFileAsync = promisify(execFile);
 const PORT = Number(process.env.BENCH_PORT ?? 3240);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const REFERENCE_PAGES = (process.env.BENCH_LIGHTHOUSE_REFERENCE ?? '/privacy-policy').split(',').filter(Boolean);
 const REPORT_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const CHROME_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -66,6 +75,7 @@ const TARGETS: { name: string; value: (m: PageMedians) => number; ok: (v: number
 interface PageMedians {
   scores: Record<(typeof CATEGORIES)[number], number>;
   metrics: Record<(typeof METRICS)[number]['label'], number>;
+  benchmarkIndex: number;
 }
 
 /** Waits until the seed job's clips are processed and listed publicly; returns a video page's path. */
@@ -111,14 +121,15 @@ async function audit(url: string, chromePort: number, run: number): Promise<Page
   const reportPath = REPORT_DIR ? path.join(REPORT_DIR, `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}-${run}.json`) : undefined;
   const args = JSON.stringify({ url, chromePort, storageKey: STORAGE_KEYS.ageConfirmed, reportPath });
   const { stdout } = await execFileAsync(process.execPath, ['scripts/lib/lighthouse-audit.mjs', args], { maxBuffer: 16 * 1024 * 1024 });
-  const result = JSON.parse(stdout) as { scores: PageMedians['scores']; metrics: Record<(typeof METRICS)[number]['id'], number> };
-  return { scores: result.scores, metrics: Object.fromEntries(METRICS.map((m) => [m.label, result.metrics[m.id]])) as PageMedians['metrics'] };
+  const result = JSON.parse(stdout) as { scores: PageMedians['scores']; metrics: Record<(typeof METRICS)[number]['id'], number>; benchmarkIndex: number };
+  return { scores: result.scores, metrics: Object.fromEntries(METRICS.map((m) => [m.label, result.metrics[m.id]])) as PageMedians['metrics'], benchmarkIndex: result.benchmarkIndex };
 }
 
 function medians(runs: PageMedians[]): PageMedians {
   return {
     scores: Object.fromEntries(CATEGORIES.map((id) => [id, median(runs.map((r) => r.scores[id]))])) as PageMedians['scores'],
     metrics: Object.fromEntries(METRICS.map((m) => [m.label, median(runs.map((r) => r.metrics[m.label]))])) as PageMedians['metrics'],
+    benchmarkIndex: median(runs.map((r) => r.benchmarkIndex)),
   };
 }
 
@@ -138,7 +149,8 @@ async function main() {
     console.error('waiting for the demo videos to be processed…');
     const videoPage = await waitForDemoContent();
     await waitForIdleQueue(serverPid);
-    const pages = ['/', videoPage, '/category/Sissy'];
+    const targetPages = ['/', videoPage, '/category/Sissy'];
+    const pages = [...targetPages, ...REFERENCE_PAGES];
 
     chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
     const results = new Map<string, PageMedians>();
@@ -155,16 +167,19 @@ async function main() {
 
     const load = os.loadavg().map((n) => n.toFixed(2)).join(' ');
     console.log(`\nbench:lighthouse — lighthouse 12 mobile (simulated throttling), median of ${RUNS} runs, ${os.cpus().length} cores, load ${load}`);
-    console.log(`${'page'.padEnd(26)}perf  a11y  bp   seo    LCP ms   TBT ms    CLS     FCP ms    SI ms`);
+    console.log(`${'page'.padEnd(26)}perf  a11y  bp   seo    LCP ms   TBT ms    CLS     FCP ms    SI ms  bench index`);
     for (const [pathname, m] of results) {
+      const reference = REFERENCE_PAGES.includes(pathname) ? '  (reference)' : '';
       console.log(
         `${pathname.padEnd(26)}${String(m.scores.performance).padEnd(6)}${String(m.scores.accessibility).padEnd(6)}${String(m.scores['best-practices']).padEnd(5)}${String(m.scores.seo).padEnd(5)}` +
-          `${m.metrics.LCP.toFixed(0).padStart(8)}${m.metrics.TBT.toFixed(0).padStart(9)}${m.metrics.CLS.toFixed(3).padStart(8)}${m.metrics.FCP.toFixed(0).padStart(10)}${m.metrics.SI.toFixed(0).padStart(9)}`,
+          `${m.metrics.LCP.toFixed(0).padStart(8)}${m.metrics.TBT.toFixed(0).padStart(9)}${m.metrics.CLS.toFixed(3).padStart(8)}${m.metrics.FCP.toFixed(0).padStart(10)}${m.metrics.SI.toFixed(0).padStart(9)}` +
+          `${m.benchmarkIndex.toFixed(0).padStart(13)}${reference}`,
       );
     }
     console.log('');
     let allMet = true;
-    for (const [pathname, m] of results) {
+    for (const pathname of targetPages) {
+      const m = results.get(pathname)!;
       for (const target of TARGETS) {
         const value = target.value(m);
         const ok = target.ok(value);

@@ -158,7 +158,7 @@ const REFRESH_JOB = 'refresh-search-rankings';
 async function waitForRankingRefresh(env: NodeJS.ProcessEnv, databaseUrl: string): Promise<number> {
   const started = performance.now();
   const worker = databaseUrl
-    ? spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/worker.ts'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, WORKER_JOB_TYPES: REFRESH_JOB } })
+    ? spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/worker.ts'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, WORKER_JOB_TYPES: REFRESH_JOB } })
     : null;
   try {
     for (;;) {
@@ -166,6 +166,7 @@ async function waitForRankingRefresh(env: NodeJS.ProcessEnv, databaseUrl: string
         ? await withPostgres(databaseUrl, async (client) => (await client.query(`SELECT 1 FROM jobs WHERE type = '${REFRESH_JOB}' AND status = 'done' LIMIT 1`)).rowCount! > 0)
         : (await (await fetch(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()).includes(`chrysalis_job_duration_seconds_count{type="${REFRESH_JOB}"`);
       if (done) return performance.now() - started;
+      if (worker && worker.exitCode !== null) throw new Error(`npm run worker exited (${worker.exitCode}) before the search-ranking refresh finished`);
       if (performance.now() - started > 10 * 60_000) throw new Error('the search-ranking refresh did not finish within 10 minutes');
       await sleep(250);
     }

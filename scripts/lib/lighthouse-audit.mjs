@@ -4,7 +4,8 @@
  * esbuild's name helper (`__name`), which the page does not have.
  *
  * node scripts/lib/lighthouse-audit.mjs '{"url","chromePort","storageKey","reportPath"?}'
- * prints {scores, metrics} (scores 0–100, metrics by audit id) as JSON.
+ * prints {scores, metrics, benchmarkIndex} (scores 0–100, metrics by audit id,
+ * Lighthouse's measure of this machine's CPU speed during the run) as JSON.
  */
 import { writeFileSync } from 'node:fs';
 
@@ -28,7 +29,7 @@ try {
   await page.close();
   const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]));
   const metrics = Object.fromEntries(METRICS.map((id) => [id, lhr.audits[id]?.numericValue ?? null]));
-  process.stdout.write(JSON.stringify({ scores, metrics }));
+  process.stdout.write(JSON.stringify({ scores, metrics, benchmarkIndex: lhr.environment.benchmarkIndex }));
 } finally {
   await browser.disconnect();
 }
