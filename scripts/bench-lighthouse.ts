@@ -19,14 +19,17 @@
  * Lighthouse calibrates for a desktop of benchmark index 1500–2000 (a
  * phone like its emulated Moto G Power at a few hundred): each page's
  * median benchmark index is printed so that runs on different machines can
- * be compared. Reference pages (BENCH_LIGHTHOUSE_REFERENCE, default
- * /privacy-policy: text and the shell, the least a page of this stack
- * hydrates) are measured and printed the same way, without targets.
+ * be compared. Reference pages are measured and printed the same way,
+ * without targets: BENCH_LIGHTHOUSE_REFERENCE (default /privacy-policy, a
+ * page of text in the site's shell), and the runtime floor, a page of text
+ * with no client component built by the same Next and React
+ * (built in the temporary folder as bench:first-load-js builds it): what any App Router
+ * page costs a phone before any code of ours.
  *
  * BENCH_PORT (default 3240), BENCH_LIGHTHOUSE_RUNS (default 3),
  * BENCH_LIGHTHOUSE_REPORTS=<dir> keeps every run's JSON report there.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +41,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import { median } from './lib/bench';
 import { buildIfNeeded } from './lib/build';
+import { floorApp } from './lib/first-load-js';
 import { commandName, processTree } from './lib/proc';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 
@@ -52,6 +56,8 @@ const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disa
 const DEMO_CLIPS = 12;
 const DEMO_TIMEOUT_MS = 8 * 60 * 1000;
 const METRICS_PORT = PORT + 1;
+const FLOOR_PORT = PORT + 2;
+const FLOOR_LABEL = 'runtime floor (Next app)';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const METRICS = [
@@ -117,12 +123,35 @@ async function waitForIdleQueue(serverPid: number): Promise<void> {
 }
 
 /** One Lighthouse run in a plain Node child (scripts/lib/lighthouse-audit.mjs says why). */
-async function audit(url: string, chromePort: number, run: number): Promise<PageMedians> {
-  const reportPath = REPORT_DIR ? path.join(REPORT_DIR, `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}-${run}.json`) : undefined;
+async function audit(url: string, chromePort: number, run: number, name?: string): Promise<PageMedians> {
+  const reportName = name ?? (new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home');
+  const reportPath = REPORT_DIR ? path.join(REPORT_DIR, `${reportName}-${run}.json`) : undefined;
   const args = JSON.stringify({ url, chromePort, storageKey: STORAGE_KEYS.ageConfirmed, reportPath });
   const { stdout } = await execFileAsync(process.execPath, ['scripts/lib/lighthouse-audit.mjs', args], { maxBuffer: 16 * 1024 * 1024 });
   const result = JSON.parse(stdout) as { scores: PageMedians['scores']; metrics: Record<(typeof METRICS)[number]['id'], number>; benchmarkIndex: number };
   return { scores: result.scores, metrics: Object.fromEntries(METRICS.map((m) => [m.label, result.metrics[m.id]])) as PageMedians['metrics'], benchmarkIndex: result.benchmarkIndex };
+}
+
+/** The runtime floor app served by `next start`, audited like the site's pages. */
+async function measureFloor(chromePort: number): Promise<PageMedians> {
+  const { dir } = floorApp();
+  const floor = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'next'), ['start', '-p', String(FLOOR_PORT), '-H', '127.0.0.1'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  try {
+    const origin = `http://127.0.0.1:${FLOOR_PORT}`;
+    await waitForServer(`${origin}/`);
+    const runs: PageMedians[] = [];
+    for (let run = 1; run <= RUNS; run += 1) {
+      runs.push(await audit(`${origin}/`, chromePort, run, 'runtime-floor'));
+      console.error(`${FLOOR_LABEL}: run ${run}/${RUNS} performance ${runs.at(-1)!.scores.performance}`);
+    }
+    return medians(runs);
+  } finally {
+    await stopServerProcess(floor);
+  }
 }
 
 function medians(runs: PageMedians[]): PageMedians {
@@ -164,12 +193,13 @@ async function main() {
       }
       results.set(pathname, medians(runs));
     }
+    results.set(FLOOR_LABEL, await measureFloor(chrome.port));
 
     const load = os.loadavg().map((n) => n.toFixed(2)).join(' ');
     console.log(`\nbench:lighthouse — lighthouse 12 mobile (simulated throttling), median of ${RUNS} runs, ${os.cpus().length} cores, load ${load}`);
     console.log(`${'page'.padEnd(26)}perf  a11y  bp   seo    LCP ms   TBT ms    CLS     FCP ms    SI ms  bench index`);
     for (const [pathname, m] of results) {
-      const reference = REFERENCE_PAGES.includes(pathname) ? '  (reference)' : '';
+      const reference = REFERENCE_PAGES.includes(pathname) || pathname === FLOOR_LABEL ? '  (reference)' : '';
       console.log(
         `${pathname.padEnd(26)}${String(m.scores.performance).padEnd(6)}${String(m.scores.accessibility).padEnd(6)}${String(m.scores['best-practices']).padEnd(5)}${String(m.scores.seo).padEnd(5)}` +
           `${m.metrics.LCP.toFixed(0).padStart(8)}${m.metrics.TBT.toFixed(0).padStart(9)}${m.metrics.CLS.toFixed(3).padStart(8)}${m.metrics.FCP.toFixed(0).padStart(10)}${m.metrics.SI.toFixed(0).padStart(9)}` +

@@ -12,7 +12,9 @@
  * The build manifest's `rootMainFiles` alone leave those out (about 3.5 KB).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -50,40 +52,52 @@ function firstLoadJsOfBuiltPage(distDir: string, htmlFile: string): FirstLoadJs 
   return { bytes, files };
 }
 
-const FLOOR_APP = path.join(process.cwd(), '.bench-floor-app');
+/**
+ * Outside the project: built inside it, Next also builds the project's proxy.ts and instrumentation.ts into the
+ * floor app (whose server then runs the site's start-up and fails). Its node_modules is a link to the project's,
+ * so the same next, react and react-dom are built, with Turbopack rooted at / to follow the link.
+ */
+const FLOOR_APP = path.join(os.tmpdir(), 'chrysalis-bench-floor-app');
 const FLOOR_SOURCES: Record<string, string> = {
   'app/layout.tsx': 'export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>{children}</body>\n    </html>\n  );\n}\n',
   'app/page.tsx': 'export default function Page() {\n  return <p>The runtime floor.</p>;\n}\n',
   'package.json': '{ "name": "bench-floor-app", "private": true }\n',
-  // Inside this project, so Turbopack resolves the same next, react and react-dom from its node_modules.
-  'next.config.mjs': `export default { turbopack: { root: ${JSON.stringify(process.cwd())} } };\n`,
+  'next.config.mjs': `export default { turbopack: { root: '/' } };\n`,
 };
 
 /**
- * The runtime floor: the first-load JS of a page with no client component of its own (a root layout of <html>
- * and <body>, a page of text) built by the same Next, React and bundler as the app, in .bench-floor-app/.
- * Rebuilt when those versions change; about a minute the first time.
+ * The runtime floor app: a page with no client component of its own (a root layout of <html> and <body>, a page of
+ * text) built by the same Next, React and bundler as the app, in FLOOR_APP. Rebuilt when those versions
+ * or its sources change; about a minute the first time. Returns its folder and the versions.
  */
-export function runtimeFloorGzip(): FirstLoadJs & { versions: string } {
+export function floorApp(): { dir: string; versions: string } {
   const versions = ['next', 'react', 'react-dom']
     .map((name) => `${name}@${(JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`)
     .join(' ');
   const stamp = path.join(FLOOR_APP, 'versions.txt');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== versions) {
+  const built = `${versions}\n${createHash('sha256').update(JSON.stringify(FLOOR_SOURCES)).digest('hex')}`;
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== built) {
     rmSync(FLOOR_APP, { recursive: true, force: true });
     for (const [file, text] of Object.entries(FLOOR_SOURCES)) {
       mkdirSync(path.dirname(path.join(FLOOR_APP, file)), { recursive: true });
       writeFileSync(path.join(FLOOR_APP, file), text);
     }
+    symlinkSync(path.join(process.cwd(), 'node_modules'), path.join(FLOOR_APP, 'node_modules'), 'dir');
     const build = spawnSync(path.join(process.cwd(), 'node_modules', '.bin', 'next'), ['build'], {
       cwd: FLOOR_APP,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
     });
     if (build.status !== 0) throw new Error(`building the floor app in ${FLOOR_APP} failed`);
-    writeFileSync(stamp, versions);
+    writeFileSync(stamp, built);
   }
-  return { ...firstLoadJsOfBuiltPage(path.join(FLOOR_APP, '.next'), 'index.html'), versions };
+  return { dir: FLOOR_APP, versions };
+}
+
+/** The runtime floor's first-load JavaScript (gzip): React, React DOM, the App Router runtime and its own client components. */
+export function runtimeFloorGzip(): FirstLoadJs & { versions: string } {
+  const { dir, versions } = floorApp();
+  return { ...firstLoadJsOfBuiltPage(path.join(dir, '.next'), 'index.html'), versions };
 }
 
 export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
