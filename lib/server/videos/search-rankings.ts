@@ -36,25 +36,22 @@ const MARK_USED_EVERY_MS = 60_000;
 
 /** The stored ids of a query if they are fresh, else null. */
 export async function readStoredRanking(db: Database, key: string): Promise<string[] | null> {
-  const [row] = await queryRows<{ ids: string[] | string; stale_use: boolean }>(
+  const [row] = await queryRows<{ ids: string[]; stale_use: boolean }>(
     db,
     sql`SELECT ids, used_at < now() - make_interval(secs => ${MARK_USED_EVERY_MS / 1000}) AS stale_use
         FROM search_rankings WHERE key = ${key} AND computed_at > now() - make_interval(secs => ${STORED_RANKING_FRESH_MS / 1000})`,
   );
   if (!row) return null;
   if (row.stale_use) await db.execute(sql`UPDATE search_rankings SET used_at = now() WHERE key = ${key}`);
-  return parseIds(row.ids);
+  return row.ids;
 }
 
 /** Stores (or replaces) a query's ranked ids, computed now. */
 export async function storeRanking(db: Database, query: RankingQuery, ids: readonly string[]): Promise<void> {
-  const idArray = sql`ARRAY[${sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )}]::uuid[]`;
+  // One parameter in array literal form (the ids are uuids the database gave), not a thousand.
   await db.execute(sql`
     INSERT INTO search_rankings (key, tsquery, lowered, sort, duration, ids)
-    VALUES (${rankingKey(query)}, ${query.tsquery}, ${query.lowered}, ${query.sort}, ${query.duration ?? null}, ${idArray})
+    VALUES (${rankingKey(query)}, ${query.tsquery}, ${query.lowered}, ${query.sort}, ${query.duration ?? null}, ${`{${ids.join(',')}}`}::uuid[])
     ON CONFLICT (key) DO UPDATE SET ids = EXCLUDED.ids, computed_at = now()`);
 }
 
@@ -95,11 +92,4 @@ export async function commonTitleWords(db: Database, minTitles: number, limit: n
         ORDER BY count(*) DESC, word LIMIT ${limit}`,
   );
   return rows.map((row) => row.word);
-}
-
-/** node-postgres parses uuid[] into an array; PGlite may hand back the text form. */
-function parseIds(ids: string[] | string): string[] {
-  if (Array.isArray(ids)) return ids;
-  const inner = ids.replace(/^\{|\}$/g, '');
-  return inner ? inner.split(',') : [];
 }
