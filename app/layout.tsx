@@ -1,7 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import { Suspense, type ReactNode } from 'react';
 
-import { LogoMark } from '@/components/brand/LogoMark';
 import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
 import { HEADER_BOOT_SCRIPT } from '@/components/shell/header-script';
 import { SessionProvider } from '@/components/session/SessionProvider';
@@ -9,8 +8,7 @@ import { SPECULATION_RULES } from '@/components/shell/speculation-rules';
 import { AgeGate } from '@/components/shell/AgeGate';
 import { RegionBlockedModal } from '@/components/shell/RegionBlockedModal';
 import { DeferredScrollToTop } from '@/components/shell/deferred';
-import { SiteFooter } from '@/components/shell/SiteFooter';
-import { SiteHeader } from '@/components/shell/SiteHeader';
+import { StaticSiteFooter, StaticSiteHeader } from '@/components/shell/static';
 import { getConfig } from '@/lib/config/server';
 import { rootMetadata } from '@/lib/seo/metadata';
 
@@ -41,15 +39,15 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <SessionProvider>
-        <AgeGate siteName={siteName} logo={<LogoMark size={64} />}>
+        <AgeGate siteName={siteName}>
           <a className="skip-link" href="#main">
             Skip to content
           </a>
-          <SiteHeader siteName={siteName} logo={<LogoMark size={34} />} />
+          <StaticSiteHeader siteName={siteName} />
           <main id="main" tabIndex={-1}>
             {children}
           </main>
-          <SiteFooter siteName={siteName} />
+          <StaticSiteFooter siteName={siteName} />
         </AgeGate>
         <RegionBlockedModal siteName={siteName} />
         </SessionProvider>

@@ -1,15 +1,19 @@
 'use client';
 
-
 import { useSession } from '@/components/session/SessionProvider';
 
-/** The footer's Admin Panel link (spec section 2), shown to admins only; the footer itself stays server-rendered. */
+/**
+ * The footer's Admin Panel link (spec section 2), shown to admins only; the footer itself is static markup. A list of
+ * its own beside the footer's links: the island's wrapper may not sit inside their list.
+ */
 export function AdminFooterLink() {
   const { user } = useSession();
   if (!user?.isAdmin) return null;
   return (
-    <li>
-      <a href="/admin">Admin Panel</a>
-    </li>
+    <ul className="footer-links">
+      <li>
+        <a href="/admin">Admin Panel</a>
+      </li>
+    </ul>
   );
 }

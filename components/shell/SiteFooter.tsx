@@ -1,6 +1,7 @@
 
-import { AdminFooterLink } from '@/components/admin/AdminFooterLink';
 import { RTA_LABEL } from '@/lib/site';
+
+import { DeferredAdminFooterLink } from './deferred';
 
 const MAIN_LINKS = [
   { href: '/community-standards', label: 'Community Standards' },
@@ -18,19 +19,20 @@ const LEGAL_LINKS = [
   { href: '/transparency', label: 'Transparency' },
 ] as const;
 
+/** The footer's links and note. Static markup (static.ts): rendered by the server only, but for the admin link's island. */
 export function SiteFooter({ siteName }: { siteName: string }) {
   return (
     <footer className="site-footer">
       <div className="footer-inner">
-        <nav aria-label="Footer">
+        <nav aria-label="Footer" className="footer-nav">
           <ul className="footer-links">
             {MAIN_LINKS.map((link) => (
               <li key={link.href}>
                 <a href={link.href}>{link.label}</a>
               </li>
             ))}
-            <AdminFooterLink />
           </ul>
+          <DeferredAdminFooterLink />
         </nav>
         <ul className="footer-links footer-legal" aria-label="Legal">
           {LEGAL_LINKS.map((link) => (

@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react';
-
+import { LogoMark } from '@/components/brand/LogoMark';
 import { ChevronDownIcon, CloseIcon, MenuIcon, SearchIcon } from '@/components/icons';
 import { CATEGORIES } from '@/lib/site';
 
@@ -56,15 +55,16 @@ function SearchBox({ id }: { id: string }) {
 }
 
 /**
- * The navbar, and below 1024 px a toggle for the mobile menu (a popover). A server component: its only client
- * parts are the account islands; everything else is the markup and the inline script of header-script.ts.
+ * The navbar, and below 1024 px a toggle for the mobile menu (a popover). Static markup (static.ts): rendered by the
+ * server only; its only client parts are the account islands, everything else is the markup and the inline script of
+ * header-script.ts.
  */
-export function SiteHeader({ siteName, logo }: { siteName: string; logo: ReactNode }) {
+export function SiteHeader({ siteName }: { siteName: string }) {
   return (
     <header className="site-header">
       <nav className="navbar" aria-label="Main">
         <a href="/" className="brand" aria-label={`${siteName} home`}>
-          {logo}
+          <LogoMark size={34} />
           <span className="brand-name">{siteName}</span>
         </a>
         <NavItems idPrefix="nav" />

@@ -2,7 +2,7 @@
 
 import { AppRouterContext, LayoutRouterContext } from 'next/dist/shared/lib/app-router-context.shared-runtime';
 import { PathnameContext, PathParamsContext, SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
-import { createElement, startTransition, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType, type Context, type ReactNode, type RefObject } from 'react';
+import { createContext, createElement, startTransition, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType, type Context, type ReactNode, type RefObject } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 
 import { SessionContext } from '@/components/session/SessionProvider';
@@ -78,20 +78,54 @@ let roots = 0;
  * from the browser's bundle), for example:
  * `deferredIsland(() => import('./Comments').then((m) => m.Comments), typeof window === 'undefined' ? require('./Comments').Comments : null, 'Comments')`.
  */
+/** Whether this island renders inside static markup (static-markup.tsx), whose root never renders it in the browser. */
+export const InsideStaticMarkup = createContext(false);
+
+/** How static markup (static-markup.tsx) hydrates a deferred island without rendering it. */
+export interface HydratableIsland {
+  islandName: string;
+  /**
+   * Hydrates the island over one of its server-rendered wrappers, with the props the server wrote on it
+   * (`data-props`) and the page's bridged context values; resolves to the island's root, to unmount with the wrapper.
+   */
+  hydrateInto(wrapper: HTMLElement, values: unknown[]): Promise<Root | null>;
+}
+
+/** A deferred island as a component. */
+export type DeferredIsland<Props extends object> = ComponentType<Props> & HydratableIsland;
+
+/** Reads the page's contexts that islands are given, from the page's root (a fixed list, the same hooks each render). */
+export function useBridgedValues(): unknown[] {
+  // eslint-disable-next-line react-hooks/rules-of-hooks -- a fixed list, the same hooks every render
+  return BRIDGED.map((context) => useContext(context));
+}
+
+/** The island's tree in its own root: the page's contexts, the island, and the mark that it is ready. */
+function islandTree<Props extends object>(Island: ComponentType<Props>, props: Props, values: unknown[], wrapper: HTMLElement) {
+  return (
+    <Bridge values={values}>
+      <Island {...props} />
+      <Ready wrapper={wrapper} />
+    </Bridge>
+  );
+}
+
 export function deferredIsland<Props extends object>(
   load: () => Promise<ComponentType<Props>>,
   server: ComponentType<Props> | null,
   name: string,
   options: DeferredIslandOptions = {},
-): ComponentType<Props> {
+): DeferredIsland<Props> {
   const { as = 'div', inertUntilLoaded = false } = options;
   if (typeof window === 'undefined' && !server) throw new Error(`deferredIsland(${name}): the server needs the island itself`);
   let loading: Promise<ComponentType<Props>> | null = null;
   const fetchIsland = () => (loading ??= load());
+  const onLoadError = (error: unknown) => console.error(`Could not load ${name}:`, error);
 
   function Deferred(props: Props) {
     const hydrated = useHydrated();
-    const values = BRIDGED.map((context) => useContext(context)); // eslint-disable-line react-hooks/rules-of-hooks -- a fixed list, the same hooks every render
+    const values = useBridgedValues();
+    const insideStaticMarkup = useContext(InsideStaticMarkup);
     const wrapper = useRef<HTMLElement>(null);
     const root = useRef<Root | null>(null);
     // Whether this wrapper holds the server's markup: decided by its first render (hydration or not), for good.
@@ -101,23 +135,14 @@ export function deferredIsland<Props extends object>(
 
     useEffect(() => {
       let live = true;
-      fetchIsland().then(
-        (Island) => {
-          const element = wrapper.current;
-          if (!live || !element) return;
-          const tree = (
-            <Bridge values={values}>
-              <Island {...props} />
-              <Ready wrapper={element} />
-            </Bridge>
-          );
-          if (root.current) root.current.render(tree);
-          else if (fromServer) startTransition(() => void (root.current = hydrateRoot(element, tree, { identifierPrefix: `${name}${++roots}-` })));
-          else (root.current = createRoot(element, { identifierPrefix: `${name}${++roots}-` })).render(tree);
-        },
-        // A chunk that cannot load (a dropped connection, a deploy that removed it) leaves the server's markup as it is.
-        (error: unknown) => console.error(`Could not load ${name}:`, error),
-      );
+      fetchIsland().then((Island) => {
+        const element = wrapper.current;
+        if (!live || !element) return;
+        const tree = islandTree(Island, props, values, element);
+        if (root.current) root.current.render(tree);
+        else if (fromServer) startTransition(() => void (root.current = hydrateRoot(element, tree, { identifierPrefix: `${name}${++roots}-` })));
+        else (root.current = createRoot(element, { identifierPrefix: `${name}${++roots}-` })).render(tree);
+      }, onLoadError);
       return () => {
         live = false;
       };
@@ -141,7 +166,15 @@ export function deferredIsland<Props extends object>(
 
     const Wrapper = as;
     const marks = { 'data-island': name, 'data-state': 'loading', inert: inertUntilLoaded || undefined, style: { display: 'contents' } } as const;
-    if (typeof window === 'undefined') return <Wrapper {...marks}>{server && createElement(server, props)}</Wrapper>;
+    if (typeof window === 'undefined') {
+      // Inside static markup nothing renders this component in the browser: the props travel in the HTML instead.
+      const serialised = insideStaticMarkup && Object.keys(props).length > 0 ? JSON.stringify(props) : undefined;
+      return (
+        <Wrapper {...marks} data-props={serialised}>
+          {server && createElement(server, props)}
+        </Wrapper>
+      );
+    }
     // Over the server's markup the wrapper hydrates as an opaque element (React neither compares nor touches the
     // children of an empty dangerouslySetInnerHTML); mounted in the browser it is an empty leaf for the island's root.
     const ref = wrapper as RefObject<HTMLDivElement>;
@@ -149,5 +182,16 @@ export function deferredIsland<Props extends object>(
     return <Wrapper {...marks} ref={ref} />;
   }
   Deferred.displayName = `Deferred(${name})`;
-  return Deferred;
+
+  const hydrateInto = async (element: HTMLElement, values: unknown[]): Promise<Root | null> => {
+    const props = JSON.parse(element.dataset.props ?? '{}') as Props;
+    const Island = await fetchIsland().catch((error: unknown) => void onLoadError(error));
+    if (!Island || !element.isConnected) return null;
+    let root!: Root;
+    startTransition(() => {
+      root = hydrateRoot(element, islandTree(Island, props, values, element), { identifierPrefix: `${name}${++roots}-` });
+    });
+    return root;
+  };
+  return Object.assign(Deferred, { islandName: name, hydrateInto });
 }

@@ -29,3 +29,10 @@ export const DeferredShellInBrowser = deferredIsland(
   typeof window === 'undefined' ? (require('./ShellInBrowser') as typeof import('./ShellInBrowser')).ShellInBrowser : null,
   'ShellInBrowser',
 );
+
+/** The footer's Admin Panel link: admins only, so nothing to show before the session is known. */
+export const DeferredAdminFooterLink = deferredIsland(
+  () => import('@/components/admin/AdminFooterLink').then((m) => m.AdminFooterLink),
+  typeof window === 'undefined' ? (require('@/components/admin/AdminFooterLink') as typeof import('@/components/admin/AdminFooterLink')).AdminFooterLink : null,
+  'AdminFooterLink',
+);

@@ -1,0 +1,88 @@
+'use client';
+
+import { createElement, lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
+import type { Root } from 'react-dom/client';
+
+import { InsideStaticMarkup, useBridgedValues, type HydratableIsland } from './deferred-island';
+
+const noSubscription = () => () => {};
+
+/** The root of each island hydrated inside static markup, by its wrapper. */
+const islandRoots = new WeakMap<HTMLElement, Promise<Root | null>>();
+
+/**
+ * Markup the server renders and the browser never hydrates (decision 033): the site's header, footer and age gate,
+ * whose behaviour is inline scripts and the browser's own popovers, not React. The page's root hydrates the wrapper
+ * (`display: contents`, `data-static`) as an opaque element, so neither the markup's elements nor its code are in the
+ * first load's work: `server` is required only where `typeof window` is `'undefined'` (as for deferred islands), and
+ * the RSC payload carries the component's props instead of its elements.
+ *
+ * Deferred islands inside it (`islands`: the account area in the header, the admin link in the footer) are hydrated
+ * in roots of their own when their code arrives, over the wrappers the server wrote, with the props the server
+ * serialised on them (`data-props`).
+ *
+ * A document React draws in the browser has no server markup to keep (Next's 404 pages, a render after a hydration
+ * error): there the component's code is fetched (`load`, a literal `import()`, its own chunk) and rendered as any
+ * component, islands and all.
+ */
+export function staticMarkup<Props extends object>(
+  load: () => Promise<ComponentType<Props>>,
+  server: ComponentType<Props> | null,
+  name: string,
+  islands: HydratableIsland[] = [],
+): ComponentType<Props> {
+  if (typeof window === 'undefined' && !server) throw new Error(`staticMarkup(${name}): the server needs the markup itself`);
+  const InBrowser = lazy(() => load().then((component) => ({ default: component })));
+
+  function Static(props: Props) {
+    const values = useBridgedValues();
+    const wrapper = useRef<HTMLDivElement>(null);
+    const hydrated = useSyncExternalStore(
+      noSubscription,
+      () => true,
+      () => false,
+    );
+    // Whether this wrapper holds the server's markup: decided by its first render (hydration or not), for good.
+    const [fromServer] = useState(!hydrated);
+
+    useEffect(() => {
+      const element = wrapper.current;
+      if (!fromServer || !element) return;
+      const targets: HTMLElement[] = [];
+      for (const island of islands) {
+        for (const target of element.querySelectorAll<HTMLElement>(`[data-island="${island.islandName}"]`)) {
+          // Once per wrapper, though Strict Mode runs this effect twice in development.
+          if (!islandRoots.has(target)) islandRoots.set(target, island.hydrateInto(target, values));
+          targets.push(target);
+        }
+      }
+      // An island's root goes with its wrapper, after this commit (React refuses to unmount a root while it renders).
+      return () =>
+        void setTimeout(() => {
+          for (const target of targets) if (!target.isConnected) void islandRoots.get(target)?.then((root) => root?.unmount());
+        }, 0);
+      // The bridged contexts never change identity (decision 031): the islands hydrate once.
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+    }, []);
+
+    const marks = { 'data-static': name, style: { display: 'contents' } } as const;
+    if (typeof window === 'undefined') {
+      return (
+        <div {...marks}>
+          <InsideStaticMarkup value>{server && createElement(server, props)}</InsideStaticMarkup>
+        </div>
+      );
+    }
+    // Over the server's markup: an opaque element, whose children React neither compares nor touches.
+    if (fromServer) return <div {...marks} ref={wrapper} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: '' }} />;
+    return (
+      <div {...marks}>
+        <Suspense fallback={null}>
+          <InBrowser {...props} />
+        </Suspense>
+      </div>
+    );
+  }
+  Static.displayName = `Static(${name})`;
+  return Static;
+}
