@@ -40,7 +40,7 @@ function Ready({ wrapper }: { wrapper: HTMLElement }) {
 
 const noSubscription = () => () => {};
 /** False while React hydrates the server's HTML, true afterwards and in a browser-only render. */
-const useHydrated = () =>
+export const useHydrated = () =>
   useSyncExternalStore(
     noSubscription,
     () => true,
@@ -86,9 +86,9 @@ export interface HydratableIsland {
   islandName: string;
   /**
    * Hydrates the island over one of its server-rendered wrappers, with the props the server wrote on it
-   * (`data-props`) and the page's bridged context values; resolves to the island's root, to unmount with the wrapper.
+   * (`data-props`) and the page's bridged context values, once its code has arrived.
    */
-  hydrateInto(wrapper: HTMLElement, values: unknown[]): Promise<Root | null>;
+  hydrateInto(wrapper: HTMLElement, values: unknown[]): Promise<void>;
 }
 
 /** A deferred island as a component. */
@@ -125,7 +125,6 @@ export function deferredIsland<Props extends object>(
   function Deferred(props: Props) {
     const hydrated = useHydrated();
     const values = useBridgedValues();
-    const insideStaticMarkup = useContext(InsideStaticMarkup);
     const wrapper = useRef<HTMLElement>(null);
     const root = useRef<Root | null>(null);
     // Whether this wrapper holds the server's markup: decided by its first render (hydration or not), for good.
@@ -168,7 +167,9 @@ export function deferredIsland<Props extends object>(
     const marks = { 'data-island': name, 'data-state': 'loading', inert: inertUntilLoaded || undefined, style: { display: 'contents' } } as const;
     if (typeof window === 'undefined') {
       // Inside static markup nothing renders this component in the browser: the props travel in the HTML instead.
-      const serialised = insideStaticMarkup && Object.keys(props).length > 0 ? JSON.stringify(props) : undefined;
+      // (A hook on the server's path only: `typeof window` never changes within a bundle, and the browser's drops it.)
+      // eslint-disable-next-line react-hooks/rules-of-hooks
+      const serialised = useContext(InsideStaticMarkup) && Object.keys(props).length > 0 ? JSON.stringify(props) : undefined;
       return (
         <Wrapper {...marks} data-props={serialised}>
           {server && createElement(server, props)}
@@ -181,17 +182,11 @@ export function deferredIsland<Props extends object>(
     if (fromServer) return <Wrapper {...marks} ref={ref} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: '' }} />;
     return <Wrapper {...marks} ref={ref} />;
   }
-  Deferred.displayName = `Deferred(${name})`;
 
-  const hydrateInto = async (element: HTMLElement, values: unknown[]): Promise<Root | null> => {
-    const props = JSON.parse(element.dataset.props ?? '{}') as Props;
-    const Island = await fetchIsland().catch((error: unknown) => void onLoadError(error));
-    if (!Island || !element.isConnected) return null;
-    let root!: Root;
-    startTransition(() => {
-      root = hydrateRoot(element, islandTree(Island, props, values, element), { identifierPrefix: `${name}${++roots}-` });
-    });
-    return root;
-  };
+  const hydrateInto = (element: HTMLElement, values: unknown[]) =>
+    fetchIsland().then((Island) => {
+      const props = JSON.parse(element.dataset.props ?? '{}') as Props;
+      startTransition(() => void hydrateRoot(element, islandTree(Island, props, values, element), { identifierPrefix: `${name}${++roots}-` }));
+    }, onLoadError);
   return Object.assign(Deferred, { islandName: name, hydrateInto });
 }

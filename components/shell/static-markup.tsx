@@ -1,17 +1,15 @@
 'use client';
 
-import { createElement, lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
-import type { Root } from 'react-dom/client';
+import { createElement, lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 
-import { InsideStaticMarkup, useBridgedValues, type HydratableIsland } from './deferred-island';
+import { InsideStaticMarkup, useBridgedValues, useHydrated, type HydratableIsland } from './deferred-island';
 
-const noSubscription = () => () => {};
-
-/** The root of each island hydrated inside static markup, by its wrapper. */
-const islandRoots = new WeakMap<HTMLElement, Promise<Root | null>>();
+/** The wrappers of the islands hydrated inside static markup. */
+const hydratedIslands = new WeakSet<HTMLElement>();
 
 /**
- * Markup the server renders and the browser never hydrates (decision 033): the site's header, footer and age gate,
+ * Markup the server renders and the browser never hydrates (decision 033), for the root layout (which lives as long
+ * as the document): the site's header, footer and age gate,
  * whose behaviour is inline scripts and the browser's own popovers, not React. The page's root hydrates the wrapper
  * (`display: contents`, `data-static`) as an opaque element, so neither the markup's elements nor its code are in the
  * first load's work: `server` is required only where `typeof window` is `'undefined'` (as for deferred islands), and
@@ -37,30 +35,21 @@ export function staticMarkup<Props extends object>(
   function Static(props: Props) {
     const values = useBridgedValues();
     const wrapper = useRef<HTMLDivElement>(null);
-    const hydrated = useSyncExternalStore(
-      noSubscription,
-      () => true,
-      () => false,
-    );
+    const hydrated = useHydrated();
     // Whether this wrapper holds the server's markup: decided by its first render (hydration or not), for good.
     const [fromServer] = useState(!hydrated);
 
     useEffect(() => {
       const element = wrapper.current;
       if (!fromServer || !element) return;
-      const targets: HTMLElement[] = [];
       for (const island of islands) {
         for (const target of element.querySelectorAll<HTMLElement>(`[data-island="${island.islandName}"]`)) {
-          // Once per wrapper, though Strict Mode runs this effect twice in development.
-          if (!islandRoots.has(target)) islandRoots.set(target, island.hydrateInto(target, values));
-          targets.push(target);
+          // Once per wrapper, though Strict Mode runs this effect twice in development. The roots are never unmounted:
+          // static markup is the root layout's, which lives as long as the document.
+          if (!hydratedIslands.has(target)) void island.hydrateInto(target, values);
+          hydratedIslands.add(target);
         }
       }
-      // An island's root goes with its wrapper, after this commit (React refuses to unmount a root while it renders).
-      return () =>
-        void setTimeout(() => {
-          for (const target of targets) if (!target.isConnected) void islandRoots.get(target)?.then((root) => root?.unmount());
-        }, 0);
       // The bridged contexts never change identity (decision 031): the islands hydrate once.
       // eslint-disable-next-line react-hooks/exhaustive-deps
     }, []);
@@ -83,6 +72,5 @@ export function staticMarkup<Props extends object>(
       </div>
     );
   }
-  Static.displayName = `Static(${name})`;
   return Static;
 }

@@ -3,7 +3,7 @@
 import { DeferredAccountArea, DeferredAdminFooterLink } from './deferred';
 import { staticMarkup } from './static-markup';
 
-// Each part twice: `import()` for a document React draws in the browser (its own chunk, fetched only there), and
+// Each part twice: `import()` for a document React draws in the browser (one chunk for the three, fetched only there), and
 // `require` where `typeof window` is 'undefined': the bundler replaces the test and drops the browser's `require`.
 /* eslint-disable @typescript-eslint/no-require-imports */
 
@@ -13,21 +13,21 @@ import { staticMarkup } from './static-markup';
  * islands inside them hydrate in roots of their own.
  */
 export const StaticSiteHeader = staticMarkup(
-  () => import('./SiteHeader').then((m) => m.SiteHeader),
+  () => import('./static-parts').then((m) => m.SiteHeader),
   typeof window === 'undefined' ? (require('./SiteHeader') as typeof import('./SiteHeader')).SiteHeader : null,
   'SiteHeader',
   [DeferredAccountArea],
 );
 
 export const StaticSiteFooter = staticMarkup(
-  () => import('./SiteFooter').then((m) => m.SiteFooter),
+  () => import('./static-parts').then((m) => m.SiteFooter),
   typeof window === 'undefined' ? (require('./SiteFooter') as typeof import('./SiteFooter')).SiteFooter : null,
   'SiteFooter',
   [DeferredAdminFooterLink],
 );
 
 export const StaticAgeGateDialog = staticMarkup(
-  () => import('./AgeGateDialog').then((m) => m.AgeGateDialog),
+  () => import('./static-parts').then((m) => m.AgeGateDialog),
   typeof window === 'undefined' ? (require('./AgeGateDialog') as typeof import('./AgeGateDialog')).AgeGateDialog : null,
   'AgeGateDialog',
 );

@@ -2,8 +2,9 @@
 
 import { deferredIsland } from '@/components/shell/deferred-island';
 
-// Each island twice: `import()` for the browser (its own chunk), and `require` where `typeof window` is 'undefined',
-// so the server renders it synchronously; the bundler replaces `typeof window` and drops the browser's `require`.
+// Each island twice: `import()` for the browser (the video page's islands' chunk), and `require` where `typeof window`
+// is 'undefined', so the server renders it synchronously; the bundler replaces `typeof window` and drops the browser's
+// `require`.
 /* eslint-disable @typescript-eslint/no-require-imports */
 
 /**
@@ -11,7 +12,7 @@ import { deferredIsland } from '@/components/shell/deferred-island';
  * arriving never replaces an element that may be playing; the island renders nothing but the autoplay note.
  */
 export const DeferredPlayerEnhancer = deferredIsland(
-  () => import('./PlayerEnhancer').then((m) => m.PlayerEnhancer),
+  () => import('./video-page-islands').then((m) => m.PlayerEnhancer),
   typeof window === 'undefined' ? (require('./PlayerEnhancer') as typeof import('./PlayerEnhancer')).PlayerEnhancer : null,
   'PlayerEnhancer',
   { as: 'span' },
