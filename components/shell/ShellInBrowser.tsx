@@ -35,7 +35,7 @@ function answerAgeGate(root: HTMLElement) {
   try {
     if (window.sessionStorage.getItem(STORAGE_KEYS.ageConfirmed) === 'true') open();
   } catch {}
-  if (!root.dataset.ageConfirmed) document.querySelector<HTMLButtonElement>('[data-age-gate=confirm]')?.focus();
+  // The focus on "Yes": the dialog's own (AgeGateDialog), whose code may arrive after this.
   document.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest?.<HTMLElement>('[data-age-gate]');
     if (!button) return;
