@@ -49,35 +49,6 @@ export const useHydrated = () =>
 
 let roots = 0;
 
-/**
- * A client island whose code is not part of the page's first load, hydrated in a React root of its own when the code
- * arrives (decision 031).
- *
- * The server renders the island in full, synchronously (`server`: never behind a Suspense fallback streamed later),
- * inside a wrapper element (`display: contents`, so layout ignores it; `data-state="loading"` until the island has
- * hydrated, for tests to wait on). The page's root hydrates the wrapper as an opaque element (an empty
- * `dangerouslySetInnerHTML`, whose children React neither compares nor touches), so the server's markup stays as
- * it is. The island's chunk, which the HTML does not name, is asked for as the page hydrates; when it arrives the
- * island is hydrated over that markup in its own root (the same elements: nothing drawn again, the first picture
- * stays the page's LCP), as a transition, which React slices into short tasks. A browser-only render (no server
- * markup) renders it there instead.
- *
- * Why not the alternatives, measured (decision 031): rendering the island anew over the server's markup made new
- * elements for every card, which doubled home's main-thread work on a phone (TBT 126 → 549 ms); `React.lazy` in a
- * Suspense boundary hydrates in place, but React's streaming renderer moves any finished boundary over 500 bytes
- * out of line once the page has passed 12.8 KB (a hidden `<div>` at the end of the document, shown by a script),
- * which took home's feeds out of the first paint (CLS 0.34) and out of the HTML where crawlers read it.
- *
- * The island's root gets the page's session and Next's router contexts (`BRIDGED`), and ids of its own
- * (`identifierPrefix`). Until it hydrates, its markup does nothing on a click (React has no code for it), so an
- * island whose markup invites a click renders it disabled or `data-state="loading"` until its state is known (the
- * like, watch later and follow buttons do), or asks for `inertUntilLoaded`.
- *
- * `load` must be a literal `import()` of a client module for the bundler to split it out, and `server` the same
- * component required only where `typeof window` is `'undefined'` (the bundler replaces it, and drops the `require`
- * from the browser's bundle), for example:
- * `deferredIsland(() => import('./Comments').then((m) => m.Comments), typeof window === 'undefined' ? require('./Comments').Comments : null, 'Comments')`.
- */
 /** Whether this island renders inside static markup (static-markup.tsx), whose root never renders it in the browser. */
 export const InsideStaticMarkup = createContext(false);
 
@@ -110,6 +81,35 @@ function islandTree<Props extends object>(Island: ComponentType<Props>, props: P
   );
 }
 
+/**
+ * A client island whose code is not part of the page's first load, hydrated in a React root of its own when the code
+ * arrives (decision 031).
+ *
+ * The server renders the island in full, synchronously (`server`: never behind a Suspense fallback streamed later),
+ * inside a wrapper element (`display: contents`, so layout ignores it; `data-state="loading"` until the island has
+ * hydrated, for tests to wait on). The page's root hydrates the wrapper as an opaque element (an empty
+ * `dangerouslySetInnerHTML`, whose children React neither compares nor touches), so the server's markup stays as
+ * it is. The island's chunk, which the HTML does not name, is asked for as the page hydrates; when it arrives the
+ * island is hydrated over that markup in its own root (the same elements: nothing drawn again, the first picture
+ * stays the page's LCP), as a transition, which React slices into short tasks. A browser-only render (no server
+ * markup) renders it there instead.
+ *
+ * Why not the alternatives, measured (decision 031): rendering the island anew over the server's markup made new
+ * elements for every card, which doubled home's main-thread work on a phone (TBT 126 → 549 ms); `React.lazy` in a
+ * Suspense boundary hydrates in place, but React's streaming renderer moves any finished boundary over 500 bytes
+ * out of line once the page has passed 12.8 KB (a hidden `<div>` at the end of the document, shown by a script),
+ * which took home's feeds out of the first paint (CLS 0.34) and out of the HTML where crawlers read it.
+ *
+ * The island's root gets the page's session and Next's router contexts (`BRIDGED`), and ids of its own
+ * (`identifierPrefix`). Until it hydrates, its markup does nothing on a click (React has no code for it), so an
+ * island whose markup invites a click renders it disabled or `data-state="loading"` until its state is known (the
+ * like, watch later and follow buttons do), or asks for `inertUntilLoaded`.
+ *
+ * `load` must be a literal `import()` of a client module for the bundler to split it out, and `server` the same
+ * component required only where `typeof window` is `'undefined'` (the bundler replaces it, and drops the `require`
+ * from the browser's bundle), for example:
+ * `deferredIsland(() => import('./Comments').then((m) => m.Comments), typeof window === 'undefined' ? require('./Comments').Comments : null, 'Comments')`.
+ */
 export function deferredIsland<Props extends object>(
   load: () => Promise<ComponentType<Props>>,
   server: ComponentType<Props> | null,
@@ -120,6 +120,7 @@ export function deferredIsland<Props extends object>(
   if (typeof window === 'undefined' && !server) throw new Error(`deferredIsland(${name}): the server needs the island itself`);
   let loading: Promise<ComponentType<Props>> | null = null;
   const fetchIsland = () => (loading ??= load());
+  // A chunk that cannot load (a dropped connection, a deploy that removed it) leaves the server's markup as it is.
   const onLoadError = (error: unknown) => console.error(`Could not load ${name}:`, error);
 
   function Deferred(props: Props) {

@@ -9,8 +9,8 @@ const hydratedIslands = new WeakSet<HTMLElement>();
 
 /**
  * Markup the server renders and the browser never hydrates (decision 033), for the root layout (which lives as long
- * as the document): the site's header, footer and age gate,
- * whose behaviour is inline scripts and the browser's own popovers, not React. The page's root hydrates the wrapper
+ * as the document): the site's header, footer and age gate, whose behaviour is inline scripts and the browser's own
+ * popovers, not React. The page's root hydrates the wrapper
  * (`display: contents`, `data-static`) as an opaque element, so neither the markup's elements nor its code are in the
  * first load's work: `server` is required only where `typeof window` is `'undefined'` (as for deferred islands), and
  * the RSC payload carries the component's props instead of its elements.
@@ -20,8 +20,8 @@ const hydratedIslands = new WeakSet<HTMLElement>();
  * serialised on them (`data-props`).
  *
  * A document React draws in the browser has no server markup to keep (Next's 404 pages, a render after a hydration
- * error): there the component's code is fetched (`load`, a literal `import()`, its own chunk) and rendered as any
- * component, islands and all.
+ * error): there the component's code is fetched (`load`, a literal `import()`; static-parts.ts holds the root
+ * layout's three in one chunk) and rendered as any component, islands and all.
  */
 export function staticMarkup<Props extends object>(
   load: () => Promise<ComponentType<Props>>,
