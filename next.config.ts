@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next';
 
+import { addCompileHints } from './lib/build/compile-hints';
 import { parseEnv } from './lib/config/schema';
 
 // Validate at build time too, so `next build` fails fast on a bad setting
@@ -26,6 +27,12 @@ const nextConfig: NextConfig = {
   // skips it, so it also runs in an install without dev dependencies (`npm ci --omit=dev`; decision 020).
   typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
+  compiler: {
+    // V8 compiles the scripts every page starts with off the main thread (decision 034).
+    runAfterProductionCompile: async ({ distDir }) => {
+      addCompileHints(distDir);
+    },
+  },
   // Loaded from node_modules at run time: PGlite ships WebAssembly and data
   // files it finds next to itself, which bundling would break.
   // rate-limiter-flexible imports drizzle-orm dynamically, which bundling cannot follow.

@@ -1,3 +1,5 @@
+import { COMPILE_HINT, MIN_HINTED_CHUNK_BYTES } from '../lib/build/compile-hints';
+import { moduleScriptSources } from '../scripts/lib/first-load-js';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 test.describe('navbar and footer (desktop)', () => {
@@ -120,6 +122,20 @@ test.describe('pages', () => {
       await expect(page.getByRole('navigation', { name: 'Main' })).toBeAttached();
       await expect(page.getByRole('contentinfo')).toBeVisible();
       await expect(page).toHaveTitle('Page not found | Chrysalis');
+    }
+  });
+
+  test('the scripts a page starts with (8 KB and up) ask V8 to compile them off the main thread (decision 034)', async ({ request }) => {
+    for (const path of ['/', '/category/Sissy', '/privacy-policy', '/login', '/no-such-page']) {
+      const sources = moduleScriptSources(await (await request.get(path)).text());
+      const big: string[] = [];
+      for (const source of sources) {
+        const code = await (await request.get(source)).text();
+        if (Buffer.byteLength(code) < MIN_HINTED_CHUNK_BYTES) continue;
+        big.push(source);
+        expect(code.startsWith(COMPILE_HINT), `${path}: ${source}`).toBe(true);
+      }
+      expect(big.length, path).toBeGreaterThan(3);
     }
   });
 

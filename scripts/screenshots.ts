@@ -2,7 +2,9 @@
  * npm run screenshots -- [base URL] [out dir]
  * Full-page screenshots of the main pages (and the newest video's page) at
  * 1280 px and 375 px in Debian's Chromium, with and without the age gate,
- * for looking at what people see.
+ * for looking at what people see. A full-page capture does not scroll, so
+ * it renders the parts that wait for the viewport (content-visibility: auto,
+ * decision 034) first: what a person sees as they scroll down.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,8 @@ import { chromium } from '@playwright/test';
 
 const base = process.argv[2] ?? 'http://localhost:3000';
 const outDir = process.argv[3] ?? 'test-results/screenshots';
+/** Renders what waits for the viewport, as scrolling to it would. */
+const RENDER_ALL = '* { content-visibility: visible !important; }';
 const PAGES = ['/', '/category/Sissy', '/search?q=sissy', '/subscribe', '/community-standards', '/cookie-policy', '/lgbtq-support', '/missing-page'];
 
 /** The newest public video's page, when there is one (the demo content gives twelve). */
@@ -34,12 +38,14 @@ async function main() {
     await gated.screenshot({ path: path.join(outDir, `age-gate-${width}.png`) });
     await gated.close();
 
-    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    // bypassCSP: the site's policy (rightly) refuses the style tag RENDER_ALL adds.
+    const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
     await context.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
     const page = await context.newPage();
     for (const pathname of pages) {
       await page.goto(`${base}${pathname}`);
       const name = pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home';
+      await page.addStyleTag({ content: RENDER_ALL });
       await page.screenshot({ path: path.join(outDir, `${name}-${width}.png`), fullPage: true });
     }
     if (width === 375) {

@@ -6,9 +6,10 @@
  * are not counted: they are not in the HTML.
  *
  * The runtime floor is the same sum for a page with no client component of
- * its own, built apart with the same versions (runtimeFloorGzip): React, React
- * DOM, the App Router runtime, and the router's own client components
- * (layout router, error boundaries) that every App Router page loads.
+ * its own, built apart with the same versions and the same compile hints
+ * (runtimeFloorGzip): React, React DOM, the App Router runtime, and the
+ * router's own client components (layout router, error boundaries) that
+ * every App Router page loads.
  * The build manifest's `rootMainFiles` alone leave those out (about 3.5 KB).
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
+import { addCompileHints, COMPILE_HINT, MIN_HINTED_CHUNK_BYTES } from '@/lib/build/compile-hints';
 
 export interface FirstLoadJs {
   /** Sum of the gzipped sizes, bytes. */
@@ -67,7 +70,8 @@ const FLOOR_SOURCES: Record<string, string> = {
 
 /**
  * The runtime floor app: a page with no client component of its own (a root layout of <html> and <body>, a page of
- * text) built by the same Next, React and bundler as the app, in FLOOR_APP. Rebuilt when those versions
+ * text) built by the same Next, React and bundler as the app, in FLOOR_APP, with the app's compile hints on the
+ * chunks it starts with (decision 034), so that bytes and Lighthouse compare like with like. Rebuilt when those versions
  * or its sources change; about a minute the first time. Returns its folder and the versions.
  */
 export function floorApp(): { dir: string; versions: string } {
@@ -75,7 +79,7 @@ export function floorApp(): { dir: string; versions: string } {
     .map((name) => `${name}@${(JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`)
     .join(' ');
   const stamp = path.join(FLOOR_APP, 'versions.txt');
-  const built = `${versions}\n${createHash('sha256').update(JSON.stringify(FLOOR_SOURCES)).digest('hex')}`;
+  const built = `${versions}\n${createHash('sha256').update(JSON.stringify(FLOOR_SOURCES) + COMPILE_HINT + MIN_HINTED_CHUNK_BYTES).digest('hex')}`;
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== built) {
     rmSync(FLOOR_APP, { recursive: true, force: true });
     for (const [file, text] of Object.entries(FLOOR_SOURCES)) {
@@ -89,6 +93,7 @@ export function floorApp(): { dir: string; versions: string } {
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
     });
     if (build.status !== 0) throw new Error(`building the floor app in ${FLOOR_APP} failed`);
+    addCompileHints(path.join(FLOOR_APP, '.next'));
     writeFileSync(stamp, built);
   }
   return { dir: FLOOR_APP, versions };
