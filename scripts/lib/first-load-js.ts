@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { addCompileHints, COMPILE_HINT, MIN_HINTED_CHUNK_BYTES } from '@/lib/build/compile-hints';
+import { addCompileHints } from '@/lib/build/compile-hints';
 
 export interface FirstLoadJs {
   /** Sum of the gzipped sizes, bytes. */
@@ -79,7 +79,9 @@ export function floorApp(): { dir: string; versions: string } {
     .map((name) => `${name}@${(JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`)
     .join(' ');
   const stamp = path.join(FLOOR_APP, 'versions.txt');
-  const built = `${versions}\n${createHash('sha256').update(JSON.stringify(FLOOR_SOURCES) + COMPILE_HINT + MIN_HINTED_CHUNK_BYTES).digest('hex')}`;
+  // The hint step's source is part of the stamp: any change to which chunks it marks, or how, rebuilds the floor.
+  const hintStep = readFileSync(path.join(process.cwd(), 'lib', 'build', 'compile-hints.ts'), 'utf8');
+  const built = `${versions}\n${createHash('sha256').update(JSON.stringify(FLOOR_SOURCES) + hintStep).digest('hex')}`;
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== built) {
     rmSync(FLOOR_APP, { recursive: true, force: true });
     for (const [file, text] of Object.entries(FLOOR_SOURCES)) {
