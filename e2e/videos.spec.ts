@@ -159,6 +159,14 @@ test.describe('watching videos', () => {
     await page.goto(`/video/${id}`);
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: 'Preview.' })).toContainText(/waiting for review|Processing/);
+    // The preview takes the 404's place: one page, one heading.
+    await expect(page.getByRole('heading', { level: 1, name: 'This page doesn’t exist' })).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expectNoSidewaysScroll(page, `owner preview at ${width} px`);
+      await page.screenshot({ path: test.info().outputPath(`owner-preview-${width}.png`), fullPage: true });
+    }
   });
 
   test('Recent Uploads loads the next page when the last card is visible, and keeps the list in the local cache', async ({ confirmedPage: page, request }) => {

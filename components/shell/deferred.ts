@@ -36,3 +36,13 @@ export const DeferredAdminFooterLink = deferredIsland(
   typeof window === 'undefined' ? (require('@/components/admin/AdminFooterLink') as typeof import('@/components/admin/AdminFooterLink')).AdminFooterLink : null,
   'AdminFooterLink',
 );
+
+/**
+ * The video page's 404 for the video's owner and admins: a preview (status and player) in place of the 404. Nothing in
+ * the server's markup (the 404 is cached and the same for everyone); its own small chunk, and the API's only for members.
+ */
+export const DeferredOwnerPreview = deferredIsland(
+  () => import('@/components/videos/OwnerPreview').then((m) => m.OwnerPreview),
+  typeof window === 'undefined' ? (require('@/components/videos/OwnerPreview') as typeof import('@/components/videos/OwnerPreview')).OwnerPreview : null,
+  'OwnerPreview',
+);

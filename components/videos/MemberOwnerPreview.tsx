@@ -1,7 +1,6 @@
 'use client';
 
 import { usePathname } from 'next/navigation';
-import type { ReactNode } from 'react';
 import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
@@ -20,9 +19,9 @@ function statusText(video: Pick<OwnVideoDto, 'status' | 'moderationStatus' | 'pr
 
 /**
  * The preview OwnerPreview loads once the session has a member: the API answers the video's owner (and
- * admins) with its status and playback; anyone else keeps the 404.
+ * admins) with its status and playback, shown in place of the 404; anyone else keeps the 404 alone.
  */
-export function MemberOwnerPreview({ children }: { children: ReactNode }) {
+export function MemberOwnerPreview() {
   const pathname = usePathname();
   const { user } = useSession();
   const streamVideoId = /^\/video\/([A-Za-z0-9_-]{1,32})$/.exec(pathname)?.[1];
@@ -31,9 +30,9 @@ export function MemberOwnerPreview({ children }: { children: ReactNode }) {
     refreshInterval: (latest) => (latest && latest.video.status !== 'ready' && latest.video.status !== 'failed' ? 3000 : 0),
   });
   const video = data?.video;
-  if (!video || !('status' in video)) return <>{children}</>;
+  if (!video || !('status' in video)) return null;
   return (
-    <article aria-labelledby="video-title">
+    <article className="owner-preview" aria-labelledby="video-title">
       <p className="status-banner" role="status">
         <strong>Preview.</strong> {statusText(video)}
       </p>

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 
 import NotFound from '@/app/not-found';
-import { OwnerPreview } from '@/components/videos/OwnerPreview';
+import { DeferredOwnerPreview } from '@/components/shell/deferred';
 import { fullTitle } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
@@ -10,8 +10,9 @@ export function generateMetadata(): Metadata {
 
 export default function VideoNotFound() {
   return (
-    <OwnerPreview>
+    <>
+      <DeferredOwnerPreview />
       <NotFound />
-    </OwnerPreview>
+    </>
   );
 }
