@@ -121,6 +121,65 @@ test.describe('watching videos', () => {
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
   });
 
+  test('the player starts from the button over its poster, by pointer and by keyboard, before the page scripts arrive, and links to the MP4 without JavaScript', async ({ confirmedPage: page, request, browser }) => {
+    test.setTimeout(90_000);
+    const member = await verifiedMember(request, 'starter');
+    const title = `Start button ${unique()}`;
+    const id = await uploadClip(request, member.token, clip, { title, category: 'Beta' });
+    await approve(request, await adminToken(request), id);
+    await waitUntilPublic(id);
+
+    // Until playback starts the browser's controls are not drawn (decision 035): the start button covers the poster.
+    await page.goto(`/video/${id}`);
+    const video = page.getByLabel(`Video: ${title}`);
+    const start = page.getByRole('link', { name: `Play: ${title}` });
+    await expect(start).toBeVisible();
+    expect(await video.evaluate((element: HTMLVideoElement) => element.controls)).toBe(false);
+    await video.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+    });
+    await start.click();
+    await expect(start).toBeHidden();
+    expect(await video.evaluate((element: HTMLVideoElement) => element.controls)).toBe(true);
+    await expect(video).toBeFocused();
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await expect(page).toHaveURL(`/video/${id}`);
+
+    // By keyboard, with none of the page's script files: the inline script alone answers.
+    const bare = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    await bare.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
+    await bare.route('**/_next/static/**/*.js', (route) => route.abort());
+    const phone = await bare.newPage();
+    await phone.goto(`/video/${id}`);
+    const phoneVideo = phone.getByLabel(`Video: ${title}`);
+    await phoneVideo.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+    });
+    await phone.screenshot({ path: test.info().outputPath('start-button-375.png') });
+    await phone.getByRole('link', { name: `Play: ${title}` }).focus();
+    await phone.keyboard.press('Enter');
+    await expect(phoneVideo).toBeFocused();
+    await expect.poll(() => phoneVideo.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    expect(await phoneVideo.evaluate((element: HTMLVideoElement) => element.controls)).toBe(true);
+    await bare.close();
+
+    // Playback started another way (a member's autoplay, a script) shows the controls as well.
+    await page.goto(`/video/${id}`);
+    await video.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+      return element.play();
+    });
+    await expect(start).toBeHidden();
+    expect(await video.evaluate((element: HTMLVideoElement) => element.controls)).toBe(true);
+
+    // Without JavaScript the button is a plain link to the video file, which the browser plays itself.
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await noScript.newPage();
+    await plain.goto(`/video/${id}`);
+    await expect(plain.getByRole('link', { name: `Play: ${title}` })).toHaveAttribute('href', `/media/videos/${id}/web.mp4`);
+    await noScript.close();
+  });
+
   test('the embed page asks for age confirmation, then plays', async ({ page, request }) => {
     test.setTimeout(90_000);
     const member = await verifiedMember(request, 'embedder');

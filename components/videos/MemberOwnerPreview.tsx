@@ -45,6 +45,7 @@ export function MemberOwnerPreview() {
           hlsUrl={video.playback.hlsUrl}
           countView={false}
           allowAutoplay={false}
+          startButton={false}
         />
       ) : null}
       <h1 id="video-title" className="watch-title">

@@ -1,4 +1,5 @@
 import type { PlayerSource } from './PlayerEnhancer';
+import { PLAYER_START_SCRIPT } from './player-start-script';
 import { DeferredPlayerEnhancer } from './deferred-player';
 
 interface PlayerProps extends PlayerSource {
@@ -9,21 +10,45 @@ interface PlayerProps extends PlayerSource {
   countView?: boolean;
   /** The embed page autoplays never; the video page follows the member's preference. */
   allowAutoplay?: boolean;
+  /**
+   * The start button over the poster instead of the browser's controls until playback starts (decision 035).
+   * Its inline script runs only in server HTML: a player React draws in the browser (the owner's preview) has
+   * the controls from the start.
+   */
+  startButton?: boolean;
 }
+
+const PlayIcon = () => (
+  <svg width="28" height="28" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">
+    <path d="M8 5.14v13.72a1 1 0 0 0 1.52.85l10.6-6.86a1 1 0 0 0 0-1.7L9.52 4.29A1 1 0 0 0 8 5.14Z" />
+  </svg>
+);
 
 /**
  * The video player: a native <video> element that plays the web MP4 from the server HTML (works without
  * JavaScript, and for crawlers), plays at once however long the page's scripts take, and is enhanced by
  * PlayerEnhancer (HLS, autoplay preference, view count), whose code loads after the page's first load.
  */
-export function VideoPlayer({ streamVideoId, title, poster, mp4Url, hlsUrl, countView = true, allowAutoplay = true }: PlayerProps) {
+export function VideoPlayer({ streamVideoId, title, poster, mp4Url, hlsUrl, countView = true, allowAutoplay = true, startButton = true }: PlayerProps) {
   const videoId = `player-${streamVideoId}`;
+  const source = mp4Url ?? hlsUrl;
+  const withStart = startButton && source !== null;
   return (
-    <div className="player">
-      <video id={videoId} controls playsInline preload="metadata" poster={poster ?? undefined} aria-label={`Video: ${title}`} src={mp4Url ?? undefined}>
-        Your browser cannot play this video.{mp4Url && <a href={mp4Url}> Download it instead.</a>}
-      </video>
-      <DeferredPlayerEnhancer videoId={videoId} streamVideoId={streamVideoId} mp4Url={mp4Url} hlsUrl={hlsUrl} countView={countView} allowAutoplay={allowAutoplay} />
-    </div>
+    <>
+      <div className="player">
+        <video id={videoId} controls={!withStart} playsInline preload="metadata" poster={poster ?? undefined} aria-label={`Video: ${title}`} src={mp4Url ?? undefined}>
+          Your browser cannot play this video.{mp4Url && <a href={mp4Url}> Download it instead.</a>}
+        </video>
+        {withStart && (
+          <a className="player-start" href={source} aria-label={`Play: ${title}`}>
+            <span className="player-start-icon">
+              <PlayIcon />
+            </span>
+          </a>
+        )}
+        <DeferredPlayerEnhancer videoId={videoId} streamVideoId={streamVideoId} mp4Url={mp4Url} hlsUrl={hlsUrl} countView={countView} allowAutoplay={allowAutoplay} />
+      </div>
+      {withStart && <script dangerouslySetInnerHTML={{ __html: PLAYER_START_SCRIPT }} />}
+    </>
   );
 }

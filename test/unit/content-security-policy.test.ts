@@ -1,6 +1,7 @@
 import { AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT } from '@/components/shell/age-gate-boot';
 import { HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT } from '@/components/shell/header-script';
 import { SPECULATION_RULES } from '@/components/shell/speculation-rules';
+import { PLAYER_START_SCRIPT } from '@/components/videos/player-start-script';
 import { contentSecurityPolicy, newNonce, scriptHashSource } from '@/lib/http/content-security-policy';
 import { inlineScripts, pageScriptHashes } from '@/lib/http/inline-scripts';
 import { APP_INLINE_SCRIPTS, hashPolicy, noncePolicy } from '@/lib/http/page-policy';
@@ -79,7 +80,7 @@ describe('page policies', () => {
   it('allow inline scripts of a page rendered now by nonce, and the app’s own scripts by hash, never unsafe-inline', () => {
     const nonce = newNonce();
     const policy = noncePolicy(nonce, { dev: false });
-    expect(directive(policy, 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' ${scriptHashSource(AGE_GATE_BOOT_SCRIPT)} ${scriptHashSource(AGE_GATE_READY_SCRIPT)} ${scriptHashSource(HEADER_BOOT_SCRIPT)} ${scriptHashSource(HEADER_READY_SCRIPT)} ${scriptHashSource(SPECULATION_RULES)}`);
+    expect(directive(policy, 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' ${scriptHashSource(AGE_GATE_BOOT_SCRIPT)} ${scriptHashSource(AGE_GATE_READY_SCRIPT)} ${scriptHashSource(HEADER_BOOT_SCRIPT)} ${scriptHashSource(HEADER_READY_SCRIPT)} ${scriptHashSource(PLAYER_START_SCRIPT)} ${scriptHashSource(SPECULATION_RULES)}`);
     expect(policy).toContain("object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'");
     expect(newNonce()).not.toBe(nonce);
     expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
