@@ -134,6 +134,9 @@ test.describe('watching videos', () => {
     const video = page.getByLabel(`Video: ${title}`);
     const start = page.getByRole('link', { name: `Play: ${title}` });
     await expect(start).toBeVisible();
+    // The duration the controls would show, as on the cards, in the button's name too.
+    await expect(start).toHaveText('0:03');
+    await expect(start).toHaveAccessibleName(`Play: ${title} (0:03)`);
     expect(await video.evaluate((element: HTMLVideoElement) => element.controls)).toBe(false);
     await video.evaluate((element: HTMLVideoElement) => {
       element.muted = true;

@@ -1,3 +1,5 @@
+import { formatDuration } from '@/lib/format/numbers';
+
 import type { PlayerSource } from './PlayerEnhancer';
 import { PLAYER_START_SCRIPT } from './player-start-script';
 import { DeferredPlayerEnhancer } from './deferred-player';
@@ -6,6 +8,8 @@ interface PlayerProps extends PlayerSource {
   streamVideoId: string;
   title: string;
   poster: string | null;
+  /** Shown on the start button, as on the cards: the browser's controls (and their time display) come at the first play. */
+  durationSeconds?: number | null;
   /** Count a view when playback starts (public videos; not owner previews). */
   countView?: boolean;
   /** The embed page autoplays never; the video page follows the member's preference. */
@@ -29,10 +33,11 @@ const PlayIcon = () => (
  * JavaScript, and for crawlers), plays at once however long the page's scripts take, and is enhanced by
  * PlayerEnhancer (HLS, autoplay preference, view count), whose code loads after the page's first load.
  */
-export function VideoPlayer({ streamVideoId, title, poster, mp4Url, hlsUrl, countView = true, allowAutoplay = true, startButton = true }: PlayerProps) {
+export function VideoPlayer({ streamVideoId, title, poster, durationSeconds = null, mp4Url, hlsUrl, countView = true, allowAutoplay = true, startButton = true }: PlayerProps) {
   const videoId = `player-${streamVideoId}`;
   const source = mp4Url ?? hlsUrl;
   const withStart = startButton && source !== null;
+  const duration = formatDuration(durationSeconds);
   return (
     <>
       <div className="player">
@@ -40,10 +45,11 @@ export function VideoPlayer({ streamVideoId, title, poster, mp4Url, hlsUrl, coun
           Your browser cannot play this video.{mp4Url && <a href={mp4Url}> Download it instead.</a>}
         </video>
         {withStart && (
-          <a className="player-start" href={source} aria-label={`Play: ${title}`}>
+          <a className="player-start" href={source} aria-label={duration ? `Play: ${title} (${duration})` : `Play: ${title}`}>
             <span className="player-start-icon">
               <PlayIcon />
             </span>
+            {duration && <span className="video-duration">{duration}</span>}
           </a>
         )}
         <DeferredPlayerEnhancer videoId={videoId} streamVideoId={streamVideoId} mp4Url={mp4Url} hlsUrl={hlsUrl} countView={countView} allowAutoplay={allowAutoplay} />

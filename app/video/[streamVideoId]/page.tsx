@@ -91,7 +91,7 @@ export default async function VideoPage({ params }: Props) {
       />
       <div className="watch">
         <article aria-labelledby="video-title">
-          <VideoPlayer streamVideoId={video.streamVideoId} title={video.title} poster={poster} mp4Url={playback.mp4Url} hlsUrl={playback.hlsUrl} />
+          <VideoPlayer streamVideoId={video.streamVideoId} title={video.title} poster={poster} durationSeconds={video.durationSeconds} mp4Url={playback.mp4Url} hlsUrl={playback.hlsUrl} />
           <h1 id="video-title" className="watch-title">
             {video.title}
           </h1>
