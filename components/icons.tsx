@@ -46,6 +46,13 @@ export const VideoIcon = ({ size = 40 }: IconProps) => (
   </svg>
 );
 
+/** Filled: the player's start button (decision 035). */
+export const PlayIcon = ({ size = 28 }: IconProps) => (
+  <svg {...base(size)} fill="currentColor" stroke="none">
+    <path d="M8 5.14v13.72a1 1 0 0 0 1.52.85l10.6-6.86a1 1 0 0 0 0-1.7L9.52 4.29A1 1 0 0 0 8 5.14Z" />
+  </svg>
+);
+
 export const SparkIcon = ({ size = 20 }: IconProps) => (
   <svg {...base(size)}>
     <path d="M12 3v4M12 17v4M3 12h4M17 12h4M5.6 5.6l2.8 2.8M15.6 15.6l2.8 2.8M5.6 18.4l2.8-2.8M15.6 8.4l2.8-2.8" />

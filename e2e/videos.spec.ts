@@ -124,11 +124,17 @@ test.describe('watching videos', () => {
   test('the player starts from the button over its poster, by pointer and by keyboard, before the page scripts arrive, and links to the MP4 without JavaScript', async ({ confirmedPage: page, request, browser }) => {
     test.setTimeout(90_000);
     const member = await verifiedMember(request, 'starter');
-    const title = `Start button ${unique()}`;
+    // The title is written into the button's name, beside the inline script: markup in it stays text.
+    const title = `Start "button" </script ><img src=x onerror=alert(1)> ${unique()}`;
     const id = await uploadClip(request, member.token, clip, { title, category: 'Beta' });
     await approve(request, await adminToken(request), id);
     await waitUntilPublic(id);
 
+    const alerts: string[] = [];
+    page.on('dialog', (dialog) => {
+      alerts.push(dialog.message());
+      void dialog.dismiss();
+    });
     // Until playback starts the browser's controls are not drawn (decision 035): the start button covers the poster.
     await page.goto(`/video/${id}`);
     const video = page.getByLabel(`Video: ${title}`);
@@ -137,6 +143,7 @@ test.describe('watching videos', () => {
     // The duration the controls would show, as on the cards, in the button's name too.
     await expect(start).toHaveText('0:03');
     await expect(start).toHaveAccessibleName(`Play: ${title} (0:03)`);
+    expect(await page.locator('.player img, .player script').count()).toBe(0);
     expect(await video.evaluate((element: HTMLVideoElement) => element.controls)).toBe(false);
     await video.evaluate((element: HTMLVideoElement) => {
       element.muted = true;
@@ -147,6 +154,7 @@ test.describe('watching videos', () => {
     await expect(video).toBeFocused();
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
     await expect(page).toHaveURL(`/video/${id}`);
+    expect(alerts).toEqual([]);
 
     // By keyboard, with none of the page's script files: the inline script alone answers.
     const bare = await browser.newContext({ viewport: { width: 375, height: 800 } });

@@ -1,3 +1,4 @@
+import { PlayIcon } from '@/components/icons';
 import { formatDuration } from '@/lib/format/numbers';
 
 import type { PlayerSource } from './PlayerEnhancer';
@@ -21,12 +22,6 @@ interface PlayerProps extends PlayerSource {
    */
   startButton?: boolean;
 }
-
-const PlayIcon = () => (
-  <svg width="28" height="28" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">
-    <path d="M8 5.14v13.72a1 1 0 0 0 1.52.85l10.6-6.86a1 1 0 0 0 0-1.7L9.52 4.29A1 1 0 0 0 8 5.14Z" />
-  </svg>
-);
 
 /**
  * The video player: a native <video> element that plays the web MP4 from the server HTML (works without
