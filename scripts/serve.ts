@@ -16,6 +16,7 @@ import next from 'next';
 import { parseEnv } from '../lib/config/schema';
 import { stampClientAddress } from '../lib/http/client-address';
 import { blockedAnswer, handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
+import { outlastClientKeepAlive } from '../lib/http/keep-alive';
 import { listenWithReceiver, UploadReceiver } from '../lib/http/upload-receiver';
 import type { ReceivedUpload } from '../lib/http/upload-receiver/protocol';
 import { declareClientAddressStamping, handOverReceivedUpload, handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
@@ -94,6 +95,7 @@ async function main() {
     if (isUploadRequest(req) && handOverUpload(req, res)) return;
     void handle(req, res);
   }));
+  outlastClientKeepAlive(server);
   // Upload PATCHes that open a connection go to the upload receiver process, which writes their bodies off this heap (decision 026).
   const receiver = new UploadReceiver({
     entry: path.join(process.cwd(), 'scripts', 'upload-receiver.ts'),

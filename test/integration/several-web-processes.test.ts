@@ -1,12 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, get as httpGet } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
 import { eq } from 'drizzle-orm';
 
 import { users } from '@/lib/db/schema';
+import { KEEP_ALIVE_TIMEOUT_MS } from '@/lib/http/keep-alive';
 import { hashPassword } from '@/lib/server/auth/passwords';
 
 import { serverEnv as e2eBuildEnv } from '../../playwright.config';
@@ -207,5 +209,27 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
     expect(tookMs).toBeLessThan(3_000);
     const [user] = await database.db.select({ email: users.email }).from(users).where(eq(users.id, member.id));
     expect(mails().map((name) => readFileSync(path.join(outbox, name), 'utf8')).some((mail) => mail.includes(user!.email))).toBe(true);
+  });
+
+  it('keeps an idle keep-alive connection open longer than the proxy in front of it would, so a reused connection is never cut under a request', async () => {
+    // One connection, reused as nginx reuses its upstream connections (deploy/nginx.conf: keepalive).
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; keepAlive: string | undefined; reused: boolean }>((resolve, reject) => {
+        const req = httpGet(`${A}/robots.txt`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive']?.toString(), reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      const first = await get();
+      expect(first).toMatchObject({ status: 200, reused: false, keepAlive: `timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}` });
+      // Longer than Node's default (5 s), after which the server used to close the connection as a client sent on it.
+      await sleep(6_000);
+      expect(await get()).toEqual({ status: 200, keepAlive: first.keepAlive, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });
