@@ -26,6 +26,14 @@
  * (built in the temporary folder as bench:first-load-js builds it): what any App Router
  * page costs a phone before any code of ours.
  *
+ * Each target page is measured a second time without its scripts (Next's
+ * runtime, its RSC payload and React; the app's own constant inline scripts
+ * stay), through scripts/lib/script-free-proxy.ts: the page's own rendering
+ * cost on this machine. Its TBT subtracted from the page's, in the same run,
+ * is what the scripts add, a figure that compares across machines where the
+ * absolute TBT does not (one whose rendering alone blocks for longer than the
+ * target). BENCH_LIGHTHOUSE_SCRIPT_FREE=0 skips these rows.
+ *
  * BENCH_PORT (default 3240), BENCH_LIGHTHOUSE_RUNS (default 3),
  * BENCH_LIGHTHOUSE_REPORTS=<dir> keeps every run's JSON report there.
  */
@@ -43,6 +51,7 @@ import { median } from './lib/bench';
 import { buildIfNeeded } from './lib/build';
 import { floorApp } from './lib/first-load-js';
 import { commandName, processTree } from './lib/proc';
+import { startScriptFreeProxy } from './lib/script-free-proxy';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 
 const execFileAsync = promisify(execFile);
@@ -57,6 +66,10 @@ const DEMO_CLIPS = 12;
 const DEMO_TIMEOUT_MS = 8 * 60 * 1000;
 const METRICS_PORT = PORT + 1;
 const FLOOR_PORT = PORT + 2;
+const SCRIPT_FREE_PORT = PORT + 3;
+const SCRIPT_FREE = process.env.BENCH_LIGHTHOUSE_SCRIPT_FREE !== '0';
+const SCRIPT_FREE_SUFFIX = ' without scripts';
+const LABEL_WIDTH = 40;
 const FLOOR_LABEL = 'runtime floor (Next app)';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -183,25 +196,37 @@ async function main() {
 
     chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
     const results = new Map<string, PageMedians>();
-    for (const pathname of pages) {
+    const measure = async (label: string, origin: string, pathname: string, reportName?: string) => {
       const runs: PageMedians[] = [];
       // Warm the page cache right before, as a live site's is: the runs measure the page, not a first render after a quiet minute.
       await (await fetch(`${ORIGIN}${pathname}`, { headers: { 'accept-encoding': 'br, gzip' } })).arrayBuffer();
       for (let run = 1; run <= RUNS; run += 1) {
-        runs.push(await audit(`${ORIGIN}${pathname}`, chrome.port, run));
-        console.error(`${pathname}: run ${run}/${RUNS} performance ${runs.at(-1)!.scores.performance}`);
+        runs.push(await audit(`${origin}${pathname}`, chrome!.port, run, reportName));
+        console.error(`${label}: run ${run}/${RUNS} performance ${runs.at(-1)!.scores.performance}`);
       }
-      results.set(pathname, medians(runs));
+      results.set(label, medians(runs));
+    };
+    for (const pathname of pages) await measure(pathname, ORIGIN, pathname);
+    if (SCRIPT_FREE) {
+      const proxy = await startScriptFreeProxy(ORIGIN, SCRIPT_FREE_PORT);
+      try {
+        for (const pathname of targetPages) {
+          const name = `${pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}-without-scripts`;
+          await measure(`${pathname}${SCRIPT_FREE_SUFFIX}`, `http://127.0.0.1:${SCRIPT_FREE_PORT}`, pathname, name);
+        }
+      } finally {
+        proxy.close();
+      }
     }
     results.set(FLOOR_LABEL, await measureFloor(chrome.port));
 
     const load = os.loadavg().map((n) => n.toFixed(2)).join(' ');
     console.log(`\nbench:lighthouse — lighthouse 12 mobile (simulated throttling), median of ${RUNS} runs, ${os.cpus().length} cores, load ${load}`);
-    console.log(`${'page'.padEnd(26)}perf  a11y  bp   seo    LCP ms   TBT ms    CLS     FCP ms    SI ms  bench index`);
+    console.log(`${'page'.padEnd(LABEL_WIDTH)}perf  a11y  bp   seo    LCP ms   TBT ms    CLS     FCP ms    SI ms  bench index`);
     for (const [pathname, m] of results) {
-      const reference = REFERENCE_PAGES.includes(pathname) || pathname === FLOOR_LABEL ? '  (reference)' : '';
+      const reference = targetPages.includes(pathname) ? '' : '  (reference)';
       console.log(
-        `${pathname.padEnd(26)}${String(m.scores.performance).padEnd(6)}${String(m.scores.accessibility).padEnd(6)}${String(m.scores['best-practices']).padEnd(5)}${String(m.scores.seo).padEnd(5)}` +
+        `${pathname.padEnd(LABEL_WIDTH)}${String(m.scores.performance).padEnd(6)}${String(m.scores.accessibility).padEnd(6)}${String(m.scores['best-practices']).padEnd(5)}${String(m.scores.seo).padEnd(5)}` +
           `${m.metrics.LCP.toFixed(0).padStart(8)}${m.metrics.TBT.toFixed(0).padStart(9)}${m.metrics.CLS.toFixed(3).padStart(8)}${m.metrics.FCP.toFixed(0).padStart(10)}${m.metrics.SI.toFixed(0).padStart(9)}` +
           `${m.benchmarkIndex.toFixed(0).padStart(13)}${reference}`,
       );
@@ -215,6 +240,14 @@ async function main() {
         const ok = target.ok(value);
         allMet &&= ok;
         console.log(`${ok ? 'met    ' : 'NOT MET'}  ${pathname.padEnd(26)}${target.name.padEnd(16)}${target.show(value).padEnd(10)}(target ${target.goal})`);
+      }
+    }
+    if (SCRIPT_FREE) {
+      console.log('\nTBT the scripts add (the page minus the same page without them, same run):');
+      for (const pathname of targetPages) {
+        const page = results.get(pathname)!.metrics.TBT;
+        const bare = results.get(`${pathname}${SCRIPT_FREE_SUFFIX}`)!.metrics.TBT;
+        console.log(`  ${pathname.padEnd(26)}${Math.round(page - bare)} ms (${Math.round(page)} − ${Math.round(bare)})`);
       }
     }
     console.log(`\n${allMet ? 'all targets met' : 'some targets not met'}`);

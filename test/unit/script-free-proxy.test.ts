@@ -1,0 +1,46 @@
+import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
+import { PLAYER_START_SCRIPT } from '@/components/videos/player-start-script';
+
+import { withoutFrameworkScripts } from '../../scripts/lib/script-free-proxy';
+
+/** What bench:lighthouse measures as "the page without its scripts" (scripts/lib/script-free-proxy.ts). */
+describe('withoutFrameworkScripts', () => {
+  const jsonLd = '<script type="application/ld+json">{"@type":"VideoObject","name":"A \\u003c/script> title"}</script>';
+
+  it("keeps the app's own inline scripts, JSON-LD and the rest of the page; drops Next's and React's scripts and script preloads", () => {
+    const html = [
+      '<head><link rel="stylesheet" href="/_next/static/chunks/site.css" data-precedence="next"/>',
+      '<link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/a.js"/>',
+      '<link rel="modulepreload" href="/_next/static/chunks/m.js">',
+      '<link rel="preload" as="image" href="/media/poster.webp">',
+      `<script>${AGE_GATE_BOOT_SCRIPT}</script>`,
+      '<script src="/_next/static/chunks/a.js" async=""></script></head>',
+      `<body><p>Text</p>${jsonLd}`,
+      `<div class="player"><video></video></div><script>${PLAYER_START_SCRIPT}</script>`,
+      '<script nonce="abc">(self.__next_f=self.__next_f||[]).push([0])</script>',
+      '<script nonce="abc">self.__next_f.push([1,"x > y"])</SCRIPT >',
+      '<script src="/_next/static/chunks/b.js" data-title="a > b" async=""></script>',
+      '</body>',
+    ].join('');
+    expect(withoutFrameworkScripts(html)).toBe(
+      [
+        '<head><link rel="stylesheet" href="/_next/static/chunks/site.css" data-precedence="next"/>',
+        '<link rel="preload" as="image" href="/media/poster.webp">',
+        `<script>${AGE_GATE_BOOT_SCRIPT}</script>`,
+        '</head>',
+        `<body><p>Text</p>${jsonLd}`,
+        `<div class="player"><video></video></div><script>${PLAYER_START_SCRIPT}</script>`,
+        '</body>',
+      ].join(''),
+    );
+  });
+
+  it('drops an inline script that only resembles an app script', () => {
+    expect(withoutFrameworkScripts(`<p>a</p><script>${AGE_GATE_BOOT_SCRIPT};alert(1)</script><p>b</p>`)).toBe('<p>a</p><p>b</p>');
+  });
+
+  it('leaves a page without scripts as it is', () => {
+    const html = '<html><body><p>text &lt;script&gt;</p></body></html>';
+    expect(withoutFrameworkScripts(html)).toBe(html);
+  });
+});
