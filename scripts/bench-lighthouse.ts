@@ -135,9 +135,12 @@ async function waitForIdleQueue(serverPid: number): Promise<void> {
   }
 }
 
+/** A report's file name for a page: its path with every run of other characters made one dash ('home' for `/`). */
+const reportNameOf = (pathname: string) => pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home';
+
 /** One Lighthouse run in a plain Node child (scripts/lib/lighthouse-audit.mjs says why). */
 async function audit(url: string, chromePort: number, run: number, name?: string): Promise<PageMedians> {
-  const reportName = name ?? (new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home');
+  const reportName = name ?? reportNameOf(new URL(url).pathname);
   const reportPath = REPORT_DIR ? path.join(REPORT_DIR, `${reportName}-${run}.json`) : undefined;
   const args = JSON.stringify({ url, chromePort, storageKey: STORAGE_KEYS.ageConfirmed, reportPath });
   const { stdout } = await execFileAsync(process.execPath, ['scripts/lib/lighthouse-audit.mjs', args], { maxBuffer: 16 * 1024 * 1024 });
@@ -211,8 +214,7 @@ async function main() {
       const proxy = await startScriptFreeProxy(ORIGIN, SCRIPT_FREE_PORT);
       try {
         for (const pathname of targetPages) {
-          const name = `${pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}-without-scripts`;
-          await measure(`${pathname}${SCRIPT_FREE_SUFFIX}`, `http://127.0.0.1:${SCRIPT_FREE_PORT}`, pathname, name);
+          await measure(`${pathname}${SCRIPT_FREE_SUFFIX}`, `http://127.0.0.1:${SCRIPT_FREE_PORT}`, pathname, `${reportNameOf(pathname)}-without-scripts`);
         }
       } finally {
         proxy.close();

@@ -13,9 +13,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
+import { isExecutable } from '@/lib/http/inline-scripts';
 import { APP_INLINE_SCRIPTS } from '@/lib/http/page-policy';
 
-/** A start tag's attributes may hold a quoted `>`; the end tag is `</script` followed by space, `/` or `>` in any case. */
+/**
+ * A start tag's attributes may hold a quoted `>`. Unlike lib/http/inline-scripts.ts, which only reads scripts,
+ * this match takes the whole end tag (`</script >` included), so that removing it leaves nothing behind.
+ */
 const SCRIPT_ELEMENT = /<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script[^>]*>/gi;
 const LINK_ELEMENT = /<link\b((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
 const MODULE_PRELOAD = /(?:^|\s)rel\s*=\s*["']?modulepreload\b/i;
@@ -23,19 +27,18 @@ const PRELOAD = /(?:^|\s)rel\s*=\s*["']?preload\b/i;
 const AS_SCRIPT = /(?:^|\s)as\s*=\s*["']?script\b/i;
 const SRC_ATTRIBUTE = /(?:^|\s)src\s*=/i;
 const TYPE_ATTRIBUTE = /(?:^|\s)type\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
-const DATA_TYPES = new Set(['application/ld+json', 'application/json']);
 const APP_SCRIPTS = new Set(APP_INLINE_SCRIPTS);
 /** Bodies the server compresses: the proxy compresses them again (fetch hands them over decoded), so transfer sizes stay close to the server's. */
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
-/** The page with only the app's own inline scripts and its data blocks left. */
+/** The page with only the app's own inline scripts and the script elements a browser does not run (JSON-LD, speculation rules) left. */
 export function withoutFrameworkScripts(html: string): string {
   return html
     .replace(SCRIPT_ELEMENT, (element, attributes: string, text: string) => {
       if (SRC_ATTRIBUTE.test(attributes)) return '';
       const [, double, single, bare] = TYPE_ATTRIBUTE.exec(attributes) ?? [];
       const type = (double ?? single ?? bare ?? '').trim().toLowerCase();
-      return APP_SCRIPTS.has(text) || DATA_TYPES.has(type) ? element : '';
+      return APP_SCRIPTS.has(text) || !isExecutable({ type, nonce: '', text }) ? element : '';
     })
     .replace(LINK_ELEMENT, (element, attributes: string) => (MODULE_PRELOAD.test(attributes) || (PRELOAD.test(attributes) && AS_SCRIPT.test(attributes)) ? '' : element));
 }
@@ -43,7 +46,7 @@ export function withoutFrameworkScripts(html: string): string {
 /** Headers that describe the body as the server sent it, not as the proxy sends it. */
 const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
 
-/** Starts the proxy on 127.0.0.1:port in front of `origin`; GET and HEAD only, as a page load needs. */
+/** Starts the proxy on 127.0.0.1:port in front of `origin`. Request bodies are not forwarded: a page load sends none. */
 export async function startScriptFreeProxy(origin: string, port: number): Promise<Server> {
   const server = createServer((req, res) => {
     const headers = Object.fromEntries(

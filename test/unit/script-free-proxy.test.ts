@@ -39,6 +39,11 @@ describe('withoutFrameworkScripts', () => {
     expect(withoutFrameworkScripts(`<p>a</p><script>${AGE_GATE_BOOT_SCRIPT};alert(1)</script><p>b</p>`)).toBe('<p>a</p><p>b</p>');
   });
 
+  it('drops every inline script a browser runs, a module too, and keeps those it does not run', () => {
+    const html = '<script type="module">import("/_next/static/chunks/c.js")</script><script type="text/javascript">boot()</script><script type="speculationrules">{"prefetch":[]}</script>';
+    expect(withoutFrameworkScripts(html)).toBe('<script type="speculationrules">{"prefetch":[]}</script>');
+  });
+
   it('leaves a page without scripts as it is', () => {
     const html = '<html><body><p>text &lt;script&gt;</p></body></html>';
     expect(withoutFrameworkScripts(html)).toBe(html);
