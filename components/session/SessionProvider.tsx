@@ -5,6 +5,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 
 import type { UserDto } from '@/lib/api-types';
 import { readStorage, writeStorage } from '@/lib/client/browser-store';
+import { taskOfItsOwn } from '@/lib/client/own-task';
 import { onClientEvent } from '@/lib/client/client-events';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
@@ -103,14 +104,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [endSession]);
 
   // Start-up: restore from the stored token; loading ends whether or not that works. Without one, nothing loads.
+  // In a task of its own, not in the page's passive effects (lib/client/own-task.ts): a document's first read of
+  // localStorage waits for the browser to hand the storage over, the store's change re-renders its readers
+  // synchronously, and the client's chunk is asked for by appending a <script>.
   useEffect(() => {
     let live = true;
-    const stored = readStorage('localStorage', STORAGE_KEYS.token);
-    const restored = stored
-      ? loadClient()
-          .then((client) => client.restoreSession(stored))
-          .catch(() => ({ token: stored, user: null }))
-      : Promise.resolve({ token: null, user: null });
+    const restored = taskOfItsOwn().then(() => {
+      const stored = readStorage('localStorage', STORAGE_KEYS.token);
+      if (!stored) return { token: null, user: null };
+      return loadClient()
+        .then((client) => client.restoreSession(stored))
+        .catch(() => ({ token: stored, user: null }));
+    });
     void restored.then((session) => {
       if (live) store.set({ token: session.token, user: session.user, loading: false });
     });

@@ -6,6 +6,7 @@ import { createContext, createElement, startTransition, useContext, useEffect, u
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 
 import { SessionContext } from '@/components/session/SessionProvider';
+import { inTaskOfItsOwn, taskOfItsOwn } from '@/lib/client/own-task';
 
 export interface DeferredIslandOptions {
   /** The wrapper's element: `span` where the island sits among phrasing content (a button in a line of text). */
@@ -91,8 +92,9 @@ function islandTree<Props extends object>(Island: ComponentType<Props>, props: P
  * `dangerouslySetInnerHTML`, whose children React neither compares nor touches), so the server's markup stays as
  * it is. The island's chunk, which the HTML does not name, is asked for as the page hydrates; when it arrives the
  * island is hydrated over that markup in its own root (the same elements: nothing drawn again, the first picture
- * stays the page's LCP), as a transition, which React slices into short tasks. A browser-only render (no server
- * markup) renders it there instead.
+ * stays the page's LCP), as a transition, which React slices into short tasks. Asking for the chunk and making the
+ * root each run in a task of their own (lib/client/own-task.ts), not piled into the page's hydration or the chunk's arrival.
+ * A browser-only render (no server markup) renders it there instead.
  *
  * Why not the alternatives, measured (decision 031): rendering the island anew over the server's markup made new
  * elements for every card, which doubled home's main-thread work on a phone (TBT 126 → 549 ms); `React.lazy` in a
@@ -119,7 +121,8 @@ export function deferredIsland<Props extends object>(
   const { as = 'div', inertUntilLoaded = false } = options;
   if (typeof window === 'undefined' && !server) throw new Error(`deferredIsland(${name}): the server needs the island itself`);
   let loading: Promise<ComponentType<Props>> | null = null;
-  const fetchIsland = () => (loading ??= load());
+  // Asking for the chunk appends a <script>: in a task of its own, not in the page's hydration or effects (lib/client/own-task.ts).
+  const fetchIsland = () => (loading ??= taskOfItsOwn().then(load));
   // A chunk that cannot load (a dropped connection, a deploy that removed it) leaves the server's markup as it is.
   const onLoadError = (error: unknown) => console.error(`Could not load ${name}:`, error);
 
@@ -135,14 +138,19 @@ export function deferredIsland<Props extends object>(
 
     useEffect(() => {
       let live = true;
-      fetchIsland().then((Island) => {
-        const element = wrapper.current;
-        if (!live || !element) return;
-        const tree = islandTree(Island, props, values, element);
-        if (root.current) root.current.render(tree);
-        else if (fromServer) startTransition(() => void (root.current = hydrateRoot(element, tree, { identifierPrefix: `${name}${++roots}-` })));
-        else (root.current = createRoot(element, { identifierPrefix: `${name}${++roots}-` })).render(tree);
-      }, onLoadError);
+      fetchIsland().then(
+        // Each island's root in a task of its own: the islands sharing a chunk would all start in the task it arrives in.
+        (Island) =>
+          inTaskOfItsOwn(() => {
+            const element = wrapper.current;
+            if (!live || !element) return;
+            const tree = islandTree(Island, props, values, element);
+            if (root.current) root.current.render(tree);
+            else if (fromServer) startTransition(() => void (root.current = hydrateRoot(element, tree, { identifierPrefix: `${name}${++roots}-` })));
+            else (root.current = createRoot(element, { identifierPrefix: `${name}${++roots}-` })).render(tree);
+          }),
+        onLoadError,
+      );
       return () => {
         live = false;
       };
@@ -184,10 +192,18 @@ export function deferredIsland<Props extends object>(
     return <Wrapper {...marks} ref={ref} />;
   }
 
-  const hydrateInto = (element: HTMLElement, values: unknown[]) =>
-    fetchIsland().then((Island) => {
-      const props = JSON.parse(element.dataset.props ?? '{}') as Props;
-      startTransition(() => void hydrateRoot(element, islandTree(Island, props, values, element), { identifierPrefix: `${name}${++roots}-` }));
-    }, onLoadError);
+  // Called from the page's passive effects: the chunk is asked for, and the root made, each in a task of its own.
+  const hydrateInto = async (element: HTMLElement, values: unknown[]) => {
+    let Island: ComponentType<Props>;
+    try {
+      Island = await fetchIsland();
+    } catch (error) {
+      onLoadError(error);
+      return;
+    }
+    await taskOfItsOwn();
+    const props = JSON.parse(element.dataset.props ?? '{}') as Props;
+    startTransition(() => void hydrateRoot(element, islandTree(Island, props, values, element), { identifierPrefix: `${name}${++roots}-` }));
+  };
   return Object.assign(Deferred, { islandName: name, hydrateInto });
 }

@@ -71,6 +71,9 @@ function onServer({ as: Wrapper = 'div', inertUntilLoaded }: DeferredIslandOptio
   };
 }
 
+/** Lets the island's tasks run (lib/client/own-task.ts): asking for its code, then making its root. */
+const settle = () => act(async () => new Promise((resolve) => setTimeout(resolve, 10)));
+
 async function hydrate(options: DeferredIslandOptions, load: () => Promise<typeof Island>) {
   const container = document.createElement('div');
   container.innerHTML = renderToString(<App island={onServer(options)} store={createSessionStore()} />);
@@ -99,7 +102,11 @@ describe('deferredIsland in the browser', () => {
     expect(wrapper?.hasAttribute('inert')).toBe(true);
     expect(wrapper?.getAttribute('data-state')).toBe('loading');
 
+    await settle();
     await act(async () => arrive(Island));
+    // The code's arrival makes no root in the task it arrives in: the root is made in a task of its own.
+    expect(wrapper?.getAttribute('data-state')).toBe('loading');
+    await settle();
     // Hydrated, not drawn again: the same element, answering from the page's session and router of the moment.
     expect(container.querySelector('button')).toBe(serverButton);
     expect(serverButton?.dataset.state).toBe('visitor');
@@ -114,7 +121,7 @@ describe('deferredIsland in the browser', () => {
     const failed = jest.spyOn(console, 'error').mockImplementation(() => {});
     const { container, errors } = await hydrate({}, () => Promise.reject(new Error('chunk failed')));
     const serverButton = container.querySelector('button');
-    await act(async () => new Promise((resolve) => setTimeout(resolve, 10)));
+    await settle();
     expect(container.querySelector('button')).toBe(serverButton);
     expect(container.querySelector('[data-island]')?.getAttribute('data-state')).toBe('loading');
     expect(errors).toEqual([]);
@@ -136,14 +143,16 @@ describe('deferredIsland in the browser', () => {
     const store = createSessionStore();
     const page = (children: React.ReactNode) => <SessionContext.Provider value={{ store, actions: noActions }}>{children}</SessionContext.Provider>;
     await act(async () => root.render(page([<Deferred key="a" count={1} />])));
+    await settle();
     expect(container.querySelector('button')?.textContent).toBe('Pressed 1 times');
     expect(container.querySelector('[data-island]')?.hasAttribute('data-state')).toBe(false);
 
     await act(async () => root.render(page([<Deferred key="a" count={4} />, <Deferred key="b" count={2} />])));
+    await settle();
     expect([...container.querySelectorAll('button')].map((button) => button.textContent)).toEqual(['Pressed 4 times', 'Pressed 2 times']);
 
     await act(async () => root.render(page(null)));
-    await act(async () => new Promise((resolve) => setTimeout(resolve, 10)));
+    await settle();
     expect(container.querySelectorAll('button')).toHaveLength(0);
     expect(unmounted).toHaveBeenCalledTimes(2);
   });

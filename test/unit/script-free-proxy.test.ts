@@ -1,7 +1,10 @@
 import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
 import { PLAYER_START_SCRIPT } from '@/components/videos/player-start-script';
 
-import { withoutFrameworkScripts } from '../../scripts/lib/script-free-proxy';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { startPageProxy, withoutFrameworkScripts } from '../../scripts/lib/script-free-proxy';
 
 /** What bench:lighthouse measures as "the page without its scripts" (scripts/lib/script-free-proxy.ts). */
 describe('withoutFrameworkScripts', () => {
@@ -47,5 +50,40 @@ describe('withoutFrameworkScripts', () => {
   it('leaves a page without scripts as it is', () => {
     const html = '<html><body><p>text &lt;script&gt;</p></body></html>';
     expect(withoutFrameworkScripts(html)).toBe(html);
+  });
+});
+
+/** The proxy bench:lighthouse measures both arms through: the page as it is, and rewritten. */
+describe('startPageProxy', () => {
+  const page = '<html><body><p>Text</p><script src="/_next/static/chunks/a.js" async=""></script></body></html>';
+  const servers: Server[] = [];
+  afterAll(() => servers.forEach((server) => server.close()));
+
+  /** A port nothing listens on (the proxy takes a port, not a server). */
+  async function freePort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
+
+  async function proxyOf(origin: string, rewriteHtml?: (html: string) => string): Promise<string> {
+    const port = await freePort();
+    servers.push(await startPageProxy(origin, port, rewriteHtml));
+    return `http://127.0.0.1:${port}`;
+  }
+
+  it('answers a page as the server does, or rewritten, with the headers a browser reads', async () => {
+    const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const asIs = await fetch(`${await proxyOf(origin)}/video/x`);
+    expect(asIs.headers.get('cache-control')).toBe('no-store');
+    expect(await asIs.text()).toBe(page);
+    const rewritten = await fetch(`${await proxyOf(origin, withoutFrameworkScripts)}/video/x`);
+    expect(await rewritten.text()).toBe('<html><body><p>Text</p></body></html>');
   });
 });
