@@ -2,7 +2,7 @@
 
 import { AppRouterContext, LayoutRouterContext } from 'next/dist/shared/lib/app-router-context.shared-runtime';
 import { PathnameContext, PathParamsContext, SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
-import { createContext, createElement, startTransition, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType, type Context, type ReactNode, type RefObject } from 'react';
+import { createContext, createElement, startTransition, useContext, useEffect, useId, useLayoutEffect, useRef, type ComponentType, type Context, type ReactNode, type RefObject } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 
 import { SessionContext } from '@/components/session/SessionProvider';
@@ -39,14 +39,22 @@ function Ready({ wrapper }: { wrapper: HTMLElement }) {
   return null;
 }
 
-const noSubscription = () => () => {};
-/** False while React hydrates the server's HTML, true afterwards and in a browser-only render. */
-export const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+/** How React spells an id it made while hydrating: from the tree's position, after an upper-case R (`_R_1h_`, `_R_1hH1_`). */
+const HYDRATION_ID = /R_[0-9a-v]*(?:H[0-9a-v]+)?_$/;
+
+/**
+ * Whether this component's first render hydrated the server's markup (true), or drew it in the browser (false: a
+ * client navigation, a 404 page, a render after a hydration error); the same answer for the component's life.
+ *
+ * React's `useId` knows without a second render: an id made while hydrating comes from the tree's position and is
+ * spelled with an upper-case R, one made in the browser comes from a counter and a lower-case r (React DOM's
+ * `mountId`; test/unit/hydration-id.test.tsx pins both spellings). `useSyncExternalStore` with a server snapshot
+ * would answer too, but React then renders every such component again, synchronously, right after hydration:
+ * 54 ms of home's main thread on a phone (decision 037).
+ */
+export function useRenderedOverServerMarkup(): boolean {
+  return HYDRATION_ID.test(useId());
+}
 
 let roots = 0;
 
@@ -127,12 +135,11 @@ export function deferredIsland<Props extends object>(
   const onLoadError = (error: unknown) => console.error(`Could not load ${name}:`, error);
 
   function Deferred(props: Props) {
-    const hydrated = useHydrated();
+    // Whether this wrapper holds the server's markup (its first render hydrated it), for good.
+    const fromServer = useRenderedOverServerMarkup();
     const values = useBridgedValues();
     const wrapper = useRef<HTMLElement>(null);
     const root = useRef<Root | null>(null);
-    // Whether this wrapper holds the server's markup: decided by its first render (hydration or not), for good.
-    const [fromServer] = useState(!hydrated);
     // Asked for as the page hydrates, not after its effects: one round trip sooner (once per island type).
     if (typeof window !== 'undefined') fetchIsland().catch(() => {});
 

@@ -1,8 +1,8 @@
 'use client';
 
-import { createElement, lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 
-import { InsideStaticMarkup, useBridgedValues, useHydrated, type HydratableIsland } from './deferred-island';
+import { InsideStaticMarkup, useBridgedValues, useRenderedOverServerMarkup, type HydratableIsland } from './deferred-island';
 
 /** The wrappers of the islands hydrated inside static markup. */
 const hydratedIslands = new WeakSet<HTMLElement>();
@@ -33,11 +33,10 @@ export function staticMarkup<Props extends object>(
   const InBrowser = lazy(() => load().then((component) => ({ default: component })));
 
   function Static(props: Props) {
+    // Whether this wrapper holds the server's markup (its first render hydrated it), for good.
+    const fromServer = useRenderedOverServerMarkup();
     const values = useBridgedValues();
     const wrapper = useRef<HTMLDivElement>(null);
-    const hydrated = useHydrated();
-    // Whether this wrapper holds the server's markup: decided by its first render (hydration or not), for good.
-    const [fromServer] = useState(!hydrated);
 
     useEffect(() => {
       const element = wrapper.current;
