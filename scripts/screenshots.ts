@@ -43,7 +43,8 @@ async function main() {
     await context.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
     const page = await context.newPage();
     for (const pathname of pages) {
-      await page.goto(`${base}${pathname}`);
+      // networkidle: a 404 page is drawn in the browser (its shell's code arrives after `load`).
+      await page.goto(`${base}${pathname}`, { waitUntil: 'networkidle' });
       const name = pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home';
       await page.addStyleTag({ content: RENDER_ALL });
       await page.screenshot({ path: path.join(outDir, `${name}-${width}.png`), fullPage: true });
