@@ -50,7 +50,7 @@ const HYDRATION_ID = /R_[0-9a-v]*(?:H[0-9a-v]+)?_$/;
  * spelled with an upper-case R, one made in the browser comes from a counter and a lower-case r (React DOM's
  * `mountId`; test/unit/hydration-id.test.tsx pins both spellings). `useSyncExternalStore` with a server snapshot
  * would answer too, but React then renders every such component again, synchronously, right after hydration:
- * 54 ms of home's main thread on a phone (decision 037).
+ * about 54 ms of the video page's main thread on a phone (decision 037).
  */
 export function useRenderedOverServerMarkup(): boolean {
   return HYDRATION_ID.test(useId());
@@ -131,6 +131,8 @@ export function deferredIsland<Props extends object>(
   let loading: Promise<ComponentType<Props>> | null = null;
   // Asking for the chunk appends a <script>: in a task of its own, not in the page's hydration or effects (lib/client/own-task.ts).
   const fetchIsland = () => (loading ??= taskOfItsOwn().then(load));
+  // Ids of the island's own in each root it gets, so ids made in the browser never repeat across islands.
+  const ownIds = () => ({ identifierPrefix: `${name}${++roots}-` });
   // A chunk that cannot load (a dropped connection, a deploy that removed it) leaves the server's markup as it is.
   const onLoadError = (error: unknown) => console.error(`Could not load ${name}:`, error);
 
@@ -153,8 +155,8 @@ export function deferredIsland<Props extends object>(
             if (!live || !element) return;
             const tree = islandTree(Island, props, values, element);
             if (root.current) root.current.render(tree);
-            else if (fromServer) startTransition(() => void (root.current = hydrateRoot(element, tree, { identifierPrefix: `${name}${++roots}-` })));
-            else (root.current = createRoot(element, { identifierPrefix: `${name}${++roots}-` })).render(tree);
+            else if (fromServer) startTransition(() => void (root.current = hydrateRoot(element, tree, ownIds())));
+            else (root.current = createRoot(element, ownIds())).render(tree);
           }),
         onLoadError,
       );
@@ -210,7 +212,7 @@ export function deferredIsland<Props extends object>(
     }
     await taskOfItsOwn();
     const props = JSON.parse(element.dataset.props ?? '{}') as Props;
-    startTransition(() => void hydrateRoot(element, islandTree(Island, props, values, element), { identifierPrefix: `${name}${++roots}-` }));
+    startTransition(() => void hydrateRoot(element, islandTree(Island, props, values, element), ownIds()));
   };
   return Object.assign(Deferred, { islandName: name, hydrateInto });
 }
