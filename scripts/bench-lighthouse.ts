@@ -54,7 +54,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import { median } from './lib/bench';
-import type { ScriptsBeforePaint } from './lib/scripts-before-paint.mjs';
+import { type PaintAudits, type ScriptsBeforePaint, scriptsBeforeLargestPaint } from './lib/scripts-before-paint';
 import { buildIfNeeded } from './lib/build';
 import { floorApp } from './lib/first-load-js';
 import { commandName, processTree } from './lib/proc';
@@ -159,13 +159,13 @@ async function audit(url: string, chromePort: number, run: number, name?: string
     scores: PageMedians['scores'];
     metrics: Record<(typeof METRICS)[number]['id'], number>;
     benchmarkIndex: number;
-    scriptsBeforePaint: ScriptsBeforePaint | null;
+    paintAudits: PaintAudits;
   };
   return {
     scores: result.scores,
     metrics: Object.fromEntries(METRICS.map((m) => [m.label, result.metrics[m.id]])) as PageMedians['metrics'],
     benchmarkIndex: result.benchmarkIndex,
-    scriptsBeforePaint: result.scriptsBeforePaint,
+    scriptsBeforePaint: scriptsBeforeLargestPaint(result.paintAudits),
   };
 }
 

@@ -4,16 +4,14 @@
  * esbuild's name helper (`__name`), which the page does not have.
  *
  * node scripts/lib/lighthouse-audit.mjs '{"url","chromePort","storageKey","reportPath"?}'
- * prints {scores, metrics, benchmarkIndex, scriptsBeforePaint} (scores 0–100, metrics by audit id,
- * Lighthouse's measure of this machine's CPU speed during the run, the scripts loaded before the observed
- * largest paint: scripts-before-paint.mjs) as JSON.
+ * prints {scores, metrics, benchmarkIndex, paintAudits} (scores 0–100, metrics by audit id,
+ * Lighthouse's measure of this machine's CPU speed during the run, and the `metrics` and `network-requests`
+ * audits that scripts-before-paint.ts reads) as JSON.
  */
 import { writeFileSync } from 'node:fs';
 
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-
-import { scriptsBeforeLargestPaint } from './scripts-before-paint.mjs';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const METRICS = ['largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'first-contentful-paint', 'speed-index'];
@@ -32,7 +30,7 @@ try {
   await page.close();
   const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]));
   const metrics = Object.fromEntries(METRICS.map((id) => [id, lhr.audits[id]?.numericValue ?? null]));
-  process.stdout.write(JSON.stringify({ scores, metrics, benchmarkIndex: lhr.environment.benchmarkIndex, scriptsBeforePaint: scriptsBeforeLargestPaint(lhr) }));
+  process.stdout.write(JSON.stringify({ scores, metrics, benchmarkIndex: lhr.environment.benchmarkIndex, paintAudits: { metrics: lhr.audits.metrics, 'network-requests': lhr.audits['network-requests'] } }));
 } finally {
   await browser.disconnect();
 }

@@ -1,13 +1,11 @@
-import { scriptsBeforeLargestPaint } from '../../scripts/lib/scripts-before-paint.mjs';
+import { scriptsBeforeLargestPaint } from '../../scripts/lib/scripts-before-paint';
 
-/** A Lighthouse result's two audits this reads, shaped as Lighthouse 12 writes them. */
+/** The two audits of a Lighthouse result this reads, shaped as Lighthouse 12 writes them. */
 function lhr(observedLcp: number, requests: { resourceType: string; networkEndTime: number; transferSize: number }[], networkStartMs = 1) {
   const navigationStartTs = 5_000_000;
   return {
-    audits: {
-      metrics: { details: { items: [{ observedLargestContentfulPaint: observedLcp, observedNavigationStartTs: navigationStartTs }] } },
-      'network-requests': { details: { items: requests, debugData: { networkStartTimeTs: navigationStartTs + networkStartMs * 1000 } } },
-    },
+    metrics: { details: { items: [{ observedLargestContentfulPaint: observedLcp, observedNavigationStartTs: navigationStartTs }] } },
+    'network-requests': { details: { items: requests, debugData: { networkStartTimeTs: navigationStartTs + networkStartMs * 1000 } } },
   };
 }
 
@@ -32,7 +30,7 @@ describe('scriptsBeforeLargestPaint (what bench:lighthouse prints beside each LC
   });
 
   it('answers null for a result without the observed paint or the requests', () => {
-    expect(scriptsBeforeLargestPaint({ audits: {} })).toBeNull();
-    expect(scriptsBeforeLargestPaint({ audits: { metrics: { details: { items: [{}] } } } })).toBeNull();
+    expect(scriptsBeforeLargestPaint({})).toBeNull();
+    expect(scriptsBeforeLargestPaint({ metrics: { details: { items: [{}] } } })).toBeNull();
   });
 });
