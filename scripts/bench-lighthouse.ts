@@ -54,11 +54,11 @@ import * as chromeLauncher from 'chrome-launcher';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import { median } from './lib/bench';
-import { type PaintAudits, type ScriptsBeforePaint, scriptsBeforeLargestPaint } from './lib/scripts-before-paint';
 import { buildIfNeeded } from './lib/build';
 import { floorApp } from './lib/first-load-js';
 import { commandName, processTree } from './lib/proc';
 import { startPageProxy, withoutFrameworkScripts } from './lib/script-free-proxy';
+import { type PaintAudits, type ScriptsBeforePaint, scriptsBeforeLargestPaint } from './lib/scripts-before-paint';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 
 const execFileAsync = promisify(execFile);

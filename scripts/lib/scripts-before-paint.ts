@@ -9,9 +9,7 @@
  */
 
 export interface ScriptsBeforePaint {
-  /** Scripts whose download ended before the observed largest paint. */
-  count: number;
-  /** Their transfer bytes. */
+  /** Transfer bytes of the scripts whose download ended before the observed largest paint. */
   bytes: number;
   /** The observed (unthrottled) largest paint, ms from the navigation's start. */
   observedLcp: number;
@@ -42,5 +40,5 @@ export function scriptsBeforeLargestPaint(audits: PaintAudits): ScriptsBeforePai
   const before = requests.items.filter(
     (request) => request.resourceType === 'Script' && request.networkEndTime !== undefined && request.networkEndTime + offsetMs <= observedLcp,
   );
-  return { count: before.length, bytes: before.reduce((sum, request) => sum + (request.transferSize ?? 0), 0), observedLcp };
+  return { bytes: before.reduce((sum, request) => sum + (request.transferSize ?? 0), 0), observedLcp };
 }
