@@ -3,16 +3,21 @@
  *
  * Serves the production build (scripts/serve.ts) on a fresh DATA_DIR holding
  * a few dozen synthetic approved videos (npm run seed, no media files, so no
- * ffmpeg) and measures, in one run, requests/s and p99 latency of /,
- * /category/Sissy, /community-standards and the newest video's page, each
- * against two baselines with the same bytes:
+ * ffmpeg) and measures with wrk (scripts/lib/wrk.ts), in one run, requests/s
+ * and p99 latency of /, /category/Sissy, /community-standards and the newest
+ * video's page, each against three baselines with the same bytes:
  * - a static twin: the page's HTML, fetched from the running server without
  *   Accept-Encoding and placed in public/, served by the same server (which is
  *   then restarted, since Next lists public/ once at start);
  * - a bare Node `http` server in a process of its own
  *   (scripts/lib/bare-page-server.ts) answering with the exact status,
  *   headers and body the server sent for each encoding, negotiated the same
- *   way (target ≥ 0.8 of it).
+ *   way (target ≥ 0.8 of it);
+ * - the same bare server inside a process that has loaded and prepared the
+ *   Next app (`--in-app`): the ceiling of any answer from memory in the app's
+ *   process, so the table shows what the cache's own work costs (page cache
+ *   against it) apart from what running beside Next costs (it against bare
+ *   Node; decision 039).
  * Requests carry a browser's Accept-Encoding. Each round measures a page
  * and its two baselines back to back; the table shows medians over rounds,
  * and as ratios the median of each round's ratio, so a burst of other work
@@ -25,13 +30,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import autocannon from 'autocannon';
-
 import { buildIfNeeded } from './lib/build';
 import { firstLoadReport, firstVideoPath } from './lib/first-load-js';
 import { capturePages, startBareServer } from './lib/page-captures';
 import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } from './lib/server-process';
 import { writeStaticTwins } from './lib/static-twins';
+import { requireWrk, runWrk } from './lib/wrk';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -59,10 +63,12 @@ const median = (values: number[]) => {
 };
 
 async function measure(url: string) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: HEADERS });
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  const result = await runWrk(url, { connections: CONNECTIONS, durationS: DURATION_S, headers: HEADERS });
+  return { rps: result.rps, p99: result.p99Ms };
 }
+
+/** Brings a server's code paths (and the page cache) to speed before it is measured. */
+const warm = (url: string) => runWrk(url, { connections: 10, durationS: 2, headers: HEADERS });
 
 /** Seeds synthetic videos into env's DATA_DIR (the server must not be running: the embedded database is one process's). */
 function seedVideos(env: NodeJS.ProcessEnv) {
@@ -73,6 +79,7 @@ function seedVideos(env: NodeJS.ProcessEnv) {
 }
 
 async function main() {
+  requireWrk();
   const env = {
     ...process.env,
     PORT: String(PORT),
@@ -88,6 +95,7 @@ async function main() {
 
   let server = startServerProcess(env, ['ignore', 'ignore', 'inherit']);
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
+  let inApp: Awaited<ReturnType<typeof startBareServer>> | undefined;
   try {
     // Home and the categories render per request (then sit in the page cache): their twins are fetched from the server.
     await waitForServer(`${ORIGIN}/api/health`);
@@ -102,20 +110,25 @@ async function main() {
     await waitForServer(`${ORIGIN}${twinOf(pages[0]!.html)}`);
     ownServerPid(server, PORT);
     for (const page of pages) {
-      for (const pathname of [twinOf(page.html), page.path]) await autocannon({ url: `${ORIGIN}${pathname}`, connections: 10, duration: 2, headers: HEADERS });
+      for (const pathname of [twinOf(page.html), page.path]) await warm(`${ORIGIN}${pathname}`);
     }
     // The pages are in the page cache now: the bare server gets the very answers a visitor gets.
     await capturePages(ORIGIN, pages.map((page) => page.path), HEADERS, captures);
     bare = await startBareServer(captures);
-    for (const page of pages) await autocannon({ url: `${bare.origin}${page.path}`, connections: 10, duration: 2, headers: HEADERS });
+    // Its own DATA_DIR: the embedded database is one process's.
+    inApp = await startBareServer(captures, { env: { ...env, DATA_DIR: `${env.DATA_DIR}-in-app` } });
+    for (const page of pages) {
+      for (const origin of [bare.origin, inApp.origin]) await warm(`${origin}${page.path}`);
+    }
 
     const targets = (page: (typeof pages)[number]) => ({
       page: `${ORIGIN}${page.path}`,
       twin: `${ORIGIN}${twinOf(page.html)}`,
       bare: `${bare!.origin}${page.path}`,
+      inApp: `${inApp!.origin}${page.path}`,
     });
     const samples = new Map<string, { rps: number[]; p99: number[] }>();
-    const roundRatios = new Map<string, { twin: number[]; bare: number[] }>();
+    const roundRatios = new Map<string, { twin: number[]; bare: number[]; inApp: number[]; ceiling: number[] }>();
     const record = (key: string, sample: { rps: number; p99: number }) => {
       const entry = samples.get(key) ?? { rps: [], p99: [] };
       entry.rps.push(sample.rps);
@@ -125,15 +138,18 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const page of pages) {
         const urls = targets(page);
-        const [own, twin, node] = [await measure(urls.page), await measure(urls.twin), await measure(urls.bare)];
+        const [own, twin, node, nodeInApp] = [await measure(urls.page), await measure(urls.twin), await measure(urls.bare), await measure(urls.inApp)];
         record(urls.page, own);
         record(urls.twin, twin);
         record(urls.bare, node);
+        record(urls.inApp, nodeInApp);
         // Each round's ratios, of measurements taken back to back: on a shared machine a neighbour's burst
         // that hits one 5 s window moves one round's ratio, not the median.
-        const ratios = roundRatios.get(page.path) ?? { twin: [], bare: [] };
+        const ratios = roundRatios.get(page.path) ?? { twin: [], bare: [], inApp: [], ceiling: [] };
         ratios.twin.push(own.rps / twin.rps);
         ratios.bare.push(own.rps / node.rps);
+        ratios.inApp.push(own.rps / nodeInApp.rps);
+        ratios.ceiling.push(nodeInApp.rps / node.rps);
         roundRatios.set(page.path, ratios);
       }
       console.error(`round ${round}/${ROUNDS} done`);
@@ -142,30 +158,39 @@ async function main() {
     console.log(
       `\nbench:pages — ${ROUNDS} rounds × ${DURATION_S} s, ${CONNECTIONS} connections, accept-encoding: ${ACCEPT_ENCODING || 'none'}, Node ${process.version}, ${os.cpus().length} cores`,
     );
-    console.log('page                         page req/s  p99 ms   static req/s  p99 ms  ratio   bare Node req/s  p99 ms  ratio');
+    console.log('page                      page req/s p99 ms │ static req/s p99 ms  ratio │ bare Node req/s p99 ms  ratio │ in app req/s p99 ms  ratio  ceiling');
     let worstStatic = Infinity;
     let worstBare = Infinity;
+    let worstInApp = Infinity;
+    let worstCeiling = Infinity;
     for (const page of pages) {
       const urls = targets(page);
-      const [own, twin, node] = [samples.get(urls.page)!, samples.get(urls.twin)!, samples.get(urls.bare)!];
-      const staticRatio = median(roundRatios.get(page.path)!.twin);
-      const bareRatio = median(roundRatios.get(page.path)!.bare);
+      const [own, twin, node, nodeInApp] = [samples.get(urls.page)!, samples.get(urls.twin)!, samples.get(urls.bare)!, samples.get(urls.inApp)!];
+      const ratios = roundRatios.get(page.path)!;
+      const [staticRatio, bareRatio, inAppRatio, ceiling] = [median(ratios.twin), median(ratios.bare), median(ratios.inApp), median(ratios.ceiling)];
       worstStatic = Math.min(worstStatic, staticRatio);
       worstBare = Math.min(worstBare, bareRatio);
-      const cells = (entry: { rps: number[]; p99: number[] }, width: number) => `${median(entry.rps).toFixed(0).padStart(width)}${median(entry.p99).toFixed(1).padStart(8)}`;
+      worstInApp = Math.min(worstInApp, inAppRatio);
+      worstCeiling = Math.min(worstCeiling, ceiling);
+      const cells = (entry: { rps: number[]; p99: number[] }, width: number) => `${median(entry.rps).toFixed(0).padStart(width)}${median(entry.p99).toFixed(2).padStart(7)}`;
+      const ratio = (value: number) => value.toFixed(2).padStart(7);
       console.log(
-        `${page.path.padEnd(27)}${cells(own, 12)}${cells(twin, 15)}${staticRatio.toFixed(2).padStart(7)}${cells(node, 18)}${bareRatio.toFixed(2).padStart(7)}`,
+        `${page.path.padEnd(22)}${cells(own, 14)} │${cells(twin, 13)}${ratio(staticRatio)} │${cells(node, 16)}${ratio(bareRatio)} │${cells(nodeInApp, 13)}${ratio(inAppRatio)}${ratio(ceiling).padStart(9)}`,
       );
     }
     console.log(`lowest throughput ratio vs the static twin: ${worstStatic.toFixed(2)} (target ≥ 0.80)`);
     console.log(`lowest throughput ratio vs bare Node: ${worstBare.toFixed(2)} (target ≥ 0.80)`);
+    console.log(`lowest throughput ratio vs bare Node in the app's process: ${worstInApp.toFixed(2)} (what the page cache's own work leaves)`);
+    console.log(`lowest ceiling, bare Node in the app's process vs bare Node: ${worstCeiling.toFixed(2)} (the most any in-process cache can reach)`);
     console.log(`load average: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')}`);
     console.log(`\nfirst-load JS (gzip, module scripts):\n${(await firstLoadReport(ORIGIN)).join('\n')}`);
   } finally {
     if (bare) await stopServerProcess(bare.process);
+    if (inApp) await stopServerProcess(inApp.process);
     await stopServerProcess(server);
     for (const twin of twins) rmSync(twin, { force: true });
     rmSync(env.DATA_DIR, { recursive: true, force: true });
+    rmSync(`${env.DATA_DIR}-in-app`, { recursive: true, force: true });
   }
 }
 

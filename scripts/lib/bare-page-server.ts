@@ -7,17 +7,27 @@
  * logging, metrics, routing or policy, so it is what Node itself can do with
  * those bytes on this machine.
  *
- * Run as `tsx scripts/lib/bare-page-server.ts <captures.json>`; it listens on
- * a free loopback port and prints `listening <port>` on stdout.
+ * With `--in-app`, the same handler runs in a process that has first loaded
+ * and prepared the Next app (its instrumentation included: job workers, the
+ * embedded database), as scripts/serve.ts does, without serving anything
+ * through it: what any answer from memory can reach inside the app's process,
+ * whose runtime Next patches (process.nextTick, setImmediate, Date.now) and
+ * whose heap is the app's (decision 039). Give it a DATA_DIR of its own.
+ *
+ * Run as `tsx scripts/lib/bare-page-server.ts <captures.json> [--in-app]`; it
+ * listens on a free loopback port and prints `bare-page-server listening <port>` on stdout.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
+import next from 'next';
+
 import type { CapturedAnswer, CapturedPage } from './page-captures';
 
-function main() {
+async function main() {
   const file = process.argv[2];
-  if (!file) throw new Error('Usage: tsx scripts/lib/bare-page-server.ts <captures.json>');
+  if (!file) throw new Error('Usage: tsx scripts/lib/bare-page-server.ts <captures.json> [--in-app]');
+  if (process.argv[3] === '--in-app') await next({ dev: false }).prepare();
   const decode = (answer: CapturedAnswer) => ({ status: answer.status, headers: answer.headers, body: Buffer.from(answer.body, 'base64') });
   const pages = new Map(
     (JSON.parse(readFileSync(file, 'utf8')) as CapturedPage[]).map((page) => [page.path, { br: decode(page.br), gzip: decode(page.gzip), identity: decode(page.identity) }]),
@@ -35,9 +45,12 @@ function main() {
   });
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
-    console.log(`listening ${typeof address === 'object' && address ? address.port : ''}`);
+    console.log(`bare-page-server listening ${typeof address === 'object' && address ? address.port : ''}`);
   });
   process.on('SIGTERM', () => process.exit(0));
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

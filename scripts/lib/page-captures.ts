@@ -63,16 +63,22 @@ export async function capturePages(origin: string, paths: string[], headers: Rec
   writeFileSync(file, JSON.stringify(pages));
 }
 
-/** Starts the bare server on the captures in `file`; resolves with the process and its origin once it listens. */
-export function startBareServer(file: string): Promise<{ process: ChildProcess; origin: string }> {
-  const child = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/lib/bare-page-server.ts', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts the bare server on the captures in `file`, or with `inApp` (the environment of a production
+ * server, with a DATA_DIR of its own) its twin inside the prepared Next app; resolves with the process
+ * and its origin once it listens.
+ */
+export function startBareServer(file: string, inApp?: { env: NodeJS.ProcessEnv }): Promise<{ process: ChildProcess; origin: string }> {
+  const args = ['scripts/lib/bare-page-server.ts', file, ...(inApp ? ['--in-app'] : [])];
+  const env: NodeJS.ProcessEnv = inApp ? { ...inApp.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' } : process.env;
+  const child = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   return new Promise((resolve, reject) => {
     let output = '';
     child.once('exit', (code) => reject(new Error(`the bare page server exited (${code}) before listening`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const port = /listening (\d+)/.exec(output)?.[1];
+      const port = /^bare-page-server listening (\d+)$/m.exec(output)?.[1];
       if (port) resolve({ process: child, origin: `http://127.0.0.1:${port}` });
     });
   });

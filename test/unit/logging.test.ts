@@ -120,6 +120,16 @@ describe('the request line', () => {
         context.memberId = 'member-42';
         // As scripts/serve.ts notes how the page cache answered.
         if (req.url === '/') context.cache = 'HIT';
+        // The ways a handler writes its head; the request id must be on every one.
+        if (req.url === '/head-list') return void res.writeHead(200, ['content-type', 'text/plain', 'x-kept', 'yes']).end('ok');
+        if (req.url === '/head-reason-list') return void res.writeHead(200, 'Fine', ['x-kept', 'yes']).end('ok');
+        if (req.url === '/head-object') return void res.writeHead(200, { 'x-kept': 'yes' }).end('ok');
+        if (req.url === '/set-then-list') return void res.setHeader('x-kept', 'yes').writeHead(304, ['etag', '"e"']).end();
+        if (req.url === '/streamed') {
+          res.setHeader('x-kept', 'yes');
+          res.write('o');
+          return void res.end('k');
+        }
         res.statusCode = req.url!.startsWith('/boom') ? 500 : 200;
         res.end('ok');
       }),
@@ -155,6 +165,24 @@ describe('the request line', () => {
     expect(other.requestId).not.toBe('client-chosen');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ status: 500, level: 50, route: 'other', requestId: other.requestId });
+  });
+
+  it.each(['/head-list', '/head-reason-list', '/head-object', '/set-then-list', '/streamed'])('sends the request id, and the handler’s own headers, when the head is written as %s does', async (path) => {
+    const answer = await new Promise<{ requestId: unknown; kept: unknown; count: number }>((resolve, reject) => {
+      const { port } = server.address() as AddressInfo;
+      httpRequest({ host: '127.0.0.1', port, path }, (res) => {
+        res.resume();
+        const ids = res.rawHeaders.filter((_, i) => i % 2 === 0 && res.rawHeaders[i]!.toLowerCase() === 'x-request-id');
+        res.on('end', () => resolve({ requestId: res.headers['x-request-id'], kept: res.headers['x-kept'], count: ids.length }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.count).toBe(1);
+    expect(answer.kept).toBe('yes');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(expect.objectContaining({ msg: 'request', path, requestId: answer.requestId }));
   });
 
   it('writes a line for every page-cache answer, saying how the cache answered', async () => {

@@ -14,7 +14,7 @@ import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
  * for Next: it answers like Next's prerender cache (x-nextjs-cache) and
  * counts how often it is asked.
  */
-function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => number } = {}) {
+function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => number; varyBefore?: string } = {}) {
   // `gate`: when set, answers wait for it (a render still on its way), with the version current when they were asked.
   const upstream: { calls: number; version: number; status: number; fromCache: boolean; setCookie: boolean; hsts: boolean; gate?: Promise<void> } = { calls: 0, version: 1, status: 200, fromCache: true, setCookie: false, hsts: false };
   const unknownScripts: string[] = [];
@@ -49,6 +49,8 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
     res.end(`<html>${req.url} v${version} ${'padding '.repeat(200)}<script>${pagePayload(version)}</script>${runtime}</html>`);
   };
   const server: Server = createServer((req, res) => {
+    // As lib/http/geo.ts does with region rules, before the cache runs.
+    if (options.varyBefore) res.setHeader('vary', options.varyBefore);
     if (!cache.handle(req, res)) next(req, res);
   });
   return new Promise<{ url: string; cache: PageCache; upstream: typeof upstream; unknownScripts: string[]; close: () => Promise<void> }>((resolve) => {
@@ -126,6 +128,27 @@ describe('public page cache', () => {
 
       const revalidated = await get(`${server.url}/`, { 'if-none-match': String(second.headers.etag) });
       expect(revalidated.status).toBe(304);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps a Vary set before it ran on hits and 304s, with a length that fits each encoding', async () => {
+    const server = await startServer({ varyBefore: 'x-country-code' });
+    try {
+      await get(`${server.url}/`);
+      await settle(server.cache, '/');
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const hit = await get(`${server.url}/`, { 'accept-encoding': encoding });
+        expect(hit.headers['x-chrysalis-cache']).toBe('HIT');
+        expect(hit.headers.vary).toBe('x-country-code, rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, accept-encoding');
+        expect(Number(hit.headers['content-length'])).toBe(hit.body.length);
+        expect(hit.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+        const revalidated = await get(`${server.url}/`, { 'accept-encoding': encoding, 'if-none-match': String(hit.headers.etag) });
+        expect(revalidated.status).toBe(304);
+        expect(revalidated.headers.vary).toBe(hit.headers.vary);
+        expect(revalidated.headers['content-type']).toBe('text/html; charset=utf-8');
+      }
     } finally {
       await server.close();
     }

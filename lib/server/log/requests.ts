@@ -75,6 +75,25 @@ function record(context: RequestContext, options: ObserveOptions, { method = 'GE
   else log.info(line, 'request');
 }
 
+type WriteHead = (this: ServerResponse, statusCode: number, ...rest: unknown[]) => ServerResponse;
+
+/**
+ * Puts the request id on the answer as its head is written, whoever writes it (Node's end() and write()
+ * write an implicit head through writeHead too). Setting it up front would cost every answer written as
+ * writeHead(status, headerList) Node's fast path: with any header already set, Node merges the list into
+ * them one header at a time (the page cache's hits, decision 039). A flat list gets the id appended to a
+ * copy; any other form has it set as a header, as before.
+ */
+function sendRequestIdWithHead(res: ServerResponse, requestId: string): void {
+  const writeHead = res.writeHead as WriteHead;
+  res.writeHead = function writeHeadWithRequestId(this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    const last = rest.at(-1);
+    if (Array.isArray(last) && !Array.isArray(last[0])) rest[rest.length - 1] = [...(last as string[]), REQUEST_ID_HEADER, requestId];
+    else if (!this.headersSent) this.setHeader(REQUEST_ID_HEADER, requestId);
+    return writeHead.call(this, statusCode, ...rest);
+  } as ServerResponse['writeHead'];
+}
+
 /**
  * Gives the request its id (sent back as X-Request-Id, and passed on to the
  * app in the request's own header), runs `next` inside its log context, and
@@ -85,7 +104,7 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, option
   const started = process.hrtime.bigint();
   const context: RequestContext = { requestId: requestIdFor(req, options.trustProxy) };
   req.headers[REQUEST_ID_HEADER] = context.requestId;
-  res.setHeader(REQUEST_ID_HEADER, context.requestId);
+  sendRequestIdWithHead(res, context.requestId);
   const internal = options.isInternal?.(req) ?? false;
   let done = false;
   const finish = () => {
