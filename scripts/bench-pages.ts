@@ -19,7 +19,7 @@
  *   against it) apart from what running beside Next costs (it against bare
  *   Node; decision 039).
  * Requests carry a browser's Accept-Encoding. Each round measures a page
- * and its two baselines back to back; the table shows medians over rounds,
+ * and its three baselines back to back; the table shows medians over rounds,
  * and as ratios the median of each round's ratio, so a burst of other work
  * on the machine during one window moves one round, not the result. Then it prints the first-load JavaScript of home and a
  * video page beside the React + Next runtime floor (scripts/lib/first-load-js.ts;

@@ -20,14 +20,16 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-import next from 'next';
-
 import type { CapturedAnswer, CapturedPage } from './page-captures';
 
 async function main() {
   const file = process.argv[2];
   if (!file) throw new Error('Usage: tsx scripts/lib/bare-page-server.ts <captures.json> [--in-app]');
-  if (process.argv[3] === '--in-app') await next({ dev: false }).prepare();
+  if (process.argv[3] === '--in-app') {
+    // Imported only here, so the lean baseline's heap holds none of Next.
+    const { default: next } = await import('next');
+    await next({ dev: false }).prepare();
+  }
   const decode = (answer: CapturedAnswer) => ({ status: answer.status, headers: answer.headers, body: Buffer.from(answer.body, 'base64') });
   const pages = new Map(
     (JSON.parse(readFileSync(file, 'utf8')) as CapturedPage[]).map((page) => [page.path, { br: decode(page.br), gzip: decode(page.gzip), identity: decode(page.identity) }]),

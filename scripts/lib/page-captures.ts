@@ -8,6 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
 
+import { productionServerEnv } from './server-process';
+
 /** One answer as captured: flat header list (name, value, name, value…) and the body in base64. */
 export interface CapturedAnswer {
   status: number;
@@ -70,16 +72,20 @@ export async function capturePages(origin: string, paths: string[], headers: Rec
  */
 export function startBareServer(file: string, inApp?: { env: NodeJS.ProcessEnv }): Promise<{ process: ChildProcess; origin: string }> {
   const args = ['scripts/lib/bare-page-server.ts', file, ...(inApp ? ['--in-app'] : [])];
-  const env: NodeJS.ProcessEnv = inApp ? { ...inApp.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' } : process.env;
+  const env = inApp ? productionServerEnv(inApp.env) : process.env;
   const child = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   return new Promise((resolve, reject) => {
     let output = '';
     child.once('exit', (code) => reject(new Error(`the bare page server exited (${code}) before listening`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const onOutput = (chunk: Buffer) => {
       output += chunk.toString();
       const port = /^bare-page-server listening (\d+)$/m.exec(output)?.[1];
-      if (port) resolve({ process: child, origin: `http://127.0.0.1:${port}` });
-    });
+      if (!port) return;
+      // Later output (the app's log lines, in-app) is drained, not kept.
+      child.stdout!.off('data', onOutput).resume();
+      resolve({ process: child, origin: `http://127.0.0.1:${port}` });
+    };
+    child.stdout!.on('data', onOutput);
   });
 }

@@ -3,11 +3,16 @@ import path from 'node:path';
 
 import { killSnapshot, listeningPid, processTree, snapshotTree } from './proc';
 
+/** The environment a production server process of the benches runs with. */
+export function productionServerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
+}
+
 /** Starts the production server (scripts/serve.ts) as a child process that stops with its parent; benchmarks may add Node flags in BENCH_NODE_FLAGS. */
 export function startServerProcess(env: NodeJS.ProcessEnv, stdio: StdioOptions = 'inherit'): ChildProcess {
   const server = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), 'scripts/serve.ts'], {
     stdio,
-    env: { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    env: productionServerEnv(env),
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
   return server;
