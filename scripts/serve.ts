@@ -27,7 +27,7 @@ import { hashPolicy } from '../lib/http/page-policy';
 import { isPublicPagePath } from '../lib/site';
 import { routeLabellerFromBuild } from '../lib/http/route-label';
 import { logContext, logger } from '../lib/server/log';
-import { observeReceivedRequest, observeRequest, REQUEST_ID_HEADER } from '../lib/server/log/requests';
+import { observeReceivedRequest, observeRequest, ObservedResponse, REQUEST_ID_HEADER, type RequestContext } from '../lib/server/log/requests';
 import { answerMetrics, isMetricsRequest, metrics, startMetricsServer } from '../lib/server/metrics';
 
 const log = logger('server');
@@ -72,7 +72,7 @@ async function main() {
       ),
     onAnswer: (result) => {
       metrics().pageCache.inc({ result: result.toLowerCase() });
-      const context = logContext() as { cache?: string } | undefined;
+      const context = logContext() as RequestContext | undefined;
       if (context) context.cache = result;
     },
   });
@@ -82,7 +82,7 @@ async function main() {
 
   // Requests are counted by route (ids collapsed), from the build's route list.
   const observe = { trustProxy: env.TRUST_PROXY, routeOf: routeLabellerFromBuild(), isInternal: (req: IncomingMessage) => req.headers[FILL_HEADER] === fillToken };
-  const server = createServer((req, res) => observeRequest(req, res, observe, () => {
+  const server = createServer({ ServerResponse: ObservedResponse }, (req, res) => observeRequest(req, res, observe, () => {
     // Before anything reads it: the client's address from the socket and TRUST_PROXY, replacing any copy the client sent.
     stampClientAddress(req, env.TRUST_PROXY);
     // With METRICS_TOKEN, /metrics is answered here to whoever sends the token; without it, Next's 404.

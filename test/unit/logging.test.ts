@@ -1,9 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
+import path from 'node:path';
+
+import fc from 'fast-check';
 
 import { routeLabeller } from '@/lib/http/route-label';
 import { createLogger, readableDestination, runWithLogContext, scrubPath, scrubText, setLogSink } from '@/lib/server/log';
-import { observeRequest, requestIdFor } from '@/lib/server/log/requests';
+import { observeRequest, ObservedResponse, requestIdFor, requestLineFields, type RequestLine } from '@/lib/server/log/requests';
 import { bearerMatches } from '@/lib/server/metrics';
 
 /** A logger writing into an array of parsed records. */
@@ -115,12 +119,14 @@ describe('the request line', () => {
   beforeAll(async () => {
     // The process's logger, pointed at this test's capture.
     setLogSink({ write: (line: string) => void lines.push(line) });
-    server = createServer((req, res) =>
+    server = createServer({ ServerResponse: ObservedResponse }, (req, res) =>
       observeRequest(req, res, { trustProxy: 0, routeOf }, (context) => {
         context.memberId = 'member-42';
         // As scripts/serve.ts notes how the page cache answered.
         if (req.url === '/') context.cache = 'HIT';
         // The ways a handler writes its head; the request id must be on every one.
+        // Never answered: the client gives up first.
+        if (req.url === '/hang') return;
         if (req.url === '/head-list') return void res.writeHead(200, ['content-type', 'text/plain', 'x-kept', 'yes']).end('ok');
         if (req.url === '/head-reason-list') return void res.writeHead(200, 'Fine', ['x-kept', 'yes']).end('ok');
         if (req.url === '/head-object') return void res.writeHead(200, { 'x-kept': 'yes' }).end('ok');
@@ -185,11 +191,114 @@ describe('the request line', () => {
     expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(expect.objectContaining({ msg: 'request', path, requestId: answer.requestId }));
   });
 
+  it('writes one line, marked aborted, when the client goes away before the answer', async () => {
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write('GET /hang HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const hung = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record.path === '/hang');
+    expect(hung).toEqual([expect.objectContaining({ msg: 'request', aborted: true, route: 'other' })]);
+  });
+
+  it('writes exactly one line per answered request', async () => {
+    const before = lines.length;
+    await Promise.all(['/once-1', '/once-2', '/once-3'].map((path) => get(path)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const written = lines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(written.map((record) => record.path).sort()).toEqual(['/once-1', '/once-2', '/once-3']);
+    for (const record of written) expect(record).not.toHaveProperty('aborted');
+  });
+
+  it('honours LOG_LEVEL: at warn, only answers of 500 and above are written', async () => {
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'warn';
+    try {
+      const before = lines.length;
+      await get('/quiet');
+      const failed = await get('/boom-quiet');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(lines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+        expect.objectContaining({ path: '/boom-quiet', status: 500, level: 50, requestId: failed.requestId }),
+      ]);
+    } finally {
+      if (level === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = level;
+    }
+  });
+
   it('writes a line for every page-cache answer, saying how the cache answered', async () => {
     const hits = [await get('/'), await get('/')];
     await new Promise((resolve) => setTimeout(resolve, 20));
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const hit of hits) expect(records).toContainEqual(expect.objectContaining({ msg: 'request', path: '/', cache: 'HIT', status: 200, requestId: hit.requestId }));
+  });
+});
+
+describe('the request line, built by hand', () => {
+  const requestId = fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9._:+/=-]{1,128}$/));
+  const line: fc.Arbitrary<RequestLine> = fc.record(
+    {
+      requestId,
+      method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'M-SEARCH'),
+      // Whatever reaches it: quotes, backslashes, NUL and other controls, </script >, lone surrogates, emoji.
+      path: fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom('/a"b\\c', '/\u0000\u001f\u2028', '</script >', '/\ud800', '🏳️‍⚧️'.repeat(2000))),
+      route: fc.string({ unit: 'binary', maxLength: 80 }),
+      status: fc.integer({ min: 100, max: 599 }),
+      durationMs: fc.double({ min: 0, max: 1e7, noNaN: true }).map((ms) => Math.abs(Math.round(ms * 10) / 10)),
+      memberId: fc.option(fc.string({ unit: 'binary', maxLength: 60 }), { nil: undefined }),
+      cache: fc.option(fc.constantFrom('HIT' as const, 'STALE' as const, 'MISS' as const, 'PASS' as const), { nil: undefined }),
+      aborted: fc.option(fc.constant(true), { nil: undefined }),
+    },
+    { requiredKeys: ['requestId', 'method', 'path', 'route', 'status', 'durationMs'] },
+  );
+
+  it('is JSON that reads back as exactly its fields, whatever they hold', () => {
+    fc.assert(
+      fc.property(line, (fields) => {
+        const parsed = JSON.parse(`{${requestLineFields(fields)}}`) as Record<string, unknown>;
+        // Unset fields are left out, and so is an empty member id. Lone surrogates survive: JSON.stringify escapes them.
+        const expected = Object.fromEntries(Object.entries(fields).filter(([key, value]) => value !== undefined && !(key === 'memberId' && value === '')));
+        expect(parsed).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('standard output in production', () => {
+  /** Runs a script that logs through lib/server/log with NODE_ENV=production and returns what it printed. */
+  function run(script: string) {
+    const log = path.join(process.cwd(), 'lib/server/log/index.ts');
+    const tsx = path.join(process.cwd(), 'node_modules/.bin/tsx');
+    const source = `import { logger, writeBuiltRecord } from ${JSON.stringify(log)};\n${script}`;
+    const result = spawnSync(tsx, ['--eval', source], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info' } });
+    return { ...result, records: result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  }
+
+  it('writes the records of a turn together, in order, across loggers, and large batches whole', () => {
+    const { records, status } = run(`
+      for (let i = 0; i < 2000; i += 1) writeBuiltRecord('info', '"n":' + i + ',"pad":"' + 'x'.repeat(100) + '"', 'request');
+      logger('test').warn({ n: 2000 }, 'after');
+    `);
+    expect(status).toBe(0);
+    expect(records.map((record) => record.n)).toEqual(Array.from({ length: 2001 }, (_, i) => i));
+    expect(records.at(-1)).toMatchObject({ msg: 'after', component: 'test', level: 40 });
+  });
+
+  it.each([
+    ['process.exit()', `process.exit(3);`, 3],
+    ['an uncaught exception', `throw new Error('crash');`, 1],
+    ['a fatal record then process.exit(1)', `logger('test').fatal('stopping'); process.exit(1);`, 1],
+  ])('loses no record written before %s', (_, ending, code) => {
+    const { records, status } = run(`
+      for (let i = 0; i < 3; i += 1) writeBuiltRecord('info', '"n":' + i, 'request');
+      ${ending}
+    `);
+    expect(status).toBe(code);
+    expect(records.filter((record) => record.msg === 'request').map((record) => record.n)).toEqual([0, 1, 2]);
   });
 });
 

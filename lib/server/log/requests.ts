@@ -6,11 +6,11 @@
  * Deliberately plain Node (no server-only marker, no app imports): scripts/serve.ts imports it.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 
 import { metrics } from '../metrics';
 
-import { requestLogger, runWithLogContext, scrubPath, type LogContext } from './index';
+import { runWithLogContext, scrubPath, writeBuiltRecord, type LogContext } from './index';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -27,8 +27,8 @@ export function requestIdFor(req: Pick<IncomingMessage, 'headers'>, trustProxy: 
 /** The request's context plus what the server learns while answering it. */
 export interface RequestContext extends LogContext {
   requestId: string;
-  /** How the page cache answered: HIT, STALE, MISS or PASS; unset when the cache did not answer. */
-  cache?: string;
+  /** How the page cache answered; unset when the cache did not answer. */
+  cache?: 'HIT' | 'STALE' | 'MISS' | 'PASS';
 }
 
 export interface ObserveOptions {
@@ -45,53 +45,115 @@ interface Finished {
   url: string | undefined;
   status: number;
   aborted: boolean;
-  started: bigint;
+  /** performance.now() when the request came in. */
+  started: number;
   internal: boolean;
+}
+
+/** The fields of a request's line, as written. */
+export interface RequestLine {
+  /** A UUID, or a trusted proxy's id that VALID_REQUEST_ID allowed. */
+  requestId: string;
+  /** As Node's parser read it: it takes only known method names. */
+  method: string;
+  /** Scrubbed (scrubPath). */
+  path: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  memberId?: string;
+  cache?: RequestContext['cache'];
+  aborted?: boolean;
+}
+
+/**
+ * A request line's fields as JSON (`"requestId":…,"method":…`, no braces), in this order, for
+ * writeBuiltRecord. Built by hand, not by JSON.stringify of an object (decision 040). Written between
+ * quotes as they are: the request id, the method and the cache result, whose characters are known (see
+ * their types); every other string goes through JSON.stringify. test/unit/logging.test.ts checks the
+ * result against JSON.parse for any path, route and member id.
+ */
+export function requestLineFields(line: RequestLine): string {
+  let fields = `"requestId":"${line.requestId}","method":"${line.method}","path":${JSON.stringify(line.path)},"route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs}`;
+  if (line.memberId) fields += `,"memberId":${JSON.stringify(line.memberId)}`;
+  if (line.cache) fields += `,"cache":"${line.cache}"`;
+  if (line.aborted) fields += ',"aborted":true';
+  return fields;
 }
 
 /** Writes the request's line and counts it. */
 function record(context: RequestContext, options: ObserveOptions, { method = 'GET', url, status, aborted, started, internal }: Finished): void {
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const ms = performance.now() - started;
   const route = options.routeOf(url ?? '/');
   if (!internal) {
     const { httpRequests, httpDuration } = metrics();
     httpRequests.inc({ method, route, status: String(status) });
-    httpDuration.observe({ method, route }, seconds);
+    httpDuration.observe({ method, route }, ms / 1000);
   }
-  const line = {
+  const fields = requestLineFields({
     requestId: context.requestId,
     method,
     path: scrubPath(url),
     route,
     status,
-    durationMs: Math.round(seconds * 10_000) / 10,
-    ...(context.memberId ? { memberId: context.memberId } : {}),
-    ...(context.cache ? { cache: context.cache } : {}),
-    ...(aborted ? { aborted: true } : {}),
-  };
-  const log = requestLogger();
-  if (internal) log.debug(line, 'page cache fill');
-  else if (status >= 500) log.error(line, 'request');
-  else log.info(line, 'request');
+    durationMs: Math.round(ms * 10) / 10,
+    memberId: context.memberId,
+    cache: context.cache,
+    aborted,
+  });
+  if (internal) writeBuiltRecord('debug', fields, 'page cache fill');
+  else writeBuiltRecord(status >= 500 ? 'error' : 'info', fields, 'request');
 }
 
-type WriteHead = (this: ServerResponse, statusCode: number, ...rest: unknown[]) => ServerResponse;
+/** What observeRequest keeps on a response until its line is written. */
+interface Observed {
+  req: IncomingMessage;
+  context: RequestContext;
+  options: ObserveOptions;
+  started: number;
+  internal: boolean;
+  /** Set when the line is written: never twice, should 'close' come again. */
+  recorded: boolean;
+}
 
 /**
- * Puts the request id on the answer as its head is written, whoever writes it (Node's end() and write()
- * write an implicit head through writeHead too). Setting it up front would cost every answer written as
- * writeHead(status, headerList) Node's fast path: with any header already set, Node merges the list into
- * them one header at a time (the page cache's hits, decision 039). A flat list gets the id appended to a
- * copy; any other form has it set as a header, as before.
+ * The production server's responses (`createServer({ ServerResponse: ObservedResponse })`): what
+ * observeRequest needs lives in a field and a method of the class, not in properties and closures
+ * added to each response. Those gave every response a shape of its own, slowing every Node
+ * function that reads one, made two functions per request (which tsx names, each with an
+ * Object.defineProperty), and cost a page-cache hit about a third of its time (decision 040).
  */
-function sendRequestIdWithHead(res: ServerResponse, requestId: string): void {
-  const writeHead = res.writeHead as WriteHead;
-  res.writeHead = function writeHeadWithRequestId(this: ServerResponse, statusCode: number, ...rest: unknown[]) {
-    const last = rest.at(-1);
-    if (Array.isArray(last) && !Array.isArray(last[0])) rest[rest.length - 1] = [...(last as string[]), REQUEST_ID_HEADER, requestId];
-    else if (!this.headersSent) this.setHeader(REQUEST_ID_HEADER, requestId);
-    return writeHead.call(this, statusCode, ...rest);
-  } as ServerResponse['writeHead'];
+export class ObservedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  observed: Observed | undefined = undefined;
+
+  /**
+   * Puts the request id on the answer as its head is written, whoever writes it (Node's end() and
+   * write() write an implicit head through writeHead too). Setting it up front would cost every answer
+   * written as writeHead(status, headerList) Node's fast path: with any header already set, Node merges
+   * the list into them one header at a time (the page cache's hits, decision 039). A flat list gets the
+   * id appended to a copy; any other form has it set as a header.
+   */
+  override writeHead(statusCode: number, ...rest: unknown[]): this {
+    const requestId = this.observed?.context.requestId;
+    if (requestId !== undefined) {
+      const last = rest.at(-1);
+      if (Array.isArray(last) && !Array.isArray(last[0])) rest[rest.length - 1] = [...(last as string[]), REQUEST_ID_HEADER, requestId];
+      else if (!this.headersSent) this.setHeader(REQUEST_ID_HEADER, requestId);
+    }
+    return (super.writeHead as (statusCode: number, ...rest: unknown[]) => this)(statusCode, ...rest);
+  }
+}
+
+/**
+ * A response's 'close': Node emits it once, after the answer was sent or when the client went away
+ * first, so it alone writes the line. One function for all responses.
+ */
+function onResponseClose(this: ObservedResponse): void {
+  const observed = this.observed;
+  if (!observed || observed.recorded) return;
+  observed.recorded = true;
+  const { req, context, options, started, internal } = observed;
+  record(context, options, { method: req.method, url: req.url, status: this.statusCode, aborted: !this.writableFinished, started, internal });
 }
 
 /**
@@ -100,20 +162,12 @@ function sendRequestIdWithHead(res: ServerResponse, requestId: string): void {
  * when the answer is finished (or the client went away) writes the request's
  * line and counts it.
  */
-export function observeRequest(req: IncomingMessage, res: ServerResponse, options: ObserveOptions, next: (context: RequestContext) => void): void {
-  const started = process.hrtime.bigint();
+export function observeRequest(req: IncomingMessage, res: ObservedResponse, options: ObserveOptions, next: (context: RequestContext) => void): void {
+  const started = performance.now();
   const context: RequestContext = { requestId: requestIdFor(req, options.trustProxy) };
   req.headers[REQUEST_ID_HEADER] = context.requestId;
-  sendRequestIdWithHead(res, context.requestId);
-  const internal = options.isInternal?.(req) ?? false;
-  let done = false;
-  const finish = () => {
-    if (done) return;
-    done = true;
-    record(context, options, { method: req.method, url: req.url, status: res.statusCode, aborted: !res.writableFinished, started, internal });
-  };
-  res.once('finish', finish);
-  res.once('close', finish);
+  res.observed = { req, context, options, started, internal: options.isInternal?.(req) ?? false, recorded: false };
+  res.on('close', onResponseClose);
   runWithLogContext(context, () => next(context));
 }
 
@@ -129,7 +183,7 @@ export function observeReceivedRequest(
   options: ObserveOptions,
   next: (context: RequestContext) => void,
 ): void {
-  const started = process.hrtime.bigint();
+  const started = performance.now();
   const context: RequestContext = { requestId: requestIdFor(req, options.trustProxy) };
   req.headers[REQUEST_ID_HEADER] = context.requestId;
   void finished.then(({ status, aborted }) => record(context, options, { method: req.method, url: req.url, status, aborted, started, internal: false }));
