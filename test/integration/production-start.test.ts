@@ -167,7 +167,12 @@ describe('a production server', () => {
       expect(server.exitCode).toBeNull();
       // Taken over from the dead owner at once, or (on a slow machine, when Next took over 10 s to open it) as stale: never refused.
       expect(output.text()).not.toMatch(/already open in another process|waiting for the lock/);
-      expect(output.text()).toMatch(/recovered after an unclean stop: 1 job\(s\) of dead workers due again, 1 stale work folder\(s\) removed/);
+      // Recovery is a start-up task of its own (decision 036), and log lines reach stdout at the end of their event-loop turn (decision 040).
+      const recovered = /recovered after an unclean stop: (\d+) job\(s\) of dead workers due again, (\d+) stale work folder\(s\) removed/;
+      const report = await until('the recovery report', () => recovered.exec(output.text()), 30_000).catch((error: Error) => {
+        throw new Error(`${error.message}\n${output.text()}`);
+      });
+      expect(report.slice(1)).toEqual(['1', '1']);
 
       // The partial upload is gone; the transcode starts over and the video gets its MP4 and its HLS ladder.
       await until('the partial upload removed', () => !readdirSync(quarantine).some((name) => name.endsWith('.upload')), 30_000);
