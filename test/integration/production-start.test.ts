@@ -169,7 +169,7 @@ describe('a production server', () => {
       expect(output.text()).not.toMatch(/already open in another process|waiting for the lock/);
       // Recovery is a start-up task of its own (decision 036), and log lines reach stdout at the end of their event-loop turn (decision 040).
       const recovered = /recovered after an unclean stop: (\d+) job\(s\) of dead workers due again, (\d+) stale work folder\(s\) removed/;
-      const report = await until('the recovery report', () => recovered.exec(output.text()), 30_000).catch((error: Error) => {
+      const report = await until('the recovery report', () => recovered.exec(output.text()) ?? undefined, 30_000).catch((error: Error) => {
         throw new Error(`${error.message}\n${output.text()}`);
       });
       expect(report.slice(1)).toEqual(['1', '1']);

@@ -238,18 +238,20 @@ describe('the request line', () => {
 });
 
 describe('the request line, built by hand', () => {
-  const requestId = fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9._:+/=-]{1,128}$/));
+  // What the server gives it, and (were a caller ever to pass one) anything else: it must still be JSON.
+  const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+  const requestId = fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9._:+/=-]{1,128}$/), anyText);
   const line: fc.Arbitrary<RequestLine> = fc.record(
     {
       requestId,
-      method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'M-SEARCH'),
+      method: fc.oneof(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'M-SEARCH'), anyText),
       // Whatever reaches it: quotes, backslashes, NUL and other controls, </script >, lone surrogates, emoji.
       path: fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom('/a"b\\c', '/\u0000\u001f\u2028', '</script >', '/\ud800', '🏳️‍⚧️'.repeat(2000))),
       route: fc.string({ unit: 'binary', maxLength: 80 }),
       status: fc.integer({ min: 100, max: 599 }),
       durationMs: fc.double({ min: 0, max: 1e7, noNaN: true }).map((ms) => Math.abs(Math.round(ms * 10) / 10)),
       memberId: fc.option(fc.string({ unit: 'binary', maxLength: 60 }), { nil: undefined }),
-      cache: fc.option(fc.constantFrom('HIT' as const, 'STALE' as const, 'MISS' as const, 'PASS' as const), { nil: undefined }),
+      cache: fc.option(fc.oneof(fc.constantFrom('HIT' as const, 'STALE' as const, 'MISS' as const, 'PASS' as const), anyText as fc.Arbitrary<RequestLine['cache']>), { nil: undefined }),
       aborted: fc.option(fc.constant(true), { nil: undefined }),
     },
     { requiredKeys: ['requestId', 'method', 'path', 'route', 'status', 'durationMs'] },
@@ -259,8 +261,8 @@ describe('the request line, built by hand', () => {
     fc.assert(
       fc.property(line, (fields) => {
         const parsed = JSON.parse(`{${requestLineFields(fields)}}`) as Record<string, unknown>;
-        // Unset fields are left out, and so is an empty member id. Lone surrogates survive: JSON.stringify escapes them.
-        const expected = Object.fromEntries(Object.entries(fields).filter(([key, value]) => value !== undefined && !(key === 'memberId' && value === '')));
+        // Unset fields are left out, and so are an empty member id and cache result. Lone surrogates survive: JSON.stringify escapes them.
+        const expected = Object.fromEntries(Object.entries(fields).filter(([key, value]) => value !== undefined && !((key === 'memberId' || key === 'cache') && value === '')));
         expect(parsed).toEqual(expected);
       }),
       { numRuns: 500 },

@@ -6,7 +6,7 @@
  * Deliberately plain Node (no server-only marker, no app imports): scripts/serve.ts imports it.
  */
 import { randomUUID } from 'node:crypto';
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import { METHODS, ServerResponse, type IncomingMessage } from 'node:http';
 
 import { metrics } from '../metrics';
 
@@ -66,17 +66,23 @@ export interface RequestLine {
   aborted?: boolean;
 }
 
+/** Method names and cache results: words with nothing JSON would escape. */
+const PLAIN_WORDS = new Set<string>([...METHODS, 'HIT', 'STALE', 'MISS', 'PASS']);
+
 /**
  * A request line's fields as JSON (`"requestId":…,"method":…`, no braces), in this order, for
- * writeBuiltRecord. Built by hand, not by JSON.stringify of an object (decision 040). Written between
- * quotes as they are: the request id, the method and the cache result, whose characters are known (see
- * their types); every other string goes through JSON.stringify. test/unit/logging.test.ts checks the
- * result against JSON.parse for any path, route and member id.
+ * writeBuiltRecord. Built by hand, not by JSON.stringify of an object (decision 040). The request id,
+ * the method and the cache result are put between quotes as they are when they are what they should be
+ * (an id VALID_REQUEST_ID allows, a known method, one of the four results), which is always on the
+ * server's paths; anything else, and every other string, goes through JSON.stringify.
+ * test/unit/logging.test.ts checks the result against JSON.parse for any value of every field.
  */
 export function requestLineFields(line: RequestLine): string {
-  let fields = `"requestId":"${line.requestId}","method":"${line.method}","path":${JSON.stringify(line.path)},"route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs}`;
+  const requestId = VALID_REQUEST_ID.test(line.requestId) ? `"${line.requestId}"` : JSON.stringify(line.requestId);
+  const method = PLAIN_WORDS.has(line.method) ? `"${line.method}"` : JSON.stringify(line.method);
+  let fields = `"requestId":${requestId},"method":${method},"path":${JSON.stringify(line.path)},"route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs}`;
   if (line.memberId) fields += `,"memberId":${JSON.stringify(line.memberId)}`;
-  if (line.cache) fields += `,"cache":"${line.cache}"`;
+  if (line.cache) fields += `,"cache":${PLAIN_WORDS.has(line.cache) ? `"${line.cache}"` : JSON.stringify(line.cache)}`;
   if (line.aborted) fields += ',"aborted":true';
   return fields;
 }
