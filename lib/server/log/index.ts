@@ -134,9 +134,8 @@ export function readableDestination(write: (text: string) => void = (text) => pr
 interface Anchor {
   storage: AsyncLocalStorage<LogContext>;
   logger?: Logger;
-  /** LOG_LEVEL's value for built records (writeBuiltRecord), and the LOG_LEVEL it was read from. */
-  threshold?: number;
-  thresholdOf?: string;
+  /** What built records (writeBuiltRecord) are written with, worked out from this LOG_LEVEL. */
+  built?: { levelSetting: string | undefined; threshold: number; pidField: string };
   /** Where the process's records go: stdout (JSON or readable) unless a test points them elsewhere (setLogSink). */
   sink?: DestinationStream;
   stdout?: DestinationStream;
@@ -239,9 +238,6 @@ export function getLogger(): Logger {
   return (anchor.logger ??= createLogger({ json: json(), destination: processDestination }));
 }
 
-/** pino's numeric levels: a record is written when its level is at least LOG_LEVEL's. */
-const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
-
 /**
  * Writes a record whose fields the caller has already made into JSON (`"name":value,…`), in pino's
  * format: `{"level":30,"time":…,"pid":…,<fields>,"msg":…}`. It is for the per-request line
@@ -252,16 +248,16 @@ const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, w
  * 029 and 040). Never give it anything else.
  */
 export function writeBuiltRecord(level: 'debug' | 'info' | 'error', fieldsJson: string, msg: string): void {
-  // Read again only when LOG_LEVEL changes (a string comparison; parsing it on every request would not be).
-  if (anchor.threshold === undefined || anchor.thresholdOf !== process.env.LOG_LEVEL) {
-    anchor.thresholdOf = process.env.LOG_LEVEL;
-    anchor.threshold = LEVEL_VALUES[logLevelSchema.parse(process.env.LOG_LEVEL)]!;
+  // Worked out again only when LOG_LEVEL changes (a string comparison; parsing it on every request would not be).
+  const levelSetting = process.env.LOG_LEVEL;
+  if (!anchor.built || anchor.built.levelSetting !== levelSetting) {
+    // pino's numeric levels; `silent` has none and lets nothing through.
+    const threshold = pino.levels.values[logLevelSchema.parse(levelSetting)] ?? Infinity;
+    anchor.built = { levelSetting, threshold, pidField: json() ? `,"pid":${process.pid}` : '' };
   }
-  const threshold = anchor.threshold;
-  const value = LEVEL_VALUES[level]!;
-  if (value < threshold) return;
-  const pid = json() ? `,"pid":${process.pid}` : '';
-  processDestination.write(`{"level":${value},"time":${Date.now()}${pid},${fieldsJson},"msg":${JSON.stringify(msg)}}\n`);
+  const value = pino.levels.values[level]!;
+  if (value < anchor.built.threshold) return;
+  processDestination.write(`{"level":${value},"time":${Date.now()}${anchor.built.pidField},${fieldsJson},"msg":${JSON.stringify(msg)}}\n`);
 }
 
 /** Sends the process's records (JSON lines) to a destination instead of stdout; undefined restores stdout (tests). */

@@ -118,8 +118,6 @@ interface Observed {
   options: ObserveOptions;
   started: number;
   internal: boolean;
-  /** Set when the line is written: never twice, should 'close' come again. */
-  recorded: boolean;
 }
 
 /**
@@ -156,8 +154,9 @@ export class ObservedResponse<Request extends IncomingMessage = IncomingMessage>
  */
 function onResponseClose(this: ObservedResponse): void {
   const observed = this.observed;
-  if (!observed || observed.recorded) return;
-  observed.recorded = true;
+  // Cleared once written: never a second line, should 'close' come again.
+  if (!observed) return;
+  this.observed = undefined;
   const { req, context, options, started, internal } = observed;
   record(context, options, { method: req.method, url: req.url, status: this.statusCode, aborted: !this.writableFinished, started, internal });
 }
@@ -172,7 +171,7 @@ export function observeRequest(req: IncomingMessage, res: ObservedResponse, opti
   const started = performance.now();
   const context: RequestContext = { requestId: requestIdFor(req, options.trustProxy) };
   req.headers[REQUEST_ID_HEADER] = context.requestId;
-  res.observed = { req, context, options, started, internal: options.isInternal?.(req) ?? false, recorded: false };
+  res.observed = { req, context, options, started, internal: options.isInternal?.(req) ?? false };
   res.on('close', onResponseClose);
   runWithLogContext(context, () => next(context));
 }
