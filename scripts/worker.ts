@@ -4,7 +4,7 @@
  * machine has cores for; SIGTERM lets the running job finish first. (With
  * the embedded database the server runs the jobs itself.)
  */
-import { ConfigError, loadConfig } from '@/lib/config/server';
+import { ConfigError, getSessionSecret, loadConfig } from '@/lib/config/server';
 import { parseEnv } from '@/lib/config/schema';
 import { installDatabase } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
@@ -65,7 +65,7 @@ async function main() {
   if (REFRESH_SEARCH_RANKINGS.type in handlers) await scheduleSearchRankingRefresh(handle.db);
   await scheduleRetentionSweeps(handle.db, Object.keys(handlers));
   // Jobs committed by a web process wake this worker at once; pages its jobs change (a video ready) are purged in every web process (decision 022).
-  const cluster = startClusterEvents(config.databaseListenUrl ?? config.databaseUrl);
+  const cluster = startClusterEvents(config.databaseListenUrl ?? config.databaseUrl, getSessionSecret(config));
   const worker = startWorker(handle.db, {
     handlers,
     concurrency,

@@ -1,6 +1,6 @@
 import 'server-only';
 
-import { ConfigError, getConfig } from '@/lib/config/server';
+import { ConfigError, getConfig, getSessionSecret } from '@/lib/config/server';
 import { getDatabaseHandle } from '@/lib/db';
 import { DatabaseLockedError } from '@/lib/db/open';
 
@@ -43,7 +43,7 @@ export async function startServer(): Promise<void> {
     // After a crash or kill -9: uploads cut off go (startQuarantineSweeper), jobs of dead workers are due at once, stale work folders go (decision 020).
     await recoverAtStart(db, 'chrysalis');
     // Several web processes and workers on one PostgreSQL database: purges and job wake-ups reach all of them (decision 022).
-    if (config.databaseListenUrl) startClusterEvents(config.databaseListenUrl);
+    if (config.databaseListenUrl) startClusterEvents(config.databaseListenUrl, getSessionSecret(config));
     startQuarantineSweeper();
     registerUploadBridge();
     // The recurring VIP expiry job re-queues itself; queueing the current slot here restarts the chain after any downtime.

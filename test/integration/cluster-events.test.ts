@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createConnection, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -5,7 +6,8 @@ import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 
 import { onAppEvent, purgePublicPages } from '@/lib/events';
-import { CLUSTER_CHANNEL, ClusterBridge, startClusterEvents, type ClusterMessage } from '@/lib/server/cluster';
+import { CLUSTER_CHANNEL, ClusterBridge, clusterKey, startClusterEvents, type ClusterMessage } from '@/lib/server/cluster';
+import { seal } from '@/lib/server/cluster/envelope';
 
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 
@@ -18,6 +20,9 @@ const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.s
 if (!process.env.TEST_DATABASE_URL) console.warn('Skipped: the LISTEN/NOTIFY bridge tests need PostgreSQL; set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run them.');
 
 type Received = { message: ClusterMessage; why: 'remote' | 'reconnected' };
+
+const SECRET = randomBytes(32).toString('hex');
+const KEY = clusterKey(SECRET);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -80,22 +85,27 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
   afterAll(() => database.destroy());
 
   /** A bridge as one process runs it, recording what it delivers locally. */
-  async function node(name: string): Promise<{ bridge: ClusterBridge; got: Received[]; remote: () => ClusterMessage[] }> {
+  async function node(name: string, log?: (line: string) => void): Promise<{ bridge: ClusterBridge; got: Received[]; remote: () => ClusterMessage[] }> {
     const got: Received[] = [];
-    const bridge = new ClusterBridge({ connectionString: url, id: name, deliver: (message, why) => got.push({ message, why }), minRetryMs: 50, maxRetryMs: 200 });
+    const bridge = new ClusterBridge({ connectionString: url, key: KEY, id: name, deliver: (message, why) => got.push({ message, why }), minRetryMs: 50, maxRetryMs: 200, log });
     bridges.push(bridge);
     await bridge.start();
     return { bridge, got, remote: () => got.filter((entry) => entry.why === 'remote').map((entry) => entry.message) };
   }
 
   /** Every notification on the channel, as a bystander session sees it. */
-  async function wiretap(): Promise<{ payloads: unknown[]; close: () => Promise<void> }> {
+  async function wiretap(): Promise<{ raw: string[]; payloads: unknown[]; notify: (payload: string) => Promise<unknown>; close: () => Promise<void> }> {
     const client = new Client({ connectionString: url });
     await client.connect();
+    const raw: string[] = [];
     const payloads: unknown[] = [];
-    client.on('notification', (notification) => payloads.push(JSON.parse(notification.payload ?? 'null')));
+    client.on('notification', (notification) => {
+      raw.push(notification.payload ?? '');
+      // `<MAC>.<JSON body>`
+      payloads.push(JSON.parse((notification.payload ?? '').replace(/^[^.{]*\./, '')));
+    });
     await client.query(`LISTEN ${CLUSTER_CHANNEL}`);
-    return { payloads, close: () => client.end() };
+    return { raw, payloads, notify: (payload) => client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, payload]), close: () => client.end() };
   }
 
   async function terminate(bridge: ClusterBridge) {
@@ -125,8 +135,8 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
       await until(() => tap.payloads.length === 2);
       await sleep(200);
       expect(tap.payloads).toEqual([
-        { from: 'a', purge: ['/video/1', '/video/2'], jobs: true },
-        { from: 'a', purge: ['/'], jobs: false },
+        expect.objectContaining({ from: 'a', purge: ['/video/1', '/video/2'], jobs: true }),
+        expect.objectContaining({ from: 'a', purge: ['/'], jobs: false }),
       ]);
     } finally {
       await tap.close();
@@ -152,7 +162,7 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
     const proxy = await freezableProxy(new URL(url));
     try {
       const got: Received[] = [];
-      const bridge = new ClusterBridge({ connectionString: proxy.url, id: 'behind-proxy', deliver: (message, why) => got.push({ message, why }), minRetryMs: 50, heartbeatMs: 200 });
+      const bridge = new ClusterBridge({ connectionString: proxy.url, key: KEY, id: 'behind-proxy', deliver: (message, why) => got.push({ message, why }), minRetryMs: 50, heartbeatMs: 200 });
       bridges.push(bridge);
       await bridge.start();
       const firstPid = bridge.pid;
@@ -175,7 +185,7 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
 
   it('connects the process bus both ways: local purges and wake-ups go out, remote ones come in, nothing comes back', async () => {
     const remote = await node('elsewhere');
-    const cluster = startClusterEvents(url, () => undefined);
+    const cluster = startClusterEvents(url, SECRET, () => undefined);
     try {
       await until(() => cluster.bridge.connected, 3_000, 'the process bridge listening');
       const purged: string[] = [];
@@ -197,6 +207,39 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
       }
     } finally {
       await cluster.stop();
+    }
+  });
+
+  it('drops what another database session sends on the channel without the key, and replayed or stale messages; logs once, counts each', async () => {
+    const logged: string[] = [];
+    const [a, b] = [await node('a'), await node('b', (line) => logged.push(line))];
+    const tap = await wiretap();
+    try {
+      // Any role that can connect may NOTIFY: the old unsigned form, a MAC under another key, garbage.
+      await tap.notify(JSON.stringify({ from: 'mallory', purge: ['/'], jobs: true }));
+      await tap.notify(seal(randomBytes(32), CLUSTER_CHANNEL, { v: 1, from: 'mallory', seq: 1, t: Date.now(), purge: ['/'], jobs: true }));
+      await tap.notify(`${'A'.repeat(43)}.{"v":1}`);
+      // The right key, but a clock ten minutes old (a message recorded then).
+      await tap.notify(seal(KEY, CLUSTER_CHANNEL, { v: 1, from: 'old', seq: 1, t: Date.now() - 600_000, purge: ['/'], jobs: true }));
+
+      // A real message, then the same bytes sent again by the eavesdropper.
+      a.bridge.publish({ purge: ['/video/real'] });
+      await until(() => b.remote().length === 1 && tap.raw.length === 5, 2_000, 'the real message');
+      await tap.notify(tap.raw[4]!);
+      // A process holding the key, sending now: accepted (the check refuses the others, not every stranger).
+      await tap.notify(seal(KEY, CLUSTER_CHANNEL, { v: 1, from: 'other-process', seq: 7, t: Date.now(), purge: ['/category/Beta'], jobs: false }));
+      await until(() => b.remote().length === 2, 2_000, 'the message of another key holder');
+      await sleep(200);
+
+      expect(b.remote()).toEqual([
+        { purge: ['/video/real'], jobs: false },
+        { purge: ['/category/Beta'], jobs: false },
+      ]);
+      expect(b.bridge.refused).toEqual({ forged: 3, malformed: 0, stale: 1, replayed: 1, oversized: 0 });
+      // Five refusals, one line: a flood of forgeries does not flood the log.
+      expect(logged.filter((line) => line.includes('dropped'))).toEqual([expect.stringMatching(/dropped 1 notification\(s\) .* failed the check \(latest: forged\)/)]);
+    } finally {
+      await tap.close();
     }
   });
 });

@@ -5,6 +5,10 @@ import { hostname } from 'node:os';
 
 import { Client } from 'pg';
 
+import { metrics } from '../metrics';
+
+import { MAX_AGE_MS, MAX_PAYLOAD_BYTES, MAX_PREFIX_LENGTH, MAX_PREFIXES, open, seal, type Refusal } from './envelope';
+
 /**
  * Carries lib/events.ts's cross-cutting messages between processes that share
  * one PostgreSQL database (decision 022): N web processes and M workers.
@@ -21,6 +25,11 @@ import { Client } from 'pg';
  * send are kept (joined, so a long outage cannot grow them) and sent once the
  * connection is back. A connection that dies without the socket noticing is
  * found by a heartbeat query.
+ *
+ * Any database role can pg_notify any channel, so every message is signed
+ * (lib/server/cluster/envelope.ts): one without the site's key, older than a
+ * minute, or replayed is dropped, counted (`refused`, and the metric
+ * chrysalis_cluster_messages_refused_total) and logged at most once a minute.
  */
 export const CLUSTER_CHANNEL = 'chrysalis_events';
 
@@ -32,12 +41,10 @@ export interface ClusterMessage {
   jobs: boolean;
 }
 
-interface WireMessage extends ClusterMessage {
-  from: string;
-}
-
 export interface ClusterBridgeOptions {
   connectionString: string;
+  /** Signs and checks every message (clusterKey() of the session secret, which all processes of a site share). */
+  key: Buffer;
   /** Applies a message in this process: from another process, or everything after a (re)connection. */
   deliver: (message: ClusterMessage, why: 'remote' | 'reconnected') => void;
   /** This process's id in messages (default: host, pid and random bytes). */
@@ -50,8 +57,8 @@ export interface ClusterBridgeOptions {
   log?: (message: string) => void;
 }
 
-/** More prefixes than this in one message become one purge of everything (a notification holds at most 8000 bytes). */
-const MAX_PREFIXES = 32;
+/** At most one log line per this long about refused messages (a flood of forgeries must not flood the log). */
+const REFUSAL_LOG_MS = 60_000;
 
 export class ClusterBridge {
   readonly id: string;
@@ -64,6 +71,13 @@ export class ClusterBridge {
   private flushing: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
+  private sequence = 0;
+  /** The last sequence number accepted from each sender heard from within MAX_AGE_MS, and its clock then. */
+  private readonly senders = new Map<string, { seq: number; t: number }>();
+  /** Messages dropped since start, by reason. */
+  readonly refused: Record<Refusal | 'replayed', number> = { oversized: 0, forged: 0, malformed: 0, stale: 0, replayed: 0 };
+  private refusalsUnlogged = 0;
+  private refusalLoggedAt = -Infinity;
   private readonly firstListen: Promise<void>;
   private resolveFirstListen!: () => void;
 
@@ -181,16 +195,32 @@ export class ClusterBridge {
   }
 
   private receive(payload: string | undefined): void {
-    let message: WireMessage;
-    try {
-      message = JSON.parse(payload ?? '') as WireMessage;
-    } catch {
-      return;
-    }
-    if (message.from === this.id) return;
-    const purge = Array.isArray(message.purge) ? message.purge.filter((prefix): prefix is string => typeof prefix === 'string' && prefix.startsWith('/')) : [];
-    const jobs = message.jobs === true;
+    const now = Date.now();
+    const opened = open(this.options.key, CLUSTER_CHANNEL, payload ?? '', now);
+    if (!opened.ok) return this.refuse(opened.reason);
+    const { from, seq, t, purge, jobs } = opened.message;
+    if (from === this.id) return;
+    // PostgreSQL delivers one session's notifications in the order sent, so a number not above the last is a replay.
+    const last = this.senders.get(from);
+    if (last && seq <= last.seq) return this.refuse('replayed');
+    this.senders.set(from, { seq, t });
+    // A sender forgotten here can only be replayed with a clock older than MAX_AGE_MS, which open() refuses.
+    for (const [sender, seen] of this.senders) if (seen.t < now - MAX_AGE_MS) this.senders.delete(sender);
     if (purge.length || jobs) this.hand({ purge, jobs }, 'remote');
+  }
+
+  private refuse(reason: Refusal | 'replayed'): void {
+    this.refused[reason] += 1;
+    metrics().clusterRefused.inc({ reason });
+    this.refusalsUnlogged += 1;
+    const now = Date.now();
+    if (now - this.refusalLoggedAt < REFUSAL_LOG_MS) return;
+    this.options.log?.(
+      `[cluster] dropped ${this.refusalsUnlogged} notification(s) on ${CLUSTER_CHANNEL} that failed the check (latest: ${reason}); ` +
+        'another database session is sending on the channel, or this process has another SESSION_SECRET than the others',
+    );
+    this.refusalsUnlogged = 0;
+    this.refusalLoggedAt = now;
   }
 
   /** Applies a message here; a listener's failure is logged, never thrown into the connection's handlers. */
@@ -200,6 +230,14 @@ export class ClusterBridge {
     } catch (error) {
       this.options.log?.(`[cluster] applying a ${why} message failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** The signed notification; prefixes too long to fit become one purge of everything. */
+  private envelope(message: ClusterMessage): string {
+    this.sequence += 1;
+    const signed = seal(this.options.key, CLUSTER_CHANNEL, { v: 1, from: this.id, seq: this.sequence, t: Date.now(), ...message });
+    if (Buffer.byteLength(signed) <= MAX_PAYLOAD_BYTES) return signed;
+    return seal(this.options.key, CLUSTER_CHANNEL, { v: 1, from: this.id, seq: this.sequence, t: Date.now(), purge: ['/'], jobs: message.jobs });
   }
 
   /** Sends what is pending, one notification at a time; kept for after the reconnection if the connection is down. */
@@ -216,7 +254,7 @@ export class ClusterBridge {
       const message = this.pending;
       this.pending = { purge: [], jobs: false };
       try {
-        await this.client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, JSON.stringify({ from: this.id, ...message } satisfies WireMessage)]);
+        await this.client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, this.envelope(message)]);
       } catch (error) {
         // Sent again after the reconnection (the connection's own handlers notice the loss).
         this.pending = join(message, this.pending);
@@ -227,9 +265,10 @@ export class ClusterBridge {
   }
 }
 
-/** Two messages as one: every prefix (or everything, when '/' is among them or they are too many) and any wake. */
+/** Two messages as one: every prefix (or everything, when '/' is among them or they are too many or too long) and any wake. */
 export function join(a: ClusterMessage, b: ClusterMessage): ClusterMessage {
   const prefixes = new Set([...a.purge, ...b.purge]);
-  const purge = prefixes.has('/') || prefixes.size > MAX_PREFIXES ? ['/'] : [...prefixes];
+  const everything = prefixes.has('/') || prefixes.size > MAX_PREFIXES || [...prefixes].some((prefix) => prefix.length > MAX_PREFIX_LENGTH);
+  const purge = everything ? ['/'] : [...prefixes];
   return { purge, jobs: a.jobs || b.jobs };
 }

@@ -5,8 +5,10 @@ import { onAppEvent, purgePublicPages, wakeWorkers } from '@/lib/events';
 import { logger } from '../log';
 
 import { CLUSTER_CHANNEL, ClusterBridge, type ClusterMessage } from './bridge';
+import { clusterKey } from './envelope';
 
 export { ClusterBridge, CLUSTER_CHANNEL, type ClusterMessage } from './bridge';
+export { clusterKey } from './envelope';
 
 const clusterLog = logger('cluster');
 const ANCHOR = Symbol.for('chrysalis.cluster');
@@ -18,9 +20,12 @@ const anchored = globalThis as typeof globalThis & { [ANCHOR]?: { bridge: Cluste
  * here are sent to the others, and theirs are replayed here on the shared bus,
  * where the page cache (scripts/serve.ts), the search cache and idle workers
  * listen. Once per process (the bus is process-wide); PostgreSQL only, since
- * the embedded database has one process. Returns the function that stops it.
+ * the embedded database has one process. Messages are signed with a key
+ * derived from `sessionSecret` (getSessionSecret()), so every process of the
+ * site must share it, as it already must for sessions. Returns the function
+ * that stops it.
  */
-export function startClusterEvents(connectionString: string, log: (message: string) => void = (message) => clusterLog.info(message)): { bridge: ClusterBridge; stop: () => Promise<void> } {
+export function startClusterEvents(connectionString: string, sessionSecret: string, log: (message: string) => void = (message) => clusterLog.info(message)): { bridge: ClusterBridge; stop: () => Promise<void> } {
   const running = anchored[ANCHOR];
   if (running) return running;
   // Set while replaying a message from elsewhere, so it is not sent back out (emits are synchronous).
@@ -34,7 +39,7 @@ export function startClusterEvents(connectionString: string, log: (message: stri
       replaying = false;
     }
   };
-  const bridge = new ClusterBridge({ connectionString, deliver: replay, log });
+  const bridge = new ClusterBridge({ connectionString, key: clusterKey(sessionSecret), deliver: replay, log });
   const unsubscribe = [
     onAppEvent('public-content-changed', (prefix) => {
       if (!replaying) bridge.publish({ purge: [prefix] });

@@ -96,6 +96,12 @@ function makeMetrics() {
       buckets: [0.5, 1, 5, 15, 60, 300, 900, 3600, 14400],
       registers,
     }),
+    clusterRefused: new Counter({
+      name: 'chrysalis_cluster_messages_refused_total',
+      help: 'Cluster notifications dropped (decision 022), by reason: forged (bad MAC), stale, replayed, malformed, oversized.',
+      labelNames: ['reason'],
+      registers,
+    }),
     uploadBytes: new Counter({ name: 'chrysalis_upload_bytes_total', help: 'Bytes of video upload bodies received, by outcome (stored or refused).', labelNames: ['outcome'], registers }),
     poolConnections: new Gauge({
       name: 'chrysalis_db_pool_connections',
