@@ -327,6 +327,8 @@ export const envSchema = z
     ),
     // Folder holding pg_dump, pg_restore and psql for npm run backup / restore (e.g. /usr/lib/postgresql/17/bin); unset: the PATH.
     PG_BIN_DIR: optionalString,
+    // Key file (64 hex characters) npm run backup encrypts with and npm run restore decrypts with, when --key-file is not given.
+    BACKUP_KEY_FILE: optionalString,
     VIP_PLANS: vipPlans,
     // Verotel FlexPay (an adult-capable card processor): the website's shop id and signature key from its Control Center.
     VEROTEL_SHOP_ID: z.preprocess(emptyToUndefined, z.string().trim().regex(/^\d{1,12}$/, 'must be the numeric shop (website) id from the Verotel Control Center').optional()),

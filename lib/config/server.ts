@@ -73,6 +73,8 @@ export interface ServerConfig {
   mediaOffload: MediaOffload;
   /** Where pg_dump, pg_restore and psql are (backups); unset means the PATH. */
   pgBinDir: string | undefined;
+  /** The key file backups are encrypted with when --key-file is not given (decision 024). */
+  backupKeyFile: string | undefined;
   /** The VIP plans /subscribe offers (VIP_PLANS, or the defaults). */
   vipPlans: VipPlan[];
   /** Null means no processor is connected: checkout is unavailable, admins can still grant VIP. */
@@ -178,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           ? { mode: 'redirect', redirectSeconds: raw.MEDIA_REDIRECT_SECONDS }
           : { mode: 'none' },
     pgBinDir: raw.PG_BIN_DIR,
+    backupKeyFile: raw.BACKUP_KEY_FILE,
     vipPlans: raw.VIP_PLANS,
     verotel:
       raw.VEROTEL_SHOP_ID && raw.VEROTEL_SIGNATURE_KEY

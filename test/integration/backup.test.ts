@@ -12,6 +12,7 @@ import { installDatabase, queryRows } from '@/lib/db';
 import { openDatabase, type DatabaseHandle, type Engine } from '@/lib/db/open';
 import { users, videos } from '@/lib/db/schema';
 import { ArchiveWriter, extractAndVerify } from '@/lib/server/backup/archive';
+import { readKeyFile } from '@/lib/server/backup/encryption';
 import { restoreBackup } from '@/lib/server/backup/restore';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { setMediaStorage } from '@/lib/server/storage';
@@ -167,6 +168,71 @@ describe.each(ENGINES)('npm run backup and npm run restore on %s', (engine: Engi
     expect(readFileSync(path.join(target.dataDir, 'session-secret'), 'utf8')).toBe(readFileSync(path.join(source.dataDir, 'session-secret'), 'utf8'));
     // No staging left behind.
     expect(readdirSync(target.dataDir).filter((name) => name.startsWith('.restore-'))).toEqual([]);
+  }, SLOW);
+
+  it('encrypts with --key-file: no secret or media byte in clear; restores with the key, and refuses a missing or wrong key, a flipped byte or a cut, restoring nothing', async () => {
+    const sessionKey = readFileSync(path.join(source.dataDir, 'session-secret'), 'utf8');
+    // The plain archive shows them, so the checks below have teeth.
+    const plain = readFileSync(archive);
+    expect(plain.includes(sessionKey)).toBe(true);
+    expect(plain.includes(mediaFile.subarray(0, 64))).toBe(true);
+
+    const keyFile = path.join(work, 'backup.key');
+    writeFileSync(keyFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+    const encrypted = path.join(work, 'site.tar.enc');
+    const backup = await runScript('backup', ['--encrypt', '--key-file', keyFile, '--out', encrypted], { DATA_DIR: source.dataDir, DATABASE_URL: source.databaseUrl });
+    expect(backup.output).toMatch(/2 members, 2 videos, 6 media files, .* encrypted with/);
+    expect(backup.status).toBe(0);
+    const bytes = readFileSync(encrypted);
+    expect(bytes.includes(sessionKey)).toBe(false);
+    expect(bytes.includes(mediaFile.subarray(0, 64))).toBe(false);
+    for (const clear of ['manifest.json', 'ustar', 'secrets/session-secret', 'database/']) expect(bytes.includes(clear)).toBe(false);
+
+    const target = await emptyTarget('from-encrypted');
+    const restore = await runScript('restore', ['--from', encrypted, '--key-file', keyFile], target.env);
+    expect(restore.output).toMatch(/checksums match/);
+    expect(restore.status).toBe(0);
+    const handle = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl, migrate: false });
+    try {
+      expect({
+        videos: await handle.db.select({ id: videos.id, title: videos.title, moderationStatus: videos.moderationStatus }).from(videos).orderBy(asc(videos.id)),
+        members: (await handle.db.select({ username: users.username }).from(users).orderBy(asc(users.username))).map((row) => row.username),
+      }).toEqual(before);
+    } finally {
+      await handle.close();
+    }
+    expect(checksums(path.join(target.dataDir, 'media'))).toEqual(checksums(path.join(source.dataDir, 'media')));
+    expect(readFileSync(path.join(target.dataDir, 'session-secret'), 'utf8')).toBe(sessionKey);
+
+    const refusals: [string, Buffer, RegExp, string?][] = [];
+    refusals.push(['no key', bytes, /is encrypted: give the key it was made with \(--key-file FILE/]);
+    const wrongKey = path.join(work, 'wrong.key');
+    writeFileSync(wrongKey, randomBytes(32).toString('hex'), { mode: 0o600 });
+    refusals.push(['wrong key', bytes, /The key file does not open .*: it was encrypted with another key/, wrongKey]);
+    const flipped = Buffer.from(bytes);
+    flipped[Math.floor(bytes.length / 2)]! ^= 0x01;
+    refusals.push(['flipped byte', flipped, /is damaged or was altered \(chunk \d+ fails its authentication\)/]);
+    const header = 85;
+    const chunk = 64 * 1024 + 16;
+    refusals.push(['cut at a chunk boundary', bytes.subarray(0, header + 3 * chunk), /is truncated \(it ends before its last chunk\)/]);
+    refusals.push(['cut inside a chunk', bytes.subarray(0, bytes.length - 100), /is damaged or was altered|is truncated/]);
+    refusals.push(['plain archive given a key', plain, /is not encrypted, but a key was given/]);
+    for (const [what, content, message, key = keyFile] of refusals) {
+      const file = path.join(work, `${what.replace(/\W+/g, '-')}.enc`);
+      writeFileSync(file, content);
+      const empty = await emptyTarget(`from-${what.replace(/\W+/g, '-')}`);
+      const config = loadConfig({ ...empty.env, NODE_ENV: 'test' });
+      const restoring = restoreBackup({ config, from: file, key: what === 'no key' ? undefined : await readKeyFile(key), log: () => undefined });
+      await expect(restoring).rejects.toThrow(message);
+      await expectNothingRestored(empty);
+    }
+
+    // Production writes no archive in clear unless told to.
+    const refused = path.join(work, 'production.tar');
+    const production = await runScript('backup', ['--out', refused], { NODE_ENV: 'production', DATA_DIR: source.dataDir, DATABASE_URL: source.databaseUrl, SESSION_SECRET: sessionKey });
+    expect(production.output).toMatch(/Refusing to write an unencrypted backup with NODE_ENV=production.*--key-file FILE.*--no-encrypt/s);
+    expect(production.status).toBe(1);
+    expect(existsSync(refused)).toBe(false);
   }, SLOW);
 
   it('refuses a truncated or altered archive with a clear message, and restores nothing', async () => {

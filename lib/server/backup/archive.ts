@@ -4,12 +4,14 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 
 import * as tar from 'tar-stream';
 import { z } from 'zod';
+
+import { decryptStream, encryptStream, isEncrypted, ENCRYPTED_MAGIC } from './encryption';
 
 /**
  * The backup archive (decision 024): one plain tar file holding
@@ -18,6 +20,8 @@ import { z } from 'zod';
  * generated one, and `manifest.json` last, which lists every other entry with
  * its size and SHA-256. The manifest comes last so it can be written in the
  * same pass that reads each file once; a truncated archive has no manifest.
+ * With a key (--key-file) the whole tar is encrypted as it is written
+ * (lib/server/backup/encryption.ts).
  */
 
 /** A problem for the operator: printed as is, without a stack trace. */
@@ -93,10 +97,14 @@ export class ArchiveWriter {
   private readonly partial: string;
   private readonly written: Promise<void>;
 
-  constructor(readonly out: string) {
+  constructor(
+    readonly out: string,
+    key?: Buffer,
+  ) {
     this.partial = `${out}.partial`;
     // 0600: the archive holds every member's data (and maybe the session key).
-    this.written = pipeline(this.pack, createWriteStream(this.partial, { flags: 'wx', mode: 0o600 }));
+    const file = createWriteStream(this.partial, { flags: 'wx', mode: 0o600 });
+    this.written = key ? pipeline(this.pack, encryptStream(key), file) : pipeline(this.pack, file);
     this.written.catch(() => undefined); // surfaced by finish() or abort()
   }
 
@@ -150,10 +158,11 @@ const MANIFEST_LIMIT = 256 * 1024 * 1024;
  * Extracts an archive into `staging` (which must be empty) and checks it
  * against its manifest: every listed file present with its size and SHA-256,
  * nothing unlisted, the file list's own checksum. Throws BackupError naming
- * the problem; the caller removes `staging`.
+ * the problem; the caller removes `staging`. An encrypted archive needs its
+ * key, and with a key only an encrypted archive is accepted.
  */
-export async function extractAndVerify(from: string, staging: string): Promise<Manifest> {
-  const source = await openArchiveStream(from);
+export async function extractAndVerify(from: string, staging: string, key?: Buffer): Promise<Manifest> {
+  const source = await openArchiveStream(from, key);
   const extract = tar.extract();
   const feeding = pipeline(source, extract);
   feeding.catch(() => undefined);
@@ -200,20 +209,28 @@ export async function extractAndVerify(from: string, staging: string): Promise<M
   return manifest;
 }
 
-/** The archive's bytes, gunzipped if an operator compressed it (gzip magic 1f 8b). */
-async function openArchiveStream(from: string): Promise<Readable> {
+/** The archive's bytes: decrypted with the key, or gunzipped if an operator compressed it (gzip magic 1f 8b). */
+async function openArchiveStream(from: string, key: Buffer | undefined): Promise<Readable> {
   const handle = await open(from, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new BackupError(`Cannot read ${from}: ${error.code === 'ENOENT' ? 'no such file' : error.message}.`);
   });
-  const magic = Buffer.alloc(2);
-  await handle.read(magic, 0, 2, 0);
+  const magic = Buffer.alloc(ENCRYPTED_MAGIC.length);
+  await handle.read(magic, 0, magic.length, 0);
   await handle.close();
+  const encrypted = isEncrypted(magic);
+  if (encrypted && !key) throw new BackupError(`${from} is encrypted: give the key it was made with (--key-file FILE, or BACKUP_KEY_FILE).`);
+  if (!encrypted && key) {
+    throw new BackupError(
+      `${from} is not encrypted, but a key was given (--key-file or BACKUP_KEY_FILE): refusing it, since nothing proves who wrote it. ` +
+        'If you trust this archive, restore it without a key.',
+    );
+  }
   const file = createReadStream(from);
-  if (magic[0] !== 0x1f || magic[1] !== 0x8b) return file;
-  const gunzip = createGunzip();
-  const out = new PassThrough();
-  pipeline(file, gunzip, out).catch((error: Error) => out.destroy(error));
-  return out;
+  const step = encrypted ? decryptStream(key!, from) : magic[0] === 0x1f && magic[1] === 0x8b ? createGunzip() : undefined;
+  if (!step) return file;
+  // The step itself is the source, so its own error (a BackupError from decryption) is what the reader sees.
+  file.on('error', (error) => step.destroy(error));
+  return file.pipe(step);
 }
 
 async function readSmall(stream: AsyncIterable<Buffer>, limit: number): Promise<string> {

@@ -17,6 +17,8 @@ export interface BackupOptions {
   config: ServerConfig;
   /** The archive to write; must not exist yet. */
   out: string;
+  /** Encrypts the archive with this key (readKeyFile()); without it the archive is a plain tar. */
+  key?: Buffer;
   log?: (line: string) => void;
 }
 
@@ -29,7 +31,7 @@ export const SESSION_SECRET_ENTRY = 'secrets/session-secret';
  * backed up only while no server holds its lock: PGlite is one process's,
  * and reading its files under a running server would copy a torn database.
  */
-export async function createBackup({ config, out, log = console.log }: BackupOptions): Promise<Manifest> {
+export async function createBackup({ config, out, key, log = console.log }: BackupOptions): Promise<Manifest> {
   const target = path.resolve(out);
   const mediaRoot = path.join(config.dataDir, 'media');
   if (existsSync(target)) throw new BackupError(`${target} already exists: choose another --out (a backup never overwrites a file).`);
@@ -49,12 +51,12 @@ export async function createBackup({ config, out, log = console.log }: BackupOpt
     log(`[backup] ${describeSource(config)}: ${counts.members} members, ${counts.videos} videos, migration ${migrations.latestTag ?? migrations.latestCreatedAt}`);
 
     const database = handle.engine === 'pglite' ? await dumpPglite(handle, work) : await dumpPostgres(config, version, work);
-    writer = new ArchiveWriter(target);
+    writer = new ArchiveWriter(target, key);
     await writer.addFile(database.file, database.local);
     await rm(database.local, { force: true });
 
     const media = config.mediaS3 ? skipS3(config, log) : await archiveMedia(writer, mediaRoot, log);
-    await archiveSecrets(writer, config, log);
+    await archiveSecrets(writer, config, key !== undefined, log);
 
     const manifest = await writer.finish({
       format: 'chrysalis-backup',
@@ -165,13 +167,17 @@ async function listFiles(root: string, prefix = ''): Promise<string[]> {
   return found;
 }
 
-async function archiveSecrets(writer: ArchiveWriter, config: ServerConfig, log: (line: string) => void) {
+async function archiveSecrets(writer: ArchiveWriter, config: ServerConfig, encrypted: boolean, log: (line: string) => void) {
   const generated = path.join(config.dataDir, 'session-secret');
   if (config.sessionSecret) {
     log('[backup] SESSION_SECRET is set in the environment, so it is not in the archive: keep it with the backup (admins\' two-factor secrets are sealed with it).');
   } else if (existsSync(generated)) {
     await writer.addFile(SESSION_SECRET_ENTRY, generated);
-    log('[backup] included DATA_DIR/session-secret (admins\' two-factor secrets are sealed with it): keep the archive as private as the database.');
+    log(
+      encrypted
+        ? '[backup] included DATA_DIR/session-secret (admins\' two-factor secrets are sealed with it), encrypted with the rest.'
+        : '[backup] included DATA_DIR/session-secret IN CLEAR (it seals session cookies and admins\' two-factor secrets): whoever reads this archive can forge sessions and read those secrets. Encrypt with --key-file.',
+    );
   }
   if (existsSync(path.join(config.dataDir, 'verification-key'))) {
     log('[backup] DATA_DIR/verification-key is NOT in the archive: identity documents are sealed with it; back it up apart from the database (decision 013).');

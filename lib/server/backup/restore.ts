@@ -24,6 +24,8 @@ export interface RestoreOptions {
   from: string;
   /** Replace a database, media folder or session key that is already there. */
   force?: boolean;
+  /** The key an encrypted archive was made with (readKeyFile()); with it, only an encrypted archive is accepted. */
+  key?: Buffer;
   log?: (line: string) => void;
 }
 
@@ -38,7 +40,7 @@ const ENGINE_NAMES: Record<Engine, string> = { pglite: 'the embedded database (D
  * the end. So a damaged archive, a refused check or a failed load leaves the
  * target as it was. Migrations newer than the backup apply at the next start.
  */
-export async function restoreBackup({ config, from, force = false, log = console.log }: RestoreOptions): Promise<Manifest> {
+export async function restoreBackup({ config, from, force = false, key, log = console.log }: RestoreOptions): Promise<Manifest> {
   const source = path.resolve(from);
   if (!existsSync(source)) throw new BackupError(`${source} does not exist (--from).`);
   const engine: Engine = config.databaseUrl ? 'postgres' : 'pglite';
@@ -62,7 +64,7 @@ export async function restoreBackup({ config, from, force = false, log = console
 
     staging = await mkdtemp(path.join(config.dataDir, '.restore-'));
     log(`[restore] reading and checking ${source}`);
-    const manifest = await extractAndVerify(source, staging);
+    const manifest = await extractAndVerify(source, staging, key);
     const pending = checkManifest(manifest, engine, config, staging, force);
     log(`[restore] backup of ${manifest.createdAt}: ${manifest.counts.members} members, ${manifest.counts.videos} videos, ${manifest.media.files} media files; checksums match`);
 
