@@ -7,7 +7,7 @@ import { Client } from 'pg';
 
 import { onAppEvent, purgePublicPages } from '@/lib/events';
 import { CLUSTER_CHANNEL, ClusterBridge, clusterKey, startClusterEvents, type ClusterMessage } from '@/lib/server/cluster';
-import { seal } from '@/lib/server/cluster/envelope';
+import { sealMessage } from '@/lib/server/cluster/envelope';
 
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 
@@ -143,6 +143,13 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
     }
   });
 
+  it('purges everything when the prefixes would not fit in one notification (PostgreSQL refuses 8000 bytes or more)', async () => {
+    const [a, b] = [await node('a'), await node('b')];
+    for (let i = 0; i < 30; i += 1) a.bridge.publish({ purge: [`/category/${String(i).padStart(2, '0')}${'x'.repeat(900)}`] });
+    await until(() => b.remote().length === 1, 2_000, 'the oversized burst');
+    expect(b.remote()).toEqual([{ purge: ['/'], jobs: false }]);
+  });
+
   it('after losing its connection, a process purges everything once listening again, and sends what it could not send meanwhile', async () => {
     const [a, b] = [await node('a'), await node('b')];
     const firstPid = b.bridge.pid;
@@ -217,17 +224,17 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
     try {
       // Any role that can connect may NOTIFY: the old unsigned form, a MAC under another key, garbage.
       await tap.notify(JSON.stringify({ from: 'mallory', purge: ['/'], jobs: true }));
-      await tap.notify(seal(randomBytes(32), CLUSTER_CHANNEL, { v: 1, from: 'mallory', seq: 1, t: Date.now(), purge: ['/'], jobs: true }));
+      await tap.notify(sealMessage(randomBytes(32), CLUSTER_CHANNEL, { v: 1, from: 'mallory', seq: 1, t: Date.now(), purge: ['/'], jobs: true }));
       await tap.notify(`${'A'.repeat(43)}.{"v":1}`);
       // The right key, but a clock ten minutes old (a message recorded then).
-      await tap.notify(seal(KEY, CLUSTER_CHANNEL, { v: 1, from: 'old', seq: 1, t: Date.now() - 600_000, purge: ['/'], jobs: true }));
+      await tap.notify(sealMessage(KEY, CLUSTER_CHANNEL, { v: 1, from: 'old', seq: 1, t: Date.now() - 600_000, purge: ['/'], jobs: true }));
 
       // A real message, then the same bytes sent again by the eavesdropper.
       a.bridge.publish({ purge: ['/video/real'] });
       await until(() => b.remote().length === 1 && tap.raw.length === 5, 2_000, 'the real message');
       await tap.notify(tap.raw[4]!);
       // A process holding the key, sending now: accepted (the check refuses the others, not every stranger).
-      await tap.notify(seal(KEY, CLUSTER_CHANNEL, { v: 1, from: 'other-process', seq: 7, t: Date.now(), purge: ['/category/Beta'], jobs: false }));
+      await tap.notify(sealMessage(KEY, CLUSTER_CHANNEL, { v: 1, from: 'other-process', seq: 7, t: Date.now(), purge: ['/category/Beta'], jobs: false }));
       await until(() => b.remote().length === 2, 2_000, 'the message of another key holder');
       await sleep(200);
 

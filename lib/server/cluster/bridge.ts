@@ -7,7 +7,7 @@ import { Client } from 'pg';
 
 import { metrics } from '../metrics';
 
-import { MAX_AGE_MS, MAX_PAYLOAD_BYTES, MAX_PREFIX_LENGTH, MAX_PREFIXES, open, seal, type Refusal } from './envelope';
+import { MAX_AGE_MS, MAX_PAYLOAD_BYTES, MAX_PREFIX_LENGTH, MAX_PREFIXES, openMessage, sealMessage, type Refusal } from './envelope';
 
 /**
  * Carries lib/events.ts's cross-cutting messages between processes that share
@@ -196,7 +196,7 @@ export class ClusterBridge {
 
   private receive(payload: string | undefined): void {
     const now = Date.now();
-    const opened = open(this.options.key, CLUSTER_CHANNEL, payload ?? '', now);
+    const opened = openMessage(this.options.key, CLUSTER_CHANNEL, payload ?? '', now);
     if (!opened.ok) return this.refuse(opened.reason);
     const { from, seq, t, purge, jobs } = opened.message;
     if (from === this.id) return;
@@ -235,9 +235,9 @@ export class ClusterBridge {
   /** The signed notification; prefixes too long to fit become one purge of everything. */
   private envelope(message: ClusterMessage): string {
     this.sequence += 1;
-    const signed = seal(this.options.key, CLUSTER_CHANNEL, { v: 1, from: this.id, seq: this.sequence, t: Date.now(), ...message });
+    const signed = sealMessage(this.options.key, CLUSTER_CHANNEL, { v: 1, from: this.id, seq: this.sequence, t: Date.now(), ...message });
     if (Buffer.byteLength(signed) <= MAX_PAYLOAD_BYTES) return signed;
-    return seal(this.options.key, CLUSTER_CHANNEL, { v: 1, from: this.id, seq: this.sequence, t: Date.now(), purge: ['/'], jobs: message.jobs });
+    return sealMessage(this.options.key, CLUSTER_CHANNEL, { v: 1, from: this.id, seq: this.sequence, t: Date.now(), purge: ['/'], jobs: message.jobs });
   }
 
   /** Sends what is pending, one notification at a time; kept for after the reconnection if the connection is down. */
