@@ -55,6 +55,8 @@ export interface ClusterBridgeOptions {
   /** How often the connection is checked with a query; a check that fails or takes longer than this reconnects. */
   heartbeatMs?: number;
   log?: (message: string) => void;
+  /** Where refused messages are reported (default: log). */
+  warn?: (message: string) => void;
 }
 
 /** At most one log line per this long about refused messages (a flood of forgeries must not flood the log). */
@@ -215,7 +217,7 @@ export class ClusterBridge {
     this.refusalsUnlogged += 1;
     const now = Date.now();
     if (now - this.refusalLoggedAt < REFUSAL_LOG_MS) return;
-    this.options.log?.(
+    (this.options.warn ?? this.options.log)?.(
       `[cluster] dropped ${this.refusalsUnlogged} notification(s) on ${CLUSTER_CHANNEL} that failed the check (latest: ${reason}); ` +
         'another database session is sending on the channel, or this process has another SESSION_SECRET than the others',
     );

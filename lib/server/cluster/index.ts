@@ -25,7 +25,10 @@ const anchored = globalThis as typeof globalThis & { [ANCHOR]?: { bridge: Cluste
  * site must share it, as it already must for sessions. Returns the function
  * that stops it.
  */
-export function startClusterEvents(connectionString: string, sessionSecret: string, log: (message: string) => void = (message) => clusterLog.info(message)): { bridge: ClusterBridge; stop: () => Promise<void> } {
+export function startClusterEvents(connectionString: string, sessionSecret: string, logTo?: (message: string) => void): { bridge: ClusterBridge; stop: () => Promise<void> } {
+  // Refused messages are warnings in the process log (someone else writes on the channel, or the secrets differ).
+  const log = logTo ?? ((message: string) => clusterLog.info(message));
+  const warn = logTo ?? ((message: string) => clusterLog.warn(message));
   const running = anchored[ANCHOR];
   if (running) return running;
   // Set while replaying a message from elsewhere, so it is not sent back out (emits are synchronous).
@@ -39,7 +42,7 @@ export function startClusterEvents(connectionString: string, sessionSecret: stri
       replaying = false;
     }
   };
-  const bridge = new ClusterBridge({ connectionString, key: clusterKey(sessionSecret), deliver: replay, log });
+  const bridge = new ClusterBridge({ connectionString, key: clusterKey(sessionSecret), deliver: replay, log, warn });
   const unsubscribe = [
     onAppEvent('public-content-changed', (prefix) => {
       if (!replaying) bridge.publish({ purge: [prefix] });
