@@ -12,6 +12,7 @@ import * as tar from 'tar-stream';
 import { z } from 'zod';
 
 import { decryptStream, encryptStream, isEncrypted, ENCRYPTED_MAGIC } from './encryption';
+import { BackupError } from './errors';
 
 /**
  * The backup archive (decision 024): one plain tar file holding
@@ -24,13 +25,7 @@ import { decryptStream, encryptStream, isEncrypted, ENCRYPTED_MAGIC } from './en
  * (lib/server/backup/encryption.ts).
  */
 
-/** A problem for the operator: printed as is, without a stack trace. */
-export class BackupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BackupError';
-  }
-}
+export { BackupError };
 
 export const MANIFEST_NAME = 'manifest.json';
 export const FORMAT = 'chrysalis-backup';

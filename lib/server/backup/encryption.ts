@@ -4,7 +4,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ti
 import { readFile, stat } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 
-import { BackupError } from './archive';
+import { BackupError } from './errors';
 
 /**
  * Encrypted backups (decision 024): the whole tar, streamed through
