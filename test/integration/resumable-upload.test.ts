@@ -533,6 +533,42 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       return `${base}${created.headers.get('location')}`;
     }
 
+    it("never reaches another member's upload through a raw request target: absolute form with another host, query, semicolon", async () => {
+      const created = await fetch(`${base}/api/videos/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other}`, ...TUS, 'upload-length': String(clip.length), 'upload-metadata': metadata({ title: 'Raw victim title' }) },
+      });
+      const victimUrl = `${base}${created.headers.get('location')}`;
+      const victim = idOf(victimUrl);
+      const own = idOf(await start({ authorization: `Bearer ${token}`, ...TUS }));
+      const raw = (method: string, target: string) =>
+        new Promise<{ status: number; metadata: string | undefined }>((resolve, reject) => {
+          const { port } = new URL(base);
+          const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers: { authorization: `Bearer ${token}`, ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': '10' } });
+          req.on('response', (response) => {
+            response.resume();
+            resolve({ status: response.statusCode!, metadata: response.headers['upload-metadata'] as string | undefined });
+          });
+          req.on('error', reject);
+          req.end(method === 'PATCH' ? '0123456789' : undefined);
+        });
+      for (const target of [
+        `http://evil.example/api/videos/uploads/${own}?/${victim}`,
+        `http://evil.example/api/videos/uploads/${victim}`,
+        `/api/videos/uploads/${own}?/${victim}`,
+        `/api/videos/uploads/${own};/${victim}`,
+        `/api/videos/uploads/${own}%2F${victim}`,
+        `/api/videos/uploads//${victim}`,
+      ]) {
+        for (const method of ['HEAD', 'PATCH', 'DELETE']) {
+          const answer = await raw(method, target);
+          expect({ target, method, leaked: (answer.metadata ?? '').includes(b64('Raw victim title')) }).toEqual({ target, method, leaked: false });
+        }
+      }
+      const seen = await fetch(victimUrl, { method: 'HEAD', headers: { authorization: `Bearer ${other}`, ...TUS } });
+      expect({ status: seen.status, offset: seen.headers.get('upload-offset') }).toEqual({ status: 200, offset: '0' });
+    });
+
     it('refuses a chunked body (no Content-Length) longer than what the upload has left', async () => {
       const auth = { authorization: `Bearer ${token}`, ...TUS };
       const url = await start(auth);
