@@ -184,6 +184,8 @@ class NodeBodyFileStore extends FileStore {
 }
 
 let tus: { server: Server; store: NodeBodyFileStore } | null = null;
+/** Uploads whose last step runs now in this process (onUploadFinish). */
+const finishing = new Set<string>();
 
 /** The one tus server of this process, on the shared DATA_DIR. */
 function tusServer(): { server: Server; store: NodeBodyFileStore } {
@@ -236,7 +238,10 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
       const member = caller();
       // The video goes to the upload's recorded owner, who must be the caller (authorise() checked the same upload).
       if (upload.metadata?.owner !== member.user.id) throw refusal(new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE));
-      const result = await finishResumable(member, upload, store);
+      // tus lets go of the lock before this hook: a second PATCH of no bytes meanwhile must not make the video twice.
+      if (finishing.has(upload.id)) throw { status_code: 423, body: JSON.stringify({ message: BUSY_MESSAGE }) };
+      finishing.add(upload.id);
+      const result = await finishResumable(member, upload, store).finally(() => finishing.delete(upload.id));
       return { status_code: 200, body: JSON.stringify(result), headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
     },
     onResponseError: async (req, error) => {
