@@ -14,8 +14,8 @@ const BUSY_RETRY_SECONDS = 30;
 
 /** The disk (or its quota, or its largest file) is full: nothing this request can change. */
 const FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
-/** The storage itself failed or is read-only: an operator must look. */
-const BROKEN = new Set(['EIO', 'EROFS', 'ENXIO', 'ENODEV', 'ESTALE']);
+/** The storage itself failed, is read-only or not ours to write (permissions): an operator must look. */
+const BROKEN = new Set(['EIO', 'EROFS', 'ENXIO', 'ENODEV', 'ESTALE', 'EACCES', 'EPERM']);
 /** Out of file handles or briefly unavailable: the same request may pass in a moment. */
 const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'ETIMEDOUT', 'ENOMEM']);
 
