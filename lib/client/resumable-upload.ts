@@ -6,7 +6,10 @@
  * A dropped connection is retried from the offset the server has (HEAD);
  * after a reload the member picks the same file again and the upload URL
  * kept in localStorage under the file's fingerprint continues it. Cancel
- * ends the upload on the server too.
+ * ends the upload on the server too. When every byte arrived but the
+ * server's last step failed (its disk full: 507), the server keeps the
+ * upload; the retry finds the full offset and only the last step runs again
+ * (finishUpload), without sending the file again.
  */
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
 
@@ -32,6 +35,47 @@ export interface ResumableOptions {
   onRetry?: (retry: UploadRetry) => void;
   /** Aborting cancels the upload, and deletes what the server has of it. */
   signal?: AbortSignal;
+}
+
+const retryable = (status: number) => status === 0 || status >= 500 || status === 409 || status === 423;
+
+const wait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new UploadCancelledError())), { once: true });
+  });
+
+/**
+ * The last step of an upload whose bytes are all on the server: a PATCH of
+ * no bytes at the full offset has the server turn them into the video and
+ * answer as the last PATCH does. tus-js-client comes here when its retry
+ * found, with HEAD, that nothing is left to send (it reports that as success,
+ * with no answer). Retried as tus retries, with the same waits.
+ */
+export async function finishUpload(url: string, size: number, token: string | null, options: Pick<ResumableOptions, 'onRetry' | 'signal'> = {}): Promise<string> {
+  for (let attempt = 0; ; attempt += 1) {
+    let response: Response | null = null;
+    try {
+      response = await fetch(url, {
+        method: 'PATCH',
+        headers: { 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(size), 'Content-Type': 'application/offset+octet-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        // As every upload request: the bearer token, never the cookies (the spec's upload client).
+        credentials: 'omit',
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw new UploadCancelledError();
+      if (attempt >= RESUMABLE_RETRY_DELAYS_MS.length) throw error;
+    }
+    const body = response ? await response.text() : '';
+    if (response?.ok) return body;
+    const status = response?.status ?? 0;
+    const failure = response ? classify(status, RESUMABLE_UPLOAD_PATH, body, response.headers.get('content-type') ?? '') : new ApiClientError('Network error. Check your connection and try again.', undefined, {}, 'network');
+    const delayMs = RESUMABLE_RETRY_DELAYS_MS[attempt];
+    if (!retryable(status) || delayMs === undefined) throw failure;
+    options.onRetry?.({ attempt: attempt + 2, maxAttempts: RESUMABLE_RETRY_DELAYS_MS.length + 1, delayMs, error: failure });
+    await wait(delayMs, options.signal);
+  }
 }
 
 /** Upload-Metadata values: the same fields as the plain upload's form. */
@@ -60,7 +104,7 @@ export async function resumableUpload<T>(file: File, fields: ResumableFields, op
       onShouldRetry: (error, attempt) => {
         const status = error.originalResponse?.getStatus() ?? 0;
         // tus's rule: not on a refusal (4xx), except a conflict or a lock the server asks to retry.
-        const retry = status === 0 || status >= 500 || status === 409 || status === 423;
+        const retry = retryable(status);
         if (retry) {
           options.onRetry?.({
             attempt: attempt + 2,
@@ -77,11 +121,18 @@ export async function resumableUpload<T>(file: File, fields: ResumableFields, op
         if (request.getMethod() === 'HEAD' && response.getStatus() === 200 && offset > 0) options.onResume?.(offset, file.size);
       },
       onSuccess: ({ lastResponse }) => {
-        try {
-          resolve(JSON.parse(lastResponse.getBody()) as T);
-        } catch {
-          reject(new ApiClientError('The upload finished, but the answer could not be read. Check Your videos below.', lastResponse.getStatus()));
-        }
+        // No answer: a retry found every byte on the server (HEAD), whose last step had failed; it runs again now.
+        const answer = lastResponse.getBody() ? Promise.resolve(lastResponse.getBody()) : finishUpload(upload.url!, file.size, token, options);
+        answer.then(
+          (body) => {
+            try {
+              resolve(JSON.parse(body) as T);
+            } catch {
+              reject(new ApiClientError('The upload finished, but the answer could not be read. Check Your videos below.', lastResponse.getStatus()));
+            }
+          },
+          (error: unknown) => reject(error),
+        );
       },
       onError: (error) => reject(errorOf(error)),
     });

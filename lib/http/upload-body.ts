@@ -25,6 +25,8 @@ export interface BodyWritten {
   /** Bytes written at the offset (all of them on disk when this resolves). */
   bytes: number;
   outcome: BodyOutcome;
+  /** Why a `failed` write failed (the file system's code and words), plain data so it crosses to and from the upload receiver. */
+  cause?: { code?: string; message: string };
 }
 
 /**
@@ -60,9 +62,11 @@ export async function writeBody(source: Readable, file: string, offset: number, 
   try {
     await pipeline(limiter, out);
     return { bytes: out.bytesWritten, outcome: ended ? 'ended' : 'complete' };
-  } catch {
+  } catch (error) {
     source.unpipe(limiter);
-    return { bytes: out.bytesWritten, outcome: received > room ? 'too-large' : 'failed' };
+    if (received > room) return { bytes: out.bytesWritten, outcome: 'too-large' };
+    const { code, message } = error as NodeJS.ErrnoException;
+    return { bytes: out.bytesWritten, outcome: 'failed', cause: { ...(code ? { code } : {}), message: String(message) } };
   } finally {
     source.off('error', keepWhatArrived);
     source.off('close', closed);

@@ -10,6 +10,7 @@ import { POST as upload } from '@/app/api/videos/upload/route';
 import { installDatabase } from '@/lib/db';
 import { videos } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
+import { STORAGE_FULL_MESSAGE } from '@/lib/server/videos/storage-failure';
 import { handleNodeUpload } from '@/lib/server/videos/upload-node';
 
 import { call, ORIGIN } from '../helpers/api';
@@ -17,6 +18,7 @@ import { captureLogs, LEVEL } from '../helpers/logs';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { verifiedMemberToken } from '../helpers/members';
 import { mediaFixtures } from '../helpers/media';
+import { CAN_MOUNT, fillUp, mountTmpfs, SKIP_WITHOUT_ROOT, unmount } from '../helpers/tmpfs';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-upload-quota-'));
 process.env.SITE_URL = ORIGIN;
@@ -126,5 +128,46 @@ describe.each(ENGINES)('the daily upload quota (UPLOADS_PER_DAY) on %s', (engine
     // Another member's quota is their own.
     const other = await verifiedMemberToken(database.db, `unhurried_${engine}`);
     expect((await send(other, new Blob([clip]))).status).toBe(201);
+  });
+
+  // A real full disk: a 2 MB tmpfs over the folder, filled to its last block.
+  (CAN_MOUNT ? describe : describe.skip)(`when the disk is full${CAN_MOUNT ? '' : ` (${SKIP_WITHOUT_ROOT})`}`, () => {
+    const sendBridged = (token: string, file: Blob) =>
+      fetch(`http://127.0.0.1:${bridgePort}/api/videos/upload`, { method: 'POST', body: uploadForm(file), headers: { authorization: `Bearer ${token}` } });
+
+    it.each([
+      ['the upload (quarantine) folder, while the body arrives', 'quarantine'],
+      ['the media folder, while the received video moves into it', 'media'],
+    ])('answers a full %s with 507, logs the cause, keeps nothing and gives the upload back', async (_where, folder) => {
+      const dir = path.join(dataDir, folder);
+      mountTmpfs(dir);
+      const free = fillUp(dir);
+      try {
+        const token = await verifiedMemberToken(database.db, `full_${folder}_${engine}`);
+        const before = (await database.db.select().from(videos)).length;
+        const logs = captureLogs();
+        // More tries than the day allows: each failure on our side is given back.
+        for (let i = 0; i < 4; i += 1) {
+          const response = i % 2 ? await sendBridged(token, new Blob([clip])) : await send(token, new Blob([clip]));
+          const body = (response instanceof Response ? await response.json() : response.body) as { message: string };
+          expect({ status: response.status, message: body.message }).toEqual({ status: 507, message: STORAGE_FULL_MESSAGE });
+        }
+        logs.restore();
+        const errors = logs.at(LEVEL.error);
+        expect(errors).toHaveLength(4);
+        expect(errors[0]).toMatchObject({ component: 'upload', code: 'ENOSPC', err: expect.objectContaining({ code: 'ENOSPC' }) });
+        expect(quarantined().filter((name) => !name.startsWith('.'))).toEqual([]);
+        expect(readdirSync(path.join(dataDir, 'media'), { recursive: true }).filter((name) => String(name).endsWith('.partial'))).toEqual([]);
+        expect(await database.db.select().from(videos)).toHaveLength(before);
+
+        // Room again: the member still has the whole day's uploads.
+        free();
+        for (let i = 0; i < 3; i += 1) expect((await send(token, new Blob([clip]))).status).toBe(201);
+        expect((await send(token, new Blob([clip]))).status).toBe(429);
+      } finally {
+        free();
+        unmount(dir);
+      }
+    });
   });
 });

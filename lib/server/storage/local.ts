@@ -31,8 +31,14 @@ export class LocalMediaStorage implements MediaStorage {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
       // Another file system: copy beside the target, then rename, so readers never see half a file.
       const temp = `${target}.partial`;
-      await copyFile(localPath, temp);
-      await rename(temp, target);
+      try {
+        await copyFile(localPath, temp);
+        await rename(temp, target);
+      } catch (copyError) {
+        // A full disk leaves half a copy: it goes, and the upload's own file stays for its retry.
+        await rm(temp, { force: true });
+        throw copyError;
+      }
       await rm(localPath, { force: true });
     }
   }

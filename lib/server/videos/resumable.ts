@@ -1,6 +1,7 @@
 import 'server-only';
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -8,13 +9,14 @@ import type { Readable } from 'node:stream';
 
 import { FileConfigstore, FileStore, type Configstore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
-import { ERRORS } from '@tus/utils';
+import { ERRORS, Metadata } from '@tus/utils';
 import type { NextRequest } from 'next/server';
 
 import { getConfig } from '@/lib/config/server';
 import { writeBody, type BodyWritten } from '@/lib/http/upload-body';
 import type { ReceivedUpload } from '@/lib/http/upload-receiver/protocol';
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
+import { CONCAT_MESSAGE, LENGTH_REQUIRED_MESSAGE, TUS_HEADER_NAMES, TUS_VERSION, tusHeadersSchemas } from '@/lib/validation/resumable-uploads';
 
 import { requireMember, type Authenticated } from '../auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from '../auth/session';
@@ -24,17 +26,20 @@ import { logger } from '../log';
 import { metrics } from '../metrics';
 import { consume, giveBack } from '../rate-limit';
 
+import { storageFailure } from './storage-failure';
 import { FileLocker } from './upload-lock';
 import { readUploadFields, tooLarge, tooManyUploads, videoFromUpload } from './upload';
 
 const log = logger('upload');
 
-/** tus's default names: 32 hex digits. Anything else in the path is no upload of ours, and never reaches the file system. */
+/** Our upload ids (namingFunction): 32 hex digits. Anything else in the path is no upload of ours, and never reaches the file system. */
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const newUploadId = () => randomBytes(16).toString('hex');
 
 export const UPLOAD_NOT_FOUND_MESSAGE = 'This upload was not found. It may have expired; start the upload again.';
 export const UPLOAD_EXPIRED_MESSAGE = 'This upload has expired. Start the upload again.';
-const LENGTH_REQUIRED_MESSAGE = 'Send the size of the video in Upload-Length when you start the upload.';
+const METADATA_MESSAGE = 'Upload-Metadata is not valid: send comma-separated pairs of a key and its value in base64.';
+const BUSY_MESSAGE = 'This upload is busy with another request. Try again in a moment.';
 const METHOD_MESSAGE = 'Resumable uploads take POST, HEAD, PATCH and DELETE.';
 
 /** Where unfinished resumable uploads live: DATA_DIR/resumable, an upload and its .json beside it (decision 026). */
@@ -50,6 +55,12 @@ export function resumableDir(): string {
 interface Call {
   /** Set once the caller passed authorise(); tus sees no request before that. */
   member?: Authenticated;
+  /**
+   * The upload the path names, read once by authorise() and checked to be the
+   * member's: tus is given this id (getFileIdFromRequest), never one of its
+   * own reading of the URL, so the upload checked is the upload touched.
+   */
+  uploadId?: string;
   body?: IncomingMessage | ReceivedUpload;
   /** Each upload's stored info as read in this request (RequestConfigstore). */
   infos: Map<string, Promise<Upload | undefined>>;
@@ -157,15 +168,24 @@ class NodeBodyFileStore extends FileStore {
     return this.written(offset, written);
   }
 
-  /** The new offset after a body write, or tus's error for it (a client that went away keeps what arrived). */
-  private written(offset: number, { bytes, outcome }: BodyWritten): number {
+  /**
+   * The new offset after a body write, or tus's error for it (a client that
+   * went away keeps what arrived; so does a full disk: the bytes written stay,
+   * and the client resumes from them once there is room).
+   */
+  private written(offset: number, { bytes, outcome, cause }: BodyWritten): number {
     if (outcome === 'too-large') throw ERRORS.ERR_SIZE_EXCEEDED;
-    if (outcome === 'failed') throw ERRORS.FILE_WRITE_ERROR;
+    if (outcome === 'failed') {
+      const storage = cause && storageFailure(cause, 'receiving');
+      throw storage ? refusal(storage) : ERRORS.FILE_WRITE_ERROR;
+    }
     return offset + bytes;
   }
 }
 
 let tus: { server: Server; store: NodeBodyFileStore } | null = null;
+/** Uploads whose last step runs now in this process (onUploadFinish). */
+const finishing = new Set<string>();
 
 /** The one tus server of this process, on the shared DATA_DIR. */
 function tusServer(): { server: Server; store: NodeBodyFileStore } {
@@ -179,6 +199,9 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
     datastore: store,
     locker,
     relativeLocation: true,
+    namingFunction: newUploadId,
+    // The id authorise() read from the path and checked: tus's own reading takes the URL's last segment, query included.
+    getFileIdFromRequest: () => calls.getStore()?.uploadId,
     maxSize: config.maxUploadBytes,
     // Same origin only: the page and the API are one site, and no other site may drive a member's upload.
     allowedOrigins: [new URL(config.siteUrl).origin],
@@ -212,16 +235,33 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
       };
     },
     onUploadFinish: async (_req, upload) => {
-      const result = await finishResumable(caller(), upload, store);
+      const member = caller();
+      // The video goes to the upload's recorded owner, who must be the caller (authorise() checked the same upload).
+      if (upload.metadata?.owner !== member.user.id) throw refusal(new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE));
+      // tus lets go of the lock before this hook: a second PATCH of no bytes meanwhile must not make the video twice.
+      if (finishing.has(upload.id)) throw { status_code: 423, body: JSON.stringify({ message: BUSY_MESSAGE }) };
+      finishing.add(upload.id);
+      const result = await finishResumable(member, upload, store).finally(() => finishing.delete(upload.id));
       return { status_code: 200, body: JSON.stringify(result), headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
     },
-    onResponseError: (_req, error) => {
+    onResponseError: async (req, error) => {
       if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED || error === ERRORS.ERR_SIZE_EXCEEDED) return refusal(tooLarge(getConfig().maxUploadBytes));
       if (error === ERRORS.FILE_NOT_FOUND) return refusal(new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE));
       if (error === ERRORS.FILE_NO_LONGER_EXISTS) return refusal(new ApiError(410, UPLOAD_EXPIRED_MESSAGE));
-      if ('status_code' in error && error.status_code < 500) {
-        // Ours are JSON already; tus's own (409 wrong offset, 412…) become JSON with their words.
-        return error.body.startsWith('{') ? error : { status_code: error.status_code, body: JSON.stringify({ message: error.body.trim() }) };
+      // Checked before tus (authorise()); here too, as an extension we do not offer is no failure of ours.
+      if (error === ERRORS.UNSUPPORTED_CONCATENATION_EXTENSION) return refusal(badRequest(CONCAT_MESSAGE));
+      if (error === ERRORS.UNSUPPORTED_CREATION_DEFER_LENGTH_EXTENSION) return refusal(badRequest(LENGTH_REQUIRED_MESSAGE));
+      // Another request of this upload held its lock too long (two tabs): the client retries a 423.
+      if (error === ERRORS.ERR_LOCK_TIMEOUT) return { status_code: 423, body: JSON.stringify({ message: BUSY_MESSAGE }) };
+      // Ours are JSON already (any status); tus's own (409 wrong offset, 403…) become JSON with their words.
+      if ('status_code' in error && error.body.startsWith('{')) return error;
+      if ('status_code' in error && error.status_code < 500) return { status_code: error.status_code, body: JSON.stringify({ message: error.body.trim() }) };
+      // The disk refused (creating an upload's files, reading its size): a 507 or 503, logged with its cause.
+      const storage = storageFailure(error, 'receiving');
+      if (storage) {
+        // A creation that failed made no upload: the daily upload counted for it goes back.
+        if (req.method === 'POST') await giveBack('uploadsPerMember', caller().user.id);
+        return refusal(storage);
       }
       log.error({ err: error }, 'resumable upload failed');
       return { status_code: 500, body: JSON.stringify(serverErrorBody()) };
@@ -233,30 +273,50 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
 
 /**
  * After the last byte: the same probe and video creation as the plain upload
- * (videoFromUpload); the tus upload goes whatever the outcome, so a file that
- * is no video is deleted and a finished one is not kept twice.
+ * (videoFromUpload). A finished video or a refusal (no video, too large) ends
+ * the tus upload, so a file that is no video is deleted and a finished one is
+ * not kept twice. A failure on our side (a full media disk: 507) keeps it,
+ * complete: the client's retry finds the full offset (HEAD) and runs this
+ * step again with a PATCH of no bytes, without sending the file again; the
+ * expiry sweep removes it if no retry comes. The upload still exists, so its
+ * daily count stays spent, and the retry costs none.
  */
 async function finishResumable(member: Authenticated, upload: Upload, store: NodeBodyFileStore) {
   const file = path.join(store.directory, upload.id);
+  const discard = async () => {
+    await rm(file, { force: true });
+    await rm(`${file}.json`, { force: true });
+    // The last PATCH's lock file goes in the background (upload-lock.ts); after the final answer nothing of the upload is left.
+    await store.locker.released(upload.id);
+  };
   try {
     // The size was checked at creation against the cap of that day; the cap may have been lowered since.
     if ((upload.size ?? 0) > getConfig().maxUploadBytes) throw tooLarge(getConfig().maxUploadBytes);
     const result = await videoFromUpload(member, { path: file, bytes: upload.size ?? 0, originalName: upload.metadata?.filename ?? '' }, fieldsOf(upload.metadata));
     metrics().uploadBytes.inc({ outcome: 'stored' }, upload.size ?? 0);
+    await discard();
     return result;
   } catch (error) {
     metrics().uploadBytes.inc({ outcome: 'refused' }, upload.size ?? 0);
-    if (!(error instanceof ApiError)) {
-      await giveBack('uploadsPerMember', member.user.id);
-      throw error;
-    }
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status < 500) await discard();
     throw refusal(error);
-  } finally {
-    await rm(file, { force: true });
-    await rm(`${file}.json`, { force: true });
-    // The last PATCH's lock file goes in the background (upload-lock.ts); after the final answer nothing of the upload is left.
-    await store.locker.released(upload.id);
   }
+}
+
+/**
+ * The one reading of the upload a tus request names, from the parsed path
+ * alone: `null` for the endpoint itself (where POST starts an upload), the id
+ * for exactly one segment of 32 hex digits after it, `undefined` for any
+ * other spelling (a second segment, an encoded slash, a trailing slash, a
+ * semicolon…). The query and fragment are no part of it, whatever tus would
+ * make of them.
+ */
+function uploadIdOf(request: NextRequest): string | null | undefined {
+  const { pathname } = new URL(request.url);
+  if (pathname === RESUMABLE_UPLOAD_PATH) return null;
+  const id = pathname.startsWith(`${RESUMABLE_UPLOAD_PATH}/`) ? pathname.slice(RESUMABLE_UPLOAD_PATH.length + 1) : '';
+  return UPLOAD_ID.test(id) ? id : undefined;
 }
 
 /**
@@ -264,10 +324,37 @@ async function finishResumable(member: Authenticated, upload: Upload, store: Nod
  * else's upload is as absent as one that never was: nothing to learn from
  * the answer).
  */
-async function checkOwnership(member: Authenticated, id: string): Promise<void> {
-  if (!UPLOAD_ID.test(id)) throw new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE);
+async function checkOwnership(member: Authenticated, id: string | null | undefined): Promise<string> {
+  if (!id) throw new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE);
   const info = await tusServer().store.configstore.get(id);
   if (info?.metadata?.owner !== member.user.id) throw new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE);
+  return id;
+}
+
+/**
+ * The tus headers of this method (lib/validation/resumable-uploads.ts) and,
+ * on POST, Upload-Metadata as tus parses it: a 412 for another tus version
+ * (with our Tus-Version, as the protocol asks), a 415 for a PATCH body of
+ * another type, a 400 for the rest, before tus answers in words of its own.
+ */
+function checkTusHeaders(request: NextRequest): void {
+  const schema = tusHeadersSchemas[request.method as keyof typeof tusHeadersSchemas];
+  const headers = Object.fromEntries(TUS_HEADER_NAMES.map((name) => [name, request.headers.get(name) ?? undefined]));
+  const result = schema.safeParse(headers);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const header = String(issue.path[0]);
+    if (header === 'tus-resumable') throw new ApiError(412, issue.message, {}, { 'Tus-Version': TUS_VERSION, 'Tus-Resumable': TUS_VERSION });
+    throw new ApiError(header === 'content-type' ? 415 : 400, issue.message);
+  }
+  const metadata = request.headers.get('upload-metadata');
+  if (request.method === 'POST' && metadata !== null) {
+    try {
+      Metadata.parse(metadata);
+    } catch {
+      throw badRequest(METADATA_MESSAGE);
+    }
+  }
 }
 
 /**
@@ -275,22 +362,52 @@ async function checkOwnership(member: Authenticated, id: string): Promise<void> 
  * production (handed over by scripts/serve.ts before Next, so bodies stream
  * unbuffered): the caller is resolved as on every mutating route (session
  * cookie believed only from this site, or a bearer token), must be a member
- * who is not banned, and may only reach their own uploads; then tus answers
- * (`answer`) with the member at hand for its hooks. Runs inside the request's
- * `calls` context, so the upload's info read here is the one tus gets.
+ * who is not banned, and may only reach their own uploads, named by the one
+ * id read from the path (uploadIdOf), which is also the id tus gets; then the
+ * tus headers are checked, and tus answers with the member and the id at hand
+ * for its hooks. Runs inside the request's `calls` context, so the upload's
+ * info read here is the one tus gets.
  */
-async function authorise(request: NextRequest): Promise<Authenticated> {
-  const id = new URL(request.url).pathname.slice(RESUMABLE_UPLOAD_PATH.length).replace(/^\//, '');
+async function authorise(request: NextRequest, call: Call): Promise<Authenticated> {
+  const id = uploadIdOf(request);
   // A PATCH's body waits in the socket until we read it: the upload's info is read while the caller is resolved, not after.
   // Only a well-formed id is read, and nothing of it is used before the caller passed.
-  if (UPLOAD_ID.test(id)) void tusServer().store.configstore.get(id);
+  if (id) void tusServer().store.configstore.get(id);
   const actor = distrustCrossSiteCookie(request, await resolveActor(request));
   const member = requireMember(actor);
   if (!['POST', 'HEAD', 'PATCH', 'DELETE'].includes(request.method)) throw new ApiError(405, METHOD_MESSAGE, {}, { Allow: 'POST, HEAD, PATCH, DELETE' });
-  if (request.method === 'POST' ? id !== '' : true) await checkOwnership(member, id);
+  if (request.method === 'POST') {
+    // Uploads start at the endpoint itself; a POST to an upload's address is no request of the protocol.
+    if (id !== null) throw new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE);
+  } else {
+    call.uploadId = await checkOwnership(member, id);
+  }
+  checkTusHeaders(request);
   // Only a new upload needs the folder made: any other request got here by naming an upload whose info is in it.
-  else await mkdir(resumableDir(), { recursive: true });
+  if (request.method === 'POST') await mkdir(resumableDir(), { recursive: true }).catch((error: unknown) => Promise.reject(storageFailure(error, 'receiving') ?? error));
   return member;
+}
+
+/**
+ * tus's answer as every API answer: an error is JSON (tus writes some of its
+ * own refusals as text before any hook can word them), not cached, and a 503
+ * says when to come back.
+ */
+async function asApiAnswer(response: Response): Promise<Response> {
+  if (response.status < 400) return response;
+  const text = await response.text();
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    body = { message: text.trim() || 'This upload request could not be handled.' };
+  }
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.set('content-type', 'application/json');
+  headers.set('cache-control', 'no-store');
+  if (response.status === 503 && typeof body.retryAfter === 'number') headers.set('retry-after', String(body.retryAfter));
+  return new Response(JSON.stringify(body), { status: response.status, headers });
 }
 
 /**
@@ -303,11 +420,11 @@ export function handleResumable(request: NextRequest, body?: IncomingMessage | R
   const call: Call = { body, infos: new Map() };
   return calls.run(call, async () => {
     try {
-      call.member = await authorise(request);
+      call.member = await authorise(request, call);
     } catch (error) {
       return errorResponse(request, error);
     }
-    return tusServer().server.handleWeb(request);
+    return asApiAnswer(await tusServer().server.handleWeb(request));
   });
 }
 

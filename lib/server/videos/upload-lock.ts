@@ -101,8 +101,15 @@ class FileLock implements Lock {
   private async tryCreate(): Promise<boolean> {
     try {
       const handle = await open(this.file, 'wx');
-      await handle.writeFile(ownerTag());
-      await handle.close();
+      try {
+        await handle.writeFile(ownerTag());
+      } catch (error) {
+        // A full disk makes the file but not its tag: an empty lock names no holder, so nobody could ever take it. It goes.
+        await rm(this.file, { force: true });
+        throw error;
+      } finally {
+        await handle.close();
+      }
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

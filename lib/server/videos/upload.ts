@@ -24,6 +24,8 @@ import { metrics } from '../metrics';
 import { consume, giveBack } from '../rate-limit';
 import { getMediaStorage, mediaKeys } from '../storage';
 
+import { storageFailure } from './storage-failure';
+
 export const VIDEO_FIELD = 'video';
 export const PROCESS_VIDEO_JOB = 'process-video';
 
@@ -94,7 +96,11 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
   const source = body ?? (request.body ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream) : null);
   if (!source) throw badRequest('Choose a video file to upload.');
 
-  await mkdir(quarantineDir(), { recursive: true });
+  try {
+    await mkdir(quarantineDir(), { recursive: true });
+  } catch (error) {
+    throw storageFailure(error, 'receiving') ?? error;
+  }
   const fields: Record<string, string[]> = {};
   let file: ParsedUpload['file'] = null;
   let writing: Promise<void> | null = null;
@@ -140,6 +146,9 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
   } catch (error) {
     await rm(tempPath, { force: true });
     if (error instanceof ApiError) throw error;
+    // The disk, not the client: a 507 (or 503) the client may retry, never the client's 400.
+    const storage = storageFailure(error, 'receiving');
+    if (storage) throw storage;
     throw badRequest('The upload was interrupted or is not valid form data. Please try again.');
   }
   return { fields, file };
@@ -263,13 +272,14 @@ export function readUploadFields(raw: { title?: string; description?: string; ca
 /**
  * The end of every upload, plain or resumable: the received file becomes a
  * video (content probe, storage, row, job), and the answer is the API's.
- * A file that is no video is a 415 with the probe's words. The file is the
- * caller's to remove when this throws.
+ * A file that is no video is a 415 with the probe's words; a full or failing
+ * media disk a 507 (storage-failure.ts). The file is the caller's to remove
+ * when this throws.
  */
 export async function videoFromUpload(member: Authenticated, file: VideoFile, input: UploadFields) {
   const video = await createVideoFromFile(member.user.id, file, input).catch((error: unknown) => {
     if (error instanceof NotAVideoError) throw new ApiError(415, error.message, { field: VIDEO_FIELD });
-    throw error;
+    throw storageFailure(error, 'storing') ?? error;
   });
   return {
     video: {
