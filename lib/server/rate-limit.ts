@@ -37,6 +37,12 @@ export const LIMITS = {
   signUpNoticePerEmail: { points: 1, duration: 60 * 60 },
   /** Withdrawals of consent (lib/server/trust/consent-withdrawals.ts), per address, like visitors' reports: each one hides a video. */
   consentWithdrawalPerIp: { points: 10, duration: 60 * 60 },
+  /**
+   * Acknowledgements mailed to an address a visitor typed (notices, DMCA notices, withdrawals of consent;
+   * lib/server/trust/mail.ts), per inbox whoever sends: with the per-address limits above, no way to flood
+   * someone's inbox from many networks. A quiet skip: the notice itself is filed all the same.
+   */
+  acknowledgementsPerRecipient: { points: 3, duration: 24 * 60 * 60 },
   /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */
   reportPerIp: { points: 10, duration: 60 * 60 },
   reportPerMember: { points: 20, duration: 60 * 60 },
