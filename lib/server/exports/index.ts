@@ -16,6 +16,7 @@ import { DATA_EXPORT_DAYS, DATA_EXPORT_MESSAGES, DATA_EXPORT_RENEW_HOURS, export
 import { requireMember, type Actor } from '../auth/actor';
 import { exportPrefix } from '../deletion/purge';
 import { ApiError, conflict } from '../errors';
+import { consume, tooOften } from '../rate-limit';
 import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } from '../jobs/recurring';
 import { enqueue } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
@@ -90,6 +91,8 @@ export async function requestDataExport(actor: Actor): Promise<{ message: string
   if (existing?.status === 'pending') throw conflict(DATA_EXPORT_MESSAGES.alreadyPending);
   const renewable = existing && renewableAt(existing);
   if (renewable && isLive(existing) && renewable.getTime() > Date.now()) throw conflict(DATA_EXPORT_MESSAGES.alreadyReady.replace('{date}', exportDateText(renewable)));
+  // Counted once it would build one: asking while one is pending or ready costs nothing.
+  await consume('dataExportsPerMember', userId, tooOften('asked for a data export'));
   if (existing) await getMediaStorage().deletePrefix(existing.fileKey ?? exportFileKey(userId, existing.id));
   const created = await db.transaction(async (tx) => {
     if (existing) await tx.delete(dataExports).where(and(eq(dataExports.id, existing.id), eq(dataExports.status, existing.status)));

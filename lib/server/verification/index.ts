@@ -12,6 +12,7 @@ import { VERIFICATION_MESSAGES, verificationFormSchema, type VerificationListQue
 import { recordAdminAction } from '../admin/audit';
 import { requireAdmin, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict, parseInput } from '../errors';
+import { consume, tooOften } from '../rate-limit';
 import type { Form } from '../http';
 import { linkEmail, sendMail } from '../mail';
 import { notify } from '../notifications';
@@ -109,6 +110,8 @@ export async function submitVerification(actor: Actor, form: Form): Promise<{ me
   if (!selfie) throw badRequest(VERIFICATION_MESSAGES.selfieRequired, { field: 'selfie' });
   const provider = getVerificationProvider();
   const userId = member.user.id;
+  // After the form checks (a mistake to correct costs nothing), before the documents are sealed.
+  await consume('verificationsPerMember', userId, tooOften('sent an identity verification'));
   const db = await getDb();
   const row = await db.transaction(async (tx) => {
     // One submission at a time per member, whatever the concurrency (the partial unique index is the backstop).

@@ -18,14 +18,14 @@ import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
 
 import { requireMember, type Authenticated } from '../auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from '../auth/session';
-import { ApiError, badRequest } from '../errors';
+import { ApiError, badRequest, errorHeaders } from '../errors';
 import { errorResponse, serverErrorBody } from '../http';
 import { logger } from '../log';
 import { metrics } from '../metrics';
 import { consume, giveBack } from '../rate-limit';
 
 import { FileLocker } from './upload-lock';
-import { readUploadFields, tooLarge, tooManyUploads, videoFromUpload } from './upload';
+import { readUploadFields, tooLarge, tooManyUploads, UPLOADS_TOO_OFTEN, videoFromUpload } from './upload';
 
 const log = logger('upload');
 
@@ -195,6 +195,7 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
         throw error instanceof ApiError ? refusal(error) : error;
       }
       try {
+        await consume('uploadStartsPerMember', member.user.id, UPLOADS_TOO_OFTEN);
         await consume('uploadsPerMember', member.user.id, tooManyUploads);
       } catch (error) {
         throw error instanceof ApiError ? refusal(error) : error;
@@ -307,8 +308,23 @@ export function handleResumable(request: NextRequest, body?: IncomingMessage | R
     } catch (error) {
       return errorResponse(request, error);
     }
-    return tusServer().server.handleWeb(request);
+    return withRetryAfter(await tusServer().server.handleWeb(request));
   });
+}
+
+/** tus writes a hook's refusal without its headers: a 429 (or 503) gets its Retry-After back from the body, as every API error does. */
+async function withRetryAfter(response: Response): Promise<Response> {
+  if (response.status !== 429 && response.status !== 503) return response;
+  const text = await response.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // tus's own text answer: nothing to add.
+  }
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(errorHeaders(response.status, body))) headers.set(name, value);
+  return new Response(text, { status: response.status, headers });
 }
 
 /** Deletes unfinished uploads older than RESUMABLE_UPLOAD_EXPIRY_HOURS (the sweep job); returns how many went. */

@@ -21,7 +21,7 @@ import { ApiError, badRequest, parseInput } from '../errors';
 import { enqueue } from '../jobs/queue';
 import { NotAVideoError, probeVideo } from '../media/probe';
 import { metrics } from '../metrics';
-import { consume, giveBack } from '../rate-limit';
+import { consume, giveBack, tooOften } from '../rate-limit';
 import { getMediaStorage, mediaKeys } from '../storage';
 
 export const VIDEO_FIELD = 'video';
@@ -210,6 +210,7 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
   }
 }
 
+export const UPLOADS_TOO_OFTEN = tooOften('started an upload');
 export const tooManyUploads = (wait: string) => `You have reached today's limit of ${getConfig().uploadsPerDay} uploads. You can upload again in ${wait}.`;
 
 /**
@@ -220,6 +221,7 @@ export const tooManyUploads = (wait: string) => `You have reached today's limit 
  */
 export async function uploadVideo(actor: Actor, request: Request, body: Readable | null = null) {
   const member = requireMember(actor);
+  await consume('uploadStartsPerMember', member.user.id, UPLOADS_TOO_OFTEN);
   await consume('uploadsPerMember', member.user.id, tooManyUploads);
   // Body bytes read, counted for the metrics whatever the outcome (a refused upload costs bandwidth too).
   const received = { bytes: 0 };
