@@ -134,7 +134,7 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
       return data;
     };
     const refused = await hammer('uploadStartsPerMember', () => call(upload, '/api/videos/upload', { form: form(), bearer: token }));
-    expectBudgetSpent(refused, 'uploadStartsPerMember', /^You have started an upload many times in a short time\./);
+    expectBudgetSpent(refused, 'uploadStartsPerMember', /^You have started new uploads many times in a short time\./);
   });
 
   it('uploads started, tus creation: the same budget, and its 429 carries Retry-After too', async () => {
@@ -144,7 +144,7 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     const refused = await hammer('uploadStartsPerMember', () =>
       call(tus, '/api/videos/uploads', { method: 'POST', bearer: token, headers: { 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': metadata } }),
     );
-    expectBudgetSpent(refused, 'uploadStartsPerMember', /^You have started an upload many times/);
+    expectBudgetSpent(refused, 'uploadStartsPerMember', /^You have started new uploads many times/);
   });
 
   it('data exports: 3 a day (asking while one is pending costs nothing)', async () => {

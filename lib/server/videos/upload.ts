@@ -210,7 +210,7 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
   }
 }
 
-export const UPLOADS_TOO_OFTEN = tooOften('started an upload');
+export const UPLOADS_TOO_OFTEN = tooOften('started new uploads');
 export const tooManyUploads = (wait: string) => `You have reached today's limit of ${getConfig().uploadsPerDay} uploads. You can upload again in ${wait}.`;
 
 /**
