@@ -147,7 +147,7 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     expectBudgetSpent(refused, 'uploadStartsPerMember', /^You have started new uploads many times/);
   });
 
-  it('data exports: 3 a day (asking while one is pending costs nothing)', async () => {
+  it('data exports: 5 a day (asking while one is pending costs nothing)', async () => {
     const { token, id } = await newMember();
     const refused = await hammer('dataExportsPerMember', async () => {
       const response = await call(requestExport, '/api/users/me/export', { method: 'POST', bearer: token });

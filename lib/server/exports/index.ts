@@ -16,7 +16,7 @@ import { DATA_EXPORT_DAYS, DATA_EXPORT_MESSAGES, DATA_EXPORT_RENEW_HOURS, export
 import { requireMember, type Actor } from '../auth/actor';
 import { exportPrefix } from '../deletion/purge';
 import { ApiError, conflict } from '../errors';
-import { consume, tooOften } from '../rate-limit';
+import { consume, giveBack, tooOften } from '../rate-limit';
 import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } from '../jobs/recurring';
 import { enqueue } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
@@ -101,8 +101,11 @@ export async function requestDataExport(actor: Actor): Promise<{ message: string
     await enqueue(tx, BUILD_DATA_EXPORT_JOB, { exportId: row.id }, { dedupeKey: `${BUILD_DATA_EXPORT_JOB}:${row.id}`, maxAttempts: BUILD_ATTEMPTS });
     return row;
   });
-  // Another request won the race: it is being prepared.
-  if (!created) throw conflict(DATA_EXPORT_MESSAGES.alreadyPending);
+  // Another request won the race: it is being prepared, and this one built nothing.
+  if (!created) {
+    await giveBack('dataExportsPerMember', userId);
+    throw conflict(DATA_EXPORT_MESSAGES.alreadyPending);
+  }
   wakeWorkers();
   return { message: DATA_EXPORT_MESSAGES.requested, export: toDto(created) };
 }

@@ -195,8 +195,8 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
         throw error instanceof ApiError ? refusal(error) : error;
       }
       try {
-        await consume('uploadStartsPerMember', member.user.id, UPLOADS_TOO_OFTEN);
         await consume('uploadsPerMember', member.user.id, tooManyUploads);
+        await consume('uploadStartsPerMember', member.user.id, UPLOADS_TOO_OFTEN);
       } catch (error) {
         throw error instanceof ApiError ? refusal(error) : error;
       }

@@ -221,8 +221,8 @@ export const tooManyUploads = (wait: string) => `You have reached today's limit 
  */
 export async function uploadVideo(actor: Actor, request: Request, body: Readable | null = null) {
   const member = requireMember(actor);
-  await consume('uploadStartsPerMember', member.user.id, UPLOADS_TOO_OFTEN);
   await consume('uploadsPerMember', member.user.id, tooManyUploads);
+  await consume('uploadStartsPerMember', member.user.id, UPLOADS_TOO_OFTEN);
   // Body bytes read, counted for the metrics whatever the outcome (a refused upload costs bandwidth too).
   const received = { bytes: 0 };
   try {
