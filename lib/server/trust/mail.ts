@@ -30,7 +30,7 @@ export interface TrustEmail {
  * One inbox however its address is spelled: lower case, without a +tag
  * (jo+1@ and jo+2@ reach the same person), for the per-recipient limit.
  */
-export function recipientKey(email: string): string {
+function recipientKey(email: string): string {
   const at = email.lastIndexOf('@');
   const local = email.slice(0, at).split('+')[0];
   return `${local}${email.slice(at)}`.toLowerCase();
