@@ -69,7 +69,7 @@ export const LIMITS = {
   /** Profile edits (the bio; lib/server/community/profiles.ts): a write to the member's row each. */
   profileEditsPerMember: { points: 30, duration: 60 * 60 },
   /** Uploads started in ten minutes (multipart and tus; lib/server/videos/upload.ts, resumable.ts), on top of UPLOADS_PER_DAY: a batch of files, not a flood. */
-  uploadStartsPerMember: { points: 20, duration: 10 * 60 },
+  uploadStartsPerMember: { points: 30, duration: 10 * 60 },
   /** Data exports built (lib/server/exports/index.ts): each is a job that zips everything the member has and mails them. */
   dataExportsPerMember: { points: 5, duration: 24 * 60 * 60 },
   /** Edits of one's own videos (lib/server/videos/manage.ts): an edit of a public video purges the cached public pages. */

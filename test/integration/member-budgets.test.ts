@@ -125,7 +125,7 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     expectBudgetSpent(refused, 'profileEditsPerMember', /^You have edited your profile many times/);
   });
 
-  it('uploads started, multipart: 20 in ten minutes, refused before the body is read', async () => {
+  it('uploads started, multipart: 30 in ten minutes, refused before the body is read', async () => {
     const { token } = await newMember();
     const form = () => {
       const data = new FormData();
