@@ -5,7 +5,7 @@ import type { z } from 'zod';
 
 import { requireAdmin, requireMember, type Actor } from './auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from './auth/session';
-import { ApiError, parseInput } from './errors';
+import { ApiError, errorHeaders, parseInput } from './errors';
 import { currentRequestId, logger } from '@/lib/server/log';
 
 const log = logger('api');
@@ -91,7 +91,8 @@ export function handler<P extends AnySchema | undefined = undefined, Q extends A
 /** The answer for an error thrown anywhere below a handler. */
 export function errorResponse(request: Request, error: unknown): Response {
   if (error instanceof ApiError) {
-    return json({ message: error.message, ...error.extra }, { status: error.status, headers: error.headers });
+    const body = { message: error.message, ...error.extra };
+    return json(body, { status: error.status, headers: errorHeaders(error.status, body, error.headers) });
   }
   const path = new URL(request.url).pathname;
   log.error({ err: error, method: request.method, path }, `${request.method} ${path} failed`);

@@ -37,6 +37,12 @@ export const LIMITS = {
   signUpNoticePerEmail: { points: 1, duration: 60 * 60 },
   /** Withdrawals of consent (lib/server/trust/consent-withdrawals.ts), per address, like visitors' reports: each one hides a video. */
   consentWithdrawalPerIp: { points: 10, duration: 60 * 60 },
+  /**
+   * Acknowledgements mailed to an address a visitor typed (notices, DMCA notices, withdrawals of consent;
+   * lib/server/trust/mail.ts), per inbox whoever sends: with the per-address limits above, no way to flood
+   * someone's inbox from many networks. A quiet skip: the notice itself is filed all the same.
+   */
+  acknowledgementsPerRecipient: { points: 3, duration: 24 * 60 * 60 },
   /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */
   reportPerIp: { points: 10, duration: 60 * 60 },
   reportPerMember: { points: 20, duration: 60 * 60 },
@@ -56,6 +62,28 @@ export const LIMITS = {
   twoFactorFailuresPerMember: { points: 10, duration: 15 * 60 },
   /** Email changes per member: each one mails an address the member picks. */
   emailChangesPerMember: { points: 5, duration: 24 * 60 * 60 },
+  // Per-member budgets for expensive actions (image or video work, cache purges, stored documents, jobs, notifications):
+  // generous for a person, tight for a script. Over one: 429 with Retry-After and tooOften()'s message.
+  /** Profile photo changes and removals (lib/server/accounts/profile-photo.ts): each re-encodes two images and purges every cached video page. */
+  profilePhotoChangesPerMember: { points: 10, duration: 60 * 60 },
+  /** Profile edits (the bio; lib/server/community/profiles.ts): a write to the member's row each. */
+  profileEditsPerMember: { points: 30, duration: 60 * 60 },
+  /** Uploads started in ten minutes (multipart and tus; lib/server/videos/upload.ts, resumable.ts), on top of UPLOADS_PER_DAY: a batch of files, not a flood. */
+  uploadStartsPerMember: { points: 30, duration: 10 * 60 },
+  /** Data exports built (lib/server/exports/index.ts): each is a job that zips everything the member has and mails them. */
+  dataExportsPerMember: { points: 5, duration: 24 * 60 * 60 },
+  /** Edits of one's own videos (lib/server/videos/manage.ts): an edit of a public video purges the cached public pages. */
+  videoEditsPerMember: { points: 30, duration: 60 * 60 },
+  /** Comment edits (lib/server/community/comments.ts): each purges the video's cached page (new comments have their own limits above). */
+  commentEditsPerMember: { points: 20, duration: 10 * 60 },
+  /** Performer records saved (lib/server/trust/performers.ts): each stores sealed ID documents and releases. */
+  performerRecordsPerMember: { points: 20, duration: 60 * 60 },
+  /** Identity verifications submitted (lib/server/verification/index.ts): each seals an ID document and a selfie. */
+  verificationsPerMember: { points: 5, duration: 24 * 60 * 60 },
+  /** Likes and unlikes (lib/server/community/likes.ts): each writes the video's count, a like may notify its owner. */
+  likesPerMember: { points: 300, duration: 60 * 60 },
+  /** Follows and unfollows (lib/server/community/follows.ts): a follow may notify. */
+  followsPerMember: { points: 100, duration: 60 * 60 },
   /** Video uploads started per member (lib/server/videos/upload.ts); UPLOADS_PER_DAY, read when the limiter is made. */
   uploadsPerMember: {
     get points() {
@@ -93,6 +121,12 @@ export function waitInWords(seconds: number): string {
 
 /** A 429 message, fixed or naming the wait ("…try again in 15 minutes."). */
 export type LimitMessage = string | ((wait: string) => string);
+
+/** The 429 message of a per-member budget: what was done too often, and when to try again. */
+export const tooOften =
+  (doing: string): LimitMessage =>
+  (wait) =>
+    `You have ${doing} many times in a short time. Please try again in ${wait}.`;
 
 /** Counts one attempt; throws a 429 with Retry-After when the budget is spent. */
 export async function consume(name: LimitName, key: string, message?: LimitMessage): Promise<void> {

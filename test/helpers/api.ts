@@ -68,8 +68,8 @@ async function readResponse(response: Response) {
   return { status: response.status, headers: response.headers, body, setCookie: response.headers.getSetCookie() };
 }
 
-/** The messages in DATA_DIR/outbox, oldest first, with the first link each contains. */
-export function outbox(dataDir: string): { to: string; subject: string; link: string | undefined; raw: string }[] {
+/** The messages in DATA_DIR/outbox, oldest first, with the first link each contains and the text a reader sees (decodedMail). */
+export function outbox(dataDir: string): { to: string; subject: string; link: string | undefined; raw: string; text: string }[] {
   const dir = path.join(dataDir, 'outbox');
   let files: string[];
   try {
@@ -82,6 +82,7 @@ export function outbox(dataDir: string): { to: string; subject: string; link: st
     const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     return {
       raw,
+      text: decodedMail(raw),
       to: /^To: (.*)$/m.exec(raw)?.[1] ?? '',
       subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '',
       link: /(http:\/\/localhost:3999\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(unfolded)?.[1],
@@ -101,4 +102,49 @@ export function registrationForm(overrides: Record<string, string | Blob> = {}):
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   return form;
+}
+
+const decodeQuotedPrintable = (body: string) => {
+  const joined = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i += 1) {
+    if (joined[i] === '=' && /^[0-9A-F]{2}$/i.test(joined.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(joined.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(joined[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+};
+
+/** RFC 2047 encoded words (=?UTF-8?B?…?= and =?UTF-8?Q?…?=) in headers, as a mail client shows them. */
+const decodeHeaderWords = (headers: string) =>
+  headers
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([BQ])\?([^?]*)\?=/gi, (_all, _charset: string, kind: string, data: string) =>
+      kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+    );
+
+const HTML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' };
+
+/**
+ * Everything a reader of a rendered message sees, decoded: its headers
+ * (encoded words) and every MIME part (quoted-printable or base64, as
+ * nodemailer picks per part; HTML entities read back), so a test can assert what a message says
+ * however it was encoded.
+ */
+export function decodedMail(raw: string): string {
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((match) => match[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const sections = boundaries.length ? raw.split(new RegExp(`--(?:${boundaries.join('|')})(?:--)?`)) : [raw];
+  return sections
+    .map((section) => {
+      const split = /\r?\n\r?\n/.exec(section);
+      const headers = split ? section.slice(0, split.index) : section;
+      const body = split ? section.slice(split.index + split[0].length) : '';
+      const encoding = /Content-Transfer-Encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
+      const text = encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : body;
+      const shown = /Content-Type:\s*text\/html/i.test(headers) ? text.replace(/&(lt|gt|quot|#39|amp);/g, (_all, name: string) => HTML_ENTITIES[name]!) : text;
+      return `${decodeHeaderWords(headers)}\n\n${shown}`;
+    })
+    .join('\n');
 }

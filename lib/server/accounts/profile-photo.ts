@@ -8,12 +8,14 @@ import { purgePublicPages } from '@/lib/events';
 
 import { requireMember, type Actor } from '../auth/actor';
 import { badRequest } from '../errors';
+import { consume, tooOften } from '../rate-limit';
 
 import { toUserDto, type UserDto } from './dto';
 import { removeProfilePhoto, storeProfilePhoto } from './photos';
 
 export const PHOTO_UPDATED_MESSAGE = 'Profile photo updated.';
 export const PHOTO_REMOVED_MESSAGE = 'Profile photo removed.';
+const PHOTO_TOO_OFTEN = tooOften('changed your profile photo');
 
 /**
  * Puts a new key (or none) on the member's row and gives back the key it
@@ -43,6 +45,7 @@ async function afterSwap(previous: string | null): Promise<void> {
 export async function changeProfilePhoto(actor: Actor, file: File | null): Promise<{ message: string; user: UserDto }> {
   const member = requireMember(actor);
   if (!file) throw badRequest('Choose an image to use as your profile photo.', { field: 'profilePhoto' });
+  await consume('profilePhotoChangesPerMember', member.user.id, PHOTO_TOO_OFTEN);
   const key = await storeProfilePhoto(file);
   let swapped;
   try {
@@ -58,6 +61,7 @@ export async function changeProfilePhoto(actor: Actor, file: File | null): Promi
 /** Back to the letter avatar; the photo's files are deleted. Removing no photo is no error. */
 export async function deleteProfilePhoto(actor: Actor): Promise<{ message: string; user: UserDto }> {
   const member = requireMember(actor);
+  await consume('profilePhotoChangesPerMember', member.user.id, PHOTO_TOO_OFTEN);
   const swapped = await swapPhotoKey(member.user.id, null);
   await afterSwap(swapped.previous);
   return { message: PHOTO_REMOVED_MESSAGE, user: toUserDto(swapped.user) };

@@ -35,12 +35,13 @@ export async function sendVerificationLink(user: Pick<User, 'id' | 'username'>, 
     await tx.insert(emailTokens).values({ userId: user.id, purpose, email, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + EMAIL_TOKEN_TTL_MS) });
   });
   const { siteName } = getConfig();
+  // The address is not confirmed yet (anyone can type anyone's), so the mail says nothing they typed, not even the username.
   const message =
     purpose === 'verify_email'
       ? linkEmail({
           to: email,
           subject: `Verify your email for ${siteName}`,
-          greeting: `Hi ${user.username},`,
+          greeting: 'Hello,',
           lines: [`Welcome to ${siteName}! Please confirm that this is your email address to finish creating your account.`],
           action: 'Verify my email',
           url: verificationUrl(token),
@@ -49,7 +50,7 @@ export async function sendVerificationLink(user: Pick<User, 'id' | 'username'>, 
       : linkEmail({
           to: email,
           subject: `Confirm your new email for ${siteName}`,
-          greeting: `Hi ${user.username},`,
+          greeting: 'Hello,',
           lines: [`You asked to use this address for your ${siteName} account. Your account keeps its current address until you confirm.`],
           action: 'Confirm my new email',
           url: verificationUrl(token),

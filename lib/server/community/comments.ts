@@ -11,7 +11,7 @@ import { COMMENT_MESSAGES, COMMENTS_PAGE_SIZE, REPLIES_PAGE_SIZE, STREAM_VIDEO_I
 import { isAdmin, memberOf, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, forbidden } from '../errors';
 import { notify } from '../notifications';
-import { consume } from '../rate-limit';
+import { consume, tooOften } from '../rate-limit';
 import { findVideoRow, isPublicRow } from '../videos/catalog';
 import type { VideoRow } from '../videos/dto';
 
@@ -293,6 +293,7 @@ export async function editComment(actor: Actor, commentId: string, input: Commen
   if (!isPublicRow(found)) throw new ApiError(404, COMMENT_MESSAGES.notFound);
   if (user.id !== found.video_owner_id && (await hasBlocked(db, found.video_owner_id, user.id))) throw forbidden(COMMENT_MESSAGES.blocked);
   if (found.body === input.body) return readComment(db, commentId, user.id);
+  await consume('commentEditsPerMember', user.id, tooOften('edited your comments'));
   await db.update(comments).set({ body: input.body, editedAt: sql`now()` }).where(eq(comments.id, commentId));
   purgeVideoPage(found.stream_video_id);
   return readComment(db, commentId, user.id);

@@ -9,6 +9,7 @@ import { PROFILE_MESSAGES } from '@/lib/validation/community';
 
 import { requireMember, type Actor } from '../auth/actor';
 import { badRequest, forbidden } from '../errors';
+import { consume, tooOften } from '../rate-limit';
 import { notify } from '../notifications';
 import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
 
@@ -17,6 +18,7 @@ import { pagePosition, PUBLISHED_KEY, requireMemberByUsername, toPage, type Keye
 import { logger } from '@/lib/server/log';
 
 const log = logger('follows');
+const FOLLOWS_TOO_OFTEN = tooOften('followed or unfollowed members');
 
 type Follower = Pick<User, 'id' | 'username'>;
 
@@ -53,6 +55,7 @@ export async function isFollowing(db: Database, followerId: string, followeeId: 
  */
 export async function follow(actor: Actor, username: string): Promise<FollowStateDto> {
   const member: Follower = requireMember(actor).user;
+  await consume('followsPerMember', member.id, FOLLOWS_TOO_OFTEN);
   const db = await getDb();
   const target = await requireMemberByUsername(db, username);
   if (target.id === member.id) throw badRequest(PROFILE_MESSAGES.selfFollow);
@@ -70,6 +73,7 @@ export async function follow(actor: Actor, username: string): Promise<FollowStat
 /** Stops following; only ever the caller's own row. Unfollowing someone you do not follow (or yourself) is harmless. */
 export async function unfollow(actor: Actor, username: string): Promise<FollowStateDto> {
   const member: Follower = requireMember(actor).user;
+  await consume('followsPerMember', member.id, FOLLOWS_TOO_OFTEN);
   const db = await getDb();
   const target = await requireMemberByUsername(db, username);
   await queryRows(db, sql`DELETE FROM follows WHERE follower_id = ${member.id} AND followee_id = ${target.id}`);

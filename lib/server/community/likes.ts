@@ -9,6 +9,7 @@ import { STREAM_VIDEO_ID_PATTERN } from '@/lib/validation/community';
 
 import { memberOf, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest } from '../errors';
+import { consume, tooOften } from '../rate-limit';
 import { notify } from '../notifications';
 import { VIDEO_NOT_FOUND } from '../videos/access';
 import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
@@ -23,6 +24,7 @@ const log = logger('likes');
 export const OWN_VIDEO_MESSAGE = 'You cannot like your own video.';
 export const INVALID_VIDEO_ID_MESSAGE = 'The video id is not valid.';
 export const INVALID_CURSOR_MESSAGE = 'The cursor is not valid. Start again from page 1.';
+const LIKES_TOO_OFTEN = tooOften('liked or unliked videos');
 
 type Member = Pick<User, 'id' | 'username'>;
 
@@ -61,6 +63,7 @@ async function currentCount(db: Database, videoId: string): Promise<number> {
  */
 export async function like(actor: Actor, streamVideoId: string): Promise<LikeStateDto> {
   const member: Member = requireMember(actor).user;
+  await consume('likesPerMember', member.id, LIKES_TOO_OFTEN);
   const db = await getDb();
   const video = await publicVideo(db, streamVideoId);
   if (video.owner_id === member.id) throw badRequest(OWN_VIDEO_MESSAGE);
@@ -84,6 +87,7 @@ export async function like(actor: Actor, streamVideoId: string): Promise<LikeSta
 /** Removes the caller's like (only ever their own row); unliking what you have not liked is harmless. */
 export async function unlike(actor: Actor, streamVideoId: string): Promise<LikeStateDto> {
   const member = requireMember(actor).user;
+  await consume('likesPerMember', member.id, LIKES_TOO_OFTEN);
   const db = await getDb();
   const video = await publicVideo(db, streamVideoId);
   const [changed] = await queryRows<{ likes_count: number }>(

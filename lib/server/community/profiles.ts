@@ -11,6 +11,7 @@ import { PROFILE_MESSAGES, PROFILE_USERNAME_PATTERN, type ProfileSettingsInput }
 
 import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest } from '../errors';
+import { consume, tooOften } from '../rate-limit';
 import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
 import { toVideoDto, type VideoRow } from '../videos/dto';
 import { isExactCursorTime } from '../cursor-time';
@@ -181,6 +182,7 @@ export async function listProfileVideos(actor: Actor, username: string, request:
 /** PUT /api/users/settings/profile: the caller's own bio, stored as the plain text it is. */
 export async function updateProfile(actor: Actor, input: ProfileSettingsInput): Promise<{ success: true; bio: string }> {
   const { user } = requireMember(actor);
+  await consume('profileEditsPerMember', user.id, tooOften('edited your profile'));
   const db = await getDb();
   await db.update(users).set({ bio: input.bio, updatedAt: sql`now()` }).where(eq(users.id, user.id));
   return { success: true, bio: input.bio };

@@ -16,6 +16,7 @@ import { DATA_EXPORT_DAYS, DATA_EXPORT_MESSAGES, DATA_EXPORT_RENEW_HOURS, export
 import { requireMember, type Actor } from '../auth/actor';
 import { exportPrefix } from '../deletion/purge';
 import { ApiError, conflict } from '../errors';
+import { consume, giveBack, tooOften } from '../rate-limit';
 import { forgetOldRuns, scheduleNextRun, scheduleRecurring, type RecurringJob } from '../jobs/recurring';
 import { enqueue } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
@@ -90,6 +91,8 @@ export async function requestDataExport(actor: Actor): Promise<{ message: string
   if (existing?.status === 'pending') throw conflict(DATA_EXPORT_MESSAGES.alreadyPending);
   const renewable = existing && renewableAt(existing);
   if (renewable && isLive(existing) && renewable.getTime() > Date.now()) throw conflict(DATA_EXPORT_MESSAGES.alreadyReady.replace('{date}', exportDateText(renewable)));
+  // Counted once it would build one: asking while one is pending or ready costs nothing.
+  await consume('dataExportsPerMember', userId, tooOften('asked for a data export'));
   if (existing) await getMediaStorage().deletePrefix(existing.fileKey ?? exportFileKey(userId, existing.id));
   const created = await db.transaction(async (tx) => {
     if (existing) await tx.delete(dataExports).where(and(eq(dataExports.id, existing.id), eq(dataExports.status, existing.status)));
@@ -98,8 +101,11 @@ export async function requestDataExport(actor: Actor): Promise<{ message: string
     await enqueue(tx, BUILD_DATA_EXPORT_JOB, { exportId: row.id }, { dedupeKey: `${BUILD_DATA_EXPORT_JOB}:${row.id}`, maxAttempts: BUILD_ATTEMPTS });
     return row;
   });
-  // Another request won the race: it is being prepared.
-  if (!created) throw conflict(DATA_EXPORT_MESSAGES.alreadyPending);
+  // Another request won the race: it is being prepared, and this one built nothing.
+  if (!created) {
+    await giveBack('dataExportsPerMember', userId);
+    throw conflict(DATA_EXPORT_MESSAGES.alreadyPending);
+  }
   wakeWorkers();
   return { message: DATA_EXPORT_MESSAGES.requested, export: toDto(created) };
 }

@@ -17,7 +17,7 @@ import { consume } from '../rate-limit';
 
 import { recordDecision } from './decisions';
 import { holdVideoPendingReview } from './hold';
-import { queueTrustEmail } from './mail';
+import { mayAcknowledge, queueTrustEmail } from './mail';
 
 export const WITHDRAWAL_RATE_LIMIT_MESSAGE = 'You have sent a lot of requests in a short time. Please wait a while before sending another.';
 export const WITHDRAWAL_NOT_FOUND = 'Withdrawal not found';
@@ -35,22 +35,25 @@ export const REMOVED_REASON = 'A performer withdrew their consent to this video.
 export async function submitConsentWithdrawal(input: ConsentWithdrawalInput, address: string): Promise<{ message: string }> {
   const senderKey = reporterKeyOf(null, address);
   await consume('consentWithdrawalPerIp', senderKey, WITHDRAWAL_RATE_LIMIT_MESSAGE);
+  const acknowledge = await mayAcknowledge(input.email);
   const streamVideoId = streamIdFromVideoLink(input.video);
   const db = await getDb();
   const [video] = streamVideoId ? await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId)) : [];
   // The same acknowledgement whether or not the video exists, as on screen: the form tells no one which unpublished videos exist.
+  // Anyone can type anyone's address here, so it says nothing the sender typed (no name, no link): only our fixed text.
   const acknowledgement = {
     to: input.email,
     subject: 'We received your withdrawal of consent',
     lines: [
-      `Thank you, ${input.legalName}. We received your request to withdraw your consent to the video at ${input.video}.`,
-      'If that video is on Chrysalis, it is now hidden while we review your request, and we will write to you again when we have decided.',
+      'Someone used this email address on our public form to withdraw their consent to a video on Chrysalis.',
+      'If that video is on Chrysalis, it is now hidden while we review the request, and we will write to this address again when we have decided.',
+      'If you did not send this request, you can ignore this email.',
     ],
     action: 'Read how we handle consent',
     url: '/community-standards',
   };
   if (!video) {
-    await queueTrustEmail(db, acknowledgement);
+    if (acknowledge) await queueTrustEmail(db, acknowledgement);
     return { message: WITHDRAWAL_MESSAGES.thanks };
   }
 
@@ -71,7 +74,7 @@ export async function submitConsentWithdrawal(input: ConsentWithdrawalInput, add
       senderKey,
     });
     const held = await holdVideoPendingReview(tx, video.id);
-    await queueTrustEmail(tx, acknowledgement);
+    if (acknowledge) await queueTrustEmail(tx, acknowledgement);
     // One statement per episode: a second withdrawal of a video already held tells the uploader nothing new.
     if (!alreadyOpen) {
       const decision = await recordDecision(tx, {
@@ -149,16 +152,17 @@ export async function resolveConsentWithdrawal(actor: Actor, id: string, resolut
       .update(consentWithdrawals)
       .set({ status, resolvedBy: admin.user.id, resolvedAt: sql`now()`, resolutionNote: resolution.note || null })
       .where(closing)
-      .returning({ email: consentWithdrawals.email, legalName: consentWithdrawals.legalName });
-    // Everyone whose request this decides hears the outcome, as the acknowledgement promised.
+      .returning({ email: consentWithdrawals.email });
+    // Everyone whose request this decides hears the outcome, as the acknowledgement promised: in our words and the
+    // video's id only, never the name they typed or the uploader's title (the address was typed by a visitor).
     for (const sender of closed) {
       await queueTrustEmail(tx, {
         to: sender.email,
         subject: confirm ? 'The video is removed' : 'We reviewed your withdrawal of consent',
         lines: [
           confirm
-            ? `${sender.legalName}, we confirmed your withdrawal of consent to “${row.videoTitle}”. The video is removed from Chrysalis for good.`
-            : `${sender.legalName}, we reviewed your withdrawal of consent to “${row.videoTitle}” and could not confirm that you appear in it, so we dismissed it.`,
+            ? `We confirmed the withdrawal of consent sent from this address for the video with the id ${row.streamVideoId}. The video is removed from Chrysalis for good.`
+            : `We reviewed the withdrawal of consent sent from this address for the video with the id ${row.streamVideoId} and could not confirm that the sender appears in it, so we dismissed it.`,
           ...(resolution.note ? [`Our note: ${resolution.note}`] : []),
           ...(confirm ? [] : ['If you do appear in this video, reply to this email with anything that helps us confirm it, or send a new request.']),
         ],

@@ -24,7 +24,7 @@ import { consume } from '../rate-limit';
 import { approvalBlockers } from './approval-gate';
 import { recordDecision } from './decisions';
 import { holdVideoPendingReview } from './hold';
-import { queueTrustEmail } from './mail';
+import { mayAcknowledge, queueTrustEmail } from './mail';
 import { NOTICE_DUPLICATE_MESSAGE, NOTICE_RATE_LIMIT_MESSAGE, resolveNoticeVideo } from './notices';
 
 /**
@@ -60,6 +60,7 @@ export async function createDmcaNotice(actor: Actor, input: DmcaNoticeInput, add
   const memberId = actor.kind === 'member' && !actor.user.bannedAt ? actor.user.id : null;
   const reporterKey = reporterKeyOf(null, address);
   await consume('noticePerIp', reporterKey, NOTICE_RATE_LIMIT_MESSAGE);
+  const acknowledge = await mayAcknowledge(input.email);
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
     const video = await resolveNoticeVideo(tx, input.video);
@@ -114,13 +115,21 @@ export async function createDmcaNotice(actor: Actor, input: DmcaNoticeInput, add
         url: counterUrl,
       });
     }
-    await queueTrustEmail(tx, {
-      to: input.email,
-      subject: 'We received your copyright notice',
-      lines: [`Thank you, ${input.name}. We took the video down.`, 'If the uploader sends a counter-notice, we will forward it to you.', `Your reference: ${report.id}`],
-      action: 'Read our copyright policy',
-      url: '/copyright-policy',
-    });
+    // The address was typed by whoever sent the notice: our words and the reference only, never their text.
+    if (acknowledge) {
+      await queueTrustEmail(tx, {
+        to: input.email,
+        subject: 'We received your copyright notice',
+        lines: [
+          'We received a copyright notice about a video on Chrysalis, sent with this email address, and took the video down.',
+          'If the uploader sends a counter-notice, we will forward it to you.',
+          `Your reference: ${report.id}`,
+          'If you did not send this notice, you can ignore this email.',
+        ],
+        action: 'Read our copyright policy',
+        url: '/copyright-policy',
+      });
+    }
     return { reference: report.id, takedownId: takedown!.id, held: held !== null };
   });
   if (result.held) purgePublicPages();
@@ -130,11 +139,11 @@ export async function createDmcaNotice(actor: Actor, input: DmcaNoticeInput, add
 
 interface TakedownRow {
   id: string;
+  report_id: string;
   status: string;
   video_id: string | null;
   uploader_id: string;
   video_label: string;
-  claimant_name: string;
   claimant_email: string;
   restore_at: Date | string | null;
 }
@@ -147,7 +156,7 @@ interface TakedownRow {
  */
 export async function sendCounterNotice(actor: Actor, input: CounterNoticeInput, now = new Date()): Promise<{ message: string; restoreAt: string }> {
   const member = requireMember(actor).user;
-  const { siteUrl, trust } = getConfig();
+  const { trust } = getConfig();
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
     const streamId = /^[A-Za-z0-9_-]{1,32}$/.test(input.video) ? input.video : null;
@@ -161,7 +170,7 @@ export async function sendCounterNotice(actor: Actor, input: CounterNoticeInput,
     if (!video) throw new ApiError(404, COUNTER_NOTICE_MESSAGES.notFound, { field: 'video' });
     const [takedown] = await queryRows<TakedownRow>(
       tx,
-      sql`SELECT id, status, video_id, uploader_id, video_label, claimant_name, claimant_email, restore_at FROM copyright_takedowns
+      sql`SELECT id, report_id, status, video_id, uploader_id, video_label, claimant_email, restore_at FROM copyright_takedowns
           WHERE video_id = ${video.id} AND status IN ('active', 'counter_noticed', 'lawsuit')
           ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
     );
@@ -177,20 +186,17 @@ export async function sendCounterNotice(actor: Actor, input: CounterNoticeInput,
           WHERE id = ${takedown.id}`,
     );
     await enqueue(tx, RESTORE_JOB, { takedownId: takedown.id }, { runAt: restoreAt, dedupeKey: `${RESTORE_JOB}:${takedown.id}` });
+    // The claimant's address was typed by a visitor and the counter-notice by the uploader: the mail carries our words and
+    // the reference, and the counter-notice itself is on the page the single-use link opens (counterNoticeForClaimant).
     await queueTrustEmail(tx, {
       to: takedown.claimant_email,
-      subject: `Counter-notice about "${video.title}"`,
+      subject: 'A counter-notice about your copyright notice',
       lines: [
-        `Dear ${takedown.claimant_name}, the uploader of the video you reported ("${video.title}", ${siteUrl}/video/${video.stream_video_id}) sent a counter-notice under 17 U.S.C. 512(g)(3):`,
-        `Name: ${input.name}`,
-        `Address: ${input.address}`,
-        `Phone: ${input.phone}`,
-        `The material and where it was: ${input.material}`,
-        'They state under penalty of perjury that they have a good faith belief the material was removed as a result of mistake or misidentification, and consent to the jurisdiction of the Federal District Court for their address (or, outside the United States, any judicial district in which we may be found) and to accept service of process from you.',
-        `Signed: ${input.signature}`,
-        `We will restore the video on ${restoreAt.toUTCString()} unless you tell us before then that you have filed an action seeking a court order to restrain the uploader. Use the button below for that.`,
+        `The uploader of the video named in your copyright notice (reference ${takedown.report_id}) sent a counter-notice under 17 U.S.C. 512(g)(3). Read it with the button below.`,
+        `We will restore the video on ${restoreAt.toUTCString()} unless you tell us before then, on the same page, that you have filed an action seeking a court order to restrain the uploader.`,
+        'This link is for you alone: do not forward it.',
       ],
-      action: 'Tell us about a lawsuit',
+      action: 'Read the counter-notice',
       url: `/copyright/lawsuit?token=${encodeURIComponent(token)}`,
     });
     await notify(tx, {
@@ -203,6 +209,57 @@ export async function sendCounterNotice(actor: Actor, input: CounterNoticeInput,
   });
   wakeWorkers();
   return { message: COUNTER_NOTICE_MESSAGES.sent, restoreAt: result.restoreAt.toISOString() };
+}
+
+/** A counter-notice as its claimant reads it on the page their single-use link opens. */
+export interface CounterNoticeCopy {
+  reference: string;
+  name: string;
+  address: string;
+  phone: string;
+  material: string;
+  signature: string;
+  sentAt: string;
+  restoreAt: string | null;
+  status: 'counter_noticed' | 'lawsuit' | 'closed';
+}
+
+/**
+ * The copy of the counter-notice 512(g)(2)(B) owes the claimant, for the
+ * holder of the link we mailed them: it stays off the email (that address
+ * was typed by a visitor, and the text by the uploader). Null for a token
+ * that opens nothing.
+ */
+export async function counterNoticeForClaimant(token: string): Promise<CounterNoticeCopy | null> {
+  if (!token || token.length > 100) return null;
+  const db = await getDb();
+  const [row] = await queryRows<{
+    report_id: string;
+    status: string;
+    counter_name: string | null;
+    counter_address: string | null;
+    counter_phone: string | null;
+    counter_statement: string | null;
+    counter_signature: string | null;
+    counter_at: Date | string | null;
+    restore_at: Date | string | null;
+  }>(
+    db,
+    sql`SELECT report_id, status, counter_name, counter_address, counter_phone, counter_statement, counter_signature, counter_at, restore_at
+        FROM copyright_takedowns WHERE lawsuit_token_hash = ${hashToken(token)}`,
+  );
+  if (!row?.counter_at) return null;
+  return {
+    reference: row.report_id,
+    name: row.counter_name ?? '',
+    address: row.counter_address ?? '',
+    phone: row.counter_phone ?? '',
+    material: row.counter_statement ?? '',
+    signature: row.counter_signature ?? '',
+    sentAt: new Date(row.counter_at).toISOString(),
+    restoreAt: row.restore_at ? new Date(row.restore_at).toISOString() : null,
+    status: row.status === 'counter_noticed' || row.status === 'lawsuit' ? row.status : 'closed',
+  };
 }
 
 /** Marks a counter-noticed takedown as taken to court: the restore job then does nothing. Returns the row. */
@@ -229,7 +286,7 @@ export async function reportLawsuit(input: LawsuitInput, now = new Date()): Prom
   await db.transaction(async (tx) => {
     const [takedown] = await queryRows<TakedownRow>(
       tx,
-      sql`SELECT id, status, video_id, uploader_id, video_label, claimant_name, claimant_email, restore_at FROM copyright_takedowns
+      sql`SELECT id, report_id, status, video_id, uploader_id, video_label, claimant_email, restore_at FROM copyright_takedowns
           WHERE lawsuit_token_hash = ${hashToken(input.token)} FOR UPDATE`,
     );
     refuseLawsuit(takedown);
@@ -245,7 +302,7 @@ export async function recordLawsuitByAdmin(actor: Actor, takedownId: string, inp
   await db.transaction(async (tx) => {
     const [takedown] = await queryRows<TakedownRow>(
       tx,
-      sql`SELECT id, status, video_id, uploader_id, video_label, claimant_name, claimant_email, restore_at FROM copyright_takedowns WHERE id = ${takedownId} FOR UPDATE`,
+      sql`SELECT id, report_id, status, video_id, uploader_id, video_label, claimant_email, restore_at FROM copyright_takedowns WHERE id = ${takedownId} FOR UPDATE`,
     );
     if (!takedown) throw new ApiError(404, 'Takedown not found');
     refuseLawsuit(takedown);
@@ -285,7 +342,7 @@ export async function restoreAfterCounterNotice(takedownId: string, now = new Da
   const outcome = await db.transaction(async (tx) => {
     const [takedown] = await queryRows<TakedownRow>(
       tx,
-      sql`SELECT id, status, video_id, uploader_id, video_label, claimant_name, claimant_email, restore_at FROM copyright_takedowns WHERE id = ${takedownId} FOR UPDATE`,
+      sql`SELECT id, report_id, status, video_id, uploader_id, video_label, claimant_email, restore_at FROM copyright_takedowns WHERE id = ${takedownId} FOR UPDATE`,
     );
     if (!takedown || takedown.status !== 'counter_noticed') return 'skipped' as const;
     if (!takedown.restore_at || new Date(takedown.restore_at).getTime() > now.getTime()) return 'not-due' as const;
@@ -322,8 +379,10 @@ export async function restoreAfterCounterNotice(takedownId: string, now = new Da
     }
     await queueTrustEmail(tx, {
       to: takedown.claimant_email,
-      subject: `"${takedown.video_label}" was restored after a counter-notice`,
-      lines: [`Dear ${takedown.claimant_name}, we did not hear of a lawsuit within the legal wait, so the video you reported was restored, as 17 U.S.C. 512(g) provides.`],
+      subject: 'The video you reported was restored after a counter-notice',
+      lines: [
+        `We did not hear of a lawsuit within the legal wait after the counter-notice to your copyright notice (reference ${takedown.report_id}), so the video was restored, as 17 U.S.C. 512(g) provides.`,
+      ],
       action: 'Read our copyright policy',
       url: '/copyright-policy',
     });

@@ -6,6 +6,7 @@ import type { Database } from '@/lib/db';
 import { enqueue } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
 import { linkEmail, sendMail } from '../mail';
+import { tryConsume } from '../rate-limit';
 
 /**
  * Mail about notices and takedowns (acknowledgements, outcomes, admin
@@ -23,6 +24,29 @@ export interface TrustEmail {
   /** A path on this site or an absolute URL. */
   url: string;
   footer?: string;
+}
+
+/**
+ * One inbox however its address is spelled: lower case, without a +tag
+ * (jo+1@ and jo+2@ reach the same person), for the per-recipient limit.
+ */
+function recipientKey(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at).split('+')[0];
+  return `${local}${email.slice(at)}`.toLowerCase();
+}
+
+/**
+ * Whether an acknowledgement may go to an address a visitor typed (a notice,
+ * a DMCA notice, a withdrawal of consent). Anyone can type anyone's address,
+ * so these mails carry only our fixed text and a reference, never what the
+ * sender typed (lib/server/trust/*.ts), and each inbox gets at most
+ * LIMITS.acknowledgementsPerRecipient a day, whoever sends. Counted for
+ * every submission, whatever becomes of it, and the answer on screen is the
+ * same when the budget is spent: the limit tells the sender nothing.
+ */
+export async function mayAcknowledge(email: string): Promise<boolean> {
+  return tryConsume('acknowledgementsPerRecipient', recipientKey(email));
 }
 
 export async function queueTrustEmail(db: Database, email: TrustEmail): Promise<void> {

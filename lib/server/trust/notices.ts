@@ -26,7 +26,7 @@ import { consume } from '../rate-limit';
 
 import { recordDecision } from './decisions';
 import { holdVideoPendingReview } from './hold';
-import { queueTrustEmail } from './mail';
+import { mayAcknowledge, queueTrustEmail } from './mail';
 
 /**
  * Notices and reports about videos (decision 016). Non-consent and minors
@@ -50,6 +50,8 @@ export interface Notifier {
   name: string;
   email: string;
   signature: string;
+  /** Whether the acknowledgement may go out (mayAcknowledge, decided before the filing transaction). */
+  acknowledge: boolean;
 }
 
 export interface NewVideoReport {
@@ -131,15 +133,17 @@ export async function fileVideoReport(db: Database, input: NewVideoReport): Prom
       });
     }
   }
-  if (input.notifier) {
+  if (input.notifier?.acknowledge) {
+    // The address was typed by whoever sent the notice: our words, the reason's label and the reference only, never their text.
     await queueTrustEmail(db, {
       to: input.notifier.email,
       subject: 'We received your notice',
       lines: [
-        `Thank you, ${input.notifier.name}. We received your notice about a video (${REPORT_REASON_LABELS[input.reason].label.toLowerCase()}).`,
+        `We received a notice about a video on Chrysalis (${REPORT_REASON_LABELS[input.reason].label.toLowerCase()}), sent with this email address.`,
         held ? 'The video is hidden while a moderator reviews it.' : 'A moderator will review it.',
         `We will decide by ${dueAt.toUTCString()} and email you the outcome.`,
         `Your reference: ${row.id}`,
+        'If you did not send this notice, you can ignore this email.',
       ],
       action: 'Read how we handle notices',
       url: '/community-standards#reporting',
@@ -171,12 +175,13 @@ export async function resolveNoticeVideo(db: Database, reference: string): Promi
 /**
  * A notice from anyone (DSA Art. 16; TAKE IT DOWN Act for intimate images):
  * no account needed, rate limited per address, acknowledged by email with a
- * reference. Copyright goes through the DMCA form instead (the schema says so).
+ * reference (at most LIMITS.acknowledgementsPerRecipient a day per inbox). Copyright goes through the DMCA form instead (the schema says so).
  */
 export async function createNotice(actor: Actor, input: NoticeInput, address: string, now = new Date()): Promise<{ reference: string; message: string; dueAt: string }> {
   const memberId = actor.kind === 'member' && !actor.user.bannedAt ? actor.user.id : null;
   const reporterKey = reporterKeyOf(null, address);
   await consume('noticePerIp', reporterKey, NOTICE_RATE_LIMIT_MESSAGE);
+  const acknowledge = await mayAcknowledge(input.email);
   const db = await getDb();
   const filed = await db.transaction(async (tx) => {
     const video = await resolveNoticeVideo(tx, input.video);
@@ -187,7 +192,7 @@ export async function createNotice(actor: Actor, input: NoticeInput, address: st
       reporterId: memberId,
       reporterKey,
       source: 'notice',
-      notifier: { name: input.name, email: input.email, signature: input.signature },
+      notifier: { name: input.name, email: input.email, signature: input.signature, acknowledge },
       now,
     });
   });

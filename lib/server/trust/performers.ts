@@ -11,6 +11,7 @@ import { idDocumentField, parsePerformerRecords, releaseDocumentField } from '@/
 
 import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict, forbidden } from '../errors';
+import { consume, tooOften } from '../rate-limit';
 import type { Form } from '../http';
 import { VIDEO_NOT_FOUND } from '../videos/access';
 
@@ -99,6 +100,8 @@ export async function saveVideoPerformers(actor: Actor, streamVideoId: string, f
       throw badRequest(`${label}: attach their signed release (a PDF or a photo of it).`, { field: releaseDocumentField(index) });
     }
   });
+  // After the form checks (a mistake to correct costs nothing), before the documents are read and sealed.
+  await consume('performerRecordsPerMember', video.ownerId, tooOften('saved performer records'));
   const files = await Promise.all(
     records.coPerformers.map(async (performer, index) => ({
       id: new Uint8Array(await form.files[idDocumentField(index)]!.arrayBuffer()),

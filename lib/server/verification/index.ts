@@ -12,6 +12,7 @@ import { VERIFICATION_MESSAGES, verificationFormSchema, type VerificationListQue
 import { recordAdminAction } from '../admin/audit';
 import { requireAdmin, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict, parseInput } from '../errors';
+import { consume, giveBack, tooOften } from '../rate-limit';
 import type { Form } from '../http';
 import { linkEmail, sendMail } from '../mail';
 import { notify } from '../notifications';
@@ -109,20 +110,27 @@ export async function submitVerification(actor: Actor, form: Form): Promise<{ me
   if (!selfie) throw badRequest(VERIFICATION_MESSAGES.selfieRequired, { field: 'selfie' });
   const provider = getVerificationProvider();
   const userId = member.user.id;
+  // Before the documents are sealed; a refusal (one already under review, a file that is no document) seals nothing and is given back.
+  await consume('verificationsPerMember', userId, tooOften('sent an identity verification'));
   const db = await getDb();
-  const row = await db.transaction(async (tx) => {
-    // One submission at a time per member, whatever the concurrency (the partial unique index is the backstop).
-    await queryRows(tx, sql`SELECT pg_advisory_xact_lock(hashtext(${`chrysalis:verification:${userId}`}))`);
-    const states = await queryRows<{ status: string }>(tx, sql`SELECT status FROM identity_verifications WHERE user_id = ${userId} AND status IN ('pending', 'approved')`);
-    if (states.some((state) => state.status === 'approved')) throw conflict(VERIFICATION_MESSAGES.alreadyApproved);
-    if (states.length) throw conflict(VERIFICATION_MESSAGES.alreadyPending);
-    const documents = await provider.submit(tx, userId, { ...input, idDocument, selfie });
-    const [created] = await tx
-      .insert(identityVerifications)
-      .values({ userId, provider: provider.name, legalName: input.legalName, dateOfBirth: input.dateOfBirth, ...documents })
-      .returning();
-    return created!;
-  });
+  const row = await db
+    .transaction(async (tx) => {
+      // One submission at a time per member, whatever the concurrency (the partial unique index is the backstop).
+      await queryRows(tx, sql`SELECT pg_advisory_xact_lock(hashtext(${`chrysalis:verification:${userId}`}))`);
+      const states = await queryRows<{ status: string }>(tx, sql`SELECT status FROM identity_verifications WHERE user_id = ${userId} AND status IN ('pending', 'approved')`);
+      if (states.some((state) => state.status === 'approved')) throw conflict(VERIFICATION_MESSAGES.alreadyApproved);
+      if (states.length) throw conflict(VERIFICATION_MESSAGES.alreadyPending);
+      const documents = await provider.submit(tx, userId, { ...input, idDocument, selfie });
+      const [created] = await tx
+        .insert(identityVerifications)
+        .values({ userId, provider: provider.name, legalName: input.legalName, dateOfBirth: input.dateOfBirth, ...documents })
+        .returning();
+      return created!;
+    })
+    .catch(async (error: unknown) => {
+      if (error instanceof ApiError && error.status < 500) await giveBack('verificationsPerMember', userId);
+      throw error;
+    });
   return { message: VERIFICATION_MESSAGES.submitted, verification: toMine(row) };
 }
 

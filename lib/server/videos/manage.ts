@@ -13,6 +13,7 @@ import { isAdmin, requireMember, type Actor, type Authenticated } from '../auth/
 import { enqueuePurge, videoPrefixes } from '../deletion/purge';
 import { forgetVideos } from '../deletion/references';
 import { ApiError, forbidden } from '../errors';
+import { consume, tooOften } from '../rate-limit';
 
 import { VIDEO_NOT_FOUND } from './access';
 import { findVideoRow } from './catalog';
@@ -56,6 +57,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export async function editVideo(actor: Actor, streamVideoId: string, input: VideoEditInput): Promise<{ video: OwnVideoDto; message: string }> {
   const { member, video: found, asAdmin } = await manageable(actor, streamVideoId, 'edit');
+  // An admin's edits of others' videos are moderation, audited: the budget is for a member's own.
+  if (!asAdmin) await consume('videoEditsPerMember', member.user.id, tooOften('edited your videos'));
   let purgeAfter = false;
   const db = await getDb();
   const backToReview = await db.transaction(async (tx) => {

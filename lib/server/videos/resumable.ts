@@ -20,7 +20,7 @@ import { CONCAT_MESSAGE, LENGTH_REQUIRED_MESSAGE, TUS_HEADER_NAMES, TUS_VERSION,
 
 import { requireMember, type Authenticated } from '../auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from '../auth/session';
-import { ApiError, badRequest } from '../errors';
+import { ApiError, badRequest, errorHeaders } from '../errors';
 import { errorResponse, serverErrorBody } from '../http';
 import { logger } from '../log';
 import { metrics } from '../metrics';
@@ -28,7 +28,7 @@ import { consume, giveBack } from '../rate-limit';
 
 import { storageFailure } from './storage-failure';
 import { FileLocker } from './upload-lock';
-import { readUploadFields, tooLarge, tooManyUploads, videoFromUpload } from './upload';
+import { readUploadFields, tooLarge, tooManyUploads, UPLOADS_TOO_OFTEN, videoFromUpload } from './upload';
 
 const log = logger('upload');
 
@@ -219,6 +219,7 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
       }
       try {
         await consume('uploadsPerMember', member.user.id, tooManyUploads);
+        await consume('uploadStartsPerMember', member.user.id, UPLOADS_TOO_OFTEN);
       } catch (error) {
         throw error instanceof ApiError ? refusal(error) : error;
       }
@@ -390,8 +391,9 @@ async function authorise(request: NextRequest, call: Call): Promise<Authenticate
 
 /**
  * tus's answer as every API answer: an error is JSON (tus writes some of its
- * own refusals as text before any hook can word them), not cached, and a 503
- * says when to come back.
+ * own refusals as text before any hook can word them), not cached, and a 429
+ * or 503 says when to come back (tus writes a hook's refusal without its
+ * headers: Retry-After comes back from the body, as on every API error).
  */
 async function asApiAnswer(response: Response): Promise<Response> {
   if (response.status < 400) return response;
@@ -406,7 +408,7 @@ async function asApiAnswer(response: Response): Promise<Response> {
   headers.delete('content-length');
   headers.set('content-type', 'application/json');
   headers.set('cache-control', 'no-store');
-  if (response.status === 503 && typeof body.retryAfter === 'number') headers.set('retry-after', String(body.retryAfter));
+  for (const [name, value] of Object.entries(errorHeaders(response.status, body))) headers.set(name, value);
   return new Response(JSON.stringify(body), { status: response.status, headers });
 }
 

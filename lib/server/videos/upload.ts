@@ -21,7 +21,7 @@ import { ApiError, badRequest, parseInput } from '../errors';
 import { enqueue } from '../jobs/queue';
 import { NotAVideoError, probeVideo } from '../media/probe';
 import { metrics } from '../metrics';
-import { consume, giveBack } from '../rate-limit';
+import { consume, giveBack, tooOften } from '../rate-limit';
 import { getMediaStorage, mediaKeys } from '../storage';
 
 import { storageFailure } from './storage-failure';
@@ -219,6 +219,7 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
   }
 }
 
+export const UPLOADS_TOO_OFTEN = tooOften('started new uploads');
 export const tooManyUploads = (wait: string) => `You have reached today's limit of ${getConfig().uploadsPerDay} uploads. You can upload again in ${wait}.`;
 
 /**
@@ -230,6 +231,7 @@ export const tooManyUploads = (wait: string) => `You have reached today's limit 
 export async function uploadVideo(actor: Actor, request: Request, body: Readable | null = null) {
   const member = requireMember(actor);
   await consume('uploadsPerMember', member.user.id, tooManyUploads);
+  await consume('uploadStartsPerMember', member.user.id, UPLOADS_TOO_OFTEN);
   // Body bytes read, counted for the metrics whatever the outcome (a refused upload costs bandwidth too).
   const received = { bytes: 0 };
   try {
