@@ -1,11 +1,11 @@
 import 'server-only';
 
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 
 import { getConfig } from '@/lib/config/server';
-import { getDb } from '@/lib/db';
-import { users, type User } from '@/lib/db/schema';
+import { getDb, type Executor } from '@/lib/db';
+import { signUpHolds, users, type User } from '@/lib/db/schema';
 import { addressNetwork } from '@/lib/http/client-address';
 import {
   registerSchema,
@@ -38,14 +38,6 @@ export const NEEDS_VERIFICATION_MESSAGE = 'Please verify your email address befo
 const byEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`;
 const byUsername = (username: string) => sql`lower(${users.username}) = ${username.toLowerCase()}`;
 
-/** Which unique field a write collided with, from the index name in the database error. */
-function duplicateOf(error: unknown): 'username' | 'email' | null {
-  const text = `${(error as { constraint?: string }).constraint ?? ''} ${(error as Error).message ?? ''} ${String((error as { cause?: unknown }).cause ?? '')}`;
-  if (text.includes('users_username_lower_key')) return 'username';
-  if (text.includes('users_email_lower_key')) return 'email';
-  return null;
-}
-
 /** The inputs as the routes parse them (with the schemas in lib/validation/auth.ts). */
 export type ResendVerificationInput = z.infer<typeof resendVerificationSchema>;
 export type PreferencesInput = z.infer<typeof preferencesSchema>;
@@ -55,10 +47,22 @@ export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 const USERNAME_TAKEN = 'That username is already taken. Please choose another.';
 
 /**
- * Signs up. A taken username is said (409); a registered email is not: the
- * answer is a new account's, status, body and (as far as practical) time,
- * since the photo is checked and stored and the password hashed either way,
- * and the owner is emailed instead of the caller being told.
+ * How long a sign-up holds its username before it is verified (as Mastodon
+ * keeps unconfirmed accounts: 7 days). After that the name goes to the next
+ * sign-up, so an unverified squatter never keeps a name from a real member.
+ */
+export const SIGN_UP_HOLD_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Signs up. A registered email is never said: every sign-up with a free
+ * username answers a new account's 201 and holds the name for
+ * SIGN_UP_HOLD_MS, whether it made an account or found the email taken (then
+ * nothing else is kept and the owner is emailed instead), so signing up with
+ * the same name again is refused alike in both cases (decision 041). The
+ * photo is checked and stored and the password hashed either way, for the
+ * time. A taken username is said (409): a verified member's, or one held by a
+ * sign-up younger than the hold; an older unverified account gives its name
+ * (and itself, since it was never used) to the new sign-up.
  */
 export async function register(fields: Record<string, unknown>, photo: File | null, address: string): Promise<{ message: string }> {
   await consume('registerPerIp', addressNetwork(address), 'Too many sign-ups from your network. Please wait a few minutes and try again.');
@@ -66,36 +70,79 @@ export async function register(fields: Record<string, unknown>, photo: File | nu
   if (isCommonPassword(input.password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'password' });
 
   const db = await getDb();
-  const [nameTaken] = await db.select({ id: users.id }).from(users).where(byUsername(input.username)).limit(1);
-  if (nameTaken) throw conflict(USERNAME_TAKEN);
+  // An early answer for a name that is plainly taken, before the photo is stored; the transaction below decides.
+  if (!(await usernameMayBeFree(db, input.username))) throw conflict(USERNAME_TAKEN);
   const photoKey = photo ? await storeProfilePhoto(photo) : null;
   const passwordHash = await hashPassword(input.password);
-  const [owner] = await db.select().from(users).where(byEmail(input.email)).limit(1);
-  if (owner) return answerAsIfRegistered(owner, photoKey);
-  let user: User;
+  let outcome: { created: User; released: string | null } | { owner: User | undefined; released: string | null };
   try {
-    [user] = (await db
-      .insert(users)
-      .values({ username: input.username, email: input.email, passwordHash, dateOfBirth: input.dateOfBirth, profilePhotoKey: photoKey })
-      .returning()) as [User];
+    outcome = await db.transaction(async (tx) => {
+      const released = await holdUsername(tx, input.username);
+      const [created] = (await tx
+        .insert(users)
+        .values({ username: input.username, email: input.email, passwordHash, dateOfBirth: input.dateOfBirth, profilePhotoKey: photoKey })
+        .onConflictDoNothing()
+        .returning()) as User[];
+      if (created) return { created, released };
+      // The email has an account (the name is held, so only the email can have collided): the hold stays, nothing else.
+      const [owner] = await tx.select().from(users).where(byEmail(input.email)).limit(1);
+      return { owner, released };
+    });
   } catch (error) {
-    const duplicate = duplicateOf(error);
-    // Signed up with the same email a moment ago, between our lookup and this insert.
-    const [racedOwner] = duplicate === 'email' ? await db.select().from(users).where(byEmail(input.email)).limit(1) : [];
-    if (racedOwner) return answerAsIfRegistered(racedOwner, photoKey);
     if (photoKey) await removeProfilePhoto(photoKey);
-    if (duplicate === 'username') throw conflict(USERNAME_TAKEN);
     throw error;
   }
-  await sendVerificationLink(user, user.email, 'verify_email');
+  if (outcome.released) await removeProfilePhoto(outcome.released);
+  if ('created' in outcome) {
+    await sendVerificationLink(outcome.created, outcome.created.email, 'verify_email');
+  } else {
+    if (photoKey) await removeProfilePhoto(photoKey);
+    if (outcome.owner) await tellOwnerOfSignUpAttempt(outcome.owner);
+  }
   return { message: REGISTERED_MESSAGE };
 }
 
-/** A sign-up with a registered email: nothing is kept, the owner gets a note, the caller a new account's answer. */
-async function answerAsIfRegistered(owner: User, photoKey: string | null): Promise<{ message: string }> {
-  if (photoKey) await removeProfilePhoto(photoKey);
-  await tellOwnerOfSignUpAttempt(owner);
-  return { message: REGISTERED_MESSAGE };
+async function usernameMayBeFree(db: Executor, username: string): Promise<boolean> {
+  const [verified] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(byUsername(username), isNotNull(users.emailVerifiedAt)))
+    .limit(1);
+  if (verified) return false;
+  const [held] = await db
+    .select({ key: signUpHolds.usernameKey })
+    .from(signUpHolds)
+    .where(and(eq(signUpHolds.usernameKey, username.toLowerCase()), gt(signUpHolds.expiresAt, sql`now()`)))
+    .limit(1);
+  return !held;
+}
+
+/**
+ * Holds a username for this sign-up, in its transaction: a new hold, or an
+ * expired one taken over in the same statement (so two sign-ups racing for a
+ * name cannot both get it). An unverified account whose hold has run out is
+ * removed with it; returns its photo key to delete after the commit.
+ */
+async function holdUsername(tx: Executor, username: string): Promise<string | null> {
+  const key = username.toLowerCase();
+  const expiresAt = new Date(Date.now() + SIGN_UP_HOLD_MS);
+  const claimed = await tx
+    .insert(signUpHolds)
+    .values({ usernameKey: key, expiresAt })
+    .onConflictDoUpdate({ target: signUpHolds.usernameKey, set: { expiresAt }, setWhere: lte(signUpHolds.expiresAt, sql`now()`) })
+    .returning({ key: signUpHolds.usernameKey });
+  if (claimed.length === 0) throw conflict(USERNAME_TAKEN);
+  const [holder] = await tx.select().from(users).where(byUsername(username)).limit(1);
+  if (!holder) return null;
+  // Verified (perhaps a moment ago): the name is theirs for good.
+  if (holder.emailVerifiedAt) throw conflict(USERNAME_TAKEN);
+  // Never verified, so never logged in: nothing of theirs but the row, its links and a photo.
+  const removed = await tx
+    .delete(users)
+    .where(and(eq(users.id, holder.id), isNull(users.emailVerifiedAt)))
+    .returning({ photo: users.profilePhotoKey });
+  if (removed.length === 0) throw conflict(USERNAME_TAKEN);
+  return removed[0]!.photo;
 }
 
 /** Same answer whether or not the address has an account; the cooldown applies to every address alike. */
