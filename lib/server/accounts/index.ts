@@ -5,7 +5,7 @@ import type { z } from 'zod';
 
 import { getConfig } from '@/lib/config/server';
 import { getDb, type Executor } from '@/lib/db';
-import { signUpHolds, users, type User } from '@/lib/db/schema';
+import { sessions, signUpHolds, users, type User } from '@/lib/db/schema';
 import { addressNetwork } from '@/lib/http/client-address';
 import {
   registerSchema,
@@ -15,12 +15,15 @@ import {
   type preferencesSchema,
   type resendVerificationSchema,
 } from '@/lib/validation/auth';
+import type { EndSessionsInput } from '@/lib/validation/two-factor';
 
-import { requireMember, type Actor, type Authenticated } from '../auth/actor';
+import { requireMember, type Actor } from '../auth/actor';
 import { COMMON_PASSWORD_MESSAGE, decoyHash, hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
 import { revokeOtherSessions, revokeSession, startSession } from '../auth/session';
 import { ApiError, BANNED_MESSAGE, badRequest, conflict, forbidden, parseInput } from '../errors';
 import { consume, giveBack, reset } from '../rate-limit';
+
+import { confirmCurrentPassword } from './current-password';
 
 import { toUserDto, type UserDto } from './dto';
 import { removeProfilePhoto, storeProfilePhoto } from './photos';
@@ -191,6 +194,31 @@ export async function logout(actor: Actor): Promise<void> {
   if (actor.kind === 'member') await revokeSession(actor.sessionId);
 }
 
+export const END_SESSIONS_MESSAGES = {
+  others: 'Your other sessions have ended: every other device and app is logged out. This one stays logged in.',
+  all: 'All your sessions have ended, this one too. Log in again to go on.',
+} as const;
+
+/**
+ * Ends the member's sessions from Settings, under Security: every other one
+ * (this one stays), or all of them. "All" also bumps the token version, which
+ * voids any login half-way through its two-factor step. Asks for no password:
+ * it only ever takes access away, and the owner can log in again.
+ */
+export async function endSessions(actor: Actor, { which }: EndSessionsInput): Promise<{ message: string; loggedOut: boolean }> {
+  const member = requireMember(actor);
+  const db = await getDb();
+  if (which === 'others') {
+    await revokeOtherSessions(member.user.id, member.sessionId);
+    return { message: END_SESSIONS_MESSAGES.others, loggedOut: false };
+  }
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: sql`now()` }).where(eq(users.id, member.user.id));
+    await tx.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.userId, member.user.id), isNull(sessions.revokedAt)));
+  });
+  return { message: END_SESSIONS_MESSAGES.all, loggedOut: true };
+}
+
 export async function updatePreferences(actor: Actor, { autoPlayVideos }: PreferencesInput): Promise<{ success: true; user: UserDto }> {
   const member = requireMember(actor);
   const db = await getDb();
@@ -198,20 +226,7 @@ export async function updatePreferences(actor: Actor, { autoPlayVideos }: Prefer
   return { success: true, user: toUserDto(user!) };
 }
 
-const WRONG_CURRENT_PASSWORD = 'Your current password is incorrect.';
-const TOO_MANY_WRONG_CURRENT_PASSWORDS = (wait: string) => `Too many wrong current passwords. Please wait ${wait} and try again.`;
 const TOO_MANY_EMAIL_CHANGES = (wait: string) => `You can change your email address at most 5 times a day. Please try again in ${wait}.`;
-
-/**
- * Settings changes ask for the current password. Wrong ones spend a budget per
- * member (counted up front, like login failures), so a session left open or
- * stolen is no way to guess it; the right one clears the count.
- */
-export async function confirmCurrentPassword(auth: Authenticated, currentPassword: string): Promise<void> {
-  await consume('currentPasswordFailuresPerMember', auth.user.id, TOO_MANY_WRONG_CURRENT_PASSWORDS);
-  if (!(await verifyPassword(currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
-  await reset('currentPasswordFailuresPerMember', auth.user.id);
-}
 
 export async function changeEmail(actor: Actor, input: ChangeEmailInput): Promise<{ message: string; emailVerificationSent: boolean }> {
   const member = requireMember(actor);
