@@ -70,10 +70,21 @@ export type NewUser = typeof users.$inferInsert;
  * with the name cannot tell the two apart. The key is the lowercased name; an
  * expired hold (and an unverified account behind it) goes to the next sign-up.
  */
-export const signUpHolds = pgTable('sign_up_holds', {
-  usernameKey: text('username_key').primaryKey(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-});
+export const signUpHolds = pgTable(
+  'sign_up_holds',
+  {
+    usernameKey: text('username_key').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /**
+     * Only for a sign-up that found its email taken: the lowercased email and
+     * the hash of the password it chose, so logging in with them answers "verify
+     * your email" as it would for the account such a sign-up makes.
+     */
+    emailKey: text('email_key'),
+    passwordHash: text('password_hash'),
+  },
+  (t) => [index('sign_up_holds_email_key_idx').on(t.emailKey)],
+);
 
 /**
  * One row per login. Tokens and cookies name their session; logout revokes

@@ -242,6 +242,25 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         }
       });
 
+      it('then logging in with the email and the password the sign-up chose: the same answers whether or not it made an account', async () => {
+        await registerAndVerify('LoginOwner', 'login.owner@example.org', 'the-owners-own-password-1');
+        const chosen = 'velvet-chrysalis-42';
+        const logIn = (email: string, password: string) => call(login, '/api/auth/login', { json: { email, password }, ip: ip() });
+        const probe = async (username: string, email: string) => {
+          expect((await signUp(username, email)).status).toBe(201);
+          const answers = [await logIn(email, chosen), await logIn(email.toUpperCase(), chosen), await logIn(email, 'some-other-guess-7')];
+          await holdRunsOut(username);
+          answers.push(await logIn(email, chosen));
+          return answers.map((answer) => ({ status: answer.status, body: answer.body }));
+        };
+        const fresh = await probe('LoginFresh', 'login.fresh@example.org');
+        expect(fresh.map((answer) => answer.status)).toEqual([403, 403, 401, 401]);
+        expect(fresh[0]!.body).toMatchObject({ needsVerification: true });
+        expect(await probe('LoginTaken', 'login.owner@example.org')).toEqual(fresh);
+        // The owner still logs in with their own password.
+        expect((await logIn('login.owner@example.org', 'the-owners-own-password-1')).status).toBe(200);
+      });
+
       it('never lets an unverified squatter keep a name from a real member, nor a hold take a verified name', async () => {
         expect((await signUp('Squatted', 'squatter@example.net')).status).toBe(201);
         const squatterLink = mailsTo('squatter@example.net').at(-1)!.link!;

@@ -1,6 +1,6 @@
 import 'server-only';
 
-import { and, eq, gt, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lte, notExists, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 
 import { getConfig } from '@/lib/config/server';
@@ -80,7 +80,7 @@ export async function register(fields: Record<string, unknown>, photo: File | nu
   let outcome: { created: User; released: string | null } | { owner: User | undefined; released: string | null };
   try {
     outcome = await db.transaction(async (tx) => {
-      const released = await holdUsername(tx, input.username);
+      const released = await holdUsername(tx, input.username, input.email, passwordHash);
       const [created] = (await tx
         .insert(users)
         .values({ username: input.username, email: input.email, passwordHash, dateOfBirth: input.dateOfBirth, profilePhotoKey: photoKey })
@@ -123,16 +123,17 @@ async function usernameMayBeFree(db: Executor, username: string): Promise<boolea
 /**
  * Holds a username for this sign-up, in its transaction: a new hold, or an
  * expired one taken over in the same statement (so two sign-ups racing for a
- * name cannot both get it). An unverified account whose hold has run out is
- * removed with it; returns its photo key to delete after the commit.
+ * name cannot both get it). The hold keeps the email and password hash the
+ * sign-up gave, for login() (whether or not an account is made). An
+ * unverified account whose hold has run out is removed with it; returns its
+ * photo key to delete after the commit.
  */
-async function holdUsername(tx: Executor, username: string): Promise<string | null> {
-  const key = username.toLowerCase();
-  const expiresAt = new Date(Date.now() + SIGN_UP_HOLD_MS);
+async function holdUsername(tx: Executor, username: string, email: string, passwordHash: string): Promise<string | null> {
+  const hold = { expiresAt: new Date(Date.now() + SIGN_UP_HOLD_MS), emailKey: email.toLowerCase(), passwordHash };
   const claimed = await tx
     .insert(signUpHolds)
-    .values({ usernameKey: key, expiresAt })
-    .onConflictDoUpdate({ target: signUpHolds.usernameKey, set: { expiresAt }, setWhere: lte(signUpHolds.expiresAt, sql`now()`) })
+    .values({ usernameKey: username.toLowerCase(), ...hold })
+    .onConflictDoUpdate({ target: signUpHolds.usernameKey, set: hold, setWhere: lte(signUpHolds.expiresAt, sql`now()`) })
     .returning({ key: signUpHolds.usernameKey });
   if (claimed.length === 0) throw conflict(USERNAME_TAKEN);
   const [holder] = await tx.select().from(users).where(byUsername(username)).limit(1);
@@ -168,6 +169,12 @@ const TOO_MANY_FAILED_LOGINS = (wait: string) => `Too many failed login attempts
  * per account over all addresses, because any such budget lets strangers lock
  * the member out; guessing spread over many addresses meets the per-address
  * budgets, argon2id and the refusal of common passwords instead.
+ *
+ * Anything but a verified account with its password is answered from the
+ * sign-up holds (decision 041): the email and password of a sign-up still
+ * waiting to be verified get "verify your email" whether that sign-up made an
+ * account or found the email taken, with the same two hash checks, so signing
+ * up and then logging in does not tell the two apart either.
  */
 export async function login({ email, password }: LoginInput, address: string): Promise<{ token: string; user: UserDto; sessionId: string } | TwoFactorChallenge> {
   const network = addressNetwork(address);
@@ -178,15 +185,36 @@ export async function login({ email, password }: LoginInput, address: string): P
   const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
   // The hash check runs either way, so timing does not reveal which emails have accounts.
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !passwordOk) throw new ApiError(401, INVALID_LOGIN_MESSAGE);
+  const verifiedAccount = user && passwordOk && user.emailVerifiedAt ? user : null;
+  if (!verifiedAccount && !(await isWaitingSignUp(db, email, password))) throw new ApiError(401, INVALID_LOGIN_MESSAGE);
   // The right password: this attempt was no failure, and this address's earlier failures on the account are forgiven.
   await Promise.all([giveBack('loginFailuresPerAddress', network), reset('loginFailuresPerAccountAddress', accountFromAddress)]);
-  if (user.bannedAt) throw forbidden(BANNED_MESSAGE);
-  if (!user.emailVerifiedAt) throw new ApiError(403, NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
+  if (!verifiedAccount) throw new ApiError(403, NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
+  if (verifiedAccount.bannedAt) throw forbidden(BANNED_MESSAGE);
   // Two-factor on: no session yet, a short-lived challenge for the code step (completeTwoFactorLogin).
-  if (user.twoFactorEnabledAt) return twoFactorChallenge(user);
-  const { token, sessionId } = await startSession(user);
-  return { token, user: toUserDto(user), sessionId };
+  if (verifiedAccount.twoFactorEnabledAt) return twoFactorChallenge(verifiedAccount);
+  const { token, sessionId } = await startSession(verifiedAccount);
+  return { token, user: toUserDto(verifiedAccount), sessionId };
+}
+
+/**
+ * Whether the newest sign-up with this email that is still waiting (its hold
+ * is live, and no verified account has its name: a verified member's old
+ * password is no waiting sign-up) was made with this password. One hash
+ * check when there is one.
+ */
+async function isWaitingSignUp(db: Executor, email: string, password: string): Promise<boolean> {
+  const verifiedName = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.username}) = ${signUpHolds.usernameKey}`, isNotNull(users.emailVerifiedAt)));
+  const [hold] = await db
+    .select({ passwordHash: signUpHolds.passwordHash })
+    .from(signUpHolds)
+    .where(and(eq(signUpHolds.emailKey, email.toLowerCase()), gt(signUpHolds.expiresAt, sql`now()`), notExists(verifiedName)))
+    .orderBy(desc(signUpHolds.expiresAt))
+    .limit(1);
+  return hold?.passwordHash ? verifyPassword(password, hold.passwordHash) : false;
 }
 
 /** Ends the caller's session (a banned member's too); a visitor has none, so nothing happens. */
