@@ -57,18 +57,18 @@ test.describe('accounts', () => {
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByLabel('New email', { exact: true }).fill('a@example.org');
     await settings.getByLabel('Confirm new email').fill('b@example.org');
-    await settings.getByLabel('Current password').first().fill('orchid-velvet-77');
+    await settings.getByRole('region', { name: 'Update email' }).getByLabel('Current password').fill('orchid-velvet-77');
     await settings.getByRole('button', { name: 'Update email' }).click();
     await expect(settings.getByText('Emails do not match.')).toBeVisible();
     // The form moves focus to the field in error; wait for it, or typing below could land there.
     await expect(settings.getByLabel('Confirm new email')).toBeFocused();
 
-    await settings.getByLabel('Current password').last().fill('wrong-one');
+    await settings.getByRole('region', { name: 'Update password' }).getByLabel('Current password').fill('wrong-one');
     await settings.getByLabel('New password', { exact: true }).fill('lotus-silk-88');
     await settings.getByLabel('Confirm new password').fill('lotus-silk-88');
     await settings.getByRole('button', { name: 'Update password' }).click();
     await expect(settings.getByText('Your current password is incorrect.')).toBeVisible();
-    await settings.getByLabel('Current password').last().fill('orchid-velvet-77');
+    await settings.getByRole('region', { name: 'Update password' }).getByLabel('Current password').fill('orchid-velvet-77');
     await settings.getByRole('button', { name: 'Update password' }).click();
     await expect(settings.getByText('Password updated successfully!')).toBeVisible();
     await page.keyboard.press('Escape');

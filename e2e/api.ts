@@ -250,11 +250,11 @@ async function enrolAdmin(request: APIRequestContext): Promise<AdminState> {
   const body = (await login.json()) as { token?: string; twoFactorRequired?: boolean };
   if (!body.token) throw new Error(`the e2e admin is already enrolled but ${ADMIN_STATE} is missing: restart the e2e server`);
   const headers = { Authorization: `Bearer ${body.token}` };
-  const setup = await request.post('/api/users/settings/two-factor/setup', { headers });
+  const setup = await request.post('/api/users/settings/two-factor/setup', { headers, data: { currentPassword: ADMIN.password } });
   expect(setup.status(), await setup.text()).toBe(200);
   const { secret } = (await setup.json()) as { secret: string };
   const step = currentStep();
-  const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { code: totpCode(secret, step) } });
+  const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { currentPassword: ADMIN.password, code: totpCode(secret, step) } });
   expect(confirm.status(), await confirm.text()).toBe(200);
   const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
   recordSecrets(ADMIN.email, ADMIN.password, body.token, secret, ...recoveryCodes);
@@ -267,7 +267,7 @@ async function withAdminCode<T>(use: (code: string, kind: 'totp' | 'recovery') =
     if (state.recoveryCodes.length < 4) {
       const step = freeStep(state);
       if (step !== null) {
-        const fresh = await (await api()).post('/api/users/settings/two-factor/recovery-codes', { headers: { Authorization: `Bearer ${state.settingsToken}` }, data: { code: totpCode(state.secret, step) } });
+        const fresh = await (await api()).post('/api/users/settings/two-factor/recovery-codes', { headers: { Authorization: `Bearer ${state.settingsToken}` }, data: { currentPassword: ADMIN.password, code: totpCode(state.secret, step) } });
         expect(fresh.status(), await fresh.text()).toBe(200);
         state.lastStep = step;
         state.recoveryCodes = ((await fresh.json()) as { recoveryCodes: string[] }).recoveryCodes;
@@ -284,14 +284,14 @@ async function withAdminCode<T>(use: (code: string, kind: 'totp' | 'recovery') =
   });
 }
 
-/** Turns two-factor on for a member through Security settings' API; returns the secret and the step its confirmation used. */
-export async function enrolTwoFactor(request: APIRequestContext, token: string): Promise<{ secret: string; step: number; recoveryCodes: string[] }> {
+/** Turns two-factor on for a member through Security settings' API (with their password, as every change needs); returns the secret and the step its confirmation used. */
+export async function enrolTwoFactor(request: APIRequestContext, token: string, currentPassword = PASSWORD): Promise<{ secret: string; step: number; recoveryCodes: string[] }> {
   const headers = { Authorization: `Bearer ${token}` };
-  const setup = await request.post('/api/users/settings/two-factor/setup', { headers });
+  const setup = await request.post('/api/users/settings/two-factor/setup', { headers, data: { currentPassword } });
   expect(setup.status(), await setup.text()).toBe(200);
   const { secret } = (await setup.json()) as { secret: string };
   const step = currentStep();
-  const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { code: totpCode(secret, step) } });
+  const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { currentPassword, code: totpCode(secret, step) } });
   expect(confirm.status(), await confirm.text()).toBe(200);
   const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
   recordSecrets(secret, ...recoveryCodes);

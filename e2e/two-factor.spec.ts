@@ -5,9 +5,11 @@ import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 /**
  * Two-factor authentication in the browser (decision 018): a member turns it
- * on in Security settings (reading the key from the page and computing codes
- * as an authenticator app would), logs out, logs in with a code, then with a
- * recovery code, which works once. At 1280 and 375 px.
+ * on in Security settings with their current password (a wrong one is
+ * refused on the field), reading the key from the page and computing codes
+ * as an authenticator app would, logs out, logs in with a code, then with a
+ * recovery code, which works once; new recovery codes need the password too,
+ * and other devices can be logged out. At 1280 and 375 px.
  */
 
 const SHOTS = '/tmp/shots/t12-twofa';
@@ -38,7 +40,16 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   await logInThroughForm(page, member.email, member.password, '/settings/security');
   await expect(page.getByRole('heading', { level: 1, name: 'Security' })).toBeVisible();
   await expect(page.getByText('Two-factor authentication is off.')).toBeVisible();
-  await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+  // A session alone cannot start it: the current password is asked for, and a wrong one is refused on its field.
+  const start = page.getByRole('form', { name: 'Set up two-factor authentication' });
+  await start.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+  await expect(start.getByText('Current password is required')).toBeVisible();
+  await start.getByLabel('Current password').fill('not-my-password-1');
+  await start.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+  await expect(start.getByText('Your current password is incorrect.')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/setup-password-${width}.png`, fullPage: true });
+  await start.getByLabel('Current password').fill(member.password);
+  await start.getByRole('button', { name: 'Set up two-factor authentication' }).click();
 
   const key = page.locator('.two-factor-secret');
   await expect(key).toBeVisible();
@@ -78,6 +89,17 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL('/settings/security');
   await expect(page.getByText('You have 10 unused recovery codes.', { exact: false })).toBeVisible();
+  // New recovery codes need the password as well as a code.
+  const regenerate = page.getByRole('form', { name: 'New recovery codes' });
+  await regenerate.getByLabel('Current password').fill('not-my-password-1');
+  await regenerate.getByLabel('Code from the app').fill('123456');
+  await regenerate.getByRole('button', { name: 'Get new recovery codes' }).click();
+  await expect(regenerate.getByText('Your current password is incorrect.')).toBeVisible();
+  await expectNoSidewaysScroll(page, 'security settings, on');
+  await page.screenshot({ path: `${SHOTS}/enabled-${width}.png`, fullPage: true });
+  // Other devices: logged out from here; this browser stays in.
+  await page.getByRole('button', { name: 'Log out other devices' }).click();
+  await expect(page.getByText('Your other sessions have ended', { exact: false })).toBeVisible();
 
   // A lost phone: a recovery code logs in once.
   await logOut(page);
@@ -115,6 +137,7 @@ test('a new admin is sent from the admin panel to enrol, then to log in again wi
   await page.screenshot({ path: `${SHOTS}/admin-enrol-${width}.png`, fullPage: true });
 
   // Enrolled in this session: it still started without a code, so they are asked to log in again.
+  await page.getByLabel('Current password').fill(member.password);
   await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
   const secret = (await page.locator('.two-factor-secret').getAttribute('data-secret'))!;
   const step = currentStep();

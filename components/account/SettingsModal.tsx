@@ -20,6 +20,7 @@ import { IdentitySettings } from './IdentitySettings';
 import { DeleteAccountSettings } from './DeleteAccount';
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 import { ProfilePhotoSettings } from './ProfilePhotoSettings';
+import { SessionsSettings } from './SessionsSettings';
 import { TwoFactorSettings } from './TwoFactorSettings';
 
 const AUTH_ERROR = 'Authentication error. Please log in again.';
@@ -222,6 +223,7 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
       <IdentitySettings onNavigate={() => dialog.current?.close()} />
       <Section title="Security">
         <TwoFactorSettings />
+        <SessionsSettings />
       </Section>
       <DataExportSettings />
       <DecisionsSettings />

@@ -1,12 +1,16 @@
 'use client';
 
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm, type FieldValues, type Path, type UseFormRegisterReturn, type UseFormSetError } from 'react-hook-form';
 import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest, ApiClientError } from '@/lib/client/http';
+import { disableTwoFactorSchema, totpCodeSchema, twoFactorSetupSchema } from '@/lib/validation/two-factor';
+import type { z } from '@/lib/validation/zod';
 
-import { serverMessage, StatusLine, type Status } from './form-parts';
+import { serverMessage, StatusLine, TextField, type Status } from './form-parts';
 
 import './two-factor.css';
 
@@ -58,93 +62,121 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   );
 }
 
-function CodeField({ id, label, value, onChange, recovery = false }: { id: string; label: string; value: string; onChange: (value: string) => void; recovery?: boolean }) {
+const confirmSchema = totpCodeSchema.pick({ code: true });
+
+/**
+ * A refusal from the server: on the field it names (a wrong password, a wrong
+ * code) when the form has that field, else on the form's status line.
+ */
+function showRefusal<T extends FieldValues>(error: unknown, fields: readonly Path<T>[], setError: UseFormSetError<T>, setStatus: (status: Status) => void) {
+  const field = error instanceof ApiClientError ? (error.data.field as Path<T> | undefined) : undefined;
+  if (field && fields.includes(field)) return setError(field, { type: 'server', message: (error as Error).message }, { shouldFocus: true });
+  setStatus({ ok: false, text: serverMessage(error, 'Something went wrong. Please try again.') });
+}
+
+function PasswordField({ id, error, ...props }: { id: string; error?: string } & UseFormRegisterReturn) {
+  return <TextField id={id} label="Current password" type="password" autoComplete="current-password" error={error} {...props} />;
+}
+
+function CodeField({ id, label, error, recovery = false, ...props }: { id: string; label: string; error?: string; recovery?: boolean } & UseFormRegisterReturn) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        autoComplete="one-time-code"
-        inputMode={recovery ? 'text' : 'numeric'}
-        maxLength={recovery ? 20 : 7}
-        spellCheck={false}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </div>
+    <TextField
+      id={id}
+      label={label}
+      autoComplete="one-time-code"
+      inputMode={recovery ? 'text' : 'numeric'}
+      maxLength={recovery ? 20 : 7}
+      spellCheck={false}
+      error={error}
+      {...props}
+    />
   );
+}
+
+interface Result {
+  message: string;
+  recoveryCodes?: string[];
 }
 
 /**
  * Two-factor authentication in Settings, under Security (decision 018): set
  * up with a QR code or the secret as text, confirmed with a code; recovery
- * codes shown once; new codes for a code; off with the password and a code
- * (never for admins, who must keep it).
+ * codes shown once; new codes for a code; off with a code (never for admins,
+ * who must keep it). Every change asks for the current password: a session
+ * alone (a stolen cookie or token) changes nothing. The password given to
+ * start a setup is kept with it for its confirmation, so it is typed once.
  */
 export function TwoFactorSettings() {
   const id = useId();
   const { logout } = useSession();
   const { data, error: loadError, mutate } = useSWR(STATUS_PATH, (url: string) => apiRequest<TwoFactorStatus>(url), { revalidateOnFocus: false });
-  const [setup, setSetup] = useState<Setup | null>(null);
+  // The setup waiting for its code, with the password that started it (sent again with the code).
+  const [setup, setSetup] = useState<(Setup & { currentPassword: string }) | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [offCode, setOffCode] = useState('');
   const [status, setStatus] = useState<Status>(null);
-  const [busy, setBusy] = useState(false);
 
-  async function run(work: () => Promise<void>) {
-    setBusy(true);
-    setStatus(null);
-    try {
-      await work();
-    } catch (error) {
-      setStatus({ ok: false, text: serverMessage(error, 'Something went wrong. Please try again.') });
-    } finally {
-      setBusy(false);
-    }
+  const startForm = useForm<z.input<typeof twoFactorSetupSchema>>({ resolver: zodResolver(twoFactorSetupSchema), defaultValues: { currentPassword: '' } });
+  const confirmForm = useForm<z.input<typeof confirmSchema>>({ resolver: zodResolver(confirmSchema), defaultValues: { code: '' } });
+  const regenerateForm = useForm<z.input<typeof totpCodeSchema>>({ resolver: zodResolver(totpCodeSchema), defaultValues: { currentPassword: '', code: '' } });
+  const offForm = useForm<z.input<typeof disableTwoFactorSchema>>({ resolver: zodResolver(disableTwoFactorSchema), defaultValues: { currentPassword: '', code: '' } });
+
+  function done(result: Result) {
+    setCodes(result.recoveryCodes ?? null);
+    setStatus({ ok: true, text: result.message });
+    return mutate();
   }
 
-  const start = () =>
-    run(async () => {
-      setCodes(null);
-      setSetup(await apiRequest<Setup>(`${STATUS_PATH}/setup`, { method: 'POST' }));
-    });
+  const start = startForm.handleSubmit(async (values) => {
+    setStatus(null);
+    setCodes(null);
+    try {
+      setSetup({ ...(await apiRequest<Setup>(`${STATUS_PATH}/setup`, { json: values })), currentPassword: values.currentPassword });
+      startForm.reset();
+    } catch (error) {
+      showRefusal(error, ['currentPassword'], startForm.setError, setStatus);
+    }
+  });
 
-  const confirm = (event: FormEvent) => {
-    event.preventDefault();
-    return run(async () => {
-      const result = await apiRequest<{ message: string; recoveryCodes: string[] }>(`${STATUS_PATH}/confirm`, { json: { code } });
-      setSetup(null);
-      setCode('');
-      setCodes(result.recoveryCodes);
-      setStatus({ ok: true, text: result.message });
-      await mutate();
-    });
+  const cancelSetup = () => {
+    setSetup(null);
+    confirmForm.reset();
   };
 
-  const regenerate = (event: FormEvent) => {
-    event.preventDefault();
-    return run(async () => {
-      const result = await apiRequest<{ message: string; recoveryCodes: string[] }>(`${STATUS_PATH}/recovery-codes`, { json: { code } });
-      setCode('');
-      setCodes(result.recoveryCodes);
-      setStatus({ ok: true, text: result.message });
-      await mutate();
-    });
-  };
+  const confirm = confirmForm.handleSubmit(async (values) => {
+    if (!setup) return;
+    setStatus(null);
+    try {
+      const result = await apiRequest<Result>(`${STATUS_PATH}/confirm`, { json: { currentPassword: setup.currentPassword, code: values.code } });
+      cancelSetup();
+      await done(result);
+    } catch (error) {
+      // The password was right a moment ago; if it is refused now (changed meanwhile), the setup starts over.
+      if (error instanceof ApiClientError && error.data.field === 'currentPassword') cancelSetup();
+      showRefusal(error, ['code'], confirmForm.setError, setStatus);
+    }
+  });
 
-  const turnOff = (event: FormEvent) => {
-    event.preventDefault();
-    return run(async () => {
-      const result = await apiRequest<{ message: string }>(STATUS_PATH, { method: 'DELETE', json: { currentPassword: password, code: offCode } });
-      setPassword('');
-      setOffCode('');
-      setCodes(null);
-      setStatus({ ok: true, text: result.message });
-      await mutate();
-    });
-  };
+  const regenerate = regenerateForm.handleSubmit(async (values) => {
+    setStatus(null);
+    try {
+      const result = await apiRequest<Result>(`${STATUS_PATH}/recovery-codes`, { json: values });
+      regenerateForm.reset();
+      await done(result);
+    } catch (error) {
+      showRefusal(error, ['currentPassword', 'code'], regenerateForm.setError, setStatus);
+    }
+  });
+
+  const turnOff = offForm.handleSubmit(async (values) => {
+    setStatus(null);
+    try {
+      const result = await apiRequest<Result>(STATUS_PATH, { method: 'DELETE', json: values });
+      offForm.reset();
+      await done(result);
+    } catch (error) {
+      showRefusal(error, ['currentPassword', 'code'], offForm.setError, setStatus);
+    }
+  });
 
   const logInAgain = () => logout('/login?next=%2Fadmin');
 
@@ -177,25 +209,28 @@ export function TwoFactorSettings() {
       {codes && <RecoveryCodes codes={codes} />}
 
       {!data.enabled && !setup && (
-        <button type="button" className="btn btn-primary" onClick={start} disabled={busy}>
-          Set up two-factor authentication
-        </button>
+        <form onSubmit={start} noValidate className="two-factor-form" aria-label="Set up two-factor authentication">
+          <PasswordField id={`${id}-start-password`} error={startForm.formState.errors.currentPassword?.message} {...startForm.register('currentPassword')} />
+          <button type="submit" className="btn btn-primary" disabled={startForm.formState.isSubmitting}>
+            Set up two-factor authentication
+          </button>
+        </form>
       )}
 
       {!data.enabled && setup && (
-        <form onSubmit={confirm} noValidate className="two-factor-setup">
+        <form onSubmit={confirm} noValidate className="two-factor-setup" aria-label="Confirm two-factor authentication">
           <p>1. Scan this QR code with an authenticator app (such as Aegis, Google Authenticator, 1Password or Authy).</p>
           <QrCode qr={setup.qr} label="QR code for your authenticator app" />
           <p>
             Or enter this key by hand: <code className="two-factor-secret" data-secret={setup.secret}>{setup.secret.match(/.{1,4}/g)?.join(' ')}</code>
           </p>
           <p>2. Enter the 6-digit code the app shows to turn two-factor authentication on.</p>
-          <CodeField id={`${id}-confirm`} label="Code from the app" value={code} onChange={setCode} />
+          <CodeField id={`${id}-confirm`} label="Code from the app" error={confirmForm.formState.errors.code?.message} {...confirmForm.register('code')} />
           <div className="two-factor-actions">
-            <button type="submit" className="btn btn-primary" disabled={busy}>
+            <button type="submit" className="btn btn-primary" disabled={confirmForm.formState.isSubmitting}>
               Turn on
             </button>
-            <button type="button" className="btn btn-quiet" onClick={() => setSetup(null)} disabled={busy}>
+            <button type="button" className="btn btn-quiet" onClick={cancelSetup} disabled={confirmForm.formState.isSubmitting}>
               Cancel
             </button>
           </div>
@@ -203,11 +238,12 @@ export function TwoFactorSettings() {
       )}
 
       {data.enabled && (
-        <form onSubmit={regenerate} noValidate className="two-factor-form">
+        <form onSubmit={regenerate} noValidate className="two-factor-form" aria-label="New recovery codes">
           <h4>New recovery codes</h4>
           <p className="muted">Replaces all your recovery codes; the old ones stop working.</p>
-          <CodeField id={`${id}-regenerate`} label="Code from the app" value={code} onChange={setCode} />
-          <button type="submit" className="btn btn-quiet" disabled={busy}>
+          <PasswordField id={`${id}-regenerate-password`} error={regenerateForm.formState.errors.currentPassword?.message} {...regenerateForm.register('currentPassword')} />
+          <CodeField id={`${id}-regenerate`} label="Code from the app" error={regenerateForm.formState.errors.code?.message} {...regenerateForm.register('code')} />
+          <button type="submit" className="btn btn-quiet" disabled={regenerateForm.formState.isSubmitting}>
             Get new recovery codes
           </button>
         </form>
@@ -216,14 +252,11 @@ export function TwoFactorSettings() {
       {data.enabled && data.required && <p className="muted">Admins must keep two-factor authentication on.</p>}
 
       {data.enabled && !data.required && (
-        <form onSubmit={turnOff} noValidate className="two-factor-form">
+        <form onSubmit={turnOff} noValidate className="two-factor-form" aria-label="Turn off two-factor authentication">
           <h4>Turn off</h4>
-          <div className="field">
-            <label htmlFor={`${id}-password`}>Current password</label>
-            <input id={`${id}-password`} type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
-          </div>
-          <CodeField id={`${id}-off`} label="Code from the app or a recovery code" value={offCode} onChange={setOffCode} recovery />
-          <button type="submit" className="btn btn-quiet" disabled={busy}>
+          <PasswordField id={`${id}-off-password`} error={offForm.formState.errors.currentPassword?.message} {...offForm.register('currentPassword')} />
+          <CodeField id={`${id}-off`} label="Code from the app or a recovery code" recovery error={offForm.formState.errors.code?.message} {...offForm.register('code')} />
+          <button type="submit" className="btn btn-quiet" disabled={offForm.formState.isSubmitting}>
             Turn off two-factor authentication
           </button>
         </form>

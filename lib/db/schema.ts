@@ -64,6 +64,29 @@ export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 
 /**
+ * A username held by a sign-up that has not been verified (lib/server/accounts,
+ * decision 041): every sign-up holds its name for the same time, whether it
+ * made an account or found the email already registered, so a second sign-up
+ * with the name cannot tell the two apart. The key is the lowercased name; an
+ * expired hold (and an unverified account behind it) goes to the next sign-up.
+ */
+export const signUpHolds = pgTable(
+  'sign_up_holds',
+  {
+    usernameKey: text('username_key').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /**
+     * Only for a sign-up that found its email taken: the lowercased email and
+     * the hash of the password it chose, so logging in with them answers "verify
+     * your email" as it would for the account such a sign-up makes.
+     */
+    emailKey: text('email_key'),
+    passwordHash: text('password_hash'),
+  },
+  (t) => [index('sign_up_holds_email_key_idx').on(t.emailKey)],
+);
+
+/**
  * One row per login. Tokens and cookies name their session; logout revokes
  * just that row, a password change revokes the others, and bumping
  * users.token_version (ban, logout everywhere) invalidates them all.

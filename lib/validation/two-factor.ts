@@ -5,6 +5,7 @@
  */
 import { z } from '@/lib/validation/zod';
 
+import { PASSWORD_MAX } from './auth';
 import { text } from './common';
 
 export const TWO_FACTOR_MESSAGES = {
@@ -38,13 +39,27 @@ export const twoFactorLoginSchema = z.object({
 });
 export type TwoFactorLoginInput = z.infer<typeof twoFactorLoginSchema>;
 
-/** POST /api/users/settings/two-factor/confirm and …/recovery-codes. */
-export const totpCodeSchema = z.object({ code: totpCode });
+/**
+ * Every change to two-factor asks for the current password as well as the
+ * session (a stolen cookie or token alone must not turn it on, which would
+ * lock the owner out, nor replace or remove it).
+ */
+const currentPassword = z.string({ error: TWO_FACTOR_MESSAGES.currentPasswordRequired }).min(1, TWO_FACTOR_MESSAGES.currentPasswordRequired).max(PASSWORD_MAX);
+
+/** POST /api/users/settings/two-factor/setup. */
+export const twoFactorSetupSchema = z.object({ currentPassword });
+export type TwoFactorSetupInput = z.infer<typeof twoFactorSetupSchema>;
+
+/** POST /api/users/settings/two-factor/confirm and …/recovery-codes: the password and a code from the app. */
+export const totpCodeSchema = z.object({ currentPassword, code: totpCode });
 export type TotpCodeInput = z.infer<typeof totpCodeSchema>;
 
 /** DELETE /api/users/settings/two-factor: the password and a code (a recovery code too, for a lost authenticator). */
-export const disableTwoFactorSchema = z.object({
-  currentPassword: z.string({ error: TWO_FACTOR_MESSAGES.currentPasswordRequired }).min(1, TWO_FACTOR_MESSAGES.currentPasswordRequired).max(128),
-  code: twoFactorCode,
-});
+export const disableTwoFactorSchema = z.object({ currentPassword, code: twoFactorCode });
 export type DisableTwoFactorInput = z.infer<typeof disableTwoFactorSchema>;
+
+/** DELETE /api/users/settings/sessions: end every other session, or all of them (this one too). */
+export const endSessionsSchema = z.object({
+  which: z.enum(['others', 'all'], { error: 'Choose whether to end your other sessions or all of them.' }),
+});
+export type EndSessionsInput = z.infer<typeof endSessionsSchema>;

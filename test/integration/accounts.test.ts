@@ -15,7 +15,8 @@ import { PUT as changeEmail } from '@/app/api/users/settings/email/route';
 import { PUT as changePassword } from '@/app/api/users/settings/password/route';
 import { PUT as preferences } from '@/app/api/users/settings/preferences/route';
 import { installDatabase } from '@/lib/db';
-import { emailTokens, users } from '@/lib/db/schema';
+import { emailTokens, signUpHolds, users } from '@/lib/db/schema';
+import { SIGN_UP_HOLD_MS } from '@/lib/server/accounts';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN, outbox, registrationForm } from '../helpers/api';
@@ -190,6 +191,88 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         await registerAndVerify('Owner4', 'owner4@example.org');
         expect((await signUp('owner4', 'owner4@example.org')).status).toBe(409);
         expect((await signUp('owner4', 'someone-else@example.org')).status).toBe(409);
+      });
+    });
+
+    describe('the two-request probe: a name, then the same name with a fresh email', () => {
+      const signUp = (username: string, email: string) => call(register, '/api/auth/register', { form: registrationForm({ username, email }), ip: ip() });
+      /** What a prober sees: each answer's status and body, and which header names came back. */
+      const seen = async (username: string, email: string) => {
+        const answers = [await signUp(username, email), await signUp(username, `fresh.${username.toLowerCase()}@example.net`)];
+        return answers.map((answer) => ({ status: answer.status, body: answer.body, headers: [...answer.headers.keys()].sort() }));
+      };
+      /** Time passes for a name: its sign-up hold runs out (what SIGN_UP_HOLD_MS after the sign-up brings). */
+      const holdRunsOut = (username: string) =>
+        database.db.update(signUpHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(signUpHolds.usernameKey, username.toLowerCase()));
+
+      it('sees the same answers whether the email is registered (any case), unverified or unknown', async () => {
+        await registerAndVerify('ProbeOwner', 'probe.owner@example.org');
+        await signUp('ProbeUnverified', 'probe.unverified@example.org');
+        const unknown = await seen('ProbeA', 'nobody.here@example.org');
+        expect(unknown).toEqual([
+          expect.objectContaining({ status: 201, body: { message: 'Registration successful! Please check your email to verify your account.' } }),
+          expect.objectContaining({ status: 409, body: { message: 'That username is already taken. Please choose another.' } }),
+        ]);
+        expect(await seen('ProbeB', 'probe.owner@example.org')).toEqual(unknown);
+        expect(await seen('ProbeC', 'PROBE.Owner@Example.ORG')).toEqual(unknown);
+        expect(await seen('ProbeD', 'probe.unverified@example.org')).toEqual(unknown);
+        // From another network, or with the name in other letters, the second request is refused alike.
+        for (const [name, email] of [['ProbeE', 'probe.owner@example.org'], ['ProbeF', 'someone.new@example.org']] as const) {
+          expect((await signUp(name, email)).status).toBe(201);
+          expect((await call(register, '/api/auth/register', { form: registrationForm({ username: name.toUpperCase(), email: 'third@example.net' }), ip: '203.0.113.77' })).status).toBe(409);
+        }
+        // A taken email made no account; a fresh one did (only the owner of the address can tell, from their mail).
+        expect(await database.db.select().from(users).where(eq(users.username, 'ProbeB'))).toHaveLength(0);
+        expect(await database.db.select().from(users).where(eq(users.username, 'ProbeA'))).toHaveLength(1);
+      });
+
+      it('holds the name for the same time either way, then gives it to the next sign-up', async () => {
+        await registerAndVerify('HoldOwner', 'hold.owner@example.org');
+        expect((await signUp('HeldTaken', 'hold.owner@example.org')).status).toBe(201);
+        expect((await signUp('HeldFresh', 'hold.fresh@example.org')).status).toBe(201);
+        const holds = await database.db.select().from(signUpHolds);
+        const until = (name: string) => holds.find((hold) => hold.usernameKey === name)!.expiresAt.getTime();
+        // Both a week from now (within the few seconds between the two requests).
+        for (const name of ['heldtaken', 'heldfresh']) expect(Math.abs(until(name) - (Date.now() + SIGN_UP_HOLD_MS))).toBeLessThan(60_000);
+
+        for (const name of ['HeldTaken', 'HeldFresh']) {
+          await holdRunsOut(name);
+          expect((await signUp(name, `next.${name.toLowerCase()}@example.net`)).status).toBe(201);
+          expect((await signUp(name, `third.${name.toLowerCase()}@example.net`)).status).toBe(409);
+        }
+      });
+
+      it('then logging in with the email and the password the sign-up chose: the same answers whether or not it made an account', async () => {
+        await registerAndVerify('LoginOwner', 'login.owner@example.org', 'the-owners-own-password-1');
+        const chosen = 'velvet-chrysalis-42';
+        const logIn = (email: string, password: string) => call(login, '/api/auth/login', { json: { email, password }, ip: ip() });
+        const probe = async (username: string, email: string) => {
+          expect((await signUp(username, email)).status).toBe(201);
+          const answers = [await logIn(email, chosen), await logIn(email.toUpperCase(), chosen), await logIn(email, 'some-other-guess-7')];
+          await holdRunsOut(username);
+          answers.push(await logIn(email, chosen));
+          return answers.map((answer) => ({ status: answer.status, body: answer.body }));
+        };
+        const fresh = await probe('LoginFresh', 'login.fresh@example.org');
+        expect(fresh.map((answer) => answer.status)).toEqual([403, 403, 401, 401]);
+        expect(fresh[0]!.body).toMatchObject({ needsVerification: true });
+        expect(await probe('LoginTaken', 'login.owner@example.org')).toEqual(fresh);
+        // The owner still logs in with their own password.
+        expect((await logIn('login.owner@example.org', 'the-owners-own-password-1')).status).toBe(200);
+      });
+
+      it('never lets an unverified squatter keep a name from a real member, nor a hold take a verified name', async () => {
+        expect((await signUp('Squatted', 'squatter@example.net')).status).toBe(201);
+        const squatterLink = mailsTo('squatter@example.net').at(-1)!.link!;
+        await holdRunsOut('Squatted');
+        const member = await registerAndVerify('squatted', 'real.member@example.org');
+        expect(member.token).toEqual(expect.any(String));
+        // The squatter's never-verified account went with its name: its link no longer verifies anything.
+        expect((await call(verifyEmail, squatterLink.replace(ORIGIN, ''))).headers.get('location')).toBe(`${ORIGIN}/email-verification-failed`);
+        expect(await database.db.select().from(users).where(eq(users.email, 'squatter@example.net'))).toHaveLength(0);
+        // A verified member keeps the name after any hold has run out.
+        await holdRunsOut('Squatted');
+        expect((await signUp('SQUATTED', 'squatter@example.net')).status).toBe(409);
       });
     });
 

@@ -476,9 +476,16 @@ const TABLE: Record<string, Row> = {
   'GET api/users/settings/two-factor/route.ts': simple('member', '/api/users/settings/two-factor'),
   // A wrong password changes nothing (an admin is told 409: admins keep two-factor on).
   'DELETE api/users/settings/two-factor/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor', json: { currentPassword: 'not-the-password', code: '000000' } }) },
-  'POST api/users/settings/two-factor/setup/route.ts': simple('member', '/api/users/settings/two-factor/setup'),
-  'POST api/users/settings/two-factor/confirm/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor/confirm', json: { code: '000000' } }) },
-  'POST api/users/settings/two-factor/recovery-codes/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor/recovery-codes', json: { code: '000000' } }) },
+  // Every two-factor change needs the current password: a wrong one changes nothing, whoever calls.
+  'POST api/users/settings/two-factor/setup/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor/setup', json: { currentPassword: 'not-the-password' } }) },
+  'POST api/users/settings/two-factor/confirm/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/two-factor/confirm', json: { currentPassword: 'not-the-password', code: '000000' } }),
+  },
+  'POST api/users/settings/two-factor/recovery-codes/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/two-factor/recovery-codes', json: { currentPassword: 'not-the-password', code: '000000' } }),
+  },
   'PUT api/users/settings/photo/route.ts': {
     access: 'member',
     // Not an image: a member is told so (400) and keeps their photo; the row only says who gets that far.
@@ -645,6 +652,8 @@ const TABLE: Record<string, Row> = {
       return { path: `/media/videos/${streamVideoId}/thumbnail.jpg`, params: { streamVideoId, file: ['thumbnail.jpg'] } };
     },
   },
+  // Ends the caller's other sessions, so it comes last with logout (the callers that write get a fresh token each).
+  'DELETE api/users/settings/sessions/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/sessions', json: { which: 'others' } }) },
   'POST api/auth/logout/route.ts': simple('public', '/api/auth/logout'),
 };
 

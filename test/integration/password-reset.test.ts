@@ -10,7 +10,8 @@ import { GET as me } from '@/app/api/auth/me/route';
 import { POST as reset } from '@/app/api/auth/reset-password/route';
 import { GET as verifyEmail } from '@/app/api/auth/verify-email/route';
 import { installDatabase } from '@/lib/db';
-import { emailTokens, jobs, sessions, users } from '@/lib/db/schema';
+import { emailTokens, jobs, sessions, signUpHolds, users } from '@/lib/db/schema';
+import { SIGN_UP_HOLD_MS } from '@/lib/server/accounts';
 import { PASSWORD_RESET_EMAIL_JOB, resetLinkState, sendPasswordResetEmail } from '@/lib/server/accounts/password-reset';
 import { hashPassword } from '@/lib/server/auth/passwords';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -54,6 +55,8 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
       .insert(users)
       .values({ username, email, passwordHash: await hashPassword(OLD_PASSWORD), dateOfBirth: '1990-01-01', emailVerifiedAt: verified ? new Date() : null })
       .returning();
+    // An unverified account is a sign-up still waiting, as register() leaves it (decision 041).
+    if (!verified) await database.db.insert(signUpHolds).values({ usernameKey: username.toLowerCase(), expiresAt: new Date(Date.now() + SIGN_UP_HOLD_MS), emailKey: email, passwordHash: user!.passwordHash });
     return user!;
   }
 

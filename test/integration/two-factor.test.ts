@@ -14,6 +14,7 @@ import { GET as stats } from '@/app/api/admin/stats/route';
 import { POST as login } from '@/app/api/auth/login/route';
 import { POST as loginTwoFactor } from '@/app/api/auth/login/two-factor/route';
 import { GET as me } from '@/app/api/auth/me/route';
+import { DELETE as endSessions } from '@/app/api/users/settings/sessions/route';
 import { PUT as changePassword } from '@/app/api/users/settings/password/route';
 import { POST as confirm } from '@/app/api/users/settings/two-factor/confirm/route';
 import { POST as regenerate } from '@/app/api/users/settings/two-factor/recovery-codes/route';
@@ -21,6 +22,8 @@ import { DELETE as turnOff, GET as status } from '@/app/api/users/settings/two-f
 import { POST as setup } from '@/app/api/users/settings/two-factor/setup/route';
 import { installDatabase } from '@/lib/db';
 import { sessions, twoFactorRecoveryCodes, users } from '@/lib/db/schema';
+import { END_SESSIONS_MESSAGES } from '@/lib/server/accounts';
+import { WRONG_CURRENT_PASSWORD } from '@/lib/server/accounts/current-password';
 import { TWO_FACTOR_MESSAGES } from '@/lib/server/accounts/two-factor';
 import { TWO_FACTOR_ENROL_MESSAGE, TWO_FACTOR_LOGIN_MESSAGE } from '@/lib/server/auth/actor';
 import { resolveToken } from '@/lib/server/auth/session';
@@ -29,7 +32,7 @@ import { resetLimiters } from '@/lib/server/rate-limit';
 import { getAdminStats } from '@/lib/server/admin/stats';
 import { forPage } from '@/lib/server/page-access';
 
-import { call, ORIGIN } from '../helpers/api';
+import { call, ORIGIN, outbox } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { totpNow, verifiedMemberToken } from '../helpers/members';
 import { userId } from '../helpers/videos';
@@ -58,12 +61,13 @@ describe.each(ENGINES)('two-factor authentication on %s', (engine) => {
   /** A member with two-factor turned on through the API; returns their secret, recovery codes and the token they enrolled with. */
   async function enrolled(username: string) {
     const token = await verifiedMemberToken(database.db, username);
-    const started = await call(setup, '/api/users/settings/two-factor/setup', { method: 'POST', bearer: token });
+    const password = `${username}-password-1`;
+    const started = await call(setup, '/api/users/settings/two-factor/setup', { json: { currentPassword: password }, bearer: token });
     expect(started.status).toBe(200);
     const secret = started.body.secret as string;
-    const confirmed = await call(confirm, '/api/users/settings/two-factor/confirm', { json: { code: totpNow(secret) }, bearer: token });
+    const confirmed = await call(confirm, '/api/users/settings/two-factor/confirm', { json: { currentPassword: password, code: totpNow(secret) }, bearer: token });
     expect(confirmed.status).toBe(200);
-    return { token, secret, recoveryCodes: confirmed.body.recoveryCodes as string[], email: `${username}@example.org`, password: `${username}-password-1` };
+    return { token, secret, recoveryCodes: confirmed.body.recoveryCodes as string[], email: `${username}@example.org`, password };
   }
 
   const passwordStep = (email: string, password: string) => call(login, '/api/auth/login', { json: { email, password }, ip: `198.18.7.${address}` });
@@ -73,10 +77,11 @@ describe.each(ENGINES)('two-factor authentication on %s', (engine) => {
 
   it('sets up: a secret as text, URI and QR; a wrong code is refused; the right one turns it on with 10 recovery codes, shown once', async () => {
     const token = await verifiedMemberToken(database.db, 'tf_setup');
+    const currentPassword = 'tf_setup-password-1';
     expect((await call(status, '/api/users/settings/two-factor', { bearer: token })).body).toMatchObject({ enabled: false, recoveryCodesLeft: 0, required: false });
     // Confirming before setup: nothing is waiting.
-    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { code: '123456' }, bearer: token })).toMatchObject({ status: 400, body: { message: TWO_FACTOR_MESSAGES.noSetup } });
-    const started = await call(setup, '/api/users/settings/two-factor/setup', { method: 'POST', bearer: token });
+    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { currentPassword, code: '123456' }, bearer: token })).toMatchObject({ status: 400, body: { message: TWO_FACTOR_MESSAGES.noSetup } });
+    const started = await call(setup, '/api/users/settings/two-factor/setup', { json: { currentPassword }, bearer: token });
     expect(started.status).toBe(200);
     expect(started.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(started.body.uri).toMatch(/^otpauth:\/\/totp\/.+secret=/);
@@ -88,10 +93,10 @@ describe.each(ENGINES)('two-factor authentication on %s', (engine) => {
 
     const secret = started.body.secret as string;
     const wrong = String((Number(totpNow(secret)) + 1) % 1_000_000).padStart(6, '0');
-    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { code: wrong }, bearer: token })).toMatchObject({ status: 400, body: { message: TWO_FACTOR_MESSAGES.wrongCode } });
-    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { code: 'abc' }, bearer: token })).toMatchObject({ status: 400 });
-    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { code: '12\u00003456' }, bearer: token })).toMatchObject({ status: 400 });
-    const confirmed = await call(confirm, '/api/users/settings/two-factor/confirm', { json: { code: totpNow(secret) }, bearer: token });
+    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { currentPassword, code: wrong }, bearer: token })).toMatchObject({ status: 400, body: { message: TWO_FACTOR_MESSAGES.wrongCode } });
+    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { currentPassword, code: 'abc' }, bearer: token })).toMatchObject({ status: 400 });
+    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { currentPassword, code: '12\u00003456' }, bearer: token })).toMatchObject({ status: 400 });
+    const confirmed = await call(confirm, '/api/users/settings/two-factor/confirm', { json: { currentPassword, code: totpNow(secret) }, bearer: token });
     expect(confirmed.status).toBe(200);
     const codes = confirmed.body.recoveryCodes as string[];
     expect(codes).toHaveLength(10);
@@ -102,8 +107,8 @@ describe.each(ENGINES)('two-factor authentication on %s', (engine) => {
     for (const { codeHash } of stored) expect(codes.some((code) => codeHash.includes(code.replace('-', '')))).toBe(false);
     expect((await call(status, '/api/users/settings/two-factor', { bearer: token })).body).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
     // On is on: no second setup, no second confirmation.
-    expect(await call(setup, '/api/users/settings/two-factor/setup', { method: 'POST', bearer: token })).toMatchObject({ status: 409, body: { message: TWO_FACTOR_MESSAGES.alreadyOn } });
-    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { code: totpNow(secret) }, bearer: token })).toMatchObject({ status: 409 });
+    expect(await call(setup, '/api/users/settings/two-factor/setup', { json: { currentPassword }, bearer: token })).toMatchObject({ status: 409, body: { message: TWO_FACTOR_MESSAGES.alreadyOn } });
+    expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json: { currentPassword, code: totpNow(secret) }, bearer: token })).toMatchObject({ status: 409 });
   });
 
   it('logs in with a code after the password: no session before it; wrong and reused codes are refused', async () => {
@@ -191,8 +196,8 @@ describe.each(ENGINES)('two-factor authentication on %s', (engine) => {
   it('gives new recovery codes for an authenticator code (the old ones stop working), and turns off with the password and a code', async () => {
     const { secret, recoveryCodes, email, password, token } = await enrolled('tf_manage');
     // A recovery code is no proof of the app for new codes.
-    expect(await call(regenerate, '/api/users/settings/two-factor/recovery-codes', { json: { code: recoveryCodes[0] }, bearer: token })).toMatchObject({ status: 400 });
-    const fresh = await call(regenerate, '/api/users/settings/two-factor/recovery-codes', { json: { code: totpNow(secret, step() + 1) }, bearer: token });
+    expect(await call(regenerate, '/api/users/settings/two-factor/recovery-codes', { json: { currentPassword: password, code: recoveryCodes[0] }, bearer: token })).toMatchObject({ status: 400 });
+    const fresh = await call(regenerate, '/api/users/settings/two-factor/recovery-codes', { json: { currentPassword: password, code: totpNow(secret, step() + 1) }, bearer: token });
     expect(fresh.status).toBe(200);
     const newCodes = fresh.body.recoveryCodes as string[];
     expect(newCodes).toHaveLength(10);
@@ -201,7 +206,7 @@ describe.each(ENGINES)('two-factor authentication on %s', (engine) => {
 
     expect(await call(turnOff, '/api/users/settings/two-factor', { method: 'DELETE', json: { currentPassword: 'wrong-password', code: newCodes[0] }, bearer: token })).toMatchObject({
       status: 400,
-      body: { message: TWO_FACTOR_MESSAGES.wrongPassword },
+      body: { message: WRONG_CURRENT_PASSWORD, field: 'currentPassword' },
     });
     expect(await call(turnOff, '/api/users/settings/two-factor', { method: 'DELETE', json: { currentPassword: password, code: 'zzzzz-zzzzz' }, bearer: token })).toMatchObject({
       status: 400,
@@ -231,9 +236,9 @@ describe.each(ENGINES)('two-factor authentication on %s', (engine) => {
     await expect(forPage(getAdminStats(notEnrolled, 14), '/admin')).rejects.toMatchObject({ digest: expect.stringContaining('/settings/security?next=%2Fadmin') });
 
     // Enrols with the token it has: that token's login had no code, so it stays a member's token.
-    const started = await call(setup, '/api/users/settings/two-factor/setup', { method: 'POST', bearer: token });
+    const started = await call(setup, '/api/users/settings/two-factor/setup', { json: { currentPassword: 'tf_admin-password-1' }, bearer: token });
     const secret = started.body.secret as string;
-    const confirmed = await call(confirm, '/api/users/settings/two-factor/confirm', { json: { code: totpNow(secret) }, bearer: token });
+    const confirmed = await call(confirm, '/api/users/settings/two-factor/confirm', { json: { currentPassword: 'tf_admin-password-1', code: totpNow(secret) }, bearer: token });
     expect(confirmed.body.message).toBe(TWO_FACTOR_MESSAGES.enabledAdmin);
     expect(await call(stats, '/api/admin/stats', { bearer: token })).toMatchObject({ status: 403, body: { message: TWO_FACTOR_LOGIN_MESSAGE, twoFactorRequired: true, twoFactor: 'login' } });
     await expect(forPage(getAdminStats(await resolveToken(token, 'bearer', false), 14), '/admin')).rejects.toMatchObject({ digest: expect.stringContaining('/settings/security') });
@@ -255,5 +260,98 @@ describe.each(ENGINES)('two-factor authentication on %s', (engine) => {
     const [live] = await database.db.select().from(sessions).where(eq(sessions.userId, id));
     expect(live).toBeDefined();
     await forgetLastStep('tf_admin@example.org');
+  });
+
+  describe('a stolen session without the password', () => {
+    const wrongPassword = 'not-my-password-9';
+    /** Each change as a thief with the token sends it: no password, and a guessed one. */
+    const withoutPassword = (code: string) => [{ code }, { currentPassword: wrongPassword, code }];
+
+    it('cannot start or confirm a setup: nothing is stored, the owner is not locked out, an admin is not enrolled for the thief', async () => {
+      const token = await verifiedMemberToken(database.db, 'tf_thief_setup');
+      const id = await userId(database.db, 'tf_thief_setup');
+      await database.db.update(users).set({ isAdmin: true }).where(eq(users.id, id));
+      expect(await call(setup, '/api/users/settings/two-factor/setup', { json: {}, bearer: token })).toMatchObject({ status: 400, body: { message: 'Current password is required' } });
+      expect(await call(setup, '/api/users/settings/two-factor/setup', { json: { currentPassword: wrongPassword }, bearer: token })).toMatchObject({
+        status: 400,
+        body: { message: WRONG_CURRENT_PASSWORD, field: 'currentPassword' },
+      });
+      const [untouched] = await database.db.select().from(users).where(eq(users.id, id));
+      expect(untouched!.twoFactorPendingSecret).toBeNull();
+      // A setup the owner started: the thief who sees the key still cannot confirm it.
+      const started = await call(setup, '/api/users/settings/two-factor/setup', { json: { currentPassword: 'tf_thief_setup-password-1' }, bearer: token });
+      const secret = started.body.secret as string;
+      for (const json of withoutPassword(totpNow(secret))) {
+        expect(await call(confirm, '/api/users/settings/two-factor/confirm', { json, bearer: token })).toMatchObject({ status: 400, body: { message: json.currentPassword ? WRONG_CURRENT_PASSWORD : 'Current password is required' } });
+      }
+      expect((await call(status, '/api/users/settings/two-factor', { bearer: token })).body).toMatchObject({ enabled: false });
+      // The owner logs in with the password alone.
+      expect((await passwordStep('tf_thief_setup@example.org', 'tf_thief_setup-password-1')).body.token).toEqual(expect.any(String));
+    });
+
+    it('cannot get new recovery codes or turn two-factor off: the old codes still work', async () => {
+      const { token, secret, recoveryCodes, email, password } = await enrolled('tf_thief_manage');
+      for (const json of withoutPassword(totpNow(secret, step() + 1))) {
+        const refused = await call(regenerate, '/api/users/settings/two-factor/recovery-codes', { json, bearer: token });
+        expect(refused).toMatchObject({ status: 400, body: { message: json.currentPassword ? WRONG_CURRENT_PASSWORD : 'Current password is required' } });
+        expect(refused.body.recoveryCodes).toBeUndefined();
+      }
+      for (const json of withoutPassword(recoveryCodes[0]!)) {
+        expect(await call(turnOff, '/api/users/settings/two-factor', { method: 'DELETE', json, bearer: token })).toMatchObject({ status: 400, body: { message: json.currentPassword ? WRONG_CURRENT_PASSWORD : 'Current password is required' } });
+      }
+      expect((await call(status, '/api/users/settings/two-factor', { bearer: token })).body).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
+      const first = await passwordStep(email, password);
+      expect((await codeStep(first.body.challenge, recoveryCodes[0]!)).status).toBe(200);
+    });
+
+    it('spends the per-member budget for wrong passwords across every change: then 429 with Retry-After, even for the right one', async () => {
+      const { token, password } = await enrolled('tf_thief_budget');
+      for (let i = 0; i < 5; i += 1) {
+        const path = i % 2 ? '/api/users/settings/two-factor/recovery-codes' : '/api/users/settings/two-factor';
+        const route = i % 2 ? regenerate : turnOff;
+        expect((await call(route, path, { method: i % 2 ? 'POST' : 'DELETE', json: { currentPassword: `guess-${i}`, code: '123456' }, bearer: token })).status).toBe(400);
+      }
+      const limited = await call(regenerate, '/api/users/settings/two-factor/recovery-codes', { json: { currentPassword: password, code: '123456' }, bearer: token });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.body.message).toMatch(/^Too many wrong current passwords\. Please wait \d+ minutes? and try again\.$/);
+    });
+  });
+
+  it('mails the member on every change: turned on, recovery codes replaced, turned off', async () => {
+    // One outbox for both engines: a name of this engine's own.
+    const name = `tf_mail_${engine}`;
+    const mails = () => outbox(dataDir).filter((mail) => mail.to.includes(`${name}@example.org`));
+    const { token, secret, password } = await enrolled(name);
+    expect(mails().map((mail) => mail.subject)).toEqual(['Chrysalis: two-factor authentication was turned on']);
+    expect((await call(regenerate, '/api/users/settings/two-factor/recovery-codes', { json: { currentPassword: password, code: totpNow(secret, step() + 1) }, bearer: token })).status).toBe(200);
+    expect(mails().at(-1)!.subject).toBe('Chrysalis: your recovery codes were replaced');
+    await forgetLastStep(`${name}@example.org`);
+    expect((await call(turnOff, '/api/users/settings/two-factor', { method: 'DELETE', json: { currentPassword: password, code: totpNow(secret) }, bearer: token })).status).toBe(200);
+    const off = mails().at(-1)!;
+    expect(off.subject).toBe('Chrysalis: two-factor authentication was turned off');
+    const text = off.raw.replace(/=\r?\n/g, '');
+    expect(text).toContain("If this wasn't you");
+    expect(text).toContain(`${ORIGIN}/forgot-password`);
+    // Refused changes send nothing.
+    expect(mails()).toHaveLength(3);
+  });
+
+  it('ends every other session, or all of them, from Security settings', async () => {
+    const kept = await verifiedMemberToken(database.db, 'tf_sessions');
+    const login = () => passwordStep('tf_sessions@example.org', 'tf_sessions-password-1').then((answer) => answer.body.token as string);
+    const [phone, laptop] = [await login(), await login()];
+    const ended = await call(endSessions, '/api/users/settings/sessions', { method: 'DELETE', json: { which: 'others' }, bearer: kept });
+    expect(ended).toMatchObject({ status: 200, body: { message: END_SESSIONS_MESSAGES.others, loggedOut: false } });
+    expect(ended.headers.get('set-cookie')).toBeNull();
+    for (const token of [phone, laptop]) expect((await call(me, '/api/auth/me', { bearer: token })).status).toBe(401);
+    expect((await call(me, '/api/auth/me', { bearer: kept })).status).toBe(200);
+
+    const another = await login();
+    const all = await call(endSessions, '/api/users/settings/sessions', { method: 'DELETE', json: { which: 'all' }, cookie: `chrysalis_session=${kept}`, headers: { origin: ORIGIN } });
+    expect(all).toMatchObject({ status: 200, body: { message: END_SESSIONS_MESSAGES.all, loggedOut: true } });
+    expect(all.headers.get('set-cookie')).toMatch(/chrysalis_session=;.*Max-Age=0/i);
+    for (const token of [kept, another]) expect((await call(me, '/api/auth/me', { bearer: token })).status).toBe(401);
+    expect(await call(endSessions, '/api/users/settings/sessions', { method: 'DELETE', json: { which: 'some' }, bearer: await login() })).toMatchObject({ status: 400 });
   });
 });

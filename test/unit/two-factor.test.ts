@@ -21,7 +21,7 @@ import {
   sealSecret,
   totpUri,
 } from '@/lib/server/auth/two-factor-codes';
-import { disableTwoFactorSchema, totpCodeSchema, twoFactorLoginSchema } from '@/lib/validation/two-factor';
+import { disableTwoFactorSchema, totpCodeSchema, twoFactorLoginSchema, twoFactorSetupSchema } from '@/lib/validation/two-factor';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-2fa-unit-'));
 process.env.DATA_DIR = dataDir;
@@ -101,8 +101,11 @@ describe('two-factor inputs', () => {
       expect(result.error?.issues[0]?.message).toMatch(/^Enter /);
     }
     expect(twoFactorLoginSchema.safeParse({ code: '123456' }).success).toBe(false);
-    expect(totpCodeSchema.safeParse({ code: 'abcde-23456' }).success).toBe(false);
-    expect(totpCodeSchema.parse({ code: '000 000' }).code).toBe('000000');
-    expect(disableTwoFactorSchema.safeParse({ code: '123456' }).error?.issues[0]?.message).toBe('Current password is required');
+    expect(totpCodeSchema.safeParse({ currentPassword: 'pw', code: 'abcde-23456' }).success).toBe(false);
+    expect(totpCodeSchema.parse({ currentPassword: 'pw', code: '000 000' }).code).toBe('000000');
+    // Every change needs the current password: a session alone is not enough.
+    for (const schema of [totpCodeSchema, disableTwoFactorSchema, twoFactorSetupSchema]) {
+      expect(schema.safeParse({ code: '123456' }).error?.issues[0]?.message).toBe('Current password is required');
+    }
   });
 });

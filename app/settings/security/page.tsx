@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
+import { SessionsSettings } from '@/components/account/SessionsSettings';
 import { TwoFactorSettings } from '@/components/account/TwoFactorSettings';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Security', description: 'Two-factor authentication for your account: set it up, get recovery codes, or turn it off.', path: '/settings/security', noindex: true });
+  return pageMetadata({ title: 'Security', description: 'Two-factor authentication for your account: set it up, get recovery codes, or turn it off; log out other devices.', path: '/settings/security', noindex: true });
 }
 
 /**
@@ -24,10 +25,13 @@ export default async function SecurityPage() {
       <header className="page-header">
         <span className="eyebrow">Settings</span>
         <h1>Security</h1>
-        <p>Two-factor authentication: logging in needs your password and a code from your phone.</p>
+        <p>Two-factor authentication (logging in needs your password and a code from your phone) and the devices logged in to your account.</p>
       </header>
       <section className="section settings-page" aria-label="Two-factor authentication">
         <TwoFactorSettings />
+      </section>
+      <section className="section settings-page" aria-label="Sessions">
+        <SessionsSettings />
       </section>
     </>
   );

@@ -15,7 +15,7 @@ import { badRequest, conflict } from '../errors';
 import { scheduleDocumentRetention } from '../verification/retention';
 import { linkEmail, sendMail } from '../mail';
 
-import { confirmCurrentPassword } from './index';
+import { confirmCurrentPassword } from './current-password';
 import { logger } from '@/lib/server/log';
 
 const log = logger('mail');

@@ -1,11 +1,11 @@
 import 'server-only';
 
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lte, notExists, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 
 import { getConfig } from '@/lib/config/server';
-import { getDb } from '@/lib/db';
-import { users, type User } from '@/lib/db/schema';
+import { getDb, type Executor } from '@/lib/db';
+import { sessions, signUpHolds, users, type User } from '@/lib/db/schema';
 import { addressNetwork } from '@/lib/http/client-address';
 import {
   registerSchema,
@@ -15,12 +15,15 @@ import {
   type preferencesSchema,
   type resendVerificationSchema,
 } from '@/lib/validation/auth';
+import type { EndSessionsInput } from '@/lib/validation/two-factor';
 
-import { requireMember, type Actor, type Authenticated } from '../auth/actor';
+import { requireMember, type Actor } from '../auth/actor';
 import { COMMON_PASSWORD_MESSAGE, decoyHash, hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
 import { revokeOtherSessions, revokeSession, startSession } from '../auth/session';
 import { ApiError, BANNED_MESSAGE, badRequest, conflict, forbidden, parseInput } from '../errors';
 import { consume, giveBack, reset } from '../rate-limit';
+
+import { confirmCurrentPassword } from './current-password';
 
 import { toUserDto, type UserDto } from './dto';
 import { removeProfilePhoto, storeProfilePhoto } from './photos';
@@ -38,14 +41,6 @@ export const NEEDS_VERIFICATION_MESSAGE = 'Please verify your email address befo
 const byEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`;
 const byUsername = (username: string) => sql`lower(${users.username}) = ${username.toLowerCase()}`;
 
-/** Which unique field a write collided with, from the index name in the database error. */
-function duplicateOf(error: unknown): 'username' | 'email' | null {
-  const text = `${(error as { constraint?: string }).constraint ?? ''} ${(error as Error).message ?? ''} ${String((error as { cause?: unknown }).cause ?? '')}`;
-  if (text.includes('users_username_lower_key')) return 'username';
-  if (text.includes('users_email_lower_key')) return 'email';
-  return null;
-}
-
 /** The inputs as the routes parse them (with the schemas in lib/validation/auth.ts). */
 export type ResendVerificationInput = z.infer<typeof resendVerificationSchema>;
 export type PreferencesInput = z.infer<typeof preferencesSchema>;
@@ -55,10 +50,22 @@ export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 const USERNAME_TAKEN = 'That username is already taken. Please choose another.';
 
 /**
- * Signs up. A taken username is said (409); a registered email is not: the
- * answer is a new account's, status, body and (as far as practical) time,
- * since the photo is checked and stored and the password hashed either way,
- * and the owner is emailed instead of the caller being told.
+ * How long a sign-up holds its username before it is verified (as Mastodon
+ * keeps unconfirmed accounts: 7 days). After that the name goes to the next
+ * sign-up, so an unverified squatter never keeps a name from a real member.
+ */
+export const SIGN_UP_HOLD_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Signs up. A registered email is never said: every sign-up with a free
+ * username answers a new account's 201 and holds the name for
+ * SIGN_UP_HOLD_MS, whether it made an account or found the email taken (then
+ * nothing else is kept and the owner is emailed instead), so signing up with
+ * the same name again is refused alike in both cases (decision 041). The
+ * photo is checked and stored and the password hashed either way, for the
+ * time. A taken username is said (409): a verified member's, or one held by a
+ * sign-up younger than the hold; an older unverified account gives its name
+ * (and itself, since it was never used) to the new sign-up.
  */
 export async function register(fields: Record<string, unknown>, photo: File | null, address: string): Promise<{ message: string }> {
   await consume('registerPerIp', addressNetwork(address), 'Too many sign-ups from your network. Please wait a few minutes and try again.');
@@ -66,36 +73,80 @@ export async function register(fields: Record<string, unknown>, photo: File | nu
   if (isCommonPassword(input.password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'password' });
 
   const db = await getDb();
-  const [nameTaken] = await db.select({ id: users.id }).from(users).where(byUsername(input.username)).limit(1);
-  if (nameTaken) throw conflict(USERNAME_TAKEN);
+  // An early answer for a name that is plainly taken, before the photo is stored; the transaction below decides.
+  if (!(await usernameMayBeFree(db, input.username))) throw conflict(USERNAME_TAKEN);
   const photoKey = photo ? await storeProfilePhoto(photo) : null;
   const passwordHash = await hashPassword(input.password);
-  const [owner] = await db.select().from(users).where(byEmail(input.email)).limit(1);
-  if (owner) return answerAsIfRegistered(owner, photoKey);
-  let user: User;
+  let outcome: { created: User; released: string | null } | { owner: User | undefined; released: string | null };
   try {
-    [user] = (await db
-      .insert(users)
-      .values({ username: input.username, email: input.email, passwordHash, dateOfBirth: input.dateOfBirth, profilePhotoKey: photoKey })
-      .returning()) as [User];
+    outcome = await db.transaction(async (tx) => {
+      const released = await holdUsername(tx, input.username, input.email, passwordHash);
+      const [created] = (await tx
+        .insert(users)
+        .values({ username: input.username, email: input.email, passwordHash, dateOfBirth: input.dateOfBirth, profilePhotoKey: photoKey })
+        .onConflictDoNothing()
+        .returning()) as User[];
+      if (created) return { created, released };
+      // The email has an account (the name is held, so only the email can have collided): the hold stays, nothing else.
+      const [owner] = await tx.select().from(users).where(byEmail(input.email)).limit(1);
+      return { owner, released };
+    });
   } catch (error) {
-    const duplicate = duplicateOf(error);
-    // Signed up with the same email a moment ago, between our lookup and this insert.
-    const [racedOwner] = duplicate === 'email' ? await db.select().from(users).where(byEmail(input.email)).limit(1) : [];
-    if (racedOwner) return answerAsIfRegistered(racedOwner, photoKey);
     if (photoKey) await removeProfilePhoto(photoKey);
-    if (duplicate === 'username') throw conflict(USERNAME_TAKEN);
     throw error;
   }
-  await sendVerificationLink(user, user.email, 'verify_email');
+  if (outcome.released) await removeProfilePhoto(outcome.released);
+  if ('created' in outcome) {
+    await sendVerificationLink(outcome.created, outcome.created.email, 'verify_email');
+  } else {
+    if (photoKey) await removeProfilePhoto(photoKey);
+    if (outcome.owner) await tellOwnerOfSignUpAttempt(outcome.owner);
+  }
   return { message: REGISTERED_MESSAGE };
 }
 
-/** A sign-up with a registered email: nothing is kept, the owner gets a note, the caller a new account's answer. */
-async function answerAsIfRegistered(owner: User, photoKey: string | null): Promise<{ message: string }> {
-  if (photoKey) await removeProfilePhoto(photoKey);
-  await tellOwnerOfSignUpAttempt(owner);
-  return { message: REGISTERED_MESSAGE };
+async function usernameMayBeFree(db: Executor, username: string): Promise<boolean> {
+  const [verified] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(byUsername(username), isNotNull(users.emailVerifiedAt)))
+    .limit(1);
+  if (verified) return false;
+  const [held] = await db
+    .select({ key: signUpHolds.usernameKey })
+    .from(signUpHolds)
+    .where(and(eq(signUpHolds.usernameKey, username.toLowerCase()), gt(signUpHolds.expiresAt, sql`now()`)))
+    .limit(1);
+  return !held;
+}
+
+/**
+ * Holds a username for this sign-up, in its transaction: a new hold, or an
+ * expired one taken over in the same statement (so two sign-ups racing for a
+ * name cannot both get it). The hold keeps the email and password hash the
+ * sign-up gave, for login() (whether or not an account is made). An
+ * unverified account whose hold has run out is removed with it; returns its
+ * photo key to delete after the commit.
+ */
+async function holdUsername(tx: Executor, username: string, email: string, passwordHash: string): Promise<string | null> {
+  const hold = { expiresAt: new Date(Date.now() + SIGN_UP_HOLD_MS), emailKey: email.toLowerCase(), passwordHash };
+  const claimed = await tx
+    .insert(signUpHolds)
+    .values({ usernameKey: username.toLowerCase(), ...hold })
+    .onConflictDoUpdate({ target: signUpHolds.usernameKey, set: hold, setWhere: lte(signUpHolds.expiresAt, sql`now()`) })
+    .returning({ key: signUpHolds.usernameKey });
+  if (claimed.length === 0) throw conflict(USERNAME_TAKEN);
+  const [holder] = await tx.select().from(users).where(byUsername(username)).limit(1);
+  if (!holder) return null;
+  // Verified (perhaps a moment ago): the name is theirs for good.
+  if (holder.emailVerifiedAt) throw conflict(USERNAME_TAKEN);
+  // Never verified, so never logged in: nothing of theirs but the row, its links and a photo.
+  const removed = await tx
+    .delete(users)
+    .where(and(eq(users.id, holder.id), isNull(users.emailVerifiedAt)))
+    .returning({ photo: users.profilePhotoKey });
+  if (removed.length === 0) throw conflict(USERNAME_TAKEN);
+  return removed[0]!.photo;
 }
 
 /** Same answer whether or not the address has an account; the cooldown applies to every address alike. */
@@ -118,6 +169,12 @@ const TOO_MANY_FAILED_LOGINS = (wait: string) => `Too many failed login attempts
  * per account over all addresses, because any such budget lets strangers lock
  * the member out; guessing spread over many addresses meets the per-address
  * budgets, argon2id and the refusal of common passwords instead.
+ *
+ * Anything but a verified account with its password is answered from the
+ * sign-up holds (decision 041): the email and password of a sign-up still
+ * waiting to be verified get "verify your email" whether that sign-up made an
+ * account or found the email taken, with the same two hash checks, so signing
+ * up and then logging in does not tell the two apart either.
  */
 export async function login({ email, password }: LoginInput, address: string): Promise<{ token: string; user: UserDto; sessionId: string } | TwoFactorChallenge> {
   const network = addressNetwork(address);
@@ -128,20 +185,66 @@ export async function login({ email, password }: LoginInput, address: string): P
   const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
   // The hash check runs either way, so timing does not reveal which emails have accounts.
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !passwordOk) throw new ApiError(401, INVALID_LOGIN_MESSAGE);
+  const verifiedAccount = user && passwordOk && user.emailVerifiedAt ? user : null;
+  if (!verifiedAccount && !(await isWaitingSignUp(db, email, password))) throw new ApiError(401, INVALID_LOGIN_MESSAGE);
   // The right password: this attempt was no failure, and this address's earlier failures on the account are forgiven.
   await Promise.all([giveBack('loginFailuresPerAddress', network), reset('loginFailuresPerAccountAddress', accountFromAddress)]);
-  if (user.bannedAt) throw forbidden(BANNED_MESSAGE);
-  if (!user.emailVerifiedAt) throw new ApiError(403, NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
+  if (!verifiedAccount) throw new ApiError(403, NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
+  if (verifiedAccount.bannedAt) throw forbidden(BANNED_MESSAGE);
   // Two-factor on: no session yet, a short-lived challenge for the code step (completeTwoFactorLogin).
-  if (user.twoFactorEnabledAt) return twoFactorChallenge(user);
-  const { token, sessionId } = await startSession(user);
-  return { token, user: toUserDto(user), sessionId };
+  if (verifiedAccount.twoFactorEnabledAt) return twoFactorChallenge(verifiedAccount);
+  const { token, sessionId } = await startSession(verifiedAccount);
+  return { token, user: toUserDto(verifiedAccount), sessionId };
+}
+
+/**
+ * Whether the newest sign-up with this email that is still waiting (its hold
+ * is live, and no verified account has its name: a verified member's old
+ * password is no waiting sign-up) was made with this password. One hash
+ * check when there is one.
+ */
+async function isWaitingSignUp(db: Executor, email: string, password: string): Promise<boolean> {
+  const verifiedName = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.username}) = ${signUpHolds.usernameKey}`, isNotNull(users.emailVerifiedAt)));
+  const [hold] = await db
+    .select({ passwordHash: signUpHolds.passwordHash })
+    .from(signUpHolds)
+    .where(and(eq(signUpHolds.emailKey, email.toLowerCase()), gt(signUpHolds.expiresAt, sql`now()`), notExists(verifiedName)))
+    .orderBy(desc(signUpHolds.expiresAt))
+    .limit(1);
+  return hold?.passwordHash ? verifyPassword(password, hold.passwordHash) : false;
 }
 
 /** Ends the caller's session (a banned member's too); a visitor has none, so nothing happens. */
 export async function logout(actor: Actor): Promise<void> {
   if (actor.kind === 'member') await revokeSession(actor.sessionId);
+}
+
+export const END_SESSIONS_MESSAGES = {
+  others: 'Your other sessions have ended: every other device and app is logged out. This one stays logged in.',
+  all: 'All your sessions have ended, this one too. Log in again to go on.',
+} as const;
+
+/**
+ * Ends the member's sessions from Settings, under Security: every other one
+ * (this one stays), or all of them. "All" also bumps the token version, which
+ * voids any login half-way through its two-factor step. Asks for no password:
+ * it only ever takes access away, and the owner can log in again.
+ */
+export async function endSessions(actor: Actor, { which }: EndSessionsInput): Promise<{ message: string; loggedOut: boolean }> {
+  const member = requireMember(actor);
+  const db = await getDb();
+  if (which === 'others') {
+    await revokeOtherSessions(member.user.id, member.sessionId);
+    return { message: END_SESSIONS_MESSAGES.others, loggedOut: false };
+  }
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: sql`now()` }).where(eq(users.id, member.user.id));
+    await tx.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.userId, member.user.id), isNull(sessions.revokedAt)));
+  });
+  return { message: END_SESSIONS_MESSAGES.all, loggedOut: true };
 }
 
 export async function updatePreferences(actor: Actor, { autoPlayVideos }: PreferencesInput): Promise<{ success: true; user: UserDto }> {
@@ -151,20 +254,7 @@ export async function updatePreferences(actor: Actor, { autoPlayVideos }: Prefer
   return { success: true, user: toUserDto(user!) };
 }
 
-const WRONG_CURRENT_PASSWORD = 'Your current password is incorrect.';
-const TOO_MANY_WRONG_CURRENT_PASSWORDS = (wait: string) => `Too many wrong current passwords. Please wait ${wait} and try again.`;
 const TOO_MANY_EMAIL_CHANGES = (wait: string) => `You can change your email address at most 5 times a day. Please try again in ${wait}.`;
-
-/**
- * Settings changes ask for the current password. Wrong ones spend a budget per
- * member (counted up front, like login failures), so a session left open or
- * stolen is no way to guess it; the right one clears the count.
- */
-export async function confirmCurrentPassword(auth: Authenticated, currentPassword: string): Promise<void> {
-  await consume('currentPasswordFailuresPerMember', auth.user.id, TOO_MANY_WRONG_CURRENT_PASSWORDS);
-  if (!(await verifyPassword(currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
-  await reset('currentPasswordFailuresPerMember', auth.user.id);
-}
 
 export async function changeEmail(actor: Actor, input: ChangeEmailInput): Promise<{ message: string; emailVerificationSent: boolean }> {
   const member = requireMember(actor);

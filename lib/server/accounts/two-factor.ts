@@ -5,10 +5,9 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { getDb, type Executor } from '@/lib/db';
 import { twoFactorRecoveryCodes, users, type User } from '@/lib/db/schema';
 import { addressNetwork } from '@/lib/http/client-address';
-import type { DisableTwoFactorInput, TotpCodeInput, TwoFactorLoginInput } from '@/lib/validation/two-factor';
+import type { DisableTwoFactorInput, TotpCodeInput, TwoFactorLoginInput, TwoFactorSetupInput } from '@/lib/validation/two-factor';
 
 import { adminTwoFactorGap, requireMember, type Actor } from '../auth/actor';
-import { verifyPassword } from '../auth/passwords';
 import { startSession } from '../auth/session';
 import {
   hashRecoveryCode,
@@ -26,11 +25,19 @@ import {
 import { ApiError, BANNED_MESSAGE, badRequest, conflict, forbidden } from '../errors';
 import { consume, giveBack, reset } from '../rate-limit';
 
+import { confirmCurrentPassword } from './current-password';
 import { toUserDto, type UserDto } from './dto';
+import { tellOwnerOfTwoFactorChange } from './security-notice';
 
 /**
  * Two-factor authentication for any member, required for admins (decision
  * 018): set up in Security settings, asked for at login after the password.
+ * Every change (setup, confirmation, new recovery codes, turning it off)
+ * needs the current password on top of the session, checked with the
+ * settings' failure budget: a stolen cookie or token alone cannot turn it on
+ * (locking the owner out, or enrolling an admin's second factor for the
+ * thief) nor replace it. Each change that takes effect is mailed to the
+ * member.
  */
 
 export const TWO_FACTOR_MESSAGES = {
@@ -44,7 +51,6 @@ export const TWO_FACTOR_MESSAGES = {
   notOn: 'Two-factor authentication is not on.',
   noSetup: 'Start the setup again: no new secret is waiting to be confirmed.',
   adminCannotTurnOff: 'Admins must keep two-factor authentication on. Ask another admin to remove your admin rights first.',
-  wrongPassword: 'Your current password is incorrect.',
   tooManyCodes: (wait: string) => `Too many wrong codes. Please wait ${wait} and try again.`,
   loginNeedsCode: 'Enter the code from your authenticator app to finish logging in.',
   enabled: 'Two-factor authentication is on. Keep your recovery codes somewhere safe: they are shown only now.',
@@ -87,9 +93,10 @@ export async function twoFactorStatus(actor: Actor): Promise<TwoFactorStatus> {
  * proves the app has it. Starting again replaces it, so an abandoned setup
  * leaves nothing that works.
  */
-export async function beginTwoFactorSetup(actor: Actor): Promise<{ secret: string; uri: string; qr: { size: number; path: string } }> {
+export async function beginTwoFactorSetup(actor: Actor, { currentPassword }: TwoFactorSetupInput): Promise<{ secret: string; uri: string; qr: { size: number; path: string } }> {
   const member = requireMember(actor);
   if (member.user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+  await confirmCurrentPassword(member, currentPassword);
   const secret = newTotpSecret();
   const db = await getDb();
   await db.update(users).set({ twoFactorPendingSecret: await sealSecret(secret), updatedAt: sql`now()` }).where(eq(users.id, member.user.id));
@@ -98,9 +105,10 @@ export async function beginTwoFactorSetup(actor: Actor): Promise<{ secret: strin
 }
 
 /** Step two: a code from the app turns two-factor on and hands out the recovery codes, once. */
-export async function confirmTwoFactorSetup(actor: Actor, { code }: TotpCodeInput): Promise<{ message: string; recoveryCodes: string[] }> {
+export async function confirmTwoFactorSetup(actor: Actor, { currentPassword, code }: TotpCodeInput): Promise<{ message: string; recoveryCodes: string[] }> {
   const member = requireMember(actor);
   if (member.user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+  await confirmCurrentPassword(member, currentPassword);
   const secret = member.user.twoFactorPendingSecret ? await openSecret(member.user.twoFactorPendingSecret) : null;
   if (!secret) throw badRequest(TWO_FACTOR_MESSAGES.noSetup);
   await consume('twoFactorFailuresPerMember', member.user.id, TWO_FACTOR_MESSAGES.tooManyCodes);
@@ -119,13 +127,15 @@ export async function confirmTwoFactorSetup(actor: Actor, { code }: TotpCodeInpu
     await replaceRecoveryCodes(tx, member.user.id, codes);
   });
   await reset('twoFactorFailuresPerMember', member.user.id);
+  await tellOwnerOfTwoFactorChange(member.user, 'turned-on');
   return { message: member.user.isAdmin ? TWO_FACTOR_MESSAGES.enabledAdmin : TWO_FACTOR_MESSAGES.enabled, recoveryCodes: codes };
 }
 
-/** New recovery codes for an authenticator code; the old ones stop working in the same transaction. */
-export async function regenerateRecoveryCodes(actor: Actor, { code }: TotpCodeInput): Promise<{ message: string; recoveryCodes: string[] }> {
+/** New recovery codes for the password and an authenticator code; the old ones stop working in the same transaction. */
+export async function regenerateRecoveryCodes(actor: Actor, { currentPassword, code }: TotpCodeInput): Promise<{ message: string; recoveryCodes: string[] }> {
   const member = requireMember(actor);
   if (!member.user.twoFactorEnabledAt) throw badRequest(TWO_FACTOR_MESSAGES.notOn);
+  await confirmCurrentPassword(member, currentPassword);
   await consume('twoFactorFailuresPerMember', member.user.id, TWO_FACTOR_MESSAGES.tooManyCodes);
   const codes = newRecoveryCodes();
   const db = await getDb();
@@ -134,6 +144,7 @@ export async function regenerateRecoveryCodes(actor: Actor, { code }: TotpCodeIn
     await replaceRecoveryCodes(tx, member.user.id, codes);
   });
   await reset('twoFactorFailuresPerMember', member.user.id);
+  await tellOwnerOfTwoFactorChange(member.user, 'recovery-codes-replaced');
   return { message: TWO_FACTOR_MESSAGES.regenerated, recoveryCodes: codes };
 }
 
@@ -143,9 +154,7 @@ export async function disableTwoFactor(actor: Actor, { currentPassword, code }: 
   // A conflict with the member's role, not a refusal of the caller: 409, as for the last admin.
   if (member.user.isAdmin) throw conflict(TWO_FACTOR_MESSAGES.adminCannotTurnOff);
   if (!member.user.twoFactorEnabledAt) throw badRequest(TWO_FACTOR_MESSAGES.notOn);
-  await consume('currentPasswordFailuresPerMember', member.user.id, (wait) => `Too many wrong current passwords. Please wait ${wait} and try again.`);
-  if (!(await verifyPassword(currentPassword, member.user.passwordHash))) throw badRequest(TWO_FACTOR_MESSAGES.wrongPassword, { field: 'currentPassword' });
-  await reset('currentPasswordFailuresPerMember', member.user.id);
+  await confirmCurrentPassword(member, currentPassword);
   await consume('twoFactorFailuresPerMember', member.user.id, TWO_FACTOR_MESSAGES.tooManyCodes);
   const db = await getDb();
   await db.transaction(async (tx) => {
@@ -157,6 +166,7 @@ export async function disableTwoFactor(actor: Actor, { currentPassword, code }: 
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, member.user.id));
   });
   await reset('twoFactorFailuresPerMember', member.user.id);
+  await tellOwnerOfTwoFactorChange(member.user, 'turned-off');
   return { message: TWO_FACTOR_MESSAGES.disabled };
 }
 
