@@ -31,8 +31,9 @@ async function main() {
 
   const server = startServerProcess(process.env);
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-  // npm itself killed (kill -9 of `npm start`): the server is stopped rather than left holding the port and the database lock.
-  // This process's own death stops the server through the kernel (startServerProcess).
+  // npm itself killed (kill -9 of `npm start`; package.json execs this script, so npm is its parent, not a shell): the
+  // server is stopped rather than left holding the port and the database lock. This process's own death stops the
+  // server through the kernel (startServerProcess).
   whenParentDies(() => {
     console.error('npm start: the process that started this one is gone; stopping the server');
     server.kill('SIGTERM');

@@ -143,7 +143,6 @@ describeOnPostgres('losing the database connection (skipped without TEST_DATABAS
       await admin.end();
     }
 
-    require('node:fs').writeFileSync('/tmp/faults-stats.json', JSON.stringify({ ended, counts: answers.reduce((m: Record<string, number>, a) => ((m[`${a.path} ${a.status}`] = (m[`${a.path} ${a.status}`] ?? 0) + 1), m), {}) }));
     const byStatus = (status: number) => answers.filter((answer) => answer.status === status);
     const unexpected = answers.filter((answer) => !(answer.status >= 200 && answer.status < 300) && answer.status !== 503);
     expect(unexpected.map(({ path, status, body }) => ({ path, status, body: body.slice(0, 200) }))).toEqual([]);

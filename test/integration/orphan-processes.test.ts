@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,9 +43,12 @@ type Running = { pid: number; start: string };
 const running = (pid: number): Running => ({ pid, start: processStart(pid) });
 const stillRunning = ({ pid, start }: Running) => isProcessAlive(pid) && processStart(pid) === start;
 
-/** The process of a tree whose command line runs `script` (the real Node process, not a wrapper around it). */
-function processRunning(root: number, pattern: RegExp): number | undefined {
-  return processTree(root).find((pid) => commandName(pid) === 'node' && pattern.test(commandLine(pid) ?? ''));
+/** The Node process of a tree that runs a script (Node itself, not a shell or a wrapper in between). */
+function processRunning(root: number, script: string): number | undefined {
+  return processTree(root).find((pid) => {
+    const [program, ...args] = (commandLine(pid) ?? '').split(' ');
+    return /(^|\/)node$/.test(program ?? '') && args.includes(script);
+  });
 }
 
 const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
@@ -79,18 +83,26 @@ describeOnPostgres('kill -9 of a worker in the middle of a transcode (skipped wi
 
     let output = '';
     worker = spawn(path.join(BIN, 'tsx'), ['--conditions=react-server', 'scripts/worker.ts'], {
-      env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', DATABASE_URL: database.databaseUrl, DATA_DIR: dataDir, WORKER_POLL_MS: '200' },
+      env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', DATABASE_URL: database.databaseUrl, DATA_DIR: dataDir, WORKER_POLL_MS: '200', SESSION_SECRET: randomBytes(32).toString('hex') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     worker.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     worker.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const ffmpeg = await until('the worker to start ffmpeg', () => processTree(worker!.pid!).find((pid) => commandName(pid) === 'ffmpeg'), 120_000, () => output);
+    const ffmpeg = await until(
+      'the worker to start ffmpeg',
+      () => {
+        if (worker!.exitCode !== null) throw new Error(`the worker exited\n${output}`);
+        return processTree(worker!.pid!).find((pid) => commandName(pid) === 'ffmpeg');
+      },
+      120_000,
+      () => output,
+    );
     const transcode = running(ffmpeg);
-    // The worker itself is ffmpeg's parent: the Node process under the tsx wrapper.
-    const parent = Number(readFileSync(`/proc/${ffmpeg}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-    expect(commandName(parent)).toBe('node');
+    // The worker itself (the Node process under the tsx wrapper), as the OOM killer picks it.
+    const workerProcess = processRunning(worker.pid!, 'scripts/worker.ts')!;
+    expect(processTree(workerProcess)).toContain(ffmpeg);
 
-    process.kill(parent, 'SIGKILL');
+    process.kill(workerProcess, 'SIGKILL');
     await until('ffmpeg to stop with its worker', () => !stillRunning(transcode), 3_000, () => `ffmpeg ${transcode.pid} still runs: ${commandLine(transcode.pid)}`);
   }, 240_000);
 });
@@ -125,8 +137,8 @@ describe('kill -9 of npm start', () => {
       throw new Error(`${error.message}\n${output}`);
     });
     expect(output).toMatch(/production build is up to date/);
-    const start = processRunning(npm.pid!, /scripts\/start\.ts/);
-    const server = processRunning(npm.pid!, /scripts\/serve\.ts/);
+    const start = processRunning(npm.pid!, 'scripts/start.ts');
+    const server = processRunning(npm.pid!, 'scripts/serve.ts');
     expect({ start, server }).toEqual({ start: expect.any(Number), server: expect.any(Number) });
     return { npm, start: running(start!), server: running(server!), output: () => output };
   }
