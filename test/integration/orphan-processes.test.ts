@@ -43,6 +43,12 @@ type Running = { pid: number; start: string };
 const running = (pid: number): Running => ({ pid, start: processStart(pid) });
 const stillRunning = ({ pid, start }: Running) => isProcessAlive(pid) && processStart(pid) === start;
 
+/** A process's parent pid, from /proc (the command name may hold spaces and parentheses: fields start after the last ')'). */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
 /** The Node process of a tree that runs a script (Node itself, not a shell or a wrapper in between). */
 function processRunning(root: number, script: string): number | undefined {
   return processTree(root).find((pid) => {
@@ -92,18 +98,23 @@ describeOnPostgres('kill -9 of a worker in the middle of a transcode (skipped wi
       'the worker to start ffmpeg',
       () => {
         if (worker!.exitCode !== null) throw new Error(`the worker exited\n${output}`);
-        return processTree(worker!.pid!).find((pid) => commandName(pid) === 'ffmpeg');
+        // The transcode to the web MP4 (libx264), the long run: not a short thumbnail extraction that would end on its own.
+        return processTree(worker!.pid!).find((pid) => commandName(pid) === 'ffmpeg' && (commandLine(pid) ?? '').includes('libx264'));
       },
       120_000,
       () => output,
     );
     const transcode = running(ffmpeg);
-    // The worker itself (the Node process under the tsx wrapper), as the OOM killer picks it.
-    const workerProcess = processRunning(worker.pid!, 'scripts/worker.ts')!;
-    expect(processTree(workerProcess)).toContain(ffmpeg);
+    // ffmpeg's parent: the worker itself (the Node process under the tsx wrapper), as the OOM killer picks it.
+    const workerProcess = parentOf(ffmpeg);
+    expect(commandLine(workerProcess)).toMatch(/--import \S*tsx\S*loader\.mjs .*scripts\/worker\.ts$/);
 
     process.kill(workerProcess, 'SIGKILL');
-    await until('ffmpeg to stop with its worker', () => !stillRunning(transcode), 3_000, () => `ffmpeg ${transcode.pid} still runs: ${commandLine(transcode.pid)}`);
+    try {
+      await until('ffmpeg to stop with its worker', () => !stillRunning(transcode), 3_000, () => `ffmpeg ${transcode.pid} still runs: ${commandLine(transcode.pid)}`);
+    } finally {
+      killSnapshot([transcode]);
+    }
   }, 240_000);
 });
 
