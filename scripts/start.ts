@@ -3,6 +3,7 @@
  * (scripts/serve.ts: Next behind the public-page cache). Migrations run inside the server at start (instrumentation.ts).
  */
 import { ConfigError, loadConfig } from '@/lib/config/server';
+import { whenParentDies } from '@/lib/parent-death';
 import { mediaToolsProblem } from '@/lib/server/media/tools';
 
 import { buildIfNeeded } from './lib/build';
@@ -30,6 +31,13 @@ async function main() {
 
   const server = startServerProcess(process.env);
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // npm itself killed (kill -9 of `npm start`; package.json execs this script, so npm is its parent, not a shell): the
+  // server is stopped rather than left holding the port and the database lock. This process's own death stops the
+  // server through the kernel (startServerProcess).
+  whenParentDies(() => {
+    console.error('npm start: the process that started this one is gone; stopping the server');
+    server.kill('SIGTERM');
+  });
 }
 
 void main();

@@ -14,6 +14,7 @@ import { Pool } from 'pg';
 import lockfile from 'proper-lockfile';
 
 import { ownerIsGone, ownerIsLocal, ownerTag } from '../process-owner';
+import { reportDatabaseOutage } from './connection-loss';
 import { logger } from '../server/log';
 import type { PoolStats } from '../server/metrics';
 
@@ -162,9 +163,16 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
 
 async function openPostgres(options: OpenOptions): Promise<DatabaseHandle> {
   const max = 10;
-  const pool = new Pool({ connectionString: options.databaseUrl, max });
-  // An idle connection the server drops (restart, failover, admin) must not crash the process; the pool replaces it.
-  pool.on('error', (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed'));
+  // A server that does not answer at all (a host down, a dropped route) fails a request in 10 s, as a 503, instead of holding it for minutes.
+  const pool = new Pool({ connectionString: options.databaseUrl, max, connectionTimeoutMillis: 10_000 });
+  // A connection the server cuts (restart, failover, an administrator) must never crash the process. pg-pool listens
+  // for a connection's errors only while it sits idle (and re-emits them on the pool): one checked out for a query or
+  // a transaction emitted 'error' with nobody listening, an uncaught exception. So each connection has a listener of
+  // its own for its whole life, which reports the outage; the failed query tells its caller (a 503, a job retried),
+  // and the pool opens new connections as they are needed.
+  pool.on('connect', (client) => client.on('error', (error) => reportDatabaseOutage(error, 'a pooled connection')));
+  // The re-emitted idle error, already reported by the connection's own listener above.
+  pool.on('error', () => undefined);
   try {
     if (options.migrate !== false) {
       const client = await pool.connect();

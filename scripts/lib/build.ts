@@ -48,7 +48,17 @@ export function buildIfNeeded(env: NodeJS.ProcessEnv = process.env): void {
     console.log('[build] production build is up to date');
     return;
   }
+  build(env);
+}
+
+/**
+ * Runs `next build` and stamps the result with the fingerprint of the sources and settings it was made
+ * from, so a later `npm start` with the same ones serves it as it is. `npm run build` (scripts/build.ts)
+ * and a stale `npm start` both build here: a build made either way is trusted the same. Exits the process if the build fails.
+ */
+export function build(env: NodeJS.ProcessEnv = process.env): void {
   console.log('[build] building the production app (next build)…');
+  // Taken before the build: a source edited while it runs must make the next start build again.
   const fingerprint = buildFingerprint(env);
   const result = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'next'), ['build'], {
     stdio: 'inherit',

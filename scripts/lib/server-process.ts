@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import path from 'node:path';
+
+import { dyingWithParent } from '../../lib/parent-death';
 
 import { killSnapshot, listeningPid, processTree, snapshotTree } from './proc';
 
@@ -8,9 +9,15 @@ export function productionServerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
 }
 
-/** Starts the production server (scripts/serve.ts) as a child process that stops with its parent; benchmarks may add Node flags in BENCH_NODE_FLAGS. */
+/**
+ * Starts the production server (scripts/serve.ts) as a child process that stops with its parent: on its
+ * SIGINT and SIGTERM, and on its death, kill -9 included (a SIGTERM from the kernel, lib/parent-death.ts).
+ * Node runs it with tsx's loader, not under the tsx command, which would be a process between the two that
+ * the signal would stop instead. Benchmarks may add Node flags in BENCH_NODE_FLAGS.
+ */
 export function startServerProcess(env: NodeJS.ProcessEnv, stdio: StdioOptions = 'inherit'): ChildProcess {
-  const server = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), 'scripts/serve.ts'], {
+  const nodeArgs = [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'scripts/serve.ts'];
+  const server = spawn(...dyingWithParent(process.execPath, nodeArgs, 'SIGTERM'), {
     stdio,
     env: productionServerEnv(env),
   });

@@ -3,6 +3,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 
+import { isDatabaseConnectionLoss, reportDatabaseOutage } from '@/lib/db/connection-loss';
 import { onAppEvent } from '@/lib/events';
 import type { Database } from '@/lib/db';
 import type { Job } from '@/lib/db/schema';
@@ -129,7 +130,8 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
       } catch (error) {
         errorsInARow += 1;
         const delay = errorBackoffMs(errorsInARow, pollMs);
-        log.error({ workerId: id, errorsInARow, delayMs: delay, err: error }, `job loop error (${errorsInARow} in a row); going on in ${delay} ms`);
+        if (isDatabaseConnectionLoss(error)) reportDatabaseOutage(error, `${id}'s job loop, going on in ${delay} ms`);
+        else log.error({ workerId: id, errorsInARow, delayMs: delay, err: error }, `job loop error (${errorsInARow} in a row); going on in ${delay} ms`);
         // A wake cuts the pause short: a job was just committed, so the database answers again.
         await idle(delay);
       }

@@ -29,6 +29,8 @@ export interface LogContext {
   memberId?: string;
   jobId?: string;
   jobType?: string;
+  /** The request failed because the database connection was lost (lib/db/connection-loss.ts): its 500 goes out as a 503. */
+  databaseUnavailable?: boolean;
 }
 
 /** Field paths blanked in every record (pino `redact`; `*` is one level of nesting). */

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { METHODS, ServerResponse, type IncomingMessage } from 'node:http';
 
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/connection-loss';
 import { metrics } from '../metrics';
 
 import { runWithLogContext, scrubPath, writeBuiltRecord, type LogContext } from './index';
@@ -135,9 +136,15 @@ export class ObservedResponse<Request extends IncomingMessage = IncomingMessage>
    * write() write an implicit head through writeHead too). Setting it up front would cost every answer
    * written as writeHead(status, headerList) Node's fast path: with any header already set, Node merges
    * the list into them one header at a time (the page cache's hits, decision 039). A flat list gets the
-   * id appended to a copy; any other form has it set as a header.
+   * id appended to a copy; any other form has it set as a header. A 500 of a request marked by
+   * markRequestDatabaseUnavailable() (lib/db/connection-loss.ts) goes out as 503 with Retry-After.
    */
   override writeHead(statusCode: number, ...rest: unknown[]): this {
+    // A page whose render lost the database connection: an outage of a moment, to be tried again, not a server bug.
+    if (statusCode === 500 && this.observed?.context.databaseUnavailable && !this.headersSent) {
+      statusCode = 503;
+      this.setHeader('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     const requestId = this.observed?.context.requestId;
     if (requestId !== undefined) {
       const last = rest.at(-1);

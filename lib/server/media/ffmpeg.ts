@@ -3,6 +3,8 @@ import 'server-only';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
+import { dyingWithParent } from '@/lib/parent-death';
+
 import { metrics, timed } from '../metrics';
 
 const run = promisify(execFile);
@@ -26,13 +28,13 @@ export function stderrTail(error: unknown): string {
 }
 
 /**
- * Runs ffmpeg with the given arguments. A failure's message carries
+ * Runs ffmpeg with the given arguments, killed with this process should it die first (lib/parent-death.ts). A failure's message carries
  * ffmpeg's last stderr lines: detail for the job's last_error, which only
  * admins see. It names server paths, so it never goes to an uploader.
  */
 export async function runFfmpeg(args: string[], what: string, options: FfmpegRunOptions): Promise<void> {
   try {
-    await timed(metrics().ffmpegSeconds, { output: outputLabel(what) }, () => run('ffmpeg', args, { timeout: options.timeoutMs, maxBuffer: 8 * 1024 * 1024, signal: options.signal }));
+    await timed(metrics().ffmpegSeconds, { output: outputLabel(what) }, () => run(...dyingWithParent('ffmpeg', args), { timeout: options.timeoutMs, maxBuffer: 8 * 1024 * 1024, signal: options.signal }));
   } catch (error) {
     options.signal?.throwIfAborted();
     throw new Error(`${what} failed: ${stderrTail(error)}`);

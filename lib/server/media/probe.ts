@@ -3,6 +3,8 @@ import 'server-only';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
+import { dyingWithParent } from '@/lib/parent-death';
+
 import { stderrTail } from './ffmpeg';
 import { allowedDemuxerOf, probeInputArgs, type AllowedDemuxer } from './input';
 import { NOT_A_VIDEO_MESSAGES, type NotAVideoReason } from './messages';
@@ -50,7 +52,8 @@ interface FfprobeOutput {
 export async function probeVideo(file: string, options: { signal?: AbortSignal } = {}): Promise<ProbeResult> {
   let output: FfprobeOutput;
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...probeInputArgs(file)], {
+    // Killed with this process should it die first (lib/parent-death.ts).
+    const { stdout } = await run(...dyingWithParent('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...probeInputArgs(file)]), {
       timeout: 60_000,
       maxBuffer: 4 * 1024 * 1024,
       signal: options.signal,
