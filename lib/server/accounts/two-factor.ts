@@ -7,7 +7,7 @@ import { twoFactorRecoveryCodes, users, type User } from '@/lib/db/schema';
 import { addressNetwork } from '@/lib/http/client-address';
 import type { DisableTwoFactorInput, TotpCodeInput, TwoFactorLoginInput } from '@/lib/validation/two-factor';
 
-import { adminTwoFactorGap, requireMember, type Actor } from '../auth/actor';
+import { adminPowerGap, hasAdminRole, requireMember, type Actor } from '../auth/actor';
 import { verifyPassword } from '../auth/passwords';
 import { startSession } from '../auth/session';
 import {
@@ -76,9 +76,9 @@ export async function twoFactorStatus(actor: Actor): Promise<TwoFactorStatus> {
     enabled: member.user.twoFactorEnabledAt !== null,
     enabledAt: member.user.twoFactorEnabledAt?.toISOString() ?? null,
     recoveryCodesLeft: member.user.twoFactorEnabledAt ? Number(left?.n ?? 0) : 0,
-    required: member.user.isAdmin,
+    required: hasAdminRole(member.user),
     sessionPassed: member.secondFactor,
-    adminGap: member.user.isAdmin ? adminTwoFactorGap(member) : null,
+    adminGap: adminPowerGap(member),
   };
 }
 
@@ -119,7 +119,7 @@ export async function confirmTwoFactorSetup(actor: Actor, { code }: TotpCodeInpu
     await replaceRecoveryCodes(tx, member.user.id, codes);
   });
   await reset('twoFactorFailuresPerMember', member.user.id);
-  return { message: member.user.isAdmin ? TWO_FACTOR_MESSAGES.enabledAdmin : TWO_FACTOR_MESSAGES.enabled, recoveryCodes: codes };
+  return { message: hasAdminRole(member.user) ? TWO_FACTOR_MESSAGES.enabledAdmin : TWO_FACTOR_MESSAGES.enabled, recoveryCodes: codes };
 }
 
 /** New recovery codes for an authenticator code; the old ones stop working in the same transaction. */
@@ -141,7 +141,7 @@ export async function regenerateRecoveryCodes(actor: Actor, { code }: TotpCodeIn
 export async function disableTwoFactor(actor: Actor, { currentPassword, code }: DisableTwoFactorInput): Promise<{ message: string }> {
   const member = requireMember(actor);
   // A conflict with the member's role, not a refusal of the caller: 409, as for the last admin.
-  if (member.user.isAdmin) throw conflict(TWO_FACTOR_MESSAGES.adminCannotTurnOff);
+  if (hasAdminRole(member.user)) throw conflict(TWO_FACTOR_MESSAGES.adminCannotTurnOff);
   if (!member.user.twoFactorEnabledAt) throw badRequest(TWO_FACTOR_MESSAGES.notOn);
   await consume('currentPasswordFailuresPerMember', member.user.id, (wait) => `Too many wrong current passwords. Please wait ${wait} and try again.`);
   if (!(await verifyPassword(currentPassword, member.user.passwordHash))) throw badRequest(TWO_FACTOR_MESSAGES.wrongPassword, { field: 'currentPassword' });
