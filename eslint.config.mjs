@@ -6,6 +6,28 @@ const NEXT_SEO = { name: 'next-seo', message: 'Use <JsonLd> (components/seo/Json
 // prefetches every link in view; the page cache answers a document in about a millisecond.
 const NEXT_LINK = { name: 'next/link', message: 'Use a plain <a href> (decision 030: pages navigate as documents).' };
 
+/**
+ * Admin power has one source of truth, the actor layer (lib/server/auth/actor.ts): isAdmin(actor) and requireAdmin count
+ * only a session that passed the second factor (decision 018). Reading `isAdmin` off a user row anywhere else is how a
+ * password-only admin session once read every video's performer records, so it is refused here; the role, where it is
+ * what is meant (two-factor owed, last admin, the UI), is hasAdminRole(user) from the same file.
+ */
+const adminThroughActor = {
+  meta: { type: 'problem', messages: { direct: 'Ask the actor layer: isAdmin(actor) or requireAdmin(actor) for admin power, hasAdminRole(user) for the role (lib/server/auth/actor.ts).' } },
+  create(context) {
+    const named = (node) => (node.type === 'Identifier' && node.name === 'isAdmin') || (node.type === 'Literal' && node.value === 'isAdmin');
+    return {
+      MemberExpression(node) {
+        // users.isAdmin is the column in a query (which admins exist), not a caller's power.
+        if (named(node.property) && !(node.object.type === 'Identifier' && node.object.name === 'users')) context.report({ node, messageId: 'direct' });
+      },
+      'ObjectPattern > Property'(node) {
+        if (named(node.key)) context.report({ node, messageId: 'direct' });
+      },
+    };
+  },
+};
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -47,6 +69,21 @@ const config = [
         },
       ],
     },
+  },
+  {
+    files: ['lib/**', 'app/**', 'components/**', 'scripts/**', 'proxy.ts'],
+    ignores: [
+      'lib/server/auth/actor.ts',
+      // Browser code and pages showing the role a DTO reports (admin link, badges, which buttons to draw); the server decides.
+      'app/admin/members/[[]id]/page.tsx',
+      'components/admin/AdminFooterLink.tsx',
+      'components/admin/MemberBadges.tsx',
+      'components/community/CommentThread.tsx',
+      'components/videos/VideoManage.tsx',
+      'components/videos/VideoPageManage.tsx',
+    ],
+    plugins: { chrysalis: { rules: { 'admin-through-actor': adminThroughActor } } },
+    rules: { 'chrysalis/admin-through-actor': 'error' },
   },
   { ignores: ['.next/**', '.bench-floor-app/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/db/migrations/**'] },
 ];

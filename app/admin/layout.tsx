@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 
 import { AdminAnnouncer } from '@/components/admin/AdminAnnouncer';
 import { AdminNav } from '@/components/admin/AdminNav';
-import { adminTwoFactorGap, isAdmin } from '@/lib/server/auth/actor';
+import { adminPowerGap, isAdmin } from '@/lib/server/auth/actor';
 import { pageActor } from '@/lib/server/auth/session';
 
 import '@/components/admin/admin.css';
@@ -20,7 +20,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   const actor = await pageActor();
   if (actor.kind === 'visitor') redirect('/login?next=%2Fadmin');
   // An admin who has not enrolled two-factor, or whose session did not pass it, is sent to enrol or log in again (decision 018).
-  if (actor.kind === 'member' && actor.user.isAdmin && !actor.user.bannedAt && adminTwoFactorGap(actor)) redirect('/settings/security?next=%2Fadmin');
+  if (adminPowerGap(actor)) redirect('/settings/security?next=%2Fadmin');
   if (!isAdmin(actor)) redirect('/');
   return (
     <div className="admin-shell">

@@ -9,7 +9,15 @@
  * admin after logging out (old token), an admin whose token comes from a
  * password-only login (passwordOnly) and an admin who has not enrolled
  * two-factor (notEnrolled): both are members to everything but admin routes,
- * which tell them to log in with a code or to enrol (decision 018).
+ * which tell them to log in with a code or to enrol (decision 018). Each of
+ * these two has a twin, a plain member in the same account state (enrolled:
+ * two-factor on, a password-only session; other: no two-factor), and gets
+ * what its twin gets on every route that is not an admin route: the same
+ * status and the same body, once the caller's own id, username and email,
+ * the values the request itself carried, ids and timestamps are normalised
+ * (fields that only report the caller's role are named by the row). So a
+ * service that reads the admin flag off a user row instead of asking the
+ * actor layer fails here, on a new route too.
  * Expectations by access level:
  * - public: nobody gets 401/403;
  * - open: anyone, but a banned member's token is told 403 'Account is banned';
@@ -31,12 +39,13 @@ import { installDatabase } from '@/lib/db';
 import { appeals, comments, consentWithdrawals, dataExports, identityVerifications, jobs, moderationDecisions, notifications, reports, users, videos, type User } from '@/lib/db/schema';
 import { TWO_FACTOR_ENROL_MESSAGE, TWO_FACTOR_LOGIN_MESSAGE } from '@/lib/server/auth/actor';
 import { startSession } from '@/lib/server/auth/session';
+import { sealSecret } from '@/lib/server/auth/two-factor-codes';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { routeFiles } from '../helpers/routes';
-import { promoteToAdmin, verifiedMemberToken } from '../helpers/members';
+import { promoteToAdmin, TEST_TOTP_SECRET, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-authz-'));
@@ -47,8 +56,10 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 /** The first bytes of a JPEG: enough for the document store, which reads the type from them. */
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 
-const ACTORS = ['visitor', 'member', 'other', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut', 'passwordOnly', 'notEnrolled'] as const;
+const ACTORS = ['visitor', 'member', 'other', 'enrolled', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut', 'passwordOnly', 'notEnrolled'] as const;
 type ActorName = (typeof ACTORS)[number];
+/** The admins without admin power, each with the plain member whose answers it must get. */
+const TWINS = { passwordOnly: 'enrolled', notEnrolled: 'other' } as const satisfies Partial<Record<ActorName, ActorName>>;
 type Access = 'public' | 'open' | 'member' | 'owner' | 'vip' | 'admin';
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -89,6 +100,10 @@ interface Row {
   e2eOnly?: true;
   /** The one answer every caller gets (login with wrong credentials: 401; payments unconfigured here: 503). */
   everyone?: number;
+  /** Body fields (dotted paths) that report the caller's own role to the UI and so differ from the twin's; they grant nothing. */
+  roleFields?: string[];
+  /** Why an admin without admin power is refused here where a member is not (a duty of the role, never a power): a 4xx may differ from the twin's answer. */
+  stricterForAdmins?: string;
   /** Path with its dynamic segments filled, params as Next passes them, and a body (and headers) that are valid for the right caller. */
   build(f: Fixtures): Promise<{ path: string; params?: Record<string, string | string[]>; json?: unknown; form?: FormData; body?: string; headers?: Record<string, string> }>;
 }
@@ -473,9 +488,13 @@ const TABLE: Record<string, Row> = {
     access: 'member',
     build: async () => ({ path: '/api/users/settings/password', json: { currentPassword: 'not-the-password', newPassword: 'another-password-2', confirmNewPassword: 'another-password-2' } }),
   },
-  'GET api/users/settings/two-factor/route.ts': simple('member', '/api/users/settings/two-factor'),
+  'GET api/users/settings/two-factor/route.ts': { ...simple('member', '/api/users/settings/two-factor'), roleFields: ['required', 'adminGap'] },
   // A wrong password changes nothing (an admin is told 409: admins keep two-factor on).
-  'DELETE api/users/settings/two-factor/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor', json: { currentPassword: 'not-the-password', code: '000000' } }) },
+  'DELETE api/users/settings/two-factor/route.ts': {
+    access: 'member',
+    stricterForAdmins: 'admins keep two-factor on',
+    build: async () => ({ path: '/api/users/settings/two-factor', json: { currentPassword: 'not-the-password', code: '000000' } }),
+  },
   // Every two-factor change needs the current password: a wrong one changes nothing, whoever calls.
   'POST api/users/settings/two-factor/setup/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor/setup', json: { currentPassword: 'not-the-password' } }) },
   'POST api/users/settings/two-factor/confirm/route.ts': {
@@ -658,6 +677,18 @@ const TABLE: Record<string, Row> = {
 };
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** The caller's own role as every UserDto reports it (the navbar's admin link): shown, never believed. */
+const ROLE_FIELDS = ['user.isAdmin'];
+/** Fields that are new at random on every call (a two-factor setup's secret and what shows it). */
+const RANDOM_FIELDS = new Set(['secret', 'uri', 'qr']);
+
+/** Every string inside a JSON value. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
 
 function expectation(access: Access, actor: ActorName): { status?: number[]; not?: number[] } {
   const signedOut = actor === 'visitor' || actor === 'loggedOut';
@@ -675,7 +706,7 @@ function expectation(access: Access, actor: ActorName): { status?: number[]; not
 describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
   let database: TestDatabase;
   const tokens = {} as Record<ActorName, string | undefined>;
-  const ids = {} as Record<'member' | 'other' | 'admin' | 'demoted' | 'loggedOut' | 'banned' | 'unverified' | 'passwordOnly' | 'notEnrolled', string>;
+  const ids = {} as Record<Exclude<ActorName, 'visitor'>, string>;
   let fixtures: Fixtures;
   let counter = 0;
 
@@ -684,7 +715,7 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
     installDatabase(database);
     resetLimiters();
     const db = database.db;
-    for (const name of ['member', 'other', 'admin', 'demoted', 'loggedOut', 'banned', 'unverified', 'passwordOnly', 'notEnrolled'] as const) {
+    for (const name of ['member', 'other', 'enrolled', 'admin', 'demoted', 'loggedOut', 'banned', 'unverified', 'passwordOnly', 'notEnrolled'] as const) {
       tokens[name] = await verifiedMemberToken(db, `authz${name.toLowerCase()}`);
       ids[name] = await userId(db, `authz${name.toLowerCase()}`);
     }
@@ -702,6 +733,8 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
     await promoteToAdmin(db, ids.passwordOnly);
     const [passwordOnly] = await db.select().from(users).where(eq(users.id, ids.passwordOnly));
     tokens.passwordOnly = (await startSession(passwordOnly as User)).token;
+    // passwordOnly's twin: a plain member with two-factor on, whose token's login did not pass it.
+    await db.update(users).set({ twoFactorSecret: await sealSecret(TEST_TOTP_SECRET), twoFactorEnabledAt: new Date() }).where(eq(users.id, ids.enrolled));
     // The one admin made without promoteToAdmin: the flag alone, no two-factor.
     await db.update(users).set({ isAdmin: true }).where(eq(users.id, ids.notEnrolled));
     await db.update(users).set({ isAdmin: false }).where(eq(users.id, ids.demoted));
@@ -732,7 +765,8 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         return row!.id;
       },
       async report() {
-        const video = await insertVideo(db, ids.admin);
+        // A bystander's video: an admin does not dismiss reports about their own content (separation of duties).
+        const video = await insertVideo(db, (await this.bystander()).id);
         const [row] = await db
           .insert(reports)
           .values({ targetType: 'video', targetId: video.id, reason: 'spam', details: '', reporterKey: `authz-${counter++}` })
@@ -819,6 +853,7 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
       const [method, file] = key.split(' ') as [Method, string];
       const routeModule = (await import(`@/app/${file}`)) as Record<string, Parameters<typeof call>[0]>;
       if (row.e2eOnly) continue;
+      const answers = {} as Record<ActorName, { status: number; body: unknown }>;
       for (const actor of ACTORS) {
         // A fresh session for callers whose token the row may end (logout) or change; stale callers keep their old token.
         const bearer = ['member', 'other', 'admin', 'unverified'].includes(actor) && method !== 'GET' ? await freshToken(actor) : tokens[actor];
@@ -839,6 +874,7 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
           failures.push(`${key} as ${actor}: threw ${String(error).slice(0, 160)}`);
           continue;
         }
+        answers[actor] = { status: response.status, body: await normalised(actor, request, response.body, [...ROLE_FIELDS, ...(row.roleFields ?? [])]) };
         const expected = row.everyone ? { status: [row.everyone] } : expectation(row.access, actor);
         const ok = (response.status < 500 || row.everyone === response.status) && (expected.status ? expected.status.includes(response.status) : !expected.not!.includes(response.status));
         if (!ok) failures.push(`${key} as ${actor}: ${response.status} ${JSON.stringify(response.body).slice(0, 120)}`);
@@ -848,9 +884,55 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
           if (['passwordOnly', 'notEnrolled'].includes(actor) && response.body.twoFactorRequired !== true) failures.push(`${key} as ${actor}: 403 without twoFactorRequired`);
         }
       }
+      if (row.access === 'admin') continue;
+      for (const [actor, twin] of Object.entries(TWINS) as [keyof typeof TWINS, ActorName][]) {
+        const [got, wanted] = [JSON.stringify(answers[actor]), JSON.stringify(answers[twin])];
+        const stricter = row.stricterForAdmins && answers[actor].status >= 400 && answers[actor].status < 500;
+        if (got !== wanted && !stricter) failures.push(`${key} as ${actor}: ${got.slice(0, 300)}, but the plain member ${twin} got ${wanted.slice(0, 300)}`);
+      }
     }
     expect(failures).toEqual([]);
   }, 300_000);
+
+  /**
+   * A body as the twins compare it: the caller's own id, username and email,
+   * the values the request carried (fixture ids, a generated username), the
+   * fixtures' bystanders, ids and timestamps are replaced by what they stand
+   * for; the role fields and random fields are left out.
+   */
+  async function normalised(actor: ActorName, request: Awaited<ReturnType<Row['build']>>, body: unknown, roleFields: string[]): Promise<unknown> {
+    const known = new Map<string, string>();
+    const formValues = request.form ? [...request.form.values()].filter((value) => typeof value === 'string') : [];
+    for (const value of [...Object.values(request.params ?? {}).flat(), ...stringsIn(request.json), ...formValues]) known.set(value, '<request>');
+    if (actor !== 'visitor') {
+      const [user] = await database.db.select().from(users).where(eq(users.id, ids[actor]));
+      known.set(user!.id, '<caller id>').set(user!.username, '<caller username>').set(user!.email, '<caller email>');
+    }
+    // Whole values always; inside longer text only values long enough not to be ordinary words ('video', 'spam').
+    const inText = [...known.keys()].filter((value) => value.length >= 8).sort((a, b) => b.length - a.length);
+    const text = (value: string) => {
+      if (known.has(value)) return known.get(value)!;
+      let out = value;
+      for (const part of inText) out = out.split(part).join(known.get(part)!);
+      return out
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
+        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+        .replace(/bystander\d+/g, '<bystander>');
+    };
+    const walk = (value: unknown, at: string): unknown => {
+      if (typeof value === 'string') return text(value);
+      if (Array.isArray(value)) return value.map((item) => walk(item, at));
+      if (value && typeof value === 'object') {
+        return Object.fromEntries(
+          Object.entries(value)
+            .filter(([name]) => !roleFields.includes(at ? `${at}.${name}` : name) && !RANDOM_FIELDS.has(name))
+            .map(([name, item]) => [text(name), walk(item, at ? `${at}.${name}` : name)]),
+        );
+      }
+      return value;
+    };
+    return walk(body, '');
+  }
 
   async function freshToken(actor: ActorName): Promise<string> {
     const id = ids[actor as keyof typeof ids];

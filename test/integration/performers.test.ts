@@ -22,7 +22,8 @@ import { GET as rssFeed } from '@/app/feed.xml/route';
 import sitemap from '@/app/sitemap';
 import type { ModerationVideoDto } from '@/lib/api-types';
 import { installDatabase } from '@/lib/db';
-import { adminAuditLog, consentWithdrawals, jobs, moderationDecisions, notifications, privateDocuments, videoPerformers, videos } from '@/lib/db/schema';
+import { adminAuditLog, consentWithdrawals, jobs, moderationDecisions, notifications, privateDocuments, users, videoPerformers, videos, type User } from '@/lib/db/schema';
+import { startSession } from '@/lib/server/auth/session';
 import { TRUST_EMAIL_JOB, type TrustEmail } from '@/lib/server/trust/mail';
 import { sweepPrivateDocuments } from '@/lib/server/verification/retention';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -231,6 +232,24 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
       const admin = await get(video.streamVideoId, adminToken);
       const [row] = (await rowsOf(video.id)).filter((r) => !r.isUploader);
       expect((admin.body.records as { coPerformers: { idDocumentUrl: string }[] }).coPerformers[0]!.idDocumentUrl).toBe(`/api/admin/documents/${row!.idDocumentId}`);
+    });
+
+    it('treats an admin whose session did not pass the second factor as a stranger (a stolen password reads no legal names)', async () => {
+      const video = await pending();
+      await put(video.streamVideoId, recordsForm({ coPerformers: [coPerformer()] }));
+      const shown = await insertVideo(database.db, ownerId, { title: 'Public, with records' });
+      await promoteToAdmin(database.db, await userId(database.db, 'stranger'));
+      const [stranger] = await database.db.select().from(users).where(eq(users.username, 'stranger'));
+      // A login with the password only: the session an attacker with the admin's password gets.
+      const passwordOnly = (await startSession(stranger as User)).token;
+      try {
+        const hidden = await get(video.streamVideoId, passwordOnly);
+        expect([hidden.status, hidden.body.message]).toEqual([404, 'Video not found']);
+        const open = await get(shown.streamVideoId, passwordOnly);
+        expect([open.status, open.body.message]).toEqual([403, 'You can only see the performer records of your own videos.']);
+      } finally {
+        await database.db.update(users).set({ isAdmin: false }).where(eq(users.username, 'stranger'));
+      }
     });
 
     it('locks the records of a public video', async () => {

@@ -8,7 +8,7 @@ import { adminAuditLog } from '@/lib/db/schema';
 import { purgePublicPages, wakeWorkers } from '@/lib/events';
 import { DELETE_ACCOUNT_MESSAGES, type DeleteAccountInput } from '@/lib/validation/deletion';
 
-import { requireMember, type Actor } from '../auth/actor';
+import { hasAdminRole, requireMember, type Actor } from '../auth/actor';
 import { enqueuePurge, exportPrefix, videoPrefixes } from '../deletion/purge';
 import { forgetVideos } from '../deletion/references';
 import { badRequest, conflict } from '../errors';
@@ -52,7 +52,7 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
   const db = await getDb();
 
   const deleted = await db.transaction(async (tx) => {
-    if (member.user.isAdmin) {
+    if (hasAdminRole(member.user)) {
       await queryRows(tx, sql`SELECT pg_advisory_xact_lock(hashtext('chrysalis:admin-roles'))`);
       const [others] = await queryRows<{ n: number | string }>(tx, sql`SELECT count(*) AS n FROM users WHERE is_admin AND banned_at IS NULL AND id <> ${userId}`);
       if (Number(others!.n) === 0) throw conflict(DELETE_ACCOUNT_MESSAGES.lastAdmin);
@@ -109,7 +109,7 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
       targetType: 'member',
       targetId: userId,
       summary: `A member deleted their own account (${owned.length} video${owned.length === 1 ? '' : 's'})`,
-      details: { videos: owned.length, wasAdmin: member.user.isAdmin },
+      details: { videos: owned.length, wasAdmin: hasAdminRole(member.user) },
     });
     // Sessions, email tokens, videos (with their likes, comments and views), comments, follows, blocks,
     // received notifications, entitlements, checkouts and task completions go with the row.

@@ -3,6 +3,8 @@ import 'server-only';
 import type { UserDto } from '@/lib/api-types';
 import type { User } from '@/lib/db/schema';
 
+import { hasAdminRole } from '../auth/actor';
+
 export type { UserDto };
 
 /** VIP while the latest live entitlement has not ended (users.vip_until, kept by lib/server/vip). */
@@ -15,7 +17,8 @@ export function toUserDto(user: User): UserDto {
     _id: user.id,
     username: user.username,
     email: user.email,
-    isAdmin: user.isAdmin,
+    // The role, for the UI (the navbar's admin link); admin power is the actor layer's to grant.
+    isAdmin: hasAdminRole(user),
     isVIP: isVipNow(user),
     autoPlayVideos: user.autoPlayVideos,
     tasks: user.tasks,

@@ -17,7 +17,7 @@ import {
 } from '@/lib/validation/auth';
 import type { EndSessionsInput } from '@/lib/validation/two-factor';
 
-import { requireMember, type Actor } from '../auth/actor';
+import { hasAdminRole, requireMember, type Actor, type Authenticated } from '../auth/actor';
 import { COMMON_PASSWORD_MESSAGE, decoyHash, hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
 import { revokeOtherSessions, revokeSession, startSession } from '../auth/session';
 import { ApiError, BANNED_MESSAGE, badRequest, conflict, forbidden, parseInput } from '../errors';
@@ -297,7 +297,7 @@ export async function ensureAdmin(): Promise<'created' | 'promoted' | 'present' 
   }
   const [existing] = await db.select().from(users).where(byEmail(admin.email)).limit(1);
   if (existing) {
-    if (existing.isAdmin && existing.emailVerifiedAt) return 'present';
+    if (hasAdminRole(existing) && existing.emailVerifiedAt) return 'present';
     await db.update(users).set({ isAdmin: true, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` }).where(eq(users.id, existing.id));
     return 'promoted';
   }

@@ -7,7 +7,7 @@ import { twoFactorRecoveryCodes, users, type User } from '@/lib/db/schema';
 import { addressNetwork } from '@/lib/http/client-address';
 import type { DisableTwoFactorInput, TotpCodeInput, TwoFactorLoginInput, TwoFactorSetupInput } from '@/lib/validation/two-factor';
 
-import { adminTwoFactorGap, requireMember, type Actor } from '../auth/actor';
+import { adminPowerGap, hasAdminRole, requireMember, type Actor } from '../auth/actor';
 import { startSession } from '../auth/session';
 import {
   hashRecoveryCode,
@@ -82,9 +82,9 @@ export async function twoFactorStatus(actor: Actor): Promise<TwoFactorStatus> {
     enabled: member.user.twoFactorEnabledAt !== null,
     enabledAt: member.user.twoFactorEnabledAt?.toISOString() ?? null,
     recoveryCodesLeft: member.user.twoFactorEnabledAt ? Number(left?.n ?? 0) : 0,
-    required: member.user.isAdmin,
+    required: hasAdminRole(member.user),
     sessionPassed: member.secondFactor,
-    adminGap: member.user.isAdmin ? adminTwoFactorGap(member) : null,
+    adminGap: adminPowerGap(member),
   };
 }
 
@@ -128,7 +128,7 @@ export async function confirmTwoFactorSetup(actor: Actor, { currentPassword, cod
   });
   await reset('twoFactorFailuresPerMember', member.user.id);
   await tellOwnerOfTwoFactorChange(member.user, 'turned-on');
-  return { message: member.user.isAdmin ? TWO_FACTOR_MESSAGES.enabledAdmin : TWO_FACTOR_MESSAGES.enabled, recoveryCodes: codes };
+  return { message: hasAdminRole(member.user) ? TWO_FACTOR_MESSAGES.enabledAdmin : TWO_FACTOR_MESSAGES.enabled, recoveryCodes: codes };
 }
 
 /** New recovery codes for the password and an authenticator code; the old ones stop working in the same transaction. */
@@ -152,7 +152,7 @@ export async function regenerateRecoveryCodes(actor: Actor, { currentPassword, c
 export async function disableTwoFactor(actor: Actor, { currentPassword, code }: DisableTwoFactorInput): Promise<{ message: string }> {
   const member = requireMember(actor);
   // A conflict with the member's role, not a refusal of the caller: 409, as for the last admin.
-  if (member.user.isAdmin) throw conflict(TWO_FACTOR_MESSAGES.adminCannotTurnOff);
+  if (hasAdminRole(member.user)) throw conflict(TWO_FACTOR_MESSAGES.adminCannotTurnOff);
   if (!member.user.twoFactorEnabledAt) throw badRequest(TWO_FACTOR_MESSAGES.notOn);
   await confirmCurrentPassword(member, currentPassword);
   await consume('twoFactorFailuresPerMember', member.user.id, TWO_FACTOR_MESSAGES.tooManyCodes);

@@ -18,6 +18,7 @@ import { queueTrustEmail } from '../trust/mail';
 import { queueDecisionEmail } from '../trust/statements';
 
 import { recordAdminAction } from './audit';
+import { refuseOwnCase, reportSubject } from './duties';
 import { applyBan } from './members';
 
 
@@ -127,6 +128,8 @@ export async function decideReport(actor: Actor, reportId: string, decision: Rep
     );
     if (!report) throw new ApiError(404, 'Report not found');
     if (report.status !== 'open') throw conflict(`This report was already ${report.status}.`);
+    // Removing their own content is the owner's right anyway; clearing it is another admin's call.
+    if (decision.action === 'dismiss') refuseOwnCase(admin, await reportSubject(database, report.target_type, report.target_id), 'report');
     const outcome = decision.action === 'remove' ? await removeTarget(database, admin, report, decision.note, decision.ground) : 'dismissed';
     const closed = await queryRows<{ id: string; notifier_email: string | null; reason: ReportReason; held_video: boolean }>(
       database,

@@ -56,6 +56,17 @@ export const TWO_FACTOR_ENROL_MESSAGE = 'Admins must use two-factor authenticati
 export const TWO_FACTOR_LOGIN_MESSAGE = 'This session was started without your two-factor code. Log out and log in again with a code to use admin tools.';
 
 /**
+ * Whether an account holds the admin role: what it owes (two-factor on, not
+ * the last admin to leave) and what the UI shows. It grants nothing: admin
+ * power is isAdmin(actor) or requireAdmin(actor), which also ask for a
+ * session that passed the second factor. The one place outside this file
+ * that reads the flag off a user row (eslint.config.mjs refuses the others).
+ */
+export function hasAdminRole(user: Pick<User, 'isAdmin'>): boolean {
+  return user.isAdmin;
+}
+
+/**
  * What an admin still lacks before admin tools answer (decision 018): a
  * second factor enrolled, then a session whose login passed it. A bearer
  * token from a password-only login, or from before enrolment, stays a
@@ -74,24 +85,27 @@ export function adminTwoFactorGap(member: Authenticated): 'enrol' | 'login' | nu
  */
 export function requireAdmin(actor: Actor): Authenticated {
   const member = requireMember(actor);
-  if (!member.user.isAdmin) throw forbidden(ADMIN_REQUIRED_MESSAGE);
+  if (!hasAdminRole(member.user)) throw forbidden(ADMIN_REQUIRED_MESSAGE);
   const gap = adminTwoFactorGap(member);
   if (gap) throw new ApiError(403, gap === 'enrol' ? TWO_FACTOR_ENROL_MESSAGE : TWO_FACTOR_LOGIN_MESSAGE, { twoFactorRequired: true, twoFactor: gap });
   return member;
 }
 
-/** Whether the caller may use admin powers now: an unbanned admin whose session passed the second factor. */
+/** Whether the caller may use admin powers now: an unbanned admin whose session passed the second factor. The one answer to "may they act as an admin". */
 export function isAdmin(actor: Actor): boolean {
-  return actor.kind === 'member' && !actor.user.bannedAt && actor.user.isAdmin && adminTwoFactorGap(actor) === null;
+  return actor.kind === 'member' && !actor.user.bannedAt && hasAdminRole(actor.user) && adminTwoFactorGap(actor) === null;
+}
+
+/** For an unbanned admin whose session cannot use admin tools yet, what it lacks; null for everyone else (pages that send them to Settings). */
+export function adminPowerGap(actor: Actor): 'enrol' | 'login' | null {
+  return actor.kind === 'member' && !actor.user.bannedAt && hasAdminRole(actor.user) ? adminTwoFactorGap(actor) : null;
 }
 
 /**
  * The signed-in, unbanned member, or null for visitors (for services that
- * answer everyone but personalise). An admin whose session has not passed
- * the second factor is handed over as a member (isAdmin false), so services
- * that widen what admins see (unpublished videos) do not widen it for them.
+ * answer everyone but personalise). What the member may do as an admin is
+ * isAdmin(actor), never a field of this row.
  */
 export function memberOf(actor: Actor): User | null {
-  if (actor.kind !== 'member' || actor.user.bannedAt) return null;
-  return actor.user.isAdmin && !isAdmin(actor) ? { ...actor.user, isAdmin: false } : actor.user;
+  return actor.kind !== 'member' || actor.user.bannedAt ? null : actor.user;
 }

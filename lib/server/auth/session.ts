@@ -11,7 +11,7 @@ import { sessions, users, type User } from '@/lib/db/schema';
 import { noteMember } from '@/lib/server/log';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
-import { VISITOR, type Actor } from './actor';
+import { hasAdminRole, VISITOR, type Actor } from './actor';
 import { sealToken, SESSION_TTL_SECONDS, unsealToken } from './tokens';
 
 /**
@@ -50,7 +50,7 @@ export async function startSession(
       secondFactorAt: secondFactor ? new Date() : null,
     })
     .returning({ id: sessions.id });
-  const token = await sealToken({ sid: row!.id, uid: user.id, ver: user.tokenVersion, adm: user.isAdmin });
+  const token = await sealToken({ sid: row!.id, uid: user.id, ver: user.tokenVersion, adm: hasAdminRole(user) });
   return { token, sessionId: row!.id };
 }
 

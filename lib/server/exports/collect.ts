@@ -26,6 +26,7 @@ import {
 } from '@/lib/db/schema';
 
 import { isVipNow } from '../accounts/dto';
+import { hasAdminRole } from '../auth/actor';
 import { notificationText } from '../notifications/feed';
 import { mediaKeys } from '../storage';
 
@@ -157,7 +158,7 @@ export async function collectMemberData(db: Database, user: User, originalExists
       createdAt: iso(user.createdAt),
       emailVerified: Boolean(user.emailVerifiedAt),
       emailVerifiedAt: iso(user.emailVerifiedAt),
-      isAdmin: user.isAdmin,
+      isAdmin: hasAdminRole(user),
       vip: { isVIP: isVipNow(user), vipUntil: iso(user.vipUntil) },
       banned: user.bannedAt ? { bannedAt: iso(user.bannedAt), reason: user.banReason } : null,
     },

@@ -9,6 +9,7 @@ import type { AdminAppealDto, AppealDto } from '@/lib/trust/statements';
 import type { AppealDecisionInput, AppealInput } from '@/lib/validation/trust';
 
 import { recordAdminAction } from '../admin/audit';
+import { refuseOwnCase } from '../admin/duties';
 import { liftBan } from '../admin/members';
 import { memberOf, requireAdmin, type Actor } from '../auth/actor';
 import { ApiError, conflict, forbidden } from '../errors';
@@ -163,6 +164,7 @@ export async function decideAppeal(actor: Actor, appealId: string, input: Appeal
     );
     if (!decision) throw new ApiError(404, APPEAL_RESULT_MESSAGES.notFound);
     if (decision.decided_by === admin.user.id) throw forbidden(APPEAL_RESULT_MESSAGES.sameAdmin);
+    refuseOwnCase(admin, decision.subject_user_id, 'appeal');
     const status: AppealStatus = input.outcome === 'reverse' ? 'reversed' : 'upheld';
     const undone = input.outcome === 'reverse' ? await undo(tx, admin.user.id, decision) : { sentence: '', publicChanged: false };
     await tx

@@ -9,6 +9,7 @@ import { purgePublicPages } from '@/lib/events';
 import { streamIdFromVideoLink, WITHDRAWAL_MESSAGES, type ConsentWithdrawalInput, type WithdrawalResolution } from '@/lib/validation/performers';
 
 import { recordAdminAction } from '../admin/audit';
+import { refuseOwnCase } from '../admin/duties';
 import { requireAdmin, type Actor } from '../auth/actor';
 import { reporterKeyOf } from '../community/reports';
 import { ApiError, conflict } from '../errors';
@@ -146,6 +147,11 @@ export async function resolveConsentWithdrawal(actor: Actor, id: string, resolut
     const [row] = await tx.select().from(consentWithdrawals).where(eq(consentWithdrawals.id, id)).for('update');
     if (!row) throw new ApiError(404, WITHDRAWAL_NOT_FOUND);
     if (row.status !== 'open') throw conflict(`This withdrawal was already ${row.status}.`);
+    // Confirming takes their own video down, which its owner may always do; dismissing it is another admin's call.
+    if (!confirm) {
+      const [owned] = await tx.select({ ownerId: videos.ownerId }).from(videos).where(eq(videos.id, row.videoId));
+      refuseOwnCase(admin, owned?.ownerId, 'withdrawal');
+    }
     const status = confirm ? 'confirmed' : 'dismissed';
     const closing = confirm ? and(eq(consentWithdrawals.videoId, row.videoId), eq(consentWithdrawals.status, 'open')) : eq(consentWithdrawals.id, row.id);
     const closed = await tx

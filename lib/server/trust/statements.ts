@@ -8,7 +8,7 @@ import { GROUND_INFO, type DecisionGround } from '@/lib/trust/grounds';
 import { DECISION_ACTION_LABELS, DECISION_SOURCE_LABELS, type AppealDto, type DecisionDto } from '@/lib/trust/statements';
 import type { DecisionLinkKey } from '@/lib/validation/trust';
 
-import { memberOf, requireMember, type Actor } from '../auth/actor';
+import { isAdmin, memberOf, requireMember, type Actor } from '../auth/actor';
 import { ApiError } from '../errors';
 import { enqueue } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
@@ -136,7 +136,7 @@ export async function readableDecision(db: Executor, actor: Actor, id: string, k
     if (state === 'valid') return { row, reader: 'link' };
     if (state === 'expired') throw new ApiError(410, DECISION_MESSAGES.linkExpired);
   }
-  if (member?.isAdmin) return { row, reader: 'admin' };
+  if (isAdmin(actor)) return { row, reader: 'admin' };
   throw new ApiError(404, DECISION_MESSAGES.notFound);
 }
 

@@ -10,6 +10,7 @@ import { ageOn, todayIso } from '@/lib/validation/auth';
 import { VERIFICATION_MESSAGES, verificationFormSchema, type VerificationListQuery, type VerificationReview } from '@/lib/validation/verification';
 
 import { recordAdminAction } from '../admin/audit';
+import { refuseOwnCase } from '../admin/duties';
 import { requireAdmin, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict, parseInput } from '../errors';
 import { consume, giveBack, tooOften } from '../rate-limit';
@@ -242,6 +243,7 @@ export async function reviewVerification(actor: Actor, id: string, review: Verif
   const [row] = await db.select().from(identityVerifications).where(eq(identityVerifications.id, id));
   if (!row) throw new ApiError(404, VERIFICATION_MESSAGES.notFound);
   if (row.status !== 'pending') throw conflict(VERIFICATION_MESSAGES.alreadyReviewed);
+  refuseOwnCase(admin, row.userId, 'verification');
   const [member] = await db.select({ username: users.username, email: users.email }).from(users).where(eq(users.id, row.userId));
   const who = member?.username ?? 'a deleted member';
 

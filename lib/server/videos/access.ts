@@ -2,7 +2,7 @@ import 'server-only';
 
 import type { OwnVideoDto, VideoDto } from '@/lib/api-types';
 
-import { memberOf, type Actor } from '../auth/actor';
+import { isAdmin, memberOf, type Actor } from '../auth/actor';
 import { ApiError } from '../errors';
 
 import { findVideoRow, isPublicRow } from './catalog';
@@ -15,7 +15,7 @@ type FoundRow = VideoRow & { owner_banned: boolean };
 /** Whether the caller is the video's owner or an admin (never a visitor or a banned member). */
 function isPrivileged(row: FoundRow, actor: Actor): boolean {
   const member = memberOf(actor);
-  return member !== null && (member.isAdmin || member.id === row.owner_id);
+  return member !== null && (isAdmin(actor) || member.id === row.owner_id);
 }
 
 /** Owners and admins see a video in every state (to follow its processing and review); everyone else only when public. */

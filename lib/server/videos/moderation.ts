@@ -10,8 +10,9 @@ import { DEFAULT_REJECTION_GROUND, type ModerationStatus } from '@/lib/validatio
 import { purgePublicPages } from '@/lib/events';
 
 import { recordAdminAction } from '../admin/audit';
+import { anotherAdminExists, OWN_CASE_MESSAGES } from '../admin/duties';
 import { requireAdmin, type Actor } from '../auth/actor';
-import { ApiError, conflict } from '../errors';
+import { ApiError, conflict, forbidden } from '../errors';
 import { notify } from '../notifications';
 import { approvalBlockers, assertApprovable } from '../trust/approval-gate';
 import { openWithdrawalsFor } from '../trust/consent-withdrawals';
@@ -97,6 +98,9 @@ export async function moderateVideo(actor: Actor, streamVideoId: string, decisio
   }
   if (video.moderationStatus === status) throw conflict(`This video is already ${status}.`);
   if (decision.action === 'approve') await assertApprovable(db, video);
+  // Another admin approves an admin's own video; the one admin of a site approves their own (audited as such).
+  const selfApproved = decision.action === 'approve' && video.ownerId === admin.user.id;
+  if (selfApproved && (await anotherAdminExists(db, admin))) throw forbidden(OWN_CASE_MESSAGES.video);
 
   await db.transaction(async (tx) => {
     const updated = await tx
@@ -119,7 +123,7 @@ export async function moderateVideo(actor: Actor, streamVideoId: string, decisio
       targetType: 'video',
       targetId: video.streamVideoId,
       summary: decision.action === 'approve' ? `Approved “${video.title}”` : `Rejected “${video.title}”: ${decision.reason}`,
-      details: { videoId: video.id, from: video.moderationStatus, ...(decision.action === 'reject' ? { reason: decision.reason, ground: decision.ground ?? DEFAULT_REJECTION_GROUND } : {}) },
+      details: { videoId: video.id, from: video.moderationStatus, ...(selfApproved ? { selfApproved: true } : {}), ...(decision.action === 'reject' ? { reason: decision.reason, ground: decision.ground ?? DEFAULT_REJECTION_GROUND } : {}) },
     });
     // A rejection's statement of reasons (DSA Art. 17), which the notification links to and the uploader can appeal.
     const statement =
