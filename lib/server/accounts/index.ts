@@ -17,7 +17,7 @@ import {
 } from '@/lib/validation/auth';
 import type { EndSessionsInput } from '@/lib/validation/two-factor';
 
-import { hasAdminRole, requireMember, type Actor, type Authenticated } from '../auth/actor';
+import { hasAdminRole, requireMember, type Actor } from '../auth/actor';
 import { COMMON_PASSWORD_MESSAGE, decoyHash, hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
 import { revokeOtherSessions, revokeSession, startSession } from '../auth/session';
 import { ApiError, BANNED_MESSAGE, badRequest, conflict, forbidden, parseInput } from '../errors';
