@@ -2,6 +2,8 @@ import 'server-only';
 
 import { z } from 'zod';
 
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '@/lib/db/connection-loss';
+
 /**
  * The one error type services throw for anything a client can cause. Route
  * handlers turn it into `{ message, ...extra }` with its status; anything
@@ -40,6 +42,9 @@ export const conflict = (message: string) => new ApiError(409, message);
 /** A 429 with the whole seconds to wait (at least 1) in its body (`retryAfter`) and its Retry-After header. */
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts. Please wait a moment and try again.') =>
   new ApiError(429, message, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) });
+
+/** A lost database connection (lib/db/connection-loss.ts): an outage the client waits out, never a 500. */
+export const databaseUnavailable = () => new ApiError(503, DATABASE_UNAVAILABLE_MESSAGE, { retryAfter: DATABASE_RETRY_AFTER_SECONDS });
 
 export const BANNED_MESSAGE = 'Account is banned';
 export const ADMIN_REQUIRED_MESSAGE = 'Forbidden: Admin access required';

@@ -5,8 +5,8 @@ import type { z } from 'zod';
 
 import { requireAdmin, requireMember, type Actor } from './auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from './auth/session';
-import { ApiError, errorHeaders, parseInput } from './errors';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseConnectionLoss, reportDatabaseOutage } from '@/lib/db/connection-loss';
+import { ApiError, databaseUnavailable, errorHeaders, parseInput } from './errors';
+import { isDatabaseConnectionLoss, reportDatabaseOutage } from '@/lib/db/connection-loss';
 import { currentRequestId, logger } from '@/lib/server/log';
 
 const log = logger('api');
@@ -92,15 +92,14 @@ export function handler<P extends AnySchema | undefined = undefined, Q extends A
 
 /** The answer for an error thrown anywhere below a handler: a lost database connection is a 503 with Retry-After, never a 500. */
 export function errorResponse(request: Request, error: unknown): Response {
-  if (error instanceof ApiError) {
-    const body = { message: error.message, ...error.extra };
-    return json(body, { status: error.status, headers: errorHeaders(error.status, body, error.headers) });
-  }
   const path = new URL(request.url).pathname;
   if (isDatabaseConnectionLoss(error)) {
     reportDatabaseOutage(error, `${request.method} ${path}`);
-    const retryAfter = DATABASE_RETRY_AFTER_SECONDS;
-    return json({ message: DATABASE_UNAVAILABLE_MESSAGE, retryAfter }, { status: 503, headers: { 'Retry-After': String(retryAfter) } });
+    error = databaseUnavailable();
+  }
+  if (error instanceof ApiError) {
+    const body = { message: error.message, ...error.extra };
+    return json(body, { status: error.status, headers: errorHeaders(error.status, body, error.headers) });
   }
   log.error({ err: error, method: request.method, path }, `${request.method} ${path} failed`);
   return json(serverErrorBody(), { status: 500 });

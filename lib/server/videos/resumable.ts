@@ -15,12 +15,13 @@ import type { NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config/server';
 import { writeBody, type BodyWritten } from '@/lib/http/upload-body';
 import type { ReceivedUpload } from '@/lib/http/upload-receiver/protocol';
+import { isDatabaseConnectionLoss, reportDatabaseOutage } from '@/lib/db/connection-loss';
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
 import { CONCAT_MESSAGE, LENGTH_REQUIRED_MESSAGE, TUS_HEADER_NAMES, TUS_VERSION, tusHeadersSchemas } from '@/lib/validation/resumable-uploads';
 
 import { requireMember, type Authenticated } from '../auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from '../auth/session';
-import { ApiError, badRequest, errorHeaders } from '../errors';
+import { ApiError, badRequest, databaseUnavailable, errorHeaders } from '../errors';
 import { errorResponse, serverErrorBody } from '../http';
 import { logger } from '../log';
 import { metrics } from '../metrics';
@@ -263,6 +264,11 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
         // A creation that failed made no upload: the daily upload counted for it goes back.
         if (req.method === 'POST') await giveBack('uploadsPerMember', caller().user.id);
         return refusal(storage);
+      }
+      // A lost database connection (a restart, a failover) is an outage the client waits out, as on every route.
+      if (isDatabaseConnectionLoss(error)) {
+        reportDatabaseOutage(error, `${req.method} ${RESUMABLE_UPLOAD_PATH}`);
+        return refusal(databaseUnavailable());
       }
       log.error({ err: error }, 'resumable upload failed');
       return { status_code: 500, body: JSON.stringify(serverErrorBody()) };

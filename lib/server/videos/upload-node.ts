@@ -10,13 +10,10 @@ import type { ReceivedUpload } from '@/lib/http/upload-receiver/protocol';
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
 import { stampClientAddress } from '@/lib/http/client-address';
 
-import { handler, serverErrorBody } from '../http';
+import { errorResponse, handler } from '../http';
 
 import { handleResumable } from './resumable';
 import { uploadVideo } from './upload';
-import { logger } from '@/lib/server/log';
-
-const log = logger('upload');
 
 /** A Node request's headers as a Headers object (repeated headers joined, as fetch does). */
 function headersOf(nodeHeaders: IncomingHttpHeaders): Headers {
@@ -84,19 +81,19 @@ export async function handleReceivedUpload(upload: ReceivedUpload): Promise<void
   upload.answer(await partsOf(answer));
 }
 
-/** Takes the uploads scripts/serve.ts hands over (lib/events.ts), answering any failure with the API's 500. */
+/** A failure below the upload handlers, answered as any API error (a lost database connection is a 503, the rest a logged 500). */
+const failureAnswer = (method: string | undefined, url: string | undefined, error: unknown) => partsOf(errorResponse(new Request(new URL(url ?? '/', 'http://localhost'), { method }), error));
+
+/** Takes the uploads scripts/serve.ts hands over (lib/events.ts), answering any failure as the API does. */
 export function registerUploadBridge(): void {
   onAppEvent('received-upload', (upload) => {
-    handleReceivedUpload(upload).catch((error: unknown) => {
-      log.error({ err: error }, 'upload failed');
-      upload.answer({ status: 500, headers: [['content-type', 'application/json']], body: Buffer.from(JSON.stringify(serverErrorBody())) });
-    });
+    handleReceivedUpload(upload).catch(async (error: unknown) => upload.answer(await failureAnswer(upload.method, upload.url, error)));
   });
   onAppEvent('upload-request', (req, res) => {
-    handleNodeUpload(req, res).catch((error: unknown) => {
-      log.error({ err: error }, 'upload failed');
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify(serverErrorBody()));
+    handleNodeUpload(req, res).catch(async (error: unknown) => {
+      const { status, headers, body } = await failureAnswer(req.method, req.url, error);
+      if (!res.headersSent) res.writeHead(status, [...headers, ['connection', 'close']].flat());
+      res.end(body);
     });
   });
 }
