@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -14,6 +14,7 @@ import S3rverModule from 's3rver';
 import { POST as upload } from '@/app/api/videos/upload/route';
 import { ConfigError, loadConfig, type MediaS3Config } from '@/lib/config/server';
 import { installDatabase } from '@/lib/db';
+import { isDatabaseConnectionLoss } from '@/lib/db/connection-loss';
 import { videos } from '@/lib/db/schema';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -21,9 +22,11 @@ import { getMediaStorage, type MediaStorage } from '@/lib/server/storage';
 import { LocalMediaStorage } from '@/lib/server/storage/local';
 import { S3MediaStorage } from '@/lib/server/storage/s3';
 import { JOB_HANDLERS } from '@/lib/server/videos/processing';
+import { STORAGE_BROKEN_MESSAGE, STORAGE_BUSY_MESSAGE, storageFailure } from '@/lib/server/videos/storage-failure';
 
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { captureLogs, LEVEL } from '../helpers/logs';
 import { mediaFixtures } from '../helpers/media';
 import { verifiedMemberToken } from '../helpers/members';
 
@@ -227,6 +230,50 @@ describe.each(CASES)('media storage contract: %s', (_kind, make) => {
     await expect(storage.deletePrefix('..')).rejects.toThrow(/escapes the storage root/);
     await expect(storage.deletePrefix('')).rejects.toThrow(/escapes the storage root/);
     expect(existsSync(path.join(dir, 'escaped.mp4'))).toBe(false);
+  });
+});
+
+describe('an S3 media store that cannot be reached', () => {
+  it('is a 503 with Retry-After for the upload, logged as a storage failure, not a 500', async () => {
+    const dir = mkdtempSync(path.join(tmp, 's3-down-'));
+    writeFileSync(path.join(dir, 'clip'), 'bytes');
+    // A port nothing listens on: the store is down, as during an outage of the bucket's service.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const down = new S3MediaStorage({ ...s3Config('contract', 'down'), endpoint: `http://127.0.0.1:${closed}` }, dir);
+    clients.push(down.client);
+    const error = await down.putFile('videos/x/web.mp4', path.join(dir, 'clip'), 'video/mp4').then(
+      () => null,
+      (failure: unknown) => failure,
+    );
+    expect(error).not.toBeNull();
+    const logs = captureLogs();
+    const answer = storageFailure(error, 'storing');
+    logs.restore();
+    expect({ status: answer?.status, message: answer?.message, retryAfter: answer?.headers['Retry-After'] }).toEqual({ status: 503, message: STORAGE_BUSY_MESSAGE, retryAfter: '30' });
+    expect(logs.at(LEVEL.error)).toEqual([expect.objectContaining({ component: 'upload', step: 'storing' })]);
+    // Not taken for a lost database connection, whose 503 says something else.
+    expect(isDatabaseConnectionLoss(error)).toBe(false);
+  });
+  it('is a 507 for the upload when the store refuses us (a bucket that is not there): our configuration, logged for an operator', async () => {
+    const dir = mkdtempSync(path.join(tmp, 's3-refused-'));
+    writeFileSync(path.join(dir, 'clip'), 'bytes');
+    const refused = new S3MediaStorage(s3Config('no-such-bucket', 'refused'), dir);
+    clients.push(refused.client);
+    const error = await refused.putFile('videos/x/web.mp4', path.join(dir, 'clip'), 'video/mp4').then(
+      () => null,
+      (failure: unknown) => failure,
+    );
+    expect(error).toMatchObject({ $metadata: { httpStatusCode: 404 } });
+    const logs = captureLogs();
+    const answer = storageFailure(error, 'storing');
+    logs.restore();
+    expect({ status: answer?.status, message: answer?.message }).toEqual({ status: 507, message: STORAGE_BROKEN_MESSAGE });
+    expect(logs.at(LEVEL.error)).toHaveLength(1);
   });
 });
 
