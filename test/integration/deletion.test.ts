@@ -23,7 +23,7 @@ import { DELETE as deleteVideoRoute, GET as videoById, PATCH as editVideoRoute }
 import { GET as recent } from '@/app/api/videos/route';
 import { POST as report } from '@/app/api/reports/route';
 import { installDatabase, queryRows } from '@/lib/db';
-import { adminAuditLog, comments, follows, jobs, notifications, paymentEvents, reports, sessions, users, videoLikes, videos, type Job, type Video } from '@/lib/db/schema';
+import { adminAuditLog, comments, follows, jobs, notifications, paymentEvents, reports, sessions, signUpHolds, users, videoLikes, videos, type Job, type Video } from '@/lib/db/schema';
 import { PURGE_MEDIA_JOB, purgeMedia } from '@/lib/server/deletion/purge';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { setMediaStorage, type MediaStorage } from '@/lib/server/storage';
@@ -158,6 +158,8 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     const [before] = await queryRows<{ likes_count: number }>(database.db, sql`SELECT likes_count FROM videos WHERE id = ${friendsVideo.id}`);
     expect(Number(before!.likes_count)).toBe(1);
 
+    // A sign-up through the form holds the name for 7 days (decision 041); deleting the account must free it all the same.
+    await database.db.insert(signUpHolds).values({ usernameKey: 'leaver', emailKey: 'leaver@example.org', expiresAt: new Date(Date.now() + 7 * 24 * 3600_000) });
     const done = await deleteAs(leaverToken, { currentPassword: 'leaver-password-1', username: 'leaver' });
     expect(done.status).toBe(200);
     expect(done.body.message).toBe(DELETE_ACCOUNT_MESSAGES.deleted);

@@ -75,6 +75,8 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
                counted AS (SELECT video_id, count(*)::int AS n FROM gone GROUP BY video_id)
           UPDATE videos v SET likes_count = v.likes_count - counted.n FROM counted WHERE v.id = counted.video_id`,
     );
+    // The name and email are free again at once: the sign-up's hold on them (decision 041) goes with the account.
+    await queryRows(tx, sql`DELETE FROM sign_up_holds WHERE username_key = lower(${user.username}) OR email_key = lower(${user.email})`);
     await queryRows(tx, sql`DELETE FROM notifications WHERE sender_id = ${userId}`);
     await queryRows(tx, sql`DELETE FROM reports WHERE reporter_id = ${userId}`);
     await queryRows(
