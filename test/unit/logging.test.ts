@@ -7,7 +7,7 @@ import fc from 'fast-check';
 
 import { routeLabeller } from '@/lib/http/route-label';
 import { createLogger, readableDestination, runWithLogContext, scrubPath, scrubText, setLogSink } from '@/lib/server/log';
-import { observeRequest, ObservedResponse, requestIdFor, requestLineFields, type RequestLine } from '@/lib/server/log/requests';
+import { observeRequest, ObservedResponse, requestIdFor, requestLogger, type RequestLine } from '@/lib/server/log/requests';
 import { bearerMatches } from '@/lib/server/metrics';
 
 /** A logger writing into an array of parsed records. */
@@ -15,6 +15,19 @@ function capture(level = 'info') {
   const lines: string[] = [];
   const logger = createLogger({ level, json: true, destination: { write: (line: string) => void lines.push(line) } });
   return { logger, lines, records: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+/**
+ * Runs a script as a process of its own with NODE_ENV=production (JSON lines on stdout, as `npm start`
+ * writes them), `log` and `requests` standing for lib/server/log and its request line; returns what it printed.
+ */
+function runInProduction(script: string, logLevel = 'info') {
+  const log = path.join(process.cwd(), 'lib/server/log/index.ts');
+  const requests = path.join(process.cwd(), 'lib/server/log/requests.ts');
+  const tsx = path.join(process.cwd(), 'node_modules/.bin/tsx');
+  const source = `import * as log from ${JSON.stringify(log)};\nimport * as requests from ${JSON.stringify(requests)};\n${script}`;
+  const result = spawnSync(tsx, ['--eval', source], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: logLevel } });
+  return { ...result, records: result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
 describe('request paths in logs', () => {
@@ -212,21 +225,29 @@ describe('the request line', () => {
     for (const record of written) expect(record).not.toHaveProperty('aborted');
   });
 
-  it('honours LOG_LEVEL: at warn, only answers of 500 and above are written', async () => {
-    const level = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = 'warn';
-    try {
-      const before = lines.length;
-      await get('/quiet');
-      const failed = await get('/boom-quiet');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(lines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
-        expect.objectContaining({ path: '/boom-quiet', status: 500, level: 50, requestId: failed.requestId }),
-      ]);
-    } finally {
-      if (level === undefined) delete process.env.LOG_LEVEL;
-      else process.env.LOG_LEVEL = level;
-    }
+  it('honours LOG_LEVEL: at warn, only answers of 500 and above are written', () => {
+    // LOG_LEVEL is read as the process starts, so a process of its own.
+    const { records, status, stderr } = runInProduction(
+      `
+      import * as http from 'node:http';
+      const server = http.createServer({ ServerResponse: requests.ObservedResponse }, (req, res) =>
+        requests.observeRequest(req, res, { trustProxy: 0, routeOf: () => 'other' }, () => {
+          res.statusCode = req.url === '/boom-quiet' ? 500 : 200;
+          res.end('ok');
+        }),
+      );
+      server.listen(0, '127.0.0.1', async () => {
+        for (const path of ['/quiet', '/boom-quiet']) {
+          await new Promise((resolve) => http.get({ host: '127.0.0.1', port: server.address().port, path }, (res) => res.resume().on('end', resolve)));
+        }
+        setTimeout(() => process.exit(0), 20);
+      });
+    `,
+      'warn',
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(records).toEqual([expect.objectContaining({ msg: 'request', path: '/boom-quiet', status: 500, level: 50 })]);
   });
 
   it('writes a line for every page-cache answer, saying how the cache answered', async () => {
@@ -237,7 +258,12 @@ describe('the request line', () => {
   });
 });
 
-describe('the request line, built by hand', () => {
+describe("the request line's record", () => {
+  const lines: string[] = [];
+  beforeAll(() => setLogSink({ write: (line: string) => void lines.push(line) }));
+  afterAll(() => setLogSink(undefined));
+  const written = () => JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+
   // What the server gives it, and (were a caller ever to pass one) anything else: it must still be JSON.
   const anyText = fc.string({ unit: 'binary', maxLength: 40 });
   const requestId = fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9._:+/=-]{1,128}$/), anyText);
@@ -252,7 +278,7 @@ describe('the request line, built by hand', () => {
       durationMs: fc.double({ min: 0, max: 1e7, noNaN: true }).map((ms) => Math.abs(Math.round(ms * 10) / 10)),
       memberId: fc.option(fc.string({ unit: 'binary', maxLength: 60 }), { nil: undefined }),
       cache: fc.option(fc.oneof(fc.constantFrom('HIT' as const, 'STALE' as const, 'MISS' as const, 'PASS' as const), anyText as fc.Arbitrary<RequestLine['cache']>), { nil: undefined }),
-      aborted: fc.option(fc.constant(true), { nil: undefined }),
+      aborted: fc.option(fc.constant(true as const), { nil: undefined }),
     },
     { requiredKeys: ['requestId', 'method', 'path', 'route', 'status', 'durationMs'] },
   );
@@ -260,30 +286,30 @@ describe('the request line, built by hand', () => {
   it('is JSON that reads back as exactly its fields, whatever they hold', () => {
     fc.assert(
       fc.property(line, (fields) => {
-        const parsed = JSON.parse(`{${requestLineFields(fields)}}`) as Record<string, unknown>;
-        // Unset fields are left out, and so are an empty member id and cache result. Lone surrogates survive: JSON.stringify escapes them.
-        const expected = Object.fromEntries(Object.entries(fields).filter(([key, value]) => value !== undefined && !((key === 'memberId' || key === 'cache') && value === '')));
-        expect(parsed).toEqual(expected);
+        requestLogger().info(fields, 'request');
+        // Unset fields are left out. Lone surrogates survive: the line is checked before it is encoded as UTF-8.
+        const expected = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+        expect(written()).toEqual({ level: 30, time: expect.any(Number), ...expected, msg: 'request' });
       }),
       { numRuns: 500 },
     );
   });
+
+  it('has its secret fields blanked by pino’s redaction, as every record has', () => {
+    const secret = 's3cr3t-0123456789';
+    const fields = { requestId: 'req-1', method: 'GET', path: '/', route: '/', status: 200, durationMs: 1 };
+    const secrets = { authorization: `Bearer ${secret}`, cookie: `chrysalis_session=${secret}`, password: secret, token: secret, email: `${secret}@example.org` };
+    requestLogger().info({ ...fields, ...secrets }, 'request');
+    expect(lines.at(-1)).not.toContain(secret);
+    expect(written()).toMatchObject({ ...fields, authorization: '[redacted]', cookie: '[redacted]', password: '[redacted]', token: '[redacted]', email: '[redacted]' });
+  });
 });
 
 describe('standard output in production', () => {
-  /** Runs a script that logs through lib/server/log with NODE_ENV=production and returns what it printed. */
-  function run(script: string) {
-    const log = path.join(process.cwd(), 'lib/server/log/index.ts');
-    const tsx = path.join(process.cwd(), 'node_modules/.bin/tsx');
-    const source = `import { logger, writeBuiltRecord } from ${JSON.stringify(log)};\n${script}`;
-    const result = spawnSync(tsx, ['--eval', source], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info' } });
-    return { ...result, records: result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
-  }
-
   it('writes the records of a turn together, in order, across loggers, and large batches whole', () => {
-    const { records, status } = run(`
-      for (let i = 0; i < 2000; i += 1) writeBuiltRecord('info', '"n":' + i + ',"pad":"' + 'x'.repeat(100) + '"', 'request');
-      logger('test').warn({ n: 2000 }, 'after');
+    const { records, status } = runInProduction(`
+      for (let i = 0; i < 2000; i += 1) requests.requestLogger().info({ n: i, pad: 'x'.repeat(100) }, 'request');
+      log.logger('test').warn({ n: 2000 }, 'after');
     `);
     expect(status).toBe(0);
     expect(records.map((record) => record.n)).toEqual(Array.from({ length: 2001 }, (_, i) => i));
@@ -293,10 +319,10 @@ describe('standard output in production', () => {
   it.each([
     ['process.exit()', `process.exit(3);`, 3],
     ['an uncaught exception', `throw new Error('crash');`, 1],
-    ['a fatal record then process.exit(1)', `logger('test').fatal('stopping'); process.exit(1);`, 1],
+    ['a fatal record then process.exit(1)', `log.logger('test').fatal('stopping'); process.exit(1);`, 1],
   ])('loses no record written before %s', (_, ending, code) => {
-    const { records, status } = run(`
-      for (let i = 0; i < 3; i += 1) writeBuiltRecord('info', '"n":' + i, 'request');
+    const { records, status } = runInProduction(`
+      for (let i = 0; i < 3; i += 1) requests.requestLogger().info({ n: i }, 'request');
       ${ending}
     `);
     expect(status).toBe(code);

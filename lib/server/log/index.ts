@@ -136,8 +136,6 @@ export function readableDestination(write: (text: string) => void = (text) => pr
 interface Anchor {
   storage: AsyncLocalStorage<LogContext>;
   logger?: Logger;
-  /** What built records (writeBuiltRecord) are written with, worked out from this LOG_LEVEL. */
-  built?: { levelSetting: string | undefined; threshold: number; pidField: string };
   /** Where the process's records go: stdout (JSON or readable) unless a test points them elsewhere (setLogSink). */
   sink?: DestinationStream;
   stdout?: DestinationStream;
@@ -238,28 +236,6 @@ const processDestination: DestinationStream = {
 /** The process's logger, made on first use; its records go to the sink of the moment. */
 export function getLogger(): Logger {
   return (anchor.logger ??= createLogger({ json: json(), destination: processDestination }));
-}
-
-/**
- * Writes a record whose fields the caller has already made into JSON (`"name":value,…`), in pino's
- * format: `{"level":30,"time":…,"pid":…,<fields>,"msg":…}`. It is for the per-request line
- * (lib/server/log/requests.ts), the one record every request writes: built field by field from values
- * already fit for a log (a scrubbed path, a route label, numbers, ids), carrying its request id itself.
- * It skips what makes getLogger() safe for arbitrary records (redaction, message scrubbing, the context
- * mixin) and pino's general serialisation: at page-cache rates those cost a fifth of a hit (decisions
- * 029 and 040). Never give it anything else.
- */
-export function writeBuiltRecord(level: 'debug' | 'info' | 'error', fieldsJson: string, msg: string): void {
-  // Worked out again only when LOG_LEVEL changes (a string comparison; parsing it on every request would not be).
-  const levelSetting = process.env.LOG_LEVEL;
-  if (!anchor.built || anchor.built.levelSetting !== levelSetting) {
-    // pino's numeric levels; `silent` has none and lets nothing through.
-    const threshold = pino.levels.values[logLevelSchema.parse(levelSetting)] ?? Infinity;
-    anchor.built = { levelSetting, threshold, pidField: json() ? `,"pid":${process.pid}` : '' };
-  }
-  const value = pino.levels.values[level]!;
-  if (value < anchor.built.threshold) return;
-  processDestination.write(`{"level":${value},"time":${Date.now()}${anchor.built.pidField},${fieldsJson},"msg":${JSON.stringify(msg)}}\n`);
 }
 
 /** Sends the process's records (JSON lines) to a destination instead of stdout; undefined restores stdout (tests). */

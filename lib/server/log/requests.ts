@@ -6,12 +6,14 @@
  * Deliberately plain Node (no server-only marker, no app imports): scripts/serve.ts imports it.
  */
 import { randomUUID } from 'node:crypto';
-import { METHODS, ServerResponse, type IncomingMessage } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+
+import type { Logger } from 'pino';
 
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/connection-loss';
 import { metrics } from '../metrics';
 
-import { runWithLogContext, scrubPath, writeBuiltRecord, type LogContext } from './index';
+import { getLogger, REDACT_PATHS, REDACTED, runWithLogContext, scrubPath, type LogContext } from './index';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -51,7 +53,7 @@ interface Finished {
   internal: boolean;
 }
 
-/** The fields of a request's line, as written. */
+/** The fields of a request's line, as written: top-level values only, none an object (see requestLogger). */
 export interface RequestLine {
   /** A UUID, or a trusted proxy's id that VALID_REQUEST_ID allowed. */
   requestId: string;
@@ -64,28 +66,24 @@ export interface RequestLine {
   durationMs: number;
   memberId?: string;
   cache?: RequestContext['cache'];
-  aborted?: boolean;
+  aborted?: true;
 }
 
-/** Method names and cache results: words with nothing JSON would escape. */
-const PLAIN_WORDS = new Set<string>([...METHODS, 'HIT', 'STALE', 'MISS', 'PASS']);
+/**
+ * REDACT_PATHS that name a top-level field (`token`, `email`…). The others (`*.token`, `headers.cookie`…)
+ * name fields inside an object, which a request line never has; given to pino they would make it run its
+ * wildcard redactor on every field of every line, several times the cost of the line itself (decision 045).
+ */
+export const TOP_LEVEL_REDACT_PATHS = REDACT_PATHS.filter((path) => /^[A-Za-z_$][\w$]*$/.test(path));
+
+let requestLog: Logger | undefined;
 
 /**
- * A request line's fields as JSON (`"requestId":…,"method":…`, no braces), in this order, for
- * writeBuiltRecord. Built by hand, not by JSON.stringify of an object (decision 040). The request id,
- * the method and the cache result are put between quotes as they are when they are what they should be
- * (an id VALID_REQUEST_ID allows, a known method, one of the four results), which is always on the
- * server's paths; anything else, and every other string, goes through JSON.stringify.
- * test/unit/logging.test.ts checks the result against JSON.parse for any value of every field.
+ * The request line's logger, made once per process: a child of the process's logger, so the same
+ * destination, level, `pid` and message scrubbing, with pino's redaction of the top-level paths.
  */
-export function requestLineFields(line: RequestLine): string {
-  const requestId = VALID_REQUEST_ID.test(line.requestId) ? `"${line.requestId}"` : JSON.stringify(line.requestId);
-  const method = PLAIN_WORDS.has(line.method) ? `"${line.method}"` : JSON.stringify(line.method);
-  let fields = `"requestId":${requestId},"method":${method},"path":${JSON.stringify(line.path)},"route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs}`;
-  if (line.memberId) fields += `,"memberId":${JSON.stringify(line.memberId)}`;
-  if (line.cache) fields += `,"cache":${PLAIN_WORDS.has(line.cache) ? `"${line.cache}"` : JSON.stringify(line.cache)}`;
-  if (line.aborted) fields += ',"aborted":true';
-  return fields;
+export function requestLogger(): Logger {
+  return (requestLog ??= getLogger().child({}, { redact: { paths: TOP_LEVEL_REDACT_PATHS, censor: REDACTED } }));
 }
 
 /** Writes the request's line and counts it. */
@@ -97,19 +95,23 @@ function record(context: RequestContext, options: ObserveOptions, { method = 'GE
     httpRequests.inc({ method, route, status: String(status) });
     httpDuration.observe({ method, route }, ms / 1000);
   }
-  const fields = requestLineFields({
+  const level = internal ? 'debug' : status >= 500 ? 'error' : 'info';
+  const log = requestLogger();
+  // Page-cache fills are at debug, off in production: their line is not even put together.
+  if (!log.isLevelEnabled(level)) return;
+  const line: RequestLine = {
     requestId: context.requestId,
     method,
     path: scrubPath(url),
     route,
     status,
     durationMs: Math.round(ms * 10) / 10,
+    // pino leaves out fields that are undefined.
     memberId: context.memberId,
     cache: context.cache,
-    aborted,
-  });
-  if (internal) writeBuiltRecord('debug', fields, 'page cache fill');
-  else writeBuiltRecord(status >= 500 ? 'error' : 'info', fields, 'request');
+    aborted: aborted || undefined,
+  };
+  log[level](line, internal ? 'page cache fill' : 'request');
 }
 
 /** What observeRequest keeps on a response until its line is written. */
