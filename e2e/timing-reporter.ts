@@ -10,8 +10,8 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
  * time (FullResult.startTime) is taken before Playwright starts its web server, and onBegin is called after global setup.
  */
 interface Options {
-  /** The JSON record of the run, relative to the working directory. */
-  outputFile: string;
+  /** The JSON record of the run, relative to the working directory (default e2e-timing/run.json, as from `--reporter`). */
+  outputFile?: string;
   /** How many of the slowest tests and files to print. */
   top?: number;
 }
@@ -46,7 +46,7 @@ export default class TimingReporter implements Reporter {
   private rootDir = process.cwd();
   private readonly tests = new Map<TestCase, TimedTest>();
 
-  constructor(private readonly options: Options) {}
+  constructor(private readonly options: Options = {}) {}
 
   onBegin(config: FullConfig, _suite: Suite) {
     this.begunAt = Date.now();
@@ -74,8 +74,8 @@ export default class TimingReporter implements Reporter {
     const endedAt = startedAt + result.duration;
     const begunAt = this.begunAt || endedAt;
     const tests = [...this.tests.values()];
-    const setupMs = begunAt - startedAt;
-    const testsMs = endedAt - begunAt;
+    const setupMs = Math.round(begunAt - startedAt);
+    const testsMs = Math.round(endedAt - begunAt);
     const busyMs = tests.reduce((total, test) => total + test.durationMs, 0);
     const top = this.options.top ?? 12;
     const lines = [
@@ -94,7 +94,7 @@ export default class TimingReporter implements Reporter {
         .slice(0, top)
         .map((test) => `  ${seconds(test.durationMs).padStart(7)}  [${test.project}] ${test.file} › ${test.title}${test.attempts > 1 ? ` (${test.attempts} attempts)` : ''}`),
     ];
-    const outputFile = path.resolve(this.options.outputFile);
+    const outputFile = path.resolve(this.options.outputFile ?? 'e2e-timing/run.json');
     mkdirSync(path.dirname(outputFile), { recursive: true });
     writeFileSync(outputFile, JSON.stringify({ startedAt: new Date(startedAt).toISOString(), status: result.status, setupMs, testsMs, workers: this.workers, tests }, null, 2));
     console.log(`\n${lines.map((line) => `[timing] ${line}`).join('\n')}\n[timing] written to ${path.relative(process.cwd(), outputFile)}`);
