@@ -47,7 +47,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  // Every run prints where its time went and keeps it in e2e-timing/ (e2e/timing-reporter.ts, decision 048).
+  reporter: [['list'], ...(process.env.CI ? [] : [['html', { open: 'never' }] as const]), ['./e2e/timing-reporter.ts', { outputFile: 'e2e-timing/main.json' }]],
   timeout: 30_000,
   // Fifteen seconds for an expectation to come true (Playwright's default is five): the run shares two cores
   // between two browsers, the server and its ffmpeg jobs, and on a slow machine at a load average of ten a
@@ -74,6 +75,9 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium },
       grepInvert: /@mobile-only/,
     },
+    // 375 px runs only what the width changes (decision 048): a test tagged @mobile (run at both widths) or
+    // @mobile-only checks layout (no sideways scroll, sizes, what a narrow screen shows), takes the narrow
+    // screen's own way (the Menu panel), or keeps screenshots at both widths for review. Behaviour alone runs at 1280.
     {
       name: 'mobile',
       dependencies: ['empty-site'],

@@ -24,9 +24,11 @@ export const NGINX_E2E = {
 export default defineConfig({
   testDir: './e2e',
   testMatch: /nginx\.smoke\.ts/,
+  // Its own folder: the default (test-results/) is emptied when a run starts, and would lose the main run's traces.
+  outputDir: 'test-results/nginx',
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  reporter: [['list'], ...(process.env.CI ? [] : [['html', { open: 'never', outputFolder: 'playwright-report/nginx' }] as const]), ['./e2e/timing-reporter.ts', { outputFile: 'e2e-timing/nginx.json' }]],
   timeout: 60_000,
   use: {
     baseURL: NGINX_E2E.origin,

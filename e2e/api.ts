@@ -31,11 +31,25 @@ export function recordSecrets(...secrets: (string | undefined)[]): void {
 /** Each API visitor gets its own address, as real members do, so per-address rate limits stay out of the way. */
 export const visitor = () => ({ 'x-forwarded-for': `10.${200 + Math.floor(Math.random() * 50)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}` });
 
-/** A short real H.264/AAC clip made with ffmpeg into dir. */
+/**
+ * The clips this worker process has made, by length and size. Spec files make theirs in beforeAll, which runs
+ * again in every worker and after every worker restart: each was an ffmpeg encode on a busy runner for bytes
+ * made before (decision 048).
+ */
+const madeClips = new Map<string, Buffer>();
+
+/** A short real H.264/AAC clip made with ffmpeg (once per worker for each length and size), written into dir. */
 export function makeClip(dir: string, name = 'clip.mp4', seconds = 2, size = '320x240'): Buffer {
   const file = path.join(dir, name);
+  const made = madeClips.get(`${seconds}s ${size}`);
+  if (made) {
+    writeFileSync(file, made);
+    return made;
+  }
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${size}:rate=25`, '-f', 'lavfi', '-i', `sine=duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file]);
-  return readFileSync(file);
+  const clip = readFileSync(file);
+  madeClips.set(`${seconds}s ${size}`, clip);
+  return clip;
 }
 
 /** The newest link matching `pattern` (its first group) mailed to an address (from the server's .eml outbox). */

@@ -160,7 +160,7 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   await shot(page, 'linked-reply');
 });
 
-test('deleting a comment with replies says they go too @mobile', async ({ confirmedPage: page, request }) => {
+test('deleting a comment with replies says they go too', async ({ confirmedPage: page, request }) => {
   test.setTimeout(120_000);
   const { id } = await publicVideo(request, `Cascade ${unique()}`);
   const author = await verifiedMember(request, 'cascade');
@@ -214,7 +214,7 @@ test('share: copy the link with the Clipboard API, see the embed code @mobile', 
   expect((await request.get(`/embed/${id}`)).status()).toBe(200);
 });
 
-test('share: where the clipboard is refused, the link is selected for the keyboard @mobile', async ({ confirmedPage: page, request }) => {
+test('share: where the clipboard is refused, the link is selected for the keyboard', async ({ confirmedPage: page, request }) => {
   test.setTimeout(120_000);
   const { id } = await publicVideo(request, `No clipboard ${unique()}`);
   await page.addInitScript(() => {
