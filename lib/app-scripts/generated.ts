@@ -44,5 +44,11 @@ export const SPECULATION_RULES: AppScript = {
   hash: "'sha256-nv38Sr+wBo6UqB39OYpF0G2FyYIAgAaKSdWUgfXxdXQ='",
 };
 
-/** Every one of them, in the order the nonce policy lists their hashes (lib/http/page-policy.ts). */
+/** playEmbedOnConfirm(), from source/embed-player.ts. */
+export const EMBED_PLAYER_SCRIPT: AppScript = {
+  text: "(()=>{function t(){document.getElementById(\"confirm\")?.addEventListener(\"click\",()=>{document.getElementById(\"gate\")?.remove();let e=document.getElementById(\"player\");e.play().catch(()=>{}),e.addEventListener(\"playing\",()=>fetch(e.dataset.viewUrl,{method:\"POST\",credentials:\"same-origin\"}).catch(()=>{}),{once:!0})})}t();})();",
+  hash: "'sha256-cN1EZ9IDWUw0Vss21OhO9MuqNuSLXIrGjaym0JFjY0k='",
+};
+
+/** Those of the site's pages, in the order the nonce policy lists their hashes (lib/http/page-policy.ts). */
 export const APP_SCRIPTS: readonly AppScript[] = [AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT, PLAYER_START_SCRIPT, SPECULATION_RULES];

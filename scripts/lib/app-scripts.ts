@@ -13,6 +13,7 @@ import path from 'node:path';
 
 import { AGE_CONFIRMED_KEY, WIDE_HEADER_MEDIA } from '../../lib/app-scripts/constants';
 import { bootAgeGate, readyAgeGate } from '../../lib/app-scripts/source/age-gate';
+import { playEmbedOnConfirm } from '../../lib/app-scripts/source/embed-player';
 import { bootHeader, readyHeader } from '../../lib/app-scripts/source/header';
 import { startPlayerBeforeScript } from '../../lib/app-scripts/source/player-start';
 import { SPECULATION_RULES } from '../../lib/app-scripts/source/speculation-rules';
@@ -31,6 +32,8 @@ interface ScriptSource {
   about: string;
   /** The text of the inline script. */
   compile(): string;
+  /** On the site's pages (APP_SCRIPTS, allowed by every page policy), or only on a page of its own. */
+  onSitePages: boolean;
 }
 
 /** A script that calls `run(...args)` from source/<file>.ts; the arguments are constants, written in as JSON. */
@@ -40,14 +43,15 @@ function call<A extends unknown[]>(name: string, file: string, run: (...args: A)
     name,
     about: `${invocation}, from source/${file}.ts`,
     compile: () => bundle(`import { ${run.name} } from './${file}';\n${invocation};\n`),
+    onSitePages: true,
   };
 }
 
 function json(name: string, file: string, value: unknown): ScriptSource {
-  return { name, about: `JSON of source/${file}.ts`, compile: () => JSON.stringify(value) };
+  return { name, about: `JSON of source/${file}.ts`, compile: () => JSON.stringify(value), onSitePages: true };
 }
 
-/** In the order the nonce policy lists their hashes. */
+/** The site's in the order the nonce policy lists their hashes. */
 const SCRIPTS: readonly ScriptSource[] = [
   call('AGE_GATE_BOOT_SCRIPT', 'age-gate', bootAgeGate, AGE_CONFIRMED_KEY),
   call('AGE_GATE_READY_SCRIPT', 'age-gate', readyAgeGate),
@@ -55,6 +59,7 @@ const SCRIPTS: readonly ScriptSource[] = [
   call('HEADER_READY_SCRIPT', 'header', readyHeader),
   call('PLAYER_START_SCRIPT', 'player-start', startPlayerBeforeScript),
   json('SPECULATION_RULES', 'speculation-rules', SPECULATION_RULES),
+  { ...call('EMBED_PLAYER_SCRIPT', 'embed-player', playEmbedOnConfirm), onSitePages: false },
 ];
 
 function bundle(entry: string): string {
@@ -94,8 +99,8 @@ export function generateAppScripts(): string {
     '}',
     '',
     ...constants,
-    "/** Every one of them, in the order the nonce policy lists their hashes (lib/http/page-policy.ts). */",
-    `export const APP_SCRIPTS: readonly AppScript[] = [${SCRIPTS.map(({ name }) => name).join(', ')}];`,
+    "/** Those of the site's pages, in the order the nonce policy lists their hashes (lib/http/page-policy.ts). */",
+    `export const APP_SCRIPTS: readonly AppScript[] = [${SCRIPTS.filter(({ onSitePages }) => onSitePages).map(({ name }) => name).join(', ')}];`,
     '',
   ].join('\n');
 }
