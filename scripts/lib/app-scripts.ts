@@ -51,7 +51,7 @@ function json(name: string, file: string, value: unknown): ScriptSource {
   return { name, about: `JSON of source/${file}.ts`, compile: () => JSON.stringify(value), onSitePages: true };
 }
 
-/** The site's in the order the nonce policy lists their hashes. */
+/** The site pages' scripts in the order the nonce policy lists their hashes, then the embed page's own. */
 const SCRIPTS: readonly ScriptSource[] = [
   call('AGE_GATE_BOOT_SCRIPT', 'age-gate', bootAgeGate, AGE_CONFIRMED_KEY),
   call('AGE_GATE_READY_SCRIPT', 'age-gate', readyAgeGate),
