@@ -1,14 +1,12 @@
 import type { Metadata, Viewport } from 'next';
 import { Suspense, type ReactNode } from 'react';
 
-import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
-import { HEADER_BOOT_SCRIPT } from '@/components/shell/header-script';
 import { SessionProvider } from '@/components/session/SessionProvider';
-import { SPECULATION_RULES } from '@/components/shell/speculation-rules';
 import { AgeGate } from '@/components/shell/AgeGate';
 import { RegionBlockedModal } from '@/components/shell/RegionBlockedModal';
 import { DeferredScrollToTop } from '@/components/shell/deferred';
 import { StaticSiteFooter, StaticSiteHeader } from '@/components/shell/static';
+import { AGE_GATE_BOOT_SCRIPT, HEADER_BOOT_SCRIPT, SPECULATION_RULES } from '@/lib/app-scripts/generated';
 import { getConfig } from '@/lib/config/server';
 import { rootMetadata } from '@/lib/seo/metadata';
 
@@ -33,9 +31,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     // The boot script may set data-age-confirmed before React hydrates.
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: AGE_GATE_BOOT_SCRIPT }} />
-        <script dangerouslySetInnerHTML={{ __html: HEADER_BOOT_SCRIPT }} />
-        <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
+        <script dangerouslySetInnerHTML={{ __html: AGE_GATE_BOOT_SCRIPT.text }} />
+        <script dangerouslySetInnerHTML={{ __html: HEADER_BOOT_SCRIPT.text }} />
+        <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES.text }} />
       </head>
       <body>
         <SessionProvider>

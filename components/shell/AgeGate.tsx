@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 
-import { AGE_GATE_READY_SCRIPT } from './age-gate-boot';
+import { AGE_GATE_READY_SCRIPT } from '@/lib/app-scripts/generated';
+
 import { StaticAgeGateDialog } from './static';
 
 /**
  * Wraps the whole app. Until the visitor confirms they are 18 or older (once
  * per browser session), the app is blurred and `inert` (no focus, no clicks)
  * and a modal asks. The server always renders the gate closed over the app;
- * its buttons are answered by the inline scripts of age-gate-boot.ts, which
+ * its buttons are answered by the inline scripts of lib/app-scripts/source/age-gate.ts, which
  * also open the app at once for visitors who already confirmed this session:
  * no React state, so the gate works before the bundles have loaded. The dialog
  * is static markup (static.ts): the browser never hydrates it.
@@ -20,7 +21,7 @@ export function AgeGate({ siteName, children }: { siteName: string; children: Re
         {children}
       </div>
       <StaticAgeGateDialog siteName={siteName} />
-      <script dangerouslySetInnerHTML={{ __html: AGE_GATE_READY_SCRIPT }} />
+      <script dangerouslySetInnerHTML={{ __html: AGE_GATE_READY_SCRIPT.text }} />
     </>
   );
 }

@@ -1,11 +1,11 @@
 import { LogoMark } from '@/components/brand/LogoMark';
 import { ChevronDownIcon, CloseIcon, MenuIcon, SearchIcon } from '@/components/icons';
+import { HEADER_READY_SCRIPT } from '@/lib/app-scripts/generated';
 import { CATEGORIES } from '@/lib/site';
 
 import { DeferredAccountArea as AccountArea } from './deferred';
-import { HEADER_READY_SCRIPT } from './header-script';
 
-/** The nav links, in the navbar and again in the mobile menu; `aria-current` is set by the header script (header-script.ts). */
+/** The nav links, in the navbar and again in the mobile menu; `aria-current` is set by the header script (lib/app-scripts/source/header.ts). */
 function NavItems({ idPrefix }: { idPrefix: string }) {
   const menuId = `${idPrefix}-categories`;
   return (
@@ -56,8 +56,8 @@ function SearchBox({ id }: { id: string }) {
 
 /**
  * The navbar, and below 1024 px a toggle for the mobile menu (a popover). Static markup (static.ts): rendered by the
- * server only; its only client parts are the account islands, everything else is the markup and the inline script of
- * header-script.ts.
+ * server only; its only client parts are the account islands, everything else is the markup and the inline scripts of
+ * lib/app-scripts/source/header.ts.
  */
 export function SiteHeader({ siteName }: { siteName: string }) {
   return (
@@ -89,7 +89,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
         </nav>
         <AccountArea panel="mobile-menu" />
       </div>
-      <script dangerouslySetInnerHTML={{ __html: HEADER_READY_SCRIPT }} />
+      <script dangerouslySetInnerHTML={{ __html: HEADER_READY_SCRIPT.text }} />
     </header>
   );
 }

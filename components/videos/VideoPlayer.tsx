@@ -1,8 +1,8 @@
 import { PlayIcon } from '@/components/icons';
+import { PLAYER_START_SCRIPT } from '@/lib/app-scripts/generated';
 import { formatDuration } from '@/lib/format/numbers';
 
 import type { PlayerSource } from './PlayerEnhancer';
-import { PLAYER_START_SCRIPT } from './player-start-script';
 import { DeferredPlayerEnhancer } from './deferred-player';
 
 interface PlayerProps extends PlayerSource {
@@ -49,7 +49,7 @@ export function VideoPlayer({ streamVideoId, title, poster, durationSeconds = nu
         )}
         <DeferredPlayerEnhancer videoId={videoId} streamVideoId={streamVideoId} mp4Url={mp4Url} hlsUrl={hlsUrl} countView={countView} allowAutoplay={allowAutoplay} />
       </div>
-      {withStart && <script dangerouslySetInnerHTML={{ __html: PLAYER_START_SCRIPT }} />}
+      {withStart && <script dangerouslySetInnerHTML={{ __html: PLAYER_START_SCRIPT.text }} />}
     </>
   );
 }

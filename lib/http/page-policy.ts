@@ -4,22 +4,19 @@
  * which Next writes on every script it renders (proxy.ts); pages the page
  * cache serves allow them by hash, computed from the finished HTML.
  */
-import { AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT } from '../../components/shell/age-gate-boot';
-import { HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT } from '../../components/shell/header-script';
-import { SPECULATION_RULES } from '../../components/shell/speculation-rules';
-import { PLAYER_START_SCRIPT } from '../../components/videos/player-start-script';
-import { contentSecurityPolicy, nonceSource, scriptHashSource, type PolicySettings } from './content-security-policy';
+import { APP_SCRIPTS } from '../app-scripts/generated';
+import { contentSecurityPolicy, nonceSource, type PolicySettings } from './content-security-policy';
 import { pageScriptHashes } from './inline-scripts';
 
 /**
- * Inline scripts the app writes itself (the age gate's two scripts, the header's two, the player's start button and
- * the root layout's speculation rules, which the policy governs too). React gives them no nonce,
+ * Inline scripts the app writes itself (lib/app-scripts: the age gate's two scripts, the header's two, the player's
+ * start button and the root layout's speculation rules, which the policy governs too). React gives them no nonce,
  * and reading the nonce in the layout would make every page render per request, so they go by hash everywhere.
  */
-export const APP_INLINE_SCRIPTS: readonly string[] = [AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT, PLAYER_START_SCRIPT, SPECULATION_RULES];
+export const APP_INLINE_SCRIPTS: readonly string[] = APP_SCRIPTS.map((script) => script.text);
 
 export function noncePolicy(nonce: string, settings: PolicySettings): string {
-  return contentSecurityPolicy([nonceSource(nonce), ...APP_INLINE_SCRIPTS.map(scriptHashSource)], settings);
+  return contentSecurityPolicy([nonceSource(nonce), ...APP_SCRIPTS.map((script) => script.hash)], settings);
 }
 
 /**

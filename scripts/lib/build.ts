@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { writeAppScripts } from './app-scripts';
+
 const ROOT = process.cwd();
 const STAMP = path.join(ROOT, '.next', 'chrysalis-build.json');
 const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
@@ -57,6 +59,8 @@ export function buildIfNeeded(env: NodeJS.ProcessEnv = process.env): void {
  * and a stale `npm start` both build here: a build made either way is trusted the same. Exits the process if the build fails.
  */
 export function build(env: NodeJS.ProcessEnv = process.env): void {
+  // The inline scripts from their TypeScript sources first (decision 044): what ships is what the sources say.
+  if (writeAppScripts()) console.log('[build] rewrote lib/app-scripts/generated.ts from its sources');
   console.log('[build] building the production app (next build)…');
   // Taken before the build: a source edited while it runs must make the next start build again.
   const fingerprint = buildFingerprint(env);

@@ -1,7 +1,4 @@
-import { AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT } from '@/components/shell/age-gate-boot';
-import { HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT } from '@/components/shell/header-script';
-import { SPECULATION_RULES } from '@/components/shell/speculation-rules';
-import { PLAYER_START_SCRIPT } from '@/components/videos/player-start-script';
+import { AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT, PLAYER_START_SCRIPT, SPECULATION_RULES } from '@/lib/app-scripts/generated';
 import { contentSecurityPolicy, newNonce, scriptHashSource } from '@/lib/http/content-security-policy';
 import { inlineScripts, pageScriptHashes } from '@/lib/http/inline-scripts';
 import { APP_INLINE_SCRIPTS, hashPolicy, noncePolicy } from '@/lib/http/page-policy';
@@ -13,10 +10,10 @@ const NEXT_PAYLOAD = 'self.__next_f.push([1,"1:\\"$Sreact.fragment\\"\\n2:I[\\"x
 const TURBOPACK = '(globalThis["TURBOPACK"] || (globalThis["TURBOPACK"] = [])).push({"otherChunks":["static/chunks/a.js"],"runtimeModuleIds":[1]});';
 
 /** A page shaped like Next's output: the layout's boot script, JSON-LD, chunk scripts and the inline bootstrap. */
-const page = (extra = '') => `<!DOCTYPE html><html><head><script>${AGE_GATE_BOOT_SCRIPT}</script><script>${HEADER_BOOT_SCRIPT}</script><script type="speculationrules">${SPECULATION_RULES}</script>
+const page = (extra = '') => `<!DOCTYPE html><html><head><script>${AGE_GATE_BOOT_SCRIPT.text}</script><script>${HEADER_BOOT_SCRIPT.text}</script><script type="speculationrules">${SPECULATION_RULES.text}</script>
 <script src="/_next/static/chunks/main.js" async=""></script>
 <script type="application/ld+json" id="structured-data">{"name":"\\u003c/script\\u003e"}</script></head>
-<body><div class="app-root" inert><header><script>${HEADER_READY_SCRIPT}</script></header><!--$--><main>${extra}</main><!--/$--></div><script>${AGE_GATE_READY_SCRIPT}</script>
+<body><div class="app-root" inert><header><script>${HEADER_READY_SCRIPT.text}</script></header><!--$--><main>${extra}</main><!--/$--></div><script>${AGE_GATE_READY_SCRIPT.text}</script>
 <script id="_R_">${TURBOPACK}</script><script>${NEXT_BOOTSTRAP}</script><script>${NEXT_PAYLOAD}</script></body></html>`;
 
 describe('script hashes', () => {
@@ -43,13 +40,13 @@ describe('inline scripts of a page', () => {
   it('allow Next’s bootstrap, its payload pushes, Turbopack’s chunk list and the app’s own scripts and speculation rules, and no data block', () => {
     const { sources, unknown } = pageScriptHashes(page(), { appScripts: APP_INLINE_SCRIPTS });
     expect(unknown).toEqual([]);
-    expect(sources.sort()).toEqual([AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT, SPECULATION_RULES, TURBOPACK, NEXT_BOOTSTRAP, NEXT_PAYLOAD].map(scriptHashSource).sort());
+    expect(sources.sort()).toEqual([AGE_GATE_BOOT_SCRIPT.text, AGE_GATE_READY_SCRIPT.text, HEADER_BOOT_SCRIPT.text, HEADER_READY_SCRIPT.text, SPECULATION_RULES.text, TURBOPACK, NEXT_BOOTSTRAP, NEXT_PAYLOAD].map(scriptHashSource).sort());
   });
 
   it('allow speculation rules only when they are the app’s own, exactly', () => {
     const injected = '{"prerender":[{"where":{"href_matches":"/*"},"eagerness":"immediate"}]}';
     const { sources } = pageScriptHashes(page(`<script type="speculationrules">${injected}</script>`), { appScripts: APP_INLINE_SCRIPTS });
-    expect(sources).toContain(scriptHashSource(SPECULATION_RULES));
+    expect(sources).toContain(scriptHashSource(SPECULATION_RULES.text));
     expect(sources).not.toContain(scriptHashSource(injected));
   });
 
@@ -80,7 +77,7 @@ describe('page policies', () => {
   it('allow inline scripts of a page rendered now by nonce, and the app’s own scripts by hash, never unsafe-inline', () => {
     const nonce = newNonce();
     const policy = noncePolicy(nonce, { dev: false });
-    expect(directive(policy, 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' ${scriptHashSource(AGE_GATE_BOOT_SCRIPT)} ${scriptHashSource(AGE_GATE_READY_SCRIPT)} ${scriptHashSource(HEADER_BOOT_SCRIPT)} ${scriptHashSource(HEADER_READY_SCRIPT)} ${scriptHashSource(PLAYER_START_SCRIPT)} ${scriptHashSource(SPECULATION_RULES)}`);
+    expect(directive(policy, 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' ${scriptHashSource(AGE_GATE_BOOT_SCRIPT.text)} ${scriptHashSource(AGE_GATE_READY_SCRIPT.text)} ${scriptHashSource(HEADER_BOOT_SCRIPT.text)} ${scriptHashSource(HEADER_READY_SCRIPT.text)} ${scriptHashSource(PLAYER_START_SCRIPT.text)} ${scriptHashSource(SPECULATION_RULES.text)}`);
     expect(policy).toContain("object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'");
     expect(newNonce()).not.toBe(nonce);
     expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);

@@ -1,5 +1,4 @@
-import { AGE_GATE_BOOT_SCRIPT } from '@/components/shell/age-gate-boot';
-import { PLAYER_START_SCRIPT } from '@/components/videos/player-start-script';
+import { AGE_GATE_BOOT_SCRIPT, PLAYER_START_SCRIPT } from '@/lib/app-scripts/generated';
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,10 +15,10 @@ describe('withoutFrameworkScripts', () => {
       '<link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/a.js"/>',
       '<link rel="modulepreload" href="/_next/static/chunks/m.js">',
       '<link rel="preload" as="image" href="/media/poster.webp">',
-      `<script>${AGE_GATE_BOOT_SCRIPT}</script>`,
+      `<script>${AGE_GATE_BOOT_SCRIPT.text}</script>`,
       '<script src="/_next/static/chunks/a.js" async=""></script></head>',
       `<body><p>Text</p>${jsonLd}`,
-      `<div class="player"><video></video></div><script>${PLAYER_START_SCRIPT}</script>`,
+      `<div class="player"><video></video></div><script>${PLAYER_START_SCRIPT.text}</script>`,
       '<script nonce="abc">(self.__next_f=self.__next_f||[]).push([0])</script>',
       '<script nonce="abc">self.__next_f.push([1,"x > y"])</SCRIPT >',
       '<script src="/_next/static/chunks/b.js" data-title="a > b" async=""></script>',
@@ -29,17 +28,17 @@ describe('withoutFrameworkScripts', () => {
       [
         '<head><link rel="stylesheet" href="/_next/static/chunks/site.css" data-precedence="next"/>',
         '<link rel="preload" as="image" href="/media/poster.webp">',
-        `<script>${AGE_GATE_BOOT_SCRIPT}</script>`,
+        `<script>${AGE_GATE_BOOT_SCRIPT.text}</script>`,
         '</head>',
         `<body><p>Text</p>${jsonLd}`,
-        `<div class="player"><video></video></div><script>${PLAYER_START_SCRIPT}</script>`,
+        `<div class="player"><video></video></div><script>${PLAYER_START_SCRIPT.text}</script>`,
         '</body>',
       ].join(''),
     );
   });
 
   it('drops an inline script that only resembles an app script', () => {
-    expect(withoutFrameworkScripts(`<p>a</p><script>${AGE_GATE_BOOT_SCRIPT};alert(1)</script><p>b</p>`)).toBe('<p>a</p><p>b</p>');
+    expect(withoutFrameworkScripts(`<p>a</p><script>${AGE_GATE_BOOT_SCRIPT.text};alert(1)</script><p>b</p>`)).toBe('<p>a</p><p>b</p>');
   });
 
   it('drops every inline script a browser runs, a module too, and keeps those it does not run', () => {

@@ -1,30 +1,15 @@
+import { EMBED_PLAYER_SCRIPT } from '@/lib/app-scripts/generated';
 import { getConfig } from '@/lib/config/server';
 import { escapeHtml } from '@/lib/html';
-import { scriptHashSource } from '@/lib/http/content-security-policy';
 import { loadVideoPage } from '@/lib/server/videos/video-page';
 import { absoluteUrl } from '@/lib/seo/metadata';
 
 type Context = { params: Promise<{ streamVideoId: string }> };
 
-/**
- * The player's one script: the same text for every video (it reads the view URL from the video element),
- * so the policy allows it by one hash and nothing else inline can run.
- */
-const PLAYER_SCRIPT = `
-  document.getElementById('confirm').addEventListener('click', function () {
-    document.getElementById('gate').remove();
-    var video = document.getElementById('player');
-    video.play().catch(function () {});
-    video.addEventListener('playing', function once() {
-      video.removeEventListener('playing', once);
-      fetch(video.dataset.viewUrl, { method: 'POST', credentials: 'same-origin' }).catch(function () {});
-    });
-  });
-`;
-
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  `script-src ${scriptHashSource(PLAYER_SCRIPT)}`,
+  // The player's one script (lib/app-scripts/source/embed-player.ts), and nothing else inline.
+  `script-src ${EMBED_PLAYER_SCRIPT.hash}`,
   "style-src 'unsafe-inline'",
   "img-src 'self'",
   "media-src 'self'",
@@ -68,7 +53,7 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
   <button id="confirm" type="button">I am 18 or older — play</button>
   <a href="${watchUrl}" target="_blank" rel="noopener">Watch on ${escapeHtml(siteName)}</a>
 </div>
-<script>${PLAYER_SCRIPT}</script>`;
+<script>${EMBED_PLAYER_SCRIPT.text}</script>`;
   return new Response(page(siteName, `${title} · ${escapeHtml(siteName)}`, body), { status: 200, headers });
 }
 
