@@ -29,14 +29,14 @@ const TEMPLATE_LOCK_KEY = 7_246_532;
 /** PostgreSQL's object_in_use: the template had a connection at that instant (another CREATE … TEMPLATE, a build). */
 const OBJECT_IN_USE = '55006';
 
-/** The first 12 hex digits of a SHA-256 over every file of the migrations folder, names and contents, plus `extra`. */
-function migrationsHash(extra: string): string {
+/** The first 12 hex digits of a SHA-256 over every file of a migrations folder, names and contents, plus `extra`. */
+export function migrationsHash(extra: string, folder = MIGRATIONS): string {
   const hash = createHash('sha256').update(extra);
-  const files = readdirSync(MIGRATIONS, { recursive: true, withFileTypes: true })
+  const files = readdirSync(folder, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(MIGRATIONS, path.join(entry.parentPath, entry.name)))
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
     .sort();
-  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(path.join(MIGRATIONS, file)));
+  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(path.join(folder, file)));
   return hash.digest('hex').slice(0, 12);
 }
 
