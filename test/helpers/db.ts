@@ -3,9 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-import { Client } from 'pg';
-
 import { openDatabase, type DatabaseHandle, type Engine } from '@/lib/db/open';
+
+import { adminQuery, copyPgliteTemplate, copyPostgresTemplate } from './db-template';
+
+/** For tests that open an embedded database themselves, or hand its DATA_DIR to a process of their own: migrated already. */
+export { copyPgliteTemplate };
 
 /**
  * The engines integration tests run on: PGlite always, PostgreSQL too when
@@ -23,10 +26,14 @@ export interface TestDatabase extends DatabaseHandle {
   databaseUrl?: string;
 }
 
-/** A fresh, migrated database: a temp PGlite directory, or a throwaway PostgreSQL database. */
+/**
+ * A fresh, migrated database: a temp PGlite directory, or a throwaway PostgreSQL database, each a copy of the
+ * run's migrated template (test/helpers/db-template.ts). openDatabase still runs the migrations, as no-ops.
+ */
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-test-'));
-  const options = engine === 'pglite' ? { dataDir } : { dataDir, databaseUrl: await createScratchDatabase() };
+  if (engine === 'pglite') copyPgliteTemplate(dataDir);
+  const options = engine === 'pglite' ? { dataDir } : { dataDir, databaseUrl: await createScratchDatabase('migrated') };
   let handle = await openDatabase(options);
   const testDatabase: TestDatabase = {
     ...handle,
@@ -47,26 +54,21 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   return testDatabase;
 }
 
-/** A throwaway database on the TEST_DATABASE_URL server, so each test file starts empty. */
-export async function createScratchDatabase(): Promise<string> {
+/**
+ * A throwaway database on the TEST_DATABASE_URL server, so each test file starts on its own: 'migrated' is a copy of
+ * the run's template, 'empty' has no tables at all (a restore target).
+ */
+export async function createScratchDatabase(contents: 'migrated' | 'empty'): Promise<string> {
+  const serverUrl = process.env.TEST_DATABASE_URL!;
   const name = `chrysalis_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE "${name}"`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
+  if (contents === 'migrated') await copyPostgresTemplate(serverUrl, name);
+  else await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
 export async function dropScratchDatabase(databaseUrl: string) {
   const name = new URL(databaseUrl).pathname.slice(1);
-  await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-}
-
-async function adminQuery(statement: string) {
-  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+  await adminQuery(process.env.TEST_DATABASE_URL!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }

@@ -75,7 +75,7 @@ describe.each(ENGINES)('npm run backup and npm run restore on %s', (engine: Engi
   /** An empty target: a fresh DATA_DIR, and for PostgreSQL an empty database. */
   async function emptyTarget(name: string) {
     const dataDir = path.join(work, name);
-    const databaseUrl = engine === 'postgres' ? await createScratchDatabase() : undefined;
+    const databaseUrl = engine === 'postgres' ? await createScratchDatabase('empty') : undefined;
     if (databaseUrl) scratch.push(databaseUrl);
     return { dataDir, databaseUrl, env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl } };
   }
@@ -276,7 +276,7 @@ describe.each(ENGINES)('npm run backup and npm run restore on %s', (engine: Engi
     // The other engine: PostgreSQL needs a server to point at (TEST_DATABASE_URL); without it only the PostgreSQL run checks this.
     if (engine === 'pglite' && !process.env.TEST_DATABASE_URL) return;
     const otherEngine = path.join(work, 'other-engine');
-    const other = engine === 'pglite' ? { DATA_DIR: otherEngine, DATABASE_URL: await createScratchDatabase() } : { DATA_DIR: otherEngine };
+    const other = engine === 'pglite' ? { DATA_DIR: otherEngine, DATABASE_URL: await createScratchDatabase('empty') } : { DATA_DIR: otherEngine };
     if (other.DATABASE_URL) scratch.push(other.DATABASE_URL);
     await expect(restoreInProcess(archive, other)).rejects.toThrow(/restore it with the same engine/);
     await expectNothingRestored({ dataDir: otherEngine, databaseUrl: other.DATABASE_URL });

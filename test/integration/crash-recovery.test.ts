@@ -15,7 +15,7 @@ import { recoverAfterCrash } from '@/lib/server/recovery';
 import { sweepQuarantine } from '@/lib/server/videos/quarantine';
 
 import { ORIGIN } from '../helpers/api';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { copyPgliteTemplate, createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { captureLogs } from '../helpers/logs';
 
 /**
@@ -42,6 +42,7 @@ const longAgo = new Date(Date.now() - 60_000);
 describe('the embedded database lock after kill -9', () => {
   it('is taken over at once when its owner is gone', async () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-crash-lock-'));
+    copyPgliteTemplate(directory);
     const script = path.join(directory, 'hold.ts');
     writeFileSync(
       script,

@@ -17,7 +17,7 @@ import { consume, resetLimiters } from '@/lib/server/rate-limit';
 import type { Job } from '@/lib/db/schema';
 
 import { call, ORIGIN } from '../helpers/api';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
+import { copyPgliteTemplate, createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { heldJobContext } from '../helpers/jobs';
 import { promoteToAdmin, TEST_TOTP_SECRET, verifiedMemberToken } from '../helpers/members';
 import { insertVideo, userId } from '../helpers/videos';
@@ -225,6 +225,7 @@ describe.each(ENGINES)('npm run jobs on %s', (engine) => {
 
   beforeAll(async () => {
     cliDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-jobs-cli-'));
+    if (engine === 'pglite') copyPgliteTemplate(cliDir);
     env = { DATA_DIR: cliDir };
     if (engine === 'postgres') {
       database = await createTestDatabase('postgres');

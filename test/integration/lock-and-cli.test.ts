@@ -5,6 +5,8 @@ import path from 'node:path';
 
 import { DatabaseLockedError, openDatabase } from '@/lib/db/open';
 
+import { copyPgliteTemplate } from '../helpers/db';
+
 const tsx = path.join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
 /** Runs one of our npm scripts' entry points the way npm does, with a controlled environment. */
@@ -25,6 +27,7 @@ describe('the embedded database lock', () => {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('gives a second opener a clear error instead of a second writer', async () => {
+    copyPgliteTemplate(dataDir);
     const first = await openDatabase({ dataDir });
     try {
       const second = openDatabase({ dataDir });
@@ -39,6 +42,7 @@ describe('the embedded database lock', () => {
   });
 
   it('stops npm run db:migrate in another process while the database is open', async () => {
+    copyPgliteTemplate(dataDir);
     const holder = await openDatabase({ dataDir });
     try {
       const run = runScript('scripts/db-migrate.ts', { DATA_DIR: dataDir });

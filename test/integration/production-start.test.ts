@@ -11,6 +11,7 @@ import { isBuildCurrent } from '../../scripts/lib/build';
 import { E2E_PORT, ORIGIN } from '../../scripts/lib/e2e-env';
 import { killSnapshot, snapshotTree } from '../../scripts/lib/proc';
 import { startServerProcess, stopServerProcess, waitForServer } from '../../scripts/lib/server-process';
+import { copyPgliteTemplate } from '../helpers/db';
 import { verifiedMemberToken } from '../helpers/members';
 import { mediaFixtures } from '../helpers/media';
 
@@ -129,6 +130,7 @@ describe('a production server', () => {
       // A member, made in the database before the server opens it (the session key is kept in DATA_DIR).
       process.env.DATA_DIR = dataDir;
       process.env.SITE_URL = ORIGIN;
+      copyPgliteTemplate(dataDir);
       const handle = await openDatabase({ dataDir });
       installDatabase(handle);
       const token = await verifiedMemberToken(handle.db, 'crash_uploader');

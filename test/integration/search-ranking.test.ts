@@ -167,7 +167,7 @@ describe.each(ENGINES)('search ranking on %s', (engine) => {
 
 // The package can be installed after the site has its data: the next start builds the index (lib/db/open.ts).
 (ENGINES.includes('postgres') ? it : it.skip)('builds the RUM index at the next start when rum was installed after the migration', async () => {
-  const databaseUrl = await createScratchDatabase();
+  const databaseUrl = await createScratchDatabase('migrated');
   try {
     let handle = await openDatabase({ dataDir, databaseUrl });
     await handle.db.execute(sql`DROP EXTENSION rum CASCADE`);
