@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 import { AGE_GATE_READY_SCRIPT } from './age-gate-boot';
-import { StaticAgeGateDialog } from './static';
+import { AgeGateDialog } from './AgeGateDialog';
 
 /**
  * Wraps the whole app. Until the visitor confirms they are 18 or older (once
@@ -9,8 +9,7 @@ import { StaticAgeGateDialog } from './static';
  * and a modal asks. The server always renders the gate closed over the app;
  * its buttons are answered by the inline scripts of age-gate-boot.ts, which
  * also open the app at once for visitors who already confirmed this session:
- * no React state, so the gate works before the bundles have loaded. The dialog
- * is static markup (static.ts): the browser never hydrates it.
+ * no React state, so the gate works before the bundles have loaded.
  */
 export function AgeGate({ siteName, children }: { siteName: string; children: ReactNode }) {
   return (
@@ -19,7 +18,7 @@ export function AgeGate({ siteName, children }: { siteName: string; children: Re
       <div className="app-root" inert suppressHydrationWarning>
         {children}
       </div>
-      <StaticAgeGateDialog siteName={siteName} />
+      <AgeGateDialog siteName={siteName} />
       <script dangerouslySetInnerHTML={{ __html: AGE_GATE_READY_SCRIPT }} />
     </>
   );

@@ -8,8 +8,7 @@ import { STORAGE_KEYS } from '@/lib/storage-keys';
 /**
  * The root layout's inline scripts (age-gate-boot.ts, header-script.ts) for a document React drew in the browser,
  * where they never ran: Next's 404 pages. Each part does nothing when its script's mark on <html> shows the script
- * ran. Rendered by the not-found page only, and deferred (deferred.ts): Next loads the root not-found page's client
- * code with every page.
+ * ran. Rendered by the not-found page only.
  */
 export function ShellInBrowser() {
   useEffect(() => {

@@ -2,7 +2,7 @@ import { LogoMark } from '@/components/brand/LogoMark';
 import { ChevronDownIcon, CloseIcon, MenuIcon, SearchIcon } from '@/components/icons';
 import { CATEGORIES } from '@/lib/site';
 
-import { DeferredAccountArea as AccountArea } from './deferred';
+import { AccountArea } from './AccountArea';
 import { HEADER_READY_SCRIPT } from './header-script';
 
 /** The nav links, in the navbar and again in the mobile menu; `aria-current` is set by the header script (header-script.ts). */
@@ -55,9 +55,8 @@ function SearchBox({ id }: { id: string }) {
 }
 
 /**
- * The navbar, and below 1024 px a toggle for the mobile menu (a popover). Static markup (static.ts): rendered by the
- * server only; its only client parts are the account islands, everything else is the markup and the inline script of
- * header-script.ts.
+ * The navbar, and below 1024 px a toggle for the mobile menu (a popover). A server component: its menus are popovers
+ * answered by the browser and the inline scripts of header-script.ts; its only client component is the account area.
  */
 export function SiteHeader({ siteName }: { siteName: string }) {
   return (
