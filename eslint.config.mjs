@@ -28,6 +28,48 @@ const adminThroughActor = {
   },
 };
 
+/**
+ * Next's and React's private modules and objects (issue 34): what an app may use is their documented entry points
+ * (`next/navigation`, `next/dynamic`, `react`, `react-dom/client`…). A private module moves or changes shape in a
+ * minor release (decision 031's router contexts came from `next/dist/shared/lib`; decision 037 read React's id
+ * spelling), so they are refused everywhere, in static imports (no-restricted-imports) and in `require()` and
+ * `import()` (the rule below), as are React's internals objects by name.
+ */
+const FRAMEWORK_INTERNALS = {
+  group: ['next/dist', 'next/dist/**', 'react/cjs/**', 'react-dom/cjs/**', 'react/src/**', 'react-dom/src/**', 'react-server-dom-*/**', 'scheduler/cjs/**'],
+  message: "Next's and React's private modules change without notice: use their documented entry points (issue 34).",
+};
+const INTERNAL_SOURCE = /^(next\/dist(\/|$)|(react|react-dom|scheduler)\/(cjs|src)\/|react-server-dom-)/;
+const INTERNAL_NAME = /^__(SECRET|CLIENT|SERVER)_INTERNALS/;
+
+const noFrameworkInternals = {
+  meta: {
+    type: 'problem',
+    messages: {
+      source: "Next's and React's private modules change without notice: use their documented entry points (issue 34).",
+      name: "React's internals objects are not an API: use React's documented hooks and components (issue 34).",
+    },
+  },
+  create(context) {
+    const checkSource = (node) => {
+      if (node && node.type === 'Literal' && typeof node.value === 'string' && INTERNAL_SOURCE.test(node.value)) context.report({ node, messageId: 'source' });
+    };
+    const checkName = (node, name) => {
+      if (typeof name === 'string' && INTERNAL_NAME.test(name)) context.report({ node, messageId: 'name' });
+    };
+    return {
+      ImportExpression: (node) => checkSource(node.source),
+      'CallExpression[callee.name="require"]': (node) => checkSource(node.arguments[0]),
+      ExportNamedDeclaration: (node) => checkSource(node.source),
+      ExportAllDeclaration: (node) => checkSource(node.source),
+      Identifier: (node) => checkName(node, node.name),
+      Literal: (node) => checkName(node, node.value),
+    };
+  },
+};
+
+const chrysalis = { rules: { 'admin-through-actor': adminThroughActor, 'no-framework-internals': noFrameworkInternals } };
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -36,7 +78,11 @@ const config = [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Written for the pages router; with documents as the way to navigate (decision 030), <a href> is the rule.
       '@next/next/no-html-link-for-pages': 'off',
+      // Overridden below for .tsx and browser code, with these patterns repeated (a later block replaces the rule's options).
+      'no-restricted-imports': ['error', { patterns: [FRAMEWORK_INTERNALS] }],
+      'chrysalis/no-framework-internals': 'error',
     },
+    plugins: { chrysalis },
   },
   {
     // JSON-LD is rendered only by components/seo/JsonLd.tsx, whose jsonLdText escapes what members wrote.
@@ -50,7 +96,7 @@ const config = [
           message: 'Render JSON-LD with <JsonLd> (components/seo/JsonLd.tsx): it escapes text that could end the script element.',
         },
       ],
-      'no-restricted-imports': ['error', { paths: [NEXT_SEO, NEXT_LINK] }],
+      'no-restricted-imports': ['error', { paths: [NEXT_SEO, NEXT_LINK], patterns: [FRAMEWORK_INTERNALS] }],
     },
   },
   {
@@ -66,6 +112,7 @@ const config = [
             NEXT_SEO,
             NEXT_LINK,
           ],
+          patterns: [FRAMEWORK_INTERNALS],
         },
       ],
     },
@@ -82,7 +129,6 @@ const config = [
       'components/videos/VideoManage.tsx',
       'components/videos/VideoPageManage.tsx',
     ],
-    plugins: { chrysalis: { rules: { 'admin-through-actor': adminThroughActor } } },
     rules: { 'chrysalis/admin-through-actor': 'error' },
   },
   { ignores: ['.next/**', '.bench-floor-app/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/db/migrations/**'] },

@@ -4,8 +4,9 @@ import { Suspense, type ReactNode } from 'react';
 import { SessionProvider } from '@/components/session/SessionProvider';
 import { AgeGate } from '@/components/shell/AgeGate';
 import { RegionBlockedModal } from '@/components/shell/RegionBlockedModal';
-import { DeferredScrollToTop } from '@/components/shell/deferred';
-import { StaticSiteFooter, StaticSiteHeader } from '@/components/shell/static';
+import { ScrollToTop } from '@/components/shell/ScrollToTop';
+import { SiteFooter } from '@/components/shell/SiteFooter';
+import { SiteHeader } from '@/components/shell/SiteHeader';
 import { AGE_GATE_BOOT_SCRIPT, HEADER_BOOT_SCRIPT, SPECULATION_RULES } from '@/lib/app-scripts/generated';
 import { getConfig } from '@/lib/config/server';
 import { rootMetadata } from '@/lib/seo/metadata';
@@ -41,17 +42,17 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <a className="skip-link" href="#main">
             Skip to content
           </a>
-          <StaticSiteHeader siteName={siteName} />
+          <SiteHeader siteName={siteName} />
           <main id="main" tabIndex={-1}>
             {children}
           </main>
-          <StaticSiteFooter siteName={siteName} />
+          <SiteFooter siteName={siteName} />
         </AgeGate>
         <RegionBlockedModal siteName={siteName} />
         </SessionProvider>
         {/* It reads the URL's query: on prerendered pages that needs a Suspense boundary (rendered in the browser). */}
         <Suspense fallback={null}>
-          <DeferredScrollToTop />
+          <ScrollToTop />
         </Suspense>
       </body>
     </html>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 
 import { fullTitle } from '@/lib/seo/metadata';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
-import { DeferredShellInBrowser } from '@/components/shell/deferred';
+import { ShellInBrowser } from '@/components/shell/ShellInBrowser';
 
 export function generateMetadata(): Metadata {
   return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
@@ -12,7 +12,7 @@ export default function NotFound() {
   return (
     <section className="not-found" aria-labelledby="not-found-title">
       <WebSiteStructuredData path="/" name="Page not found" />
-      <DeferredShellInBrowser />
+      <ShellInBrowser />
       <span className="code" aria-hidden="true">
         404
       </span>

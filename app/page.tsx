@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import { SparkIcon } from '@/components/icons';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { DailyTaskSlot } from '@/components/tasks/DailyTaskSlot';
-import { DeferredVideoFeed as VideoFeed } from '@/components/videos/deferred-feed';
+import { VideoFeed } from '@/components/videos/VideoFeed';
 import { getConfig } from '@/lib/config/server';
 import { loadHomeFeeds } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';

@@ -108,7 +108,8 @@ test.describe('watching videos', () => {
       if (sent.url().includes(`/media/videos/${id}/hls/`)) hls.push(sent.url());
     });
     await page.goto(`/video/${id}`);
-    await expect(page.locator('[data-island="PlayerEnhancer"]')).not.toHaveAttribute('data-state');
+    // The page has hydrated (its Share button waits for that, issue 37), PlayerEnhancer with it.
+    await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeEnabled();
     await page.waitForTimeout(1_500);
     expect(hls, 'no playlist or segment before the first play').toEqual([]);
 
@@ -264,8 +265,8 @@ test.describe('watching videos', () => {
       await page.goto('/');
       await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('listitem')).toHaveCount(12, { timeout: 1_000 });
     }).toPass({ timeout: 12_000 });
-    // The feed's code comes after the page's first load and hydrates the server's cards in place (decision 031).
-    await expect(page.locator('[data-island="VideoFeed"][data-state="loading"]')).toHaveCount(0);
+    // The feed hydrates the server's cards in place: once a card's button is enabled, the page has hydrated.
+    await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('button', { name: /Watch later/ }).first()).toBeEnabled();
     expect(await page.evaluate(() => (window as unknown as { removedElements: string[] }).removedElements)).toEqual([]);
     const recent = page.getByRole('list', { name: 'Recent uploads' });
     await recent.getByRole('listitem').last().scrollIntoViewIfNeeded();

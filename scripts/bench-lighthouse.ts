@@ -70,7 +70,7 @@ const REPORT_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const CHROME_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const DEMO_CLIPS = 12;
-const DEMO_TIMEOUT_MS = 8 * 60 * 1000;
+const DEMO_TIMEOUT_MS = Number(process.env.BENCH_DEMO_TIMEOUT_MS ?? 480_000);
 const METRICS_PORT = PORT + 1;
 const FLOOR_PORT = PORT + 2;
 const SCRIPT_FREE_PORT = PORT + 3;

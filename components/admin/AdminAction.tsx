@@ -5,6 +5,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
 import { apiRequest } from '@/lib/client/http';
+import { useHydrated } from '@/lib/client/use-hydrated';
 
 import { useAdminAnnounce } from './AdminAnnouncer';
 
@@ -45,6 +46,7 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
   const router = useRouter();
   const announce = useAdminAnnounce();
   const id = useId();
+  const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((field) => [field.name, field.defaultValue ?? ''])));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -87,7 +89,8 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
   return (
     <div className="admin-action">
       {!open && (
-        <button ref={opener} type="button" className={buttonClass} disabled={busy} onClick={() => (needsForm ? setOpen(true) : void send())}>
+        // Disabled until the page hydrates (issue 37): a click on the server's HTML before then would be lost.
+        <button ref={opener} type="button" className={buttonClass} disabled={busy || !hydrated} aria-busy={!hydrated || undefined} onClick={() => (needsForm ? setOpen(true) : void send())}>
           {label}
         </button>
       )}

@@ -2,10 +2,7 @@
 
 import { useSession } from '@/components/session/SessionProvider';
 
-/**
- * The footer's Admin Panel link (spec section 2), shown to admins only; the footer itself is static markup. A list of
- * its own beside the footer's links: the island's wrapper may not sit inside their list.
- */
+/** The footer's Admin Panel link (spec section 2), shown to admins only: a list of its own beside the footer's links. */
 export function AdminFooterLink() {
   const { user } = useSession();
   if (!user?.isAdmin) return null;

@@ -5,6 +5,7 @@ import { lazy, Suspense, useId } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { FollowStateDto } from '@/lib/api-types';
+import { useHydrated } from '@/lib/client/use-hydrated';
 
 // A member's state and toggling (with SWR) load once the session has a member: visitors never fetch them.
 const MemberFollowButton = lazy(() => import('./MemberFollowButton').then((m) => ({ default: m.MemberFollowButton })));
@@ -29,6 +30,8 @@ interface FollowViewProps {
   /** Members get a toggle (aria-pressed); visitors a button that sends them to log in. */
   member: boolean;
   busy?: boolean;
+  /** Nothing can answer a click yet (the page is hydrating, the session or the member's code is on its way): disabled and busy. */
+  waiting?: boolean;
   error?: string | null;
   small: boolean;
   className?: string;
@@ -36,7 +39,7 @@ interface FollowViewProps {
 }
 
 /** Follow / Following as everyone sees it. */
-export function FollowView({ username, following, member, busy = false, error = null, small, className, onClick }: FollowViewProps) {
+export function FollowView({ username, following, member, busy = false, waiting = false, error = null, small, className, onClick }: FollowViewProps) {
   const errorId = useId();
   return (
     <span className={`follow${small ? ' follow-small' : ''}${className ? ` ${className}` : ''}`}>
@@ -44,8 +47,9 @@ export function FollowView({ username, following, member, busy = false, error = 
         type="button"
         className={`btn follow-button ${following ? 'btn-ghost' : 'btn-primary'}${small ? ' btn-small' : ''}`}
         aria-pressed={member ? following : undefined}
-        aria-busy={busy || undefined}
+        aria-busy={busy || waiting || undefined}
         aria-describedby={error ? errorId : undefined}
+        disabled={waiting}
         title={following ? `Unfollow ${username}` : `Follow ${username}`}
         data-testid="follow-button"
         onClick={onClick}
@@ -79,6 +83,7 @@ export function FollowButton(props: FollowButtonProps) {
   const router = useRouter();
   const pathname = usePathname();
   const { loading, user } = useSession();
+  const hydrated = useHydrated();
   const small = props.small ?? false;
   if (user) {
     if (user.username.toLowerCase() === props.username.toLowerCase()) return null;
@@ -90,17 +95,17 @@ export function FollowButton(props: FollowButtonProps) {
     );
   }
   // Until the session is known, a click could only guess whether to log in.
-  if (loading && !props.initial) return <FollowPlaceholder small={small} />;
+  const waiting = loading || !hydrated;
+  if (waiting && !props.initial) return <FollowPlaceholder small={small} />;
   return (
     <FollowView
       username={props.username}
       following={false}
       member={false}
+      waiting={waiting}
       small={small}
       className={props.className}
-      onClick={() => {
-        if (!loading) router.push(`/login?next=${encodeURIComponent(pathname || '/')}`);
-      }}
+      onClick={() => router.push(`/login?next=${encodeURIComponent(pathname || '/')}`)}
     />
   );
 }

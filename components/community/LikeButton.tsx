@@ -6,6 +6,7 @@ import { lazy, Suspense, useId } from 'react';
 import { HeartIcon } from '@/components/icons';
 import { useSession } from '@/components/session/SessionProvider';
 import type { LikeStateDto } from '@/lib/api-types';
+import { useHydrated } from '@/lib/client/use-hydrated';
 import { compactCount, countLabel } from '@/lib/format/numbers';
 
 export const OWN_VIDEO_TEXT = 'You cannot like your own video.';
@@ -34,8 +35,12 @@ interface LikeViewProps {
   own: boolean;
   busy?: boolean;
   error?: string | null;
-  /** Until the session and the member's own state are known, a click could only guess which way to go. */
-  phase: 'loading' | 'visitor' | 'member';
+  /**
+   * `loading` until the page has hydrated, the session is known and a member's code has arrived: the button is
+   * disabled and shown busy, since nothing could answer a click yet (issue 37). `fetching`: a member's button
+   * whose own state is on its way; it takes a click and applies it when the state arrives.
+   */
+  phase: 'loading' | 'visitor' | 'fetching' | 'member';
   onClick?: () => void;
 }
 
@@ -44,6 +49,7 @@ export function LikeView({ state, compact, own, busy = false, error = null, phas
   const errorId = useId();
   const count = countLabel(state.likes, 'like');
   const label = own ? `${count} (your video)` : `${state.liked ? 'Unlike' : 'Like'}, ${count}`;
+  const waiting = phase === 'loading';
   return (
     <span className={compact ? 'like like-compact' : 'like'}>
       <button
@@ -51,8 +57,9 @@ export function LikeView({ state, compact, own, busy = false, error = null, phas
         className="like-button"
         aria-pressed={own ? undefined : state.liked}
         aria-label={label}
-        aria-busy={busy || undefined}
+        aria-busy={busy || waiting || phase === 'fetching' || undefined}
         aria-describedby={error ? errorId : undefined}
+        disabled={waiting}
         title={own ? OWN_VIDEO_TEXT : undefined}
         data-own={own || undefined}
         data-state={phase}
@@ -80,6 +87,7 @@ export function LikeButton(props: LikeButtonProps) {
   const router = useRouter();
   const pathname = usePathname();
   const { loading, user } = useSession();
+  const hydrated = useHydrated();
   const compact = props.compact ?? false;
   const own = Boolean(user && user._id === props.ownerId);
   if (user) {
@@ -95,10 +103,8 @@ export function LikeButton(props: LikeButtonProps) {
       state={{ liked: false, likes: props.likes }}
       compact={compact}
       own={false}
-      phase={loading ? 'loading' : 'visitor'}
-      onClick={() => {
-        if (!loading) router.push(`/login?next=${encodeURIComponent(pathname || '/')}`);
-      }}
+      phase={loading || !hydrated ? 'loading' : 'visitor'}
+      onClick={() => router.push(`/login?next=${encodeURIComponent(pathname || '/')}`)}
     />
   );
 }

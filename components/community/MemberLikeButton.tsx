@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
@@ -18,12 +18,14 @@ const fetchState = ([, streamVideoId]: readonly [string, string, string]) => api
 /**
  * A member's like button (LikeButton loads it once the session has a member): their own state is filled in,
  * and a click shows the new state at once (SWR optimistic data) and rolls back with the server's message if
- * the call fails.
+ * the call fails. A click while the member's state is still being asked for is kept and applied once, when it
+ * arrives (issue 37): the button shows busy meanwhile.
  */
 export function MemberLikeButton({ streamVideoId, ownerId, likes, likedBy, compact = false }: LikeButtonProps) {
   const { user } = useSession();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [queued, setQueued] = useState(false);
   const pending = useRef(false);
 
   const known = user && likedBy ? { liked: likedBy.includes(user._id), likes } : undefined;
@@ -39,8 +41,12 @@ export function MemberLikeButton({ streamVideoId, ownerId, likes, likedBy, compa
   const own = Boolean(user && user._id === ownerId);
 
   async function toggle() {
-    // Until the session and the member's own state are known, a click could only guess which way to go.
-    if (pending.current || !user || !data) return;
+    if (pending.current || !user) return;
+    // Which way to go needs the member's own state: keep the click until it arrives (the effect below).
+    if (!data) {
+      setQueued(true);
+      return;
+    }
     if (own) {
       setError(OWN_VIDEO_TEXT);
       return;
@@ -64,14 +70,22 @@ export function MemberLikeButton({ streamVideoId, ownerId, likes, likedBy, compa
     }
   }
 
+  useEffect(() => {
+    if (!queued || !data) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the kept click is spent once, as the state arrives
+    setQueued(false);
+    void toggle();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- toggle reads this render's state, which is what is wanted
+  }, [queued, data]);
+
   return (
     <LikeView
       state={state}
       compact={compact}
       own={own}
-      busy={busy}
+      busy={busy || queued}
       error={error}
-      phase={data ? 'member' : 'loading'}
+      phase={data ? 'member' : 'fetching'}
       onClick={() => void toggle()}
     />
   );

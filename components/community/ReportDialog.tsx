@@ -2,6 +2,7 @@
 
 import { lazy, Suspense, useRef, useState } from 'react';
 
+import { useHydrated } from '@/lib/client/use-hydrated';
 import type { ReportTargetType } from '@/lib/report-reasons';
 
 // The form (and zod, which checks it as the API does) loads when a Report button is first pressed.
@@ -33,6 +34,7 @@ const DEFAULT_SUBJECT: Record<ReportTargetType, string> = { video: 'this video',
  * to the button when it closes.
  */
 export function ReportDialog({ targetType, target, label = 'Report', buttonAriaLabel, subject, className, buttonClassName }: ReportDialogProps) {
+  const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   // Each opening is a new modal: reopened right after Escape (before React re-rendered), the old one's <dialog> is already closed.
   const [opening, setOpening] = useState(0);
@@ -49,6 +51,9 @@ export function ReportDialog({ targetType, target, label = 'Report', buttonAriaL
         className={buttonClassName ?? `btn btn-ghost btn-small report-button${className ? ` ${className}` : ''}`}
         aria-haspopup="dialog"
         aria-label={buttonAriaLabel}
+        // Server HTML until the page hydrates: a click then would be lost, so the button waits, disabled (issue 37).
+        disabled={!hydrated}
+        aria-busy={!hydrated || undefined}
         onClick={() => {
           setOpening((count) => count + 1);
           setOpen(true);

@@ -5,7 +5,6 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 
 import type { UserDto } from '@/lib/api-types';
 import { readStorage, writeStorage } from '@/lib/client/browser-store';
-import { taskOfItsOwn } from '@/lib/client/own-task';
 import { onClientEvent } from '@/lib/client/client-events';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
@@ -39,11 +38,8 @@ type SessionClient = typeof import('./session-client');
 /** The session's API calls and the API client: loaded for a stored token or a member's action, never for a visitor's page. */
 const loadClient = (): Promise<SessionClient> => import('./session-client');
 
-/**
- * Never changes once the provider is mounted (see session-store.ts): the state is read from the store. Exported for
- * deferred islands, whose own React roots carry it (components/shell/deferred-island.tsx).
- */
-export const SessionContext = createContext<{ store: SessionStore; actions: SessionActions } | null>(null);
+/** Never changes once the provider is mounted (see session-store.ts): the state is read from the store. */
+const SessionContext = createContext<{ store: SessionStore; actions: SessionActions } | null>(null);
 
 const serverSession = () => SERVER_SESSION;
 
@@ -104,18 +100,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [endSession]);
 
   // Start-up: restore from the stored token; loading ends whether or not that works. Without one, nothing loads.
-  // In a task of its own, not in the page's passive effects (lib/client/own-task.ts): a document's first read of
-  // localStorage waits for the browser to hand the storage over, the store's change re-renders its readers
-  // synchronously, and the client's chunk is asked for by appending a <script>.
   useEffect(() => {
     let live = true;
-    const restored = taskOfItsOwn().then(() => {
-      const stored = readStorage('localStorage', STORAGE_KEYS.token);
-      if (!stored) return { token: null, user: null };
-      return loadClient()
-        .then((client) => client.restoreSession(stored))
-        .catch(() => ({ token: stored, user: null }));
-    });
+    const stored = readStorage('localStorage', STORAGE_KEYS.token);
+    const restored = stored
+      ? loadClient()
+          .then((client) => client.restoreSession(stored))
+          .catch(() => ({ token: stored, user: null }))
+      : Promise.resolve({ token: null, user: null });
     void restored.then((session) => {
       if (live) store.set({ token: session.token, user: session.user, loading: false });
     });

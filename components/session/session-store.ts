@@ -8,7 +8,7 @@ export interface SessionState {
   token: string | null;
 }
 
-/** The state the server renders with, and every hydration reads (a deferred island hydrating later too). */
+/** The state the server renders with, and hydration reads. */
 export const SERVER_SESSION: SessionState = Object.freeze({ loading: true, user: null, token: null });
 
 export interface SessionStore {
@@ -19,8 +19,7 @@ export interface SessionStore {
 
 /**
  * The session as an external store (useSyncExternalStore), not a context value that changes: a change re-renders only
- * the components that read it. The context that carries the store never changes, so the deferred islands' wrappers,
- * which hand it to the islands' own React roots (decision 031), are not rendered again at the session restore.
+ * the components that read it, not every component under the provider.
  */
 export function createSessionStore(initial: SessionState = SERVER_SESSION): SessionStore {
   let state = initial;

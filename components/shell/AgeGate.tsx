@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 
 import { AGE_GATE_READY_SCRIPT } from '@/lib/app-scripts/generated';
 
-import { StaticAgeGateDialog } from './static';
+import { AgeGateDialog } from './AgeGateDialog';
 
 /**
  * Wraps the whole app. Until the visitor confirms they are 18 or older (once
@@ -10,8 +10,7 @@ import { StaticAgeGateDialog } from './static';
  * and a modal asks. The server always renders the gate closed over the app;
  * its buttons are answered by the inline scripts of lib/app-scripts/source/age-gate.ts, which
  * also open the app at once for visitors who already confirmed this session:
- * no React state, so the gate works before the bundles have loaded. The dialog
- * is static markup (static.ts): the browser never hydrates it.
+ * no React state, so the gate works before the bundles have loaded.
  */
 export function AgeGate({ siteName, children }: { siteName: string; children: ReactNode }) {
   return (
@@ -20,7 +19,7 @@ export function AgeGate({ siteName, children }: { siteName: string; children: Re
       <div className="app-root" inert suppressHydrationWarning>
         {children}
       </div>
-      <StaticAgeGateDialog siteName={siteName} />
+      <AgeGateDialog siteName={siteName} />
       <script dangerouslySetInnerHTML={{ __html: AGE_GATE_READY_SCRIPT.text }} />
     </>
   );

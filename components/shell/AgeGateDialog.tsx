@@ -1,18 +1,13 @@
-import { useEffect, useRef } from 'react';
-
 import { LogoMark } from '@/components/brand/LogoMark';
 import { EXIT_URL } from '@/lib/site';
 
+import { AgeGateFocus } from './AgeGateFocus';
+
 /**
- * The age gate's dialog (AgeGate.tsx): its buttons are answered by the inline scripts of age-gate-boot.ts. Static
- * markup: this runs in the browser only where React draws the document there (a 404 page), whose code may arrive
- * after the stand-in for the inline scripts (ShellInBrowser) has run, so it takes the focus itself.
+ * The age gate's dialog (AgeGate.tsx), a server component: its buttons are answered by the inline scripts of
+ * age-gate-boot.ts (or, on a 404 page React draws in the browser, by ShellInBrowser, with AgeGateFocus for the focus).
  */
 export function AgeGateDialog({ siteName }: { siteName: string }) {
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!document.documentElement.dataset.ageConfirmed) confirm.current?.focus();
-  }, []);
   return (
     <div className="age-gate" role="dialog" aria-modal="true" aria-labelledby="age-gate-title" aria-describedby="age-gate-desc">
       <div className="age-gate-card">
@@ -23,7 +18,7 @@ export function AgeGateDialog({ siteName }: { siteName: string }) {
           least 18 years old and that viewing adult content is legal where you are.
         </p>
         <div className="age-gate-actions">
-          <button ref={confirm} type="button" className="btn btn-primary" data-age-gate="confirm">
+          <button type="button" className="btn btn-primary" data-age-gate="confirm">
             Yes, I am 18 or older
           </button>
           <button type="button" className="btn btn-ghost" data-age-gate="exit" data-exit-url={EXIT_URL}>
@@ -31,6 +26,7 @@ export function AgeGateDialog({ siteName }: { siteName: string }) {
           </button>
         </div>
         <p className="age-gate-fine">Your answer is remembered until you close this browser session.</p>
+        <AgeGateFocus />
         <noscript>
           <p>Please enable JavaScript to confirm your age and enter the site.</p>
         </noscript>

@@ -9,8 +9,7 @@ import { bootHeader, readyHeader } from '@/lib/app-scripts/source/header';
 /**
  * The root layout's inline scripts (lib/app-scripts/source/age-gate.ts, header.ts) for a document React drew in the browser,
  * where they never ran: Next's 404 pages. The same functions the scripts are compiled from, called with the same
- * constants, once each boot script's mark on <html> shows it did not run. Rendered by the not-found page only, and
- * deferred (deferred.ts): Next loads the root not-found page's client code with every page.
+ * constants, once each boot script's mark on <html> shows it did not run. Rendered by the not-found page only.
  */
 export function ShellInBrowser() {
   useEffect(() => {

@@ -1,7 +1,6 @@
 
+import { AdminFooterLink } from '@/components/admin/AdminFooterLink';
 import { RTA_LABEL } from '@/lib/site';
-
-import { DeferredAdminFooterLink } from './deferred';
 
 const MAIN_LINKS = [
   { href: '/community-standards', label: 'Community Standards' },
@@ -19,7 +18,7 @@ const LEGAL_LINKS = [
   { href: '/transparency', label: 'Transparency' },
 ] as const;
 
-/** The footer's links and note. Static markup (static.ts): rendered by the server only, but for the admin link's island. */
+/** The footer's links and note: a server component, but for the admins' link (AdminFooterLink). */
 export function SiteFooter({ siteName }: { siteName: string }) {
   return (
     <footer className="site-footer">
@@ -32,7 +31,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
               </li>
             ))}
           </ul>
-          <DeferredAdminFooterLink />
+          <AdminFooterLink />
         </nav>
         <ul className="footer-links footer-legal" aria-label="Legal">
           {LEGAL_LINKS.map((link) => (

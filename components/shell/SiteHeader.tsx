@@ -3,7 +3,7 @@ import { ChevronDownIcon, CloseIcon, MenuIcon, SearchIcon } from '@/components/i
 import { HEADER_READY_SCRIPT } from '@/lib/app-scripts/generated';
 import { CATEGORIES } from '@/lib/site';
 
-import { DeferredAccountArea as AccountArea } from './deferred';
+import { AccountArea } from './AccountArea';
 
 /** The nav links, in the navbar and again in the mobile menu; `aria-current` is set by the header script (lib/app-scripts/source/header.ts). */
 function NavItems({ idPrefix }: { idPrefix: string }) {
@@ -55,9 +55,9 @@ function SearchBox({ id }: { id: string }) {
 }
 
 /**
- * The navbar, and below 1024 px a toggle for the mobile menu (a popover). Static markup (static.ts): rendered by the
- * server only; its only client parts are the account islands, everything else is the markup and the inline scripts of
- * lib/app-scripts/source/header.ts.
+ * The navbar, and below 1024 px a toggle for the mobile menu (a popover). A server component: its menus are popovers
+ * answered by the browser and the inline scripts of
+ * lib/app-scripts/source/header.ts; its only client component is the account area.
  */
 export function SiteHeader({ siteName }: { siteName: string }) {
   return (

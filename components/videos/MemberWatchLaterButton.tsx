@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
@@ -17,18 +17,24 @@ const fetchIds = async () => (await apiRequest<{ streamVideoIds: string[] }>('/a
 /**
  * A member's Watch later button (WatchLaterButton loads it once the session has a member). Their saved ids
  * come from one shared request; a click shows the new state at once and rolls back with the server's message
- * if the call fails.
+ * if the call fails. A click before the list has arrived is kept and applied once, when it does (issue 37).
  */
 export function MemberWatchLaterButton({ streamVideoId, title, compact = false }: WatchLaterButtonProps) {
   const { user } = useSession();
   const [error, setError] = useState<string | null>(null);
+  const [queued, setQueued] = useState(false);
   const pending = useRef(false);
   const { data: ids, mutate } = useSWR(user ? idsKey(user._id) : null, fetchIds, { revalidateOnFocus: false, shouldRetryOnError: false });
   const saved = Boolean(user && ids?.includes(streamVideoId));
 
   async function toggle() {
-    if (pending.current || !ids) return;
-    const next = saved ? (ids ?? []).filter((id) => id !== streamVideoId) : [streamVideoId, ...(ids ?? [])];
+    if (pending.current) return;
+    // Which way to go needs the saved list: keep the click until it arrives (the effect below).
+    if (!ids) {
+      setQueued(true);
+      return;
+    }
+    const next = saved ? ids.filter((id) => id !== streamVideoId) : [streamVideoId, ...ids];
     pending.current = true;
     setError(null);
     try {
@@ -43,5 +49,24 @@ export function MemberWatchLaterButton({ streamVideoId, title, compact = false }
     }
   }
 
-  return <WatchLaterView streamVideoId={streamVideoId} title={title} compact={compact} saved={saved} error={error} phase={ids ? 'member' : 'loading'} onClick={() => void toggle()} />;
+  useEffect(() => {
+    if (!queued || !ids) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the kept click is spent once, as the list arrives
+    setQueued(false);
+    void toggle();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- toggle reads this render's state, which is what is wanted
+  }, [queued, ids]);
+
+  return (
+    <WatchLaterView
+      streamVideoId={streamVideoId}
+      title={title}
+      compact={compact}
+      saved={saved}
+      error={error}
+      phase={ids ? 'member' : 'fetching'}
+      busy={queued}
+      onClick={() => void toggle()}
+    />
+  );
 }

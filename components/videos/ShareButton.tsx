@@ -2,6 +2,8 @@
 
 import { lazy, Suspense, useRef, useState } from 'react';
 
+import { useHydrated } from '@/lib/client/use-hydrated';
+
 // The dialog (clipboard, share sheet) is loaded on the first click: the page's first load carries only this button.
 const ShareDialog = lazy(() => import('./ShareDialog'));
 
@@ -15,6 +17,7 @@ export interface ShareButtonProps {
 
 /** The video page's Share button: a small island; the dialog comes when asked for. */
 export function ShareButton({ url, embedCode, title }: ShareButtonProps) {
+  const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const [opening, setOpening] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
@@ -25,6 +28,9 @@ export function ShareButton({ url, embedCode, title }: ShareButtonProps) {
         type="button"
         className="btn btn-ghost btn-small share-button"
         aria-haspopup="dialog"
+        // Server HTML until the page hydrates: a click then would be lost, so the button waits, disabled (issue 37).
+        disabled={!hydrated}
+        aria-busy={!hydrated || undefined}
         onClick={() => {
           setOpening((count) => count + 1);
           setOpen(true);

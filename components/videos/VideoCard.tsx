@@ -1,21 +1,10 @@
-import type { ComponentType } from 'react';
-
-import type { LikeButtonProps } from '@/components/community/LikeButton';
+import { LikeButton } from '@/components/community/LikeButton';
 import { EyeIcon, VideoIcon } from '@/components/icons';
 import type { VideoDto } from '@/lib/api-types';
 import { countLabel, formatDuration } from '@/lib/format/numbers';
 import { CARD_IMAGE_SIZES, thumbnailSrcSet } from '@/lib/media/thumbnails';
 
-import type { WatchLaterButtonProps } from './WatchLaterButton';
-
-/**
- * A card's two client islands: the deferred ones in a server-rendered grid (their code loads after the page's
- * first load, decision 031), the islands themselves in a client feed whose chunk already carries them.
- */
-export interface CardIslands {
-  LikeButton: ComponentType<LikeButtonProps>;
-  WatchLaterButton: ComponentType<WatchLaterButtonProps>;
-}
+import { WatchLaterButton } from './WatchLaterButton';
 
 /**
  * How soon a card's picture loads. The first of a grid at the top of its page (priorityCount > 0) is
@@ -29,10 +18,11 @@ export const cardLoading = (index: number, priorityCount: number): CardLoading =
 
 /**
  * A video in a grid: thumbnail (a placeholder when there is none), title,
- * views and likes, linking to its page. Server-rendered and reused by the
- * client feeds, so it holds no state.
+ * views and likes, linking to its page. A server component in server grids
+ * (StaticVideoGrid) and rendered by the client feeds too, so it holds no
+ * state; its two buttons are client components.
  */
-export function VideoCard({ video, loading = 'lazy', islands: { LikeButton, WatchLaterButton } }: { video: VideoDto; loading?: CardLoading; islands: CardIslands }) {
+export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loading?: CardLoading }) {
   const duration = formatDuration(video.durationSeconds);
   const likes = video.likedBy.length;
   return (

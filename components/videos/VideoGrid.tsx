@@ -2,14 +2,9 @@
 
 import { useEffect, useRef, type ReactNode } from 'react';
 
-import { LikeButton } from '@/components/community/LikeButton';
 import type { VideoDto } from '@/lib/api-types';
 
-import { cardLoading, VideoCard, type CardIslands } from './VideoCard';
-import { WatchLaterButton } from './WatchLaterButton';
-
-/** A client list renders its cards' islands directly: they come in the list's own chunk. */
-const ISLANDS: CardIslands = { LikeButton, WatchLaterButton };
+import { cardLoading, VideoCard } from './VideoCard';
 
 interface VideoGridProps {
   videos: VideoDto[];
@@ -54,7 +49,7 @@ export function VideoGrid({ videos, label, priorityCount = 0, loading, error, lo
       <ul className="video-grid" aria-label={label} aria-busy={loading}>
         {videos.map((video, index) => (
           <li key={video._id} ref={index === videos.length - 1 ? lastCard : undefined}>
-            <VideoCard video={video} loading={cardLoading(index, priorityCount)} islands={ISLANDS} />
+            <VideoCard video={video} loading={cardLoading(index, priorityCount)} />
           </li>
         ))}
       </ul>

@@ -2,8 +2,7 @@ import { PlayIcon } from '@/components/icons';
 import { PLAYER_START_SCRIPT } from '@/lib/app-scripts/generated';
 import { formatDuration } from '@/lib/format/numbers';
 
-import type { PlayerSource } from './PlayerEnhancer';
-import { DeferredPlayerEnhancer } from './deferred-player';
+import { PlayerEnhancer, type PlayerSource } from './PlayerEnhancer';
 
 interface PlayerProps extends PlayerSource {
   streamVideoId: string;
@@ -26,7 +25,7 @@ interface PlayerProps extends PlayerSource {
 /**
  * The video player: a native <video> element that plays the web MP4 from the server HTML (works without
  * JavaScript, and for crawlers), plays at once however long the page's scripts take, and is enhanced by
- * PlayerEnhancer (HLS, autoplay preference, view count), whose code loads after the page's first load.
+ * PlayerEnhancer (HLS, autoplay preference, view count), a client component that renders nothing but the autoplay note.
  */
 export function VideoPlayer({ streamVideoId, title, poster, durationSeconds = null, mp4Url, hlsUrl, countView = true, allowAutoplay = true, startButton = true }: PlayerProps) {
   const videoId = `player-${streamVideoId}`;
@@ -47,7 +46,7 @@ export function VideoPlayer({ streamVideoId, title, poster, durationSeconds = nu
             {duration && <span className="video-duration">{duration}</span>}
           </a>
         )}
-        <DeferredPlayerEnhancer videoId={videoId} streamVideoId={streamVideoId} mp4Url={mp4Url} hlsUrl={hlsUrl} countView={countView} allowAutoplay={allowAutoplay} />
+        <PlayerEnhancer videoId={videoId} streamVideoId={streamVideoId} mp4Url={mp4Url} hlsUrl={hlsUrl} countView={countView} allowAutoplay={allowAutoplay} />
       </div>
       {withStart && <script dangerouslySetInnerHTML={{ __html: PLAYER_START_SCRIPT.text }} />}
     </>

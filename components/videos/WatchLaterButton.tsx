@@ -4,6 +4,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { lazy, Suspense, useId } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
+import { useHydrated } from '@/lib/client/use-hydrated';
 
 import { ClockIcon } from './ClockIcon';
 
@@ -20,13 +21,18 @@ export interface WatchLaterButtonProps {
 interface WatchLaterViewProps extends WatchLaterButtonProps {
   saved: boolean;
   error?: string | null;
-  /** Until the session and the member's saved list are known, a click could only guess which way to go. */
-  phase: 'loading' | 'visitor' | 'member';
+  /**
+   * `loading` until the page has hydrated, the session is known and a member's code has arrived: disabled and shown
+   * busy, since nothing could answer a click yet (issue 37). `fetching`: a member's button whose saved list is on its
+   * way; it takes a click and applies it when the list arrives.
+   */
+  phase: 'loading' | 'visitor' | 'fetching' | 'member';
+  busy?: boolean;
   onClick?: () => void;
 }
 
 /** The button as everyone sees it. */
-export function WatchLaterView({ title, compact = false, saved, error = null, phase, onClick }: WatchLaterViewProps) {
+export function WatchLaterView({ title, compact = false, saved, error = null, phase, busy = false, onClick }: WatchLaterViewProps) {
   const errorId = useId();
   const label = saved ? `Remove “${title}” from Watch later` : `Save “${title}” to Watch later`;
   return (
@@ -37,6 +43,8 @@ export function WatchLaterView({ title, compact = false, saved, error = null, ph
         aria-pressed={saved}
         aria-label={compact ? label : undefined}
         aria-describedby={error ? errorId : undefined}
+        aria-busy={busy || phase === 'loading' || phase === 'fetching' || undefined}
+        disabled={phase === 'loading'}
         title={compact ? (saved ? 'Saved to Watch later' : 'Watch later') : undefined}
         data-state={phase}
         onClick={onClick}
@@ -63,6 +71,7 @@ export function WatchLaterButton(props: WatchLaterButtonProps) {
   const router = useRouter();
   const pathname = usePathname();
   const { loading, user } = useSession();
+  const hydrated = useHydrated();
   if (user) {
     return (
       <Suspense fallback={<WatchLaterView {...props} saved={false} phase="loading" />}>
@@ -74,10 +83,8 @@ export function WatchLaterButton(props: WatchLaterButtonProps) {
     <WatchLaterView
       {...props}
       saved={false}
-      phase={loading ? 'loading' : 'visitor'}
-      onClick={() => {
-        if (!loading) router.push(`/login?next=${encodeURIComponent(pathname || '/')}`);
-      }}
+      phase={loading || !hydrated ? 'loading' : 'visitor'}
+      onClick={() => router.push(`/login?next=${encodeURIComponent(pathname || '/')}`)}
     />
   );
 }

@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
-import { DeferredNoVideos as NoVideos } from '@/components/videos/deferred-feed';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
+import { NoVideos } from '@/components/videos/NoVideos';
 import { Pager } from '@/components/videos/Pager';
 import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
 import { loadCategoryPage } from '@/lib/server/videos/page-data';

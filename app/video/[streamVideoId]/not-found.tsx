@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 
 import NotFound from '@/app/not-found';
-import { DeferredOwnerPreview } from '@/components/shell/deferred';
+import { OwnerPreview } from '@/components/videos/OwnerPreview';
 import { fullTitle } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
@@ -11,7 +11,7 @@ export function generateMetadata(): Metadata {
 export default function VideoNotFound() {
   return (
     <>
-      <DeferredOwnerPreview />
+      <OwnerPreview />
       <NotFound />
     </>
   );

@@ -2,21 +2,18 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { preload } from 'react-dom';
 
-import {
-  DeferredComments as Comments,
-  DeferredFollowButton as FollowButton,
-  DeferredReportDialog as ReportDialog,
-} from '@/components/community/deferred';
+import { Comments } from '@/components/community/Comments';
+import { FollowButton } from '@/components/community/FollowButton';
+import { LikeButton } from '@/components/community/LikeButton';
+import { ReportDialog } from '@/components/community/ReportDialog';
 import { EyeIcon } from '@/components/icons';
 import { VideoStructuredData } from '@/components/seo/StructuredData';
-import {
-  DeferredRelativeTime as RelativeTime,
-  DeferredShareButton as ShareButton,
-  DeferredVideoPageManage as VideoPageManage,
-} from '@/components/videos/deferred';
-import { DeferredLikeButton as LikeButton, DeferredWatchLaterButton as WatchLaterButton } from '@/components/videos/deferred-card';
+import { RelativeTime } from '@/components/videos/RelativeTime';
+import { ShareButton } from '@/components/videos/ShareButton';
 import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
+import { VideoPageManage } from '@/components/videos/VideoPageManage';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
+import { WatchLaterButton } from '@/components/videos/WatchLaterButton';
 import { getConfig } from '@/lib/config/server';
 import { embedSnippet } from '@/lib/embed';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
