@@ -18,7 +18,7 @@ import { users } from '@/lib/db/schema';
 import { listAuditLog } from '@/lib/server/admin/audit';
 import { banMember, getMemberDetail, listMembers, resendVerificationFor, setAdmin, unbanMember } from '@/lib/server/admin/members';
 import { listPaymentEvents } from '@/lib/server/admin/payments';
-import { decideReport } from '@/lib/server/admin/reports';
+import { decideReport } from '@/lib/server/reports/decide';
 import { getAdminStats } from '@/lib/server/admin/stats';
 import { changeEmail, changePassword, updatePreferences } from '@/lib/server/accounts';
 import { changeProfilePhoto, deleteProfilePhoto } from '@/lib/server/accounts/profile-photo';
@@ -34,7 +34,7 @@ import { deleteComment, editComment, postComment } from '@/lib/server/community/
 import { follow, listFollowingFeed } from '@/lib/server/community/follows';
 import { like, listLikedVideos } from '@/lib/server/community/likes';
 import { getProfile, suggestCreators, updateProfile } from '@/lib/server/community/profiles';
-import { listReports } from '@/lib/server/community/reports';
+import { listReports } from '@/lib/server/reports/list';
 import { ApiError } from '@/lib/server/errors';
 import { listNotifications, markAllNotificationsRead } from '@/lib/server/notifications/feed';
 import { resetLimiters } from '@/lib/server/rate-limit';
