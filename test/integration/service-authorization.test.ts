@@ -31,7 +31,7 @@ import { downloadDataExport, getDataExport, requestDataExport } from '@/lib/serv
 import { appealDecision, decideAppeal, listAppeals } from '@/lib/server/trust/appeals';
 import { getDecision, listMyDecisions } from '@/lib/server/trust/statements';
 import { deleteComment, editComment, postComment } from '@/lib/server/community/comments';
-import { follow, listFollowingFeed } from '@/lib/server/community/follows';
+import { follow, listFollowingFeed, myFollowCounts } from '@/lib/server/community/follows';
 import { like, listLikedVideos } from '@/lib/server/community/likes';
 import { getProfile, suggestCreators, updateProfile } from '@/lib/server/community/profiles';
 import { listReports } from '@/lib/server/reports/list';
@@ -146,6 +146,7 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['listLikedVideos', (a) => listLikedVideos(a, { limit: 12, page: 1 })],
     ['follow', (a) => follow(a, 'svcmember')],
     ['listFollowingFeed', (a) => listFollowingFeed(a, { limit: 12, page: 1 })],
+    ['myFollowCounts', (a) => myFollowCounts(a)],
     ['blockMember', (a) => blockMember(a, 'svcmember')],
     ['listBlocks', (a) => listBlocks(a)],
     ['getProfile', (a) => getProfile(a, 'svcmember')],
