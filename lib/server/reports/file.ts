@@ -33,6 +33,13 @@ const USERNAME = /^[A-Za-z0-9_.-]{1,30}$/;
 
 export const REPORT_RATE_LIMIT_MESSAGE = 'You have sent a lot of reports in a short time. Please wait a while before sending another.';
 
+/** Who sent a public notice, to be told the outcome (DSA Art. 16(5)). */
+export interface Notifier {
+  name: string;
+  email: string;
+  signature: string;
+}
+
 export interface NewReport {
   targetType: ReportTargetType;
   targetId: string;
@@ -41,8 +48,7 @@ export interface NewReport {
   reporterId: string | null;
   reporterKey: string;
   source: ReportSource;
-  /** Who sent a public notice, to be told the outcome (DSA Art. 16(5)). */
-  notifier?: { name: string; email: string; signature: string };
+  notifier?: Notifier;
   now: Date;
 }
 
@@ -64,24 +70,12 @@ export async function insertReport(db: Database, report: NewReport): Promise<{ i
   return row ? { id: row.id, dueAt } : null;
 }
 
-export interface Notifier {
-  name: string;
-  email: string;
-  signature: string;
-  /** Whether the acknowledgement may go out (mayAcknowledge, decided before the filing transaction). */
-  acknowledge: boolean;
-}
-
-export interface NewVideoReport {
+export type NewVideoReport = Omit<NewReport, 'targetType' | 'targetId' | 'notifier' | 'now'> & {
   videoId: string;
-  reason: ReportReason;
-  details: string;
-  reporterId: string | null;
-  reporterKey: string;
-  source: ReportSource;
-  notifier?: Notifier;
+  /** With whether the acknowledgement may go out (mayAcknowledge, decided before the filing transaction). */
+  notifier?: Notifier & { acknowledge: boolean };
   now?: Date;
-}
+};
 
 export interface FiledReport {
   /** Null when the same reporter already has an open report on the video (nothing was stored). */
