@@ -70,6 +70,15 @@ const noFrameworkInternals = {
 
 const chrysalis = { rules: { 'admin-through-actor': adminThroughActor, 'no-framework-internals': noFrameworkInternals } };
 
+/**
+ * Pages and route handlers call services (lib/server/<domain>), which check the caller and are the only code that
+ * touches the database; browser code cannot reach it at all. Type imports (a row type in a prop) are allowed.
+ */
+const DATABASE = [
+  { name: '@/lib/db', message: 'Call a service in lib/server/<domain>: it checks the caller (lib/server/auth/actor.ts) and owns its queries.', allowTypeImports: true },
+  { name: 'drizzle-orm', message: 'Queries live in lib/server/<domain>; call a service from here.', allowTypeImports: true },
+];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -111,11 +120,25 @@ const config = [
             { name: 'zod', message: "Import { z } from '@/lib/validation/zod': it turns off zod's eval in the browser, which the CSP refuses.", allowTypeImports: true },
             NEXT_SEO,
             NEXT_LINK,
+            ...DATABASE,
           ],
           patterns: [FRAMEWORK_INTERNALS],
         },
       ],
     },
+  },
+  {
+    // Route handlers (the .tsx pages are covered above, with the rest of what they may not import).
+    files: ['app/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: DATABASE, patterns: [FRAMEWORK_INTERNALS] }] },
+  },
+  {
+    // No import circle in lib/ (issue 34): a circle is two modules that each need the other, so neither is a home. The
+    // check is import/no-cycle from eslint-plugin-import, which eslint-config-next already loads with its TypeScript
+    // resolver (docs/dependencies.md); scoped to lib/, where the domains are, since following every import costs time.
+    // Type-only imports are not counted: they vanish at build time.
+    files: ['lib/**'],
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['lib/**', 'app/**', 'components/**', 'scripts/**', 'proxy.ts'],

@@ -1,9 +1,7 @@
 import type { Metadata } from 'next';
 
 import { FOLLOWING_PAGE_SIZE, FollowingFeed } from '@/components/community/FollowingFeed';
-import { getDb } from '@/lib/db';
-import { requireMember } from '@/lib/server/auth/actor';
-import { followCounts, listFollowingFeed } from '@/lib/server/community/follows';
+import { listFollowingFeed, myFollowCounts } from '@/lib/server/community/follows';
 import { suggestCreators } from '@/lib/server/community/profiles';
 import { pageActor } from '@/lib/server/auth/session';
 import { forPage } from '@/lib/server/page-access';
@@ -24,7 +22,7 @@ export function generateMetadata(): Metadata {
 export default async function FollowingPage() {
   const actor = await pageActor();
   const feed = await forPage(listFollowingFeed(actor, { limit: FOLLOWING_PAGE_SIZE }), '/following');
-  const counts = await getDb().then((db) => followCounts(db, requireMember(actor).user.id));
+  const counts = await myFollowCounts(actor);
   const suggestions = feed.videos.length === 0 ? await suggestCreators(actor) : [];
   return (
     <div className="following-page">

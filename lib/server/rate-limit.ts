@@ -43,7 +43,7 @@ export const LIMITS = {
    * someone's inbox from many networks. A quiet skip: the notice itself is filed all the same.
    */
   acknowledgementsPerRecipient: { points: 3, duration: 24 * 60 * 60 },
-  /** Reports (lib/server/community/reports.ts): visitors per address, members per account. */
+  /** Reports (lib/server/reports/file.ts): visitors per address, members per account. */
   reportPerIp: { points: 10, duration: 60 * 60 },
   reportPerMember: { points: 20, duration: 60 * 60 },
   /** Public notices and DMCA notices (decision 016), per address: enough for a real sender, not for hiding the catalogue. */

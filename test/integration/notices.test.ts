@@ -17,7 +17,7 @@ import sitemap from '@/app/sitemap';
 import type { AdminReportDto } from '@/lib/api-types';
 import { installDatabase } from '@/lib/db';
 import { jobs, moderationDecisions, notifications, reports, users, videos } from '@/lib/db/schema';
-import { listReports } from '@/lib/server/community/reports';
+import { listReports } from '@/lib/server/reports/list';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { TRUST_EMAIL_JOB, TRUST_MAIL_JOB_HANDLERS } from '@/lib/server/trust/mail';
 import { URGENT_NOTICE_BLOCKER } from '@/lib/server/trust/notice-checks';

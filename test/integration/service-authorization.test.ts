@@ -18,7 +18,7 @@ import { users } from '@/lib/db/schema';
 import { listAuditLog } from '@/lib/server/admin/audit';
 import { banMember, getMemberDetail, listMembers, resendVerificationFor, setAdmin, unbanMember } from '@/lib/server/admin/members';
 import { listPaymentEvents } from '@/lib/server/admin/payments';
-import { decideReport } from '@/lib/server/admin/reports';
+import { decideReport } from '@/lib/server/reports/decide';
 import { getAdminStats } from '@/lib/server/admin/stats';
 import { changeEmail, changePassword, updatePreferences } from '@/lib/server/accounts';
 import { changeProfilePhoto, deleteProfilePhoto } from '@/lib/server/accounts/profile-photo';
@@ -31,10 +31,10 @@ import { downloadDataExport, getDataExport, requestDataExport } from '@/lib/serv
 import { appealDecision, decideAppeal, listAppeals } from '@/lib/server/trust/appeals';
 import { getDecision, listMyDecisions } from '@/lib/server/trust/statements';
 import { deleteComment, editComment, postComment } from '@/lib/server/community/comments';
-import { follow, listFollowingFeed } from '@/lib/server/community/follows';
+import { follow, listFollowingFeed, myFollowCounts } from '@/lib/server/community/follows';
 import { like, listLikedVideos } from '@/lib/server/community/likes';
 import { getProfile, suggestCreators, updateProfile } from '@/lib/server/community/profiles';
-import { listReports } from '@/lib/server/community/reports';
+import { listReports } from '@/lib/server/reports/list';
 import { ApiError } from '@/lib/server/errors';
 import { listNotifications, markAllNotificationsRead } from '@/lib/server/notifications/feed';
 import { resetLimiters } from '@/lib/server/rate-limit';
@@ -146,6 +146,7 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['listLikedVideos', (a) => listLikedVideos(a, { limit: 12, page: 1 })],
     ['follow', (a) => follow(a, 'svcmember')],
     ['listFollowingFeed', (a) => listFollowingFeed(a, { limit: 12, page: 1 })],
+    ['myFollowCounts', (a) => myFollowCounts(a)],
     ['blockMember', (a) => blockMember(a, 'svcmember')],
     ['listBlocks', (a) => listBlocks(a)],
     ['getProfile', (a) => getProfile(a, 'svcmember')],

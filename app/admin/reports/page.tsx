@@ -5,7 +5,7 @@ import { Pagination } from '@/components/admin/Pagination';
 import type { AdminReportDto } from '@/lib/api-types';
 import { pageActor } from '@/lib/server/auth/session';
 import { forPage } from '@/lib/server/page-access';
-import { listReports } from '@/lib/server/community/reports';
+import { listReports } from '@/lib/server/reports/list';
 import { firstValues } from '@/lib/search-params';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { REPORT_NOTE_MAX } from '@/lib/validation/admin';

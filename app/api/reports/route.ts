@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/server/client-address';
-import { createReport } from '@/lib/server/community/reports';
+import { createReport } from '@/lib/server/reports/file';
 import { handler, json } from '@/lib/server/http';
 import { reportSchema } from '@/lib/validation/community';
 

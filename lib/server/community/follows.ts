@@ -22,12 +22,14 @@ const FOLLOWS_TOO_OFTEN = tooOften('followed or unfollowed members');
 
 type Follower = Pick<User, 'id' | 'username'>;
 
-/** How many follow the member, and how many they follow (primary key and follows_followee_idx, index-only). */
-export async function followCounts(db: Database, userId: string): Promise<{ followers: number; following: number }> {
+/** How many follow the caller, and how many they follow (primary key and follows_followee_idx, index-only). Members only. */
+export async function myFollowCounts(actor: Actor): Promise<{ followers: number; following: number }> {
+  const member = requireMember(actor).user;
+  const db = await getDb();
   const [row] = await queryRows<{ followers: number | string; following: number | string }>(
     db,
-    sql`SELECT (SELECT count(*) FROM follows WHERE followee_id = ${userId}) AS followers,
-               (SELECT count(*) FROM follows WHERE follower_id = ${userId}) AS following`,
+    sql`SELECT (SELECT count(*) FROM follows WHERE followee_id = ${member.id}) AS followers,
+               (SELECT count(*) FROM follows WHERE follower_id = ${member.id}) AS following`,
   );
   return { followers: Number(row?.followers ?? 0), following: Number(row?.following ?? 0) };
 }

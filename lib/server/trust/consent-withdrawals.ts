@@ -11,10 +11,10 @@ import { streamIdFromVideoLink, WITHDRAWAL_MESSAGES, type ConsentWithdrawalInput
 import { recordAdminAction } from '../admin/audit';
 import { refuseOwnCase } from '../admin/duties';
 import { requireAdmin, type Actor } from '../auth/actor';
-import { reporterKeyOf } from '../community/reports';
 import { ApiError, conflict } from '../errors';
 import { notify } from '../notifications';
 import { consume } from '../rate-limit';
+import { reporterKeyOf } from '../reports/keys';
 
 import { recordDecision } from './decisions';
 import { holdVideoPendingReview } from './hold';

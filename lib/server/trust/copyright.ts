@@ -14,12 +14,13 @@ import type { AdminLawsuitInput, CounterNoticeInput, DmcaNoticeInput, LawsuitInp
 import { requireAdmin, requireMember, type Actor } from '../auth/actor';
 import { recordAdminAction } from '../admin/audit';
 import { applyBan } from '../admin/members';
-import { reporterKeyOf } from '../community/reports';
 import { ApiError, badRequest, conflict } from '../errors';
 import { enqueue } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
 import { notify } from '../notifications';
 import { consume } from '../rate-limit';
+import { insertReport } from '../reports/file';
+import { reporterKeyOf } from '../reports/keys';
 
 import { approvalBlockers } from './approval-gate';
 import { recordDecision } from './decisions';
@@ -64,14 +65,17 @@ export async function createDmcaNotice(actor: Actor, input: DmcaNoticeInput, add
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
     const video = await resolveNoticeVideo(tx, input.video);
-    const [report] = await queryRows<{ id: string }>(
-      tx,
-      sql`INSERT INTO reports (target_type, target_id, reason, details, reporter_id, reporter_key, source, notifier_name, notifier_email, notifier_signature, created_at, due_at)
-          VALUES ('video', ${video.id}, 'copyright', ${input.work}, ${memberId}, ${reporterKey}, 'notice', ${input.name}, ${input.email}, ${input.signature},
-                  ${now}, ${addBusinessDays(now, 7)})
-          ON CONFLICT (target_type, target_id, reporter_key) WHERE status = 'open' DO NOTHING
-          RETURNING id`,
-    );
+    const report = await insertReport(tx, {
+      targetType: 'video',
+      targetId: video.id,
+      reason: 'copyright',
+      details: input.work,
+      reporterId: memberId,
+      reporterKey,
+      source: 'notice',
+      notifier: { name: input.name, email: input.email, signature: input.signature },
+      now,
+    });
     if (!report) throw new ApiError(409, NOTICE_DUPLICATE_MESSAGE);
     const held = await holdVideoPendingReview(tx, video.id);
     await queryRows(tx, sql`UPDATE reports SET held_video = ${held !== null} WHERE id = ${report.id}`);

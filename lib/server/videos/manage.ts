@@ -6,7 +6,7 @@ import type { OwnVideoDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
 import { videos, type Video } from '@/lib/db/schema';
 import { purgePublicPages, wakeWorkers } from '@/lib/events';
-import type { VideoEditInput } from '@/lib/validation/deletion';
+import type { VideoEditInput } from '@/lib/validation/video-edit';
 
 import { recordAdminAction } from '../admin/audit';
 import { isAdmin, requireMember, type Actor, type Authenticated } from '../auth/actor';

@@ -1,4 +1,4 @@
-import { listReports } from '@/lib/server/community/reports';
+import { listReports } from '@/lib/server/reports/list';
 import { handler } from '@/lib/server/http';
 import { reportListQuerySchema } from '@/lib/validation/community';
 

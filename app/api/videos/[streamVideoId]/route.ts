@@ -1,7 +1,7 @@
 import { handler } from '@/lib/server/http';
 import { getVideoFor } from '@/lib/server/videos/access';
 import { deleteVideo, editVideo } from '@/lib/server/videos/manage';
-import { videoEditSchema } from '@/lib/validation/deletion';
+import { videoEditSchema } from '@/lib/validation/video-edit';
 import { streamVideoIdParamsSchema } from '@/lib/validation/params';
 
 // GET /api/videos/{streamVideoId} — the video; its owner and admins also get status, review and playback URLs.

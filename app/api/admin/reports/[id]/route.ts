@@ -1,4 +1,4 @@
-import { decideReport } from '@/lib/server/admin/reports';
+import { decideReport } from '@/lib/server/reports/decide';
 import { handler } from '@/lib/server/http';
 import { reportDecisionSchema, reportIdParamsSchema } from '@/lib/validation/admin';
 

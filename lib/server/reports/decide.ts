@@ -8,6 +8,9 @@ import type { DecisionGround } from '@/lib/trust/grounds';
 import { REPORT_REASON_LABELS, type ReportReason, type ReportTargetType } from '@/lib/validation/community';
 import type { ReportDecision } from '@/lib/validation/admin';
 
+import { recordAdminAction } from '../admin/audit';
+import { refuseOwnCase, reportSubject } from '../admin/duties';
+import { applyBan } from '../admin/members';
 import { requireAdmin, type Actor, type Authenticated } from '../auth/actor';
 import { removeComment } from '../community/comments';
 import { ApiError, conflict } from '../errors';
@@ -17,10 +20,7 @@ import { recordDecision } from '../trust/decisions';
 import { queueTrustEmail } from '../trust/mail';
 import { queueDecisionEmail } from '../trust/statements';
 
-import { recordAdminAction } from './audit';
-import { refuseOwnCase, reportSubject } from './duties';
-import { applyBan } from './members';
-
+import { REPORT_REASON_GROUNDS } from './reasons';
 
 interface OpenReport {
   id: string;
@@ -30,20 +30,6 @@ interface OpenReport {
   status: string;
   source: 'report' | 'notice';
 }
-
-/**
- * The rule a removal after a report rests on, from the report's reason, when
- * the admin names none: the statement of reasons cites it (DSA Art. 17).
- */
-export const REPORT_REASON_GROUNDS: Record<ReportReason, DecisionGround> = {
-  underage: 'law-child-protection',
-  non_consensual: 'law-take-it-down',
-  illegal: 'law-illegal-content',
-  copyright: 'law-copyright-dmca',
-  harassment: 'standards-behaviour',
-  spam: 'standards-what-you-can-share',
-  other: 'standards-prohibited-content',
-};
 
 /**
  * Takes reported content down: a video is rejected (its uploader is told

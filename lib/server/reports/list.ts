@@ -1,139 +1,15 @@
 import 'server-only';
 
-import { createHmac } from 'node:crypto';
-
 import { sql } from 'drizzle-orm';
 
 import type { AdminReportDto, AdminReportListDto, ReportTargetSummary } from '@/lib/api-types';
-import { getSessionSecret } from '@/lib/config/server';
 import { getDb, queryRows } from '@/lib/db';
-import type { User } from '@/lib/db/schema';
 import { addBusinessDays } from '@/lib/format/business-days';
 import { dueClock } from '@/lib/format/due-clock';
 import { relativeTime } from '@/lib/format/relative-time';
-import { addressNetwork } from '@/lib/http/client-address';
-import {
-  REPORT_DUE_BUSINESS_DAYS,
-  REPORT_MESSAGES,
-  REPORT_REASON_LABELS,
-  URGENT_REPORT_REASONS,
-  type ReportInput,
-  type ReportReason,
-  type ReportStatus,
-  type ReportTargetType,
-} from '@/lib/validation/community';
+import { REPORT_DUE_BUSINESS_DAYS, REPORT_REASON_LABELS, URGENT_REPORT_REASONS, type ReportReason, type ReportStatus, type ReportTargetType } from '@/lib/validation/community';
 
-import { CROSS_SITE_MESSAGE, requireAdmin, requireMember, type Actor } from '../auth/actor';
-import { ApiError, badRequest, forbidden, unauthorized } from '../errors';
-import { consume } from '../rate-limit';
-import { afterFiling, dueAtFor, fileVideoReport } from '../trust/notices';
-import { findVideoRow, isPublicRow } from '../videos/catalog';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const STREAM_VIDEO_ID = /^[A-Za-z0-9_-]{1,32}$/;
-const USERNAME = /^[A-Za-z0-9_.-]{1,30}$/;
-
-export const REPORT_RATE_LIMIT_MESSAGE = 'You have sent a lot of reports in a short time. Please wait a while before sending another.';
-
-/**
- * The reporting member, or null for a visitor. A banned member (or the
- * holder of a banned account's token) is refused with 403 'Account is
- * banned' rather than treated as a visitor.
- */
-function optionalUser(actor: Actor): User | null {
-  if (actor.kind === 'visitor' && !actor.banned) return null;
-  return requireMember(actor).user;
-}
-
-/**
- * Who is reporting, for duplicate detection and rate limits: `m:{memberId}`
- * for members, for visitors an HMAC of their address (an IPv6 address's
- * /64) keyed with the session secret (no raw addresses are stored; the hash
- * is useless elsewhere).
- */
-export function reporterKeyOf(memberId: string | null, address: string): string {
-  if (memberId) return `m:${memberId}`;
-  return `a:${createHmac('sha256', getSessionSecret()).update(`report\n${addressNetwork(address)}`).digest('hex').slice(0, 32)}`;
-}
-
-/** 400 for a target that cannot exist (checked before the rate limit and the database). */
-function assertTargetFormat(type: ReportTargetType, target: string): void {
-  const [pattern, message] =
-    type === 'video' ? [STREAM_VIDEO_ID, 'That is not a valid video id.'] : type === 'comment' ? [UUID, 'That is not a valid comment id.'] : [USERNAME, 'That is not a valid username.'];
-  if (!pattern.test(target)) throw badRequest(message, { field: 'target' });
-}
-
-/** The reported thing's row id, or 404. */
-async function resolveTarget(type: ReportTargetType, target: string, reporterId: string | null): Promise<string> {
-  const db = await getDb();
-  if (type === 'video') {
-    const row = await findVideoRow(target);
-    // Only what the reporter could have seen: unpublished videos are 404 to everyone but their owner and admins.
-    if (!row || !isPublicRow(row)) throw new ApiError(404, 'Video not found');
-    return row.id;
-  }
-  if (type === 'comment') {
-    const [row] = await queryRows<{ id: string; author_id: string }>(
-      db,
-      sql`SELECT c.id, c.author_id FROM comments c JOIN videos v ON v.id = c.video_id
-          WHERE c.id = ${target} AND v.processing_state = 'ready' AND v.moderation_status = 'approved' AND NOT v.owner_banned`,
-    );
-    if (!row) throw new ApiError(404, 'Comment not found');
-    if (row.author_id === reporterId) throw badRequest(REPORT_MESSAGES.ownComment, { field: 'target' });
-    return row.id;
-  }
-  const [row] = await queryRows<{ id: string }>(db, sql`SELECT id FROM users WHERE lower(username) = ${target.toLowerCase()}`);
-  if (!row) throw new ApiError(404, 'Member not found');
-  if (row.id === reporterId) throw badRequest('You cannot report yourself.', { field: 'target' });
-  return row.id;
-}
-
-export interface ReportOutcome {
-  created: boolean;
-  message: string;
-}
-
-/**
- * Files a report. Anyone may report a video; comments and profiles need a
- * member (401). Rate limited per address for visitors and per account for
- * members (429). Reporting the same target again while the first report is
- * open changes nothing: the partial unique index decides, also when two
- * requests race.
- */
-export async function createReport(actor: Actor, input: ReportInput, address: string): Promise<ReportOutcome> {
-  const member = optionalUser(actor);
-  if (!member && input.targetType !== 'video') {
-    // A member's cookie on a report from another site is not believed (CSRF); say so rather than 'log in'.
-    if (actor.kind === 'visitor' && actor.crossSite) throw forbidden(CROSS_SITE_MESSAGE);
-    throw unauthorized(REPORT_MESSAGES.loginRequired);
-  }
-  const memberId = member?.id ?? null;
-  const reporterKey = reporterKeyOf(memberId, address);
-  // Cheap format checks first, then the budget, then the database lookups it protects.
-  assertTargetFormat(input.targetType, input.target);
-  if (memberId) await consume('reportPerMember', memberId, REPORT_RATE_LIMIT_MESSAGE);
-  else await consume('reportPerIp', reporterKey, REPORT_RATE_LIMIT_MESSAGE);
-
-  const targetId = await resolveTarget(input.targetType, input.target, memberId);
-  const db = await getDb();
-  if (input.targetType === 'video') {
-    // Videos follow the notice rules (decision 016): non-consent and minors hide the video at once with a 48-hour clock.
-    const filed = await db.transaction((tx) =>
-      fileVideoReport(tx, { videoId: targetId, reason: input.reason, details: input.details, reporterId: memberId, reporterKey, source: 'report' }),
-    );
-    afterFiling(filed);
-    return filed.id ? { created: true, message: REPORT_MESSAGES.thanks } : { created: false, message: REPORT_MESSAGES.duplicate };
-  }
-  const now = new Date();
-  const inserted = await queryRows<{ id: string }>(
-    db,
-    sql`INSERT INTO reports (target_type, target_id, reason, details, reporter_id, reporter_key, created_at, due_at)
-        VALUES (${input.targetType}, ${targetId}, ${input.reason}, ${input.details}, ${memberId}, ${reporterKey}, ${now}, ${dueAtFor(input.reason, now)})
-        ON CONFLICT (target_type, target_id, reporter_key) WHERE status = 'open' DO NOTHING
-        RETURNING id`,
-  );
-  return inserted.length ? { created: true, message: REPORT_MESSAGES.thanks } : { created: false, message: REPORT_MESSAGES.duplicate };
-}
+import { requireAdmin, type Actor } from '../auth/actor';
 
 interface ReportRow {
   id: string;
@@ -177,7 +53,7 @@ const URGENT = sql.join(
 );
 
 /** A comment as a one-line excerpt for the queue. */
-export function excerpt(text: string, max = 140): string {
+function excerpt(text: string, max = 140): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -202,7 +78,7 @@ function targetOf(row: ReportRow): ReportTargetSummary | null {
   return { type: 'profile', _id: row.target_id, username: row.profile_username, link: `/profile/${encodeURIComponent(row.profile_username)}` };
 }
 
-export function toAdminReportDto(row: ReportRow, now: number): AdminReportDto {
+function toAdminReportDto(row: ReportRow, now: number): AdminReportDto {
   const created = toDate(row.created_at);
   const due = row.due_at ? toDate(row.due_at) : addBusinessDays(created, REPORT_DUE_BUSINESS_DAYS);
   const clock = row.status === 'open' ? dueClock(due, now) : null;
