@@ -1,11 +1,10 @@
 import { LogoMark } from '@/components/brand/LogoMark';
 import { EXIT_URL } from '@/lib/site';
 
-import { AgeGateFocus } from './AgeGateFocus';
-
 /**
  * The age gate's dialog (AgeGate.tsx), a server component: its buttons are answered by the inline scripts of
- * age-gate-boot.ts (or, on a 404 page React draws in the browser, by ShellInBrowser, with AgeGateFocus for the focus).
+ * lib/app-scripts/source/age-gate.ts (or, on a 404 page React draws in the browser, by ShellInBrowser, which calls the
+ * same functions).
  */
 export function AgeGateDialog({ siteName }: { siteName: string }) {
   return (
@@ -26,7 +25,6 @@ export function AgeGateDialog({ siteName }: { siteName: string }) {
           </button>
         </div>
         <p className="age-gate-fine">Your answer is remembered until you close this browser session.</p>
-        <AgeGateFocus />
         <noscript>
           <p>Please enable JavaScript to confirm your age and enter the site.</p>
         </noscript>
