@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server';
 
-import { FILL_HEADER } from '@/lib/http/page-cache';
-import { newNonce } from '@/lib/http/content-security-policy';
-import { processMediaOrigin } from '@/lib/http/media-origin';
-import { noncePolicy } from '@/lib/http/page-policy';
+import { FILL_HEADER } from '@/lib/front/page-cache';
+import { newNonce } from '@/lib/front/content-security-policy';
+import { processMediaOrigin } from '@/lib/front/media-origin';
+import { noncePolicy } from '@/lib/front/page-policy';
 import { unsealToken } from '@/lib/server/auth/tokens';
 import { findCategory } from '@/lib/site';
 import { STORAGE_KEYS } from '@/lib/storage-keys';

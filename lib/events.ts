@@ -13,7 +13,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { ReceivedUpload } from './http/upload-receiver/protocol';
+import type { ReceivedUpload } from './front/upload-receiver/protocol';
 import { RESUMABLE_UPLOAD_PATH, UPLOAD_PATH } from './upload-paths';
 
 interface AppEvents {
@@ -29,7 +29,7 @@ interface AppEvents {
   'jobs-enqueued': [];
   /** A video upload the production server hands over before Next (see isUploadRequest); the listener answers it. */
   'upload-request': [req: IncomingMessage, res: ServerResponse];
-  /** An upload PATCH whose body the upload receiver process holds (lib/http/upload-receiver); the listener answers it. */
+  /** An upload PATCH whose body the upload receiver process holds (lib/front/upload-receiver); the listener answers it. */
   'received-upload': [upload: ReceivedUpload];
 }
 
@@ -37,7 +37,7 @@ type EventName = keyof AppEvents;
 
 interface Channel {
   bus: EventEmitter<AppEvents>;
-  /** Set by scripts/serve.ts, which stamps every request with the client's address (lib/http/client-address.ts). */
+  /** Set by scripts/serve.ts, which stamps every request with the client's address (lib/front/resolve-client-address.ts). */
   clientAddressesStamped: boolean;
 }
 

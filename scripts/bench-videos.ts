@@ -321,7 +321,7 @@ async function startPlainServer(dir: string): Promise<ChildProcess> {
   return child;
 }
 
-/** The server's processes: the one listening, and the upload receiver it started (lib/http/upload-receiver), whose memory is the upload's too. */
+/** The server's processes: the one listening, and the upload receiver it started (lib/front/upload-receiver), whose memory is the upload's too. */
 function serverProcesses(server: Server): number[] {
   return [server.pid, ...processTree(server.pid).filter((pid) => commandLine(pid)?.includes('upload-receiver') === true)];
 }

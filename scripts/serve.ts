@@ -1,6 +1,6 @@
 /**
  * The production server: Next's request handler behind the public-page cache
- * (lib/http/page-cache.ts). `npm start` runs this after building.
+ * (lib/front/page-cache.ts). `npm start` runs this after building.
  *
  * Runs without the react-server condition (Next loads its own React builds),
  * so it imports nothing marked server-only; the configuration was validated
@@ -14,18 +14,18 @@ import { open as openGeoDatabase, type CityResponse } from 'maxmind';
 import next from 'next';
 
 import { parseEnv } from '../lib/config/schema';
-import { stampClientAddress } from '../lib/http/client-address';
-import { blockedAnswer, handleGeo, parseBlockedRegions, type GeoRules } from '../lib/http/geo';
-import { outlastClientKeepAlive } from '../lib/http/keep-alive';
-import { listenWithReceiver, UploadReceiver } from '../lib/http/upload-receiver';
-import type { ReceivedUpload } from '../lib/http/upload-receiver/protocol';
+import { stampClientAddress } from '../lib/front/resolve-client-address';
+import { blockedAnswer, handleGeo, parseBlockedRegions, type GeoRules } from '../lib/front/geo';
+import { outlastClientKeepAlive } from '../lib/front/keep-alive';
+import { listenWithReceiver, UploadReceiver } from '../lib/front/upload-receiver';
+import type { ReceivedUpload } from '../lib/front/upload-receiver/protocol';
 import { declareClientAddressStamping, handOverReceivedUpload, handOverUpload, isUploadRequest, onAppEvent } from '../lib/events';
-import { nonceSource } from '../lib/http/content-security-policy';
-import { FILL_HEADER, PageCache } from '../lib/http/page-cache';
-import { presignedMediaOrigin } from '../lib/http/media-origin';
-import { hashPolicy } from '../lib/http/page-policy';
+import { nonceSource } from '../lib/front/content-security-policy';
+import { FILL_HEADER, PageCache } from '../lib/front/page-cache';
+import { presignedMediaOrigin } from '../lib/front/media-origin';
+import { hashPolicy } from '../lib/front/page-policy';
 import { isPublicPagePath } from '../lib/site';
-import { routeLabellerFromBuild } from '../lib/http/route-label';
+import { routeLabellerFromBuild } from '../lib/front/route-label';
 import { logContext, logger } from '../lib/server/log';
 import { observeReceivedRequest, observeRequest, ObservedResponse, REQUEST_ID_HEADER, type RequestContext } from '../lib/server/log/requests';
 import { answerMetrics, isMetricsRequest, metrics, startMetricsServer } from '../lib/server/metrics';

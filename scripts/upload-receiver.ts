@@ -1,7 +1,7 @@
 /**
  * The upload receiver process, started by scripts/serve.ts beside the app
- * server (lib/http/upload-receiver, decision 026). Not run by hand.
+ * server (lib/front/upload-receiver, decision 026). Not run by hand.
  */
-import { runUploadReceiver } from '../lib/http/upload-receiver/receiver';
+import { runUploadReceiver } from '../lib/front/upload-receiver/receiver';
 
 runUploadReceiver();

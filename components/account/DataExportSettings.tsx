@@ -6,7 +6,7 @@ import useSWR from 'swr';
 import { useSession } from '@/components/session/SessionProvider';
 import type { DataExportDto } from '@/lib/api-types';
 import { formatBytes } from '@/lib/client/format';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { readStorage } from '@/lib/client/browser-store';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { DATA_EXPORT_DAYS, exportDateText } from '@/lib/validation/exports';

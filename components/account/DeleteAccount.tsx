@@ -5,7 +5,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { apiRequest, ApiClientError } from '@/lib/client/http';
+import { apiRequest, ApiClientError } from '@/lib/client/api-client';
 import { DELETE_ACCOUNT_MESSAGES, deleteAccountSchema } from '@/lib/validation/deletion';
 import type { z } from '@/lib/validation/zod';
 

@@ -4,7 +4,7 @@ import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { MyVerificationDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 const PATH = '/api/users/me/verification';
 const STATE_TEXT: Record<MyVerificationDto['status'], string> = {

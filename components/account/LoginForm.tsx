@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { ApiClientError } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/api-client';
 import { safeReturnPath } from '@/lib/return-path';
 import { loginSchema, PASSWORD_RESET_MESSAGE, type LoginInput } from '@/lib/validation/auth';
 

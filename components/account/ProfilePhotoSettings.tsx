@@ -7,7 +7,7 @@ import { Avatar } from '@/components/community/Avatar';
 import { useSession } from '@/components/session/SessionProvider';
 import type { UserDto } from '@/lib/api-types';
 import { readStorage } from '@/lib/client/browser-store';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import { serverMessage, StatusLine, type Status } from './form-parts';

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { registerSchema, todayIso, type RegisterInput } from '@/lib/validation/auth';
 
 import { serverMessage, TextField } from './form-parts';

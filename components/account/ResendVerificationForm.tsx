@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { resendVerificationSchema } from '@/lib/validation/auth';
 
 import { serverMessage, StatusLine, TextField, type Status } from './form-parts';

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 
-import { ApiClientError, apiRequest } from '@/lib/client/http';
+import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 import { resetPasswordFormSchema, type ResetPasswordFormInput } from '@/lib/validation/auth';
 
 import { ForgotPasswordForm } from './ForgotPasswordForm';

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 import { serverMessage, StatusLine, type Status } from './form-parts';
 

@@ -8,7 +8,7 @@ import { z } from '@/lib/validation/zod';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { ProfileDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { readStorage } from '@/lib/client/browser-store';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validation/auth';

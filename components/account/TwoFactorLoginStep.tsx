@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { ApiClientError } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/api-client';
 
 import { serverMessage } from './form-parts';
 

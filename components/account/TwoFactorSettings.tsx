@@ -6,7 +6,7 @@ import { useForm, type FieldValues, type Path, type UseFormRegisterReturn, type 
 import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { apiRequest, ApiClientError } from '@/lib/client/http';
+import { apiRequest, ApiClientError } from '@/lib/client/api-client';
 import { disableTwoFactorSchema, totpCodeSchema, twoFactorSetupSchema } from '@/lib/validation/two-factor';
 import type { z } from '@/lib/validation/zod';
 

@@ -2,7 +2,7 @@
 
 import type { InputHTMLAttributes, Ref } from 'react';
 
-import { ApiClientError } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/api-client';
 
 /**
  * The server's message when it wrote one, else the spec's fallback text for

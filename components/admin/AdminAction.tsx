@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useId, useRef, useState, type FormEvent } from 'react';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { useHydrated } from '@/lib/client/use-hydrated';
 
 import { useAdminAnnounce } from './AdminAnnouncer';

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
-import { ApiClientError } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/api-client';
 import { DAILY_TASK_MAX } from '@/lib/validation/task-messages';
 import { dailyTaskCreateSchema, taskLength } from '@/lib/validation/tasks';
 

@@ -6,7 +6,7 @@ import useSWR from 'swr';
 import { serverMessage } from '@/components/account/form-parts';
 import { Spinner } from '@/components/shell/Spinner';
 import type { AdminDailyTaskDto, AdminDailyTasksDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { TASK_MESSAGES } from '@/lib/validation/task-messages';
 
 import '@/components/tasks/tasks.css';

@@ -8,7 +8,7 @@ import { serverMessage } from '@/components/account/form-parts';
 import { VideoIcon } from '@/components/icons';
 import { Spinner } from '@/components/shell/Spinner';
 import type { ModerationVideoDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 import { ModerationItem, type ModerationStatus } from './ModerationItem';
 import { RejectForm } from './RejectForm';

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 
 import type { ConsentWithdrawalDto, ModerationVideoDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest } from '@/lib/client/http';
+import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 import { RELEASE_STATEMENTS } from '@/lib/trust/performers';
 
 const CONSENT_LABEL = { release_form: 'Release form signed here', signed_pdf: 'Uploaded signed release' } as const;

@@ -6,7 +6,7 @@ import useSWR from 'swr';
 import { serverMessage } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
 import type { BlockDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 export const MY_BLOCKS_KEY = '/api/users/me/blocks';
 /** SWR key of a member's block list (per member, so another login never sees it); `mutate(myBlocksKey(id))` after blocking elsewhere. */

@@ -2,7 +2,7 @@
 
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 
-import { ApiClientError } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/api-client';
 import { COMMENT_MAX, commentBodySchema, commentLength } from '@/lib/validation/community';
 
 export interface CommentEditorProps {

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 
 import { RelativeTime } from '@/components/videos/RelativeTime';
 import type { CommentDto } from '@/lib/api-types';
-import { ApiClientError } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/api-client';
 import { relativeTime } from '@/lib/format/relative-time';
 
 import { CommentForm } from './CommentForm';

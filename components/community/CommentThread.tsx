@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 
 import type { CommentDto, ReplyPageDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest } from '@/lib/client/http';
+import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 
 import { CommentForm } from './CommentForm';
 import { CommentItem } from './CommentItem';

@@ -4,7 +4,7 @@ import { useCallback, useRef, useState } from 'react';
 
 import { VideoGrid } from '@/components/videos/VideoGrid';
 import type { VideoDto, VideoListDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { isVideoList, VIDEO_ERRORS } from '@/lib/client/video-cache';
 
 interface InfiniteVideoGridProps {

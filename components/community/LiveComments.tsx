@@ -5,7 +5,7 @@ import useSWRInfinite from 'swr/infinite';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { CommentDto, CommentPageDto, CommentThreadDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { COMMENTS_PAGE_SIZE } from '@/lib/validation/comment-limits';
 
 import { CommentsView, subscribeToHash, type CommentsProps } from './Comments';

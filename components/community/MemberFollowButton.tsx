@@ -5,7 +5,7 @@ import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { FollowStateDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest } from '@/lib/client/http';
+import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 
 import { FollowPlaceholder, FollowView, type FollowButtonProps } from './FollowButton';
 

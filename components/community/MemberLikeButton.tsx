@@ -5,7 +5,7 @@ import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { LikeStateDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 import { LikeView, OWN_VIDEO_TEXT, type LikeButtonProps } from './LikeButton';
 

@@ -7,7 +7,7 @@ import useSWRInfinite from 'swr/infinite';
 import { useSession } from '@/components/session/SessionProvider';
 import { RelativeTime } from '@/components/videos/RelativeTime';
 import type { NotificationDto, NotificationListDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest } from '@/lib/client/http';
+import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 import { relativeTime } from '@/lib/format/relative-time';
 
 /**

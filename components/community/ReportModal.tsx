@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 
 import { serverMessage } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import {
   REPORT_DETAILS_MAX,
   REPORT_MESSAGES,

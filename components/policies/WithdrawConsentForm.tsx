@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 
 import { serverMessage, StatusLine, TextField, type Status } from '@/components/account/form-parts';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { consentWithdrawalSchema } from '@/lib/validation/performers';
 
 import './withdraw.css';

@@ -5,7 +5,7 @@
  * `import()` when a stored token is found or a member acts: a visitor's page never loads them, nor the API client.
  */
 import type { UserDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest, setAuthToken } from '@/lib/client/http';
+import { ApiClientError, apiRequest, setAuthToken } from '@/lib/client/api-client';
 import { readStorage, writeStorage } from '@/lib/client/browser-store';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 

@@ -7,7 +7,7 @@ import { serverMessage } from '@/components/account/form-parts';
 import { SparkIcon } from '@/components/icons';
 import { useSession } from '@/components/session/SessionProvider';
 import type { CompleteTaskDto, DailyTaskTodayDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest } from '@/lib/client/http';
+import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 import { countdownText, isSameLocalDay, nextUtcMidnight, utcDay } from '@/lib/format/daily-task';
 import { TASK_MESSAGES } from '@/lib/validation/task-messages';
 

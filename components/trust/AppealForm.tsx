@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { characterCount } from '@/lib/validation/common';
 import { APPEAL_MESSAGES, APPEAL_STATEMENT_MAX } from '@/lib/validation/trust';
 

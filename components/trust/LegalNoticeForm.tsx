@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useForm, useWatch, type FieldValues, type Path, type Resolver } from 'react-hook-form';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { NOTICE_REASONS, REPORT_REASON_LABELS } from '@/lib/report-reasons';
 import { counterNoticeSchema, dmcaNoticeSchema, lawsuitSchema, noticeSchema } from '@/lib/validation/notices';
 

@@ -4,7 +4,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
 import type { MyVerificationDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { LEGAL_NAME_MAX, verificationFormSchema } from '@/lib/validation/verification';
 
 import './verification.css';

@@ -5,7 +5,7 @@ import useSWR from 'swr';
 
 import { Spinner } from '@/components/shell/Spinner';
 import type { OwnVideoDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest } from '@/lib/client/http';
+import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 
 import { checkPerformers, EMPTY_PERFORMERS, performerFieldId, PerformerFields, savePerformers, type PerformerDraft } from './PerformerFields';
 

@@ -5,7 +5,7 @@ import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { OwnVideoDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 import { VideoPlayer } from './VideoPlayer';
 

@@ -5,7 +5,7 @@ import useSWRInfinite from 'swr/infinite';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { VideoListDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 import { VideoGrid } from './VideoGrid';
 

@@ -8,7 +8,7 @@ import { VideoIcon } from '@/components/icons';
 import { useSession } from '@/components/session/SessionProvider';
 import type { OwnVideoDto, VideoListDto } from '@/lib/api-types';
 import { videoStatusView } from '@/lib/client/format';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { relativeTime } from '@/lib/format/relative-time';
 
 import { VideoManage } from './VideoManage';

@@ -1,7 +1,7 @@
 'use client';
 
 
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { performerLabel, RELEASE_STATEMENTS, MAX_CO_PERFORMERS } from '@/lib/trust/performers';
 import { idDocumentField, parsePerformerRecords, releaseDocumentField, type PerformerProblem } from '@/lib/validation/performers';
 

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 export interface PlayerSource {
   mp4Url: string | null;

@@ -7,7 +7,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useSession } from '@/components/session/SessionProvider';
 import { Spinner } from '@/components/shell/Spinner';
 import { checkVideoFile, formatBytes, percentOf, retryLabel } from '@/lib/client/format';
-import { ApiClientError } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/api-client';
 import { UPLOAD_RETRY_DELAYS_MS, UploadCancelledError, uploadRequest, type UploadRetry } from '@/lib/client/upload-request';
 import { RESUMABLE_RETRY_DELAYS_MS, resumableUpload } from '@/lib/client/resumable-upload';
 import { CATEGORIES } from '@/lib/site';

@@ -5,7 +5,7 @@ import useSWR from 'swr';
 
 import type { OwnVideoDto } from '@/lib/api-types';
 import { videoStatusView, type VideoStatusTone } from '@/lib/client/format';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 import { UploadProgressBar } from './UploadProgress';
 

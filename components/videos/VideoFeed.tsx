@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 
 import type { VideoDto, VideoListDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 import { isVideoList, readVideoCache, VIDEO_ERRORS, writeVideoCache } from '@/lib/client/video-cache';
 
 import { NoVideos } from './NoVideos';

@@ -7,7 +7,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
 import type { OwnVideoDto } from '@/lib/api-types';
-import { apiRequest, ApiClientError } from '@/lib/client/http';
+import { apiRequest, ApiClientError } from '@/lib/client/api-client';
 import { CATEGORIES } from '@/lib/site';
 import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/lib/validation/video-form';
 import { DESCRIPTION_MAX, splitTags, TAGS_MAX, TITLE_MAX } from '@/lib/validation/videos';

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { VipCheckoutDto, VipPlanDto } from '@/lib/api-types';
-import { ApiClientError, apiRequest } from '@/lib/client/http';
+import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 import { billingLabel, daysLabel, formatPrice } from '@/lib/format/vip';
 
 import { useReturnStatus, useVipStatus, type ReturnStatus } from './use-vip-status';

@@ -5,7 +5,7 @@ import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { VipStatusDto } from '@/lib/api-types';
-import { apiRequest } from '@/lib/client/http';
+import { apiRequest } from '@/lib/client/api-client';
 
 /** After a successful payment, how often and how long the page asks whether VIP has started (the postback usually comes within seconds). */
 export const CONFIRMATION_POLL_MS = 3_000;

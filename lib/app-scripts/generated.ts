@@ -50,5 +50,5 @@ export const EMBED_PLAYER_SCRIPT: AppScript = {
   hash: "'sha256-cN1EZ9IDWUw0Vss21OhO9MuqNuSLXIrGjaym0JFjY0k='",
 };
 
-/** Those of the site's pages, in the order the nonce policy lists their hashes (lib/http/page-policy.ts). */
+/** Those of the site's pages, in the order the nonce policy lists their hashes (lib/front/page-policy.ts). */
 export const APP_SCRIPTS: readonly AppScript[] = [AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT, PLAYER_START_SCRIPT, SPECULATION_RULES];

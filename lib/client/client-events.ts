@@ -1,7 +1,7 @@
 'use client';
 
 /**
- * The errors every caller of the API client must react to (lib/client/http.ts raises them): the session provider
+ * The errors every caller of the API client must react to (lib/client/api-client.ts raises them): the session provider
  * and the region-blocked modal listen on every page. Apart from the client so that listening costs a page nothing
  * until something calls the API.
  */

@@ -13,7 +13,7 @@
  */
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
 
-import { ApiClientError, apiUrl, classify, getAuthToken } from './http';
+import { ApiClientError, apiUrl, classify, getAuthToken } from './api-client';
 import { UploadCancelledError, type UploadBytes, type UploadRetry } from './upload-request';
 
 /** Waits between tries after a dropped connection or a 5xx: a phone that lost its network for half a minute still finishes. */

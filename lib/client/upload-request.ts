@@ -8,7 +8,7 @@
  * cancels it, and a cancelled upload is not retried. Errors are classified as
  * the general client's (http.ts) are, so the same listeners hear of them.
  */
-import { ApiClientError, apiUrl, classify, getAuthToken } from './http';
+import { ApiClientError, apiUrl, classify, getAuthToken } from './api-client';
 
 export const UPLOAD_TIMEOUT_MS = 600_000;
 export const UPLOAD_RETRY_DELAYS_MS = [2_000, 4_000] as const;

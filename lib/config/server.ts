@@ -62,7 +62,7 @@ export interface ServerConfig {
   resumableUploadThresholdBytes: number;
   /** How long an unfinished resumable upload is kept after it was started, in milliseconds. */
   resumableUploadExpiryMs: number;
-  /** Proxy hops in front of the server whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
+  /** Proxy hops in front of the server whose X-Forwarded-For entries are believed (lib/front/resolve-client-address.ts). */
   trustProxy: number;
   /** The admin account ensured at start, when configured. */
   admin: { username: string; email: string; password: string } | undefined;

@@ -2,14 +2,14 @@ import 'server-only';
 
 import { getConfig } from '@/lib/config/server';
 import { clientAddressesStamped } from '@/lib/events';
-import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from '@/lib/http/client-address';
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from '@/lib/front/resolve-client-address';
 
 /**
  * The client's IP address for a request reaching route code: the one place
  * rate limits, view counting and reports learn who is asking.
  *
  * In production scripts/serve.ts has computed it from the socket and
- * TRUST_PROXY and stamped it into an internal header (lib/http/client-address.ts).
+ * TRUST_PROXY and stamped it into an internal header (lib/front/resolve-client-address.ts).
  * Without that server (`next dev`, tests calling handlers directly) the route
  * cannot see the socket: Next copies the socket's address into
  * X-Forwarded-For only when the client sent none, so a client-sent list

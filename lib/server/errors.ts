@@ -28,7 +28,7 @@ const isRetrySeconds = (value: unknown): value is number => typeof value === 'nu
 /**
  * The headers of an error's answer: its own, and Retry-After whenever it
  * says when to come back (every 429; a 503 may). The one place both the
- * route wrapper (lib/server/http.ts) and tus's answers (resumable.ts) take
+ * route wrapper (lib/server/route-handler.ts) and tus's answers (resumable.ts) take
  * them from, so no 429 goes out without one.
  */
 export function errorHeaders(status: number, body: Record<string, unknown>, own: Record<string, string> = {}): Record<string, string> {

@@ -17,7 +17,7 @@ import { playEmbedOnConfirm } from '../../lib/app-scripts/source/embed-player';
 import { bootHeader, readyHeader } from '../../lib/app-scripts/source/header';
 import { startPlayerBeforeScript } from '../../lib/app-scripts/source/player-start';
 import { SPECULATION_RULES } from '../../lib/app-scripts/source/speculation-rules';
-import { scriptHashSource } from '../../lib/http/content-security-policy';
+import { scriptHashSource } from '../../lib/front/content-security-policy';
 
 const SOURCE_DIR = path.join(process.cwd(), 'lib', 'app-scripts', 'source');
 export const GENERATED_FILE = path.join(process.cwd(), 'lib', 'app-scripts', 'generated.ts');
@@ -99,7 +99,7 @@ export function generateAppScripts(): string {
     '}',
     '',
     ...constants,
-    "/** Those of the site's pages, in the order the nonce policy lists their hashes (lib/http/page-policy.ts). */",
+    "/** Those of the site's pages, in the order the nonce policy lists their hashes (lib/front/page-policy.ts). */",
     `export const APP_SCRIPTS: readonly AppScript[] = [${SCRIPTS.filter(({ onSitePages }) => onSitePages).map(({ name }) => name).join(', ')}];`,
     '',
   ].join('\n');

@@ -18,11 +18,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
-import { isExecutable } from '@/lib/http/inline-scripts';
-import { APP_INLINE_SCRIPTS } from '@/lib/http/page-policy';
+import { isExecutable } from '@/lib/front/inline-scripts';
+import { APP_INLINE_SCRIPTS } from '@/lib/front/page-policy';
 
 /**
- * A start tag's attributes may hold a quoted `>`. Unlike lib/http/inline-scripts.ts, which only reads scripts,
+ * A start tag's attributes may hold a quoted `>`. Unlike lib/front/inline-scripts.ts, which only reads scripts,
  * this match takes the whole end tag (`</script >` included), so that removing it leaves nothing behind.
  */
 const SCRIPT_ELEMENT = /<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script[^>]*>/gi;

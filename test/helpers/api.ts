@@ -4,7 +4,7 @@ import path from 'node:path';
 import { NextRequest } from 'next/server';
 
 import { declareClientAddressStamping } from '@/lib/events';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/front/resolve-client-address';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route types its own params
 type RouteHandler = (request: NextRequest, context: { params: Promise<any> }) => Promise<Response>;

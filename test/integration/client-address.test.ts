@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { POST as login } from '@/app/api/auth/login/route';
 import { installDatabase } from '@/lib/db';
-import { CLIENT_ADDRESS_HEADER, stampClientAddress } from '@/lib/http/client-address';
+import { CLIENT_ADDRESS_HEADER, stampClientAddress } from '@/lib/front/resolve-client-address';
 import { resetLimiters } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';

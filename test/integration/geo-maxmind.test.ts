@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { open, type CityResponse } from 'maxmind';
 
-import { isBlocked, locate, parseBlockedRegions, type GeoRules } from '@/lib/http/geo';
+import { isBlocked, locate, parseBlockedRegions, type GeoRules } from '@/lib/front/geo';
 
 /**
  * Regional blocking without a CDN: a real GeoLite2-City database (shipped by

@@ -13,7 +13,7 @@ import { GET as mediaRoute, HEAD as mediaHead } from '@/app/media/videos/[stream
 import { getConfig, type MediaOffload } from '@/lib/config/server';
 import { installDatabase } from '@/lib/db';
 import { videos, type Video } from '@/lib/db/schema';
-import { presignedMediaOrigin } from '@/lib/http/media-origin';
+import { presignedMediaOrigin } from '@/lib/front/media-origin';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { getMediaStorage, mediaKeys, setMediaStorage } from '@/lib/server/storage';
 import { S3MediaStorage } from '@/lib/server/storage/s3';

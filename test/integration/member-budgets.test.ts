@@ -27,7 +27,7 @@ import { POST as tus } from '@/app/api/videos/uploads/[[...id]]/route';
 import { installDatabase } from '@/lib/db';
 import { dataExports, identityVerifications } from '@/lib/db/schema';
 import { ApiError, tooManyRequests } from '@/lib/server/errors';
-import { errorResponse } from '@/lib/server/http';
+import { errorResponse } from '@/lib/server/route-handler';
 import { LIMITS, resetLimiters, type LimitName } from '@/lib/server/rate-limit';
 
 import { call, ORIGIN } from '../helpers/api';

@@ -6,7 +6,7 @@ import { jobs } from '@/lib/db/schema';
 import { enqueue } from '@/lib/server/jobs/queue';
 import { startWorker } from '@/lib/server/jobs/worker';
 import { runWithLogContext, setLogSink } from '@/lib/server/log';
-import { errorResponse } from '@/lib/server/http';
+import { errorResponse } from '@/lib/server/route-handler';
 import { startMetricsServer } from '@/lib/server/metrics';
 import { installMetricsProbes } from '@/lib/server/metrics/probes';
 

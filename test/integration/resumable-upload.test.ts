@@ -22,7 +22,7 @@ import { STORAGE_FULL_MESSAGE } from '@/lib/server/videos/storage-failure';
 import { CONCAT_MESSAGE, LENGTH_FORMAT_MESSAGE, OFFSET_MESSAGE, PATCH_CONTENT_TYPE_MESSAGE, PATCH_LENGTH_MESSAGE, TUS_VERSION_MESSAGE } from '@/lib/validation/resumable-uploads';
 import { FileLocker } from '@/lib/server/videos/upload-lock';
 import { handleNodeUpload, handleReceivedUpload } from '@/lib/server/videos/upload-node';
-import { listenWithReceiver, UploadReceiver } from '@/lib/http/upload-receiver';
+import { listenWithReceiver, UploadReceiver } from '@/lib/front/upload-receiver';
 import { ownerTag } from '@/lib/process-owner';
 import { finishUpload } from '@/lib/client/resumable-upload';
 

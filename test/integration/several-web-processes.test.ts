@@ -8,7 +8,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 
 import { users } from '@/lib/db/schema';
-import { KEEP_ALIVE_TIMEOUT_MS } from '@/lib/http/keep-alive';
+import { KEEP_ALIVE_TIMEOUT_MS } from '@/lib/front/keep-alive';
 import { hashPassword } from '@/lib/server/auth/passwords';
 
 import { serverEnv as e2eBuildEnv } from '../../playwright.config';

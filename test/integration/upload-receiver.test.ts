@@ -1,5 +1,5 @@
 /**
- * The upload receiver (lib/http/upload-receiver, decision 026) as a real
+ * The upload receiver (lib/front/upload-receiver, decision 026) as a real
  * process behind a real listening socket: which connections it is handed,
  * that every other connection reaches the app server byte for byte, that it
  * answers one request a connection, writes a body only where the app orders,
@@ -13,8 +13,8 @@ import { connect, type AddressInfo, type Server as NetServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { listenWithReceiver, UploadReceiver } from '@/lib/http/upload-receiver';
-import type { ReceivedUpload } from '@/lib/http/upload-receiver/protocol';
+import { listenWithReceiver, UploadReceiver } from '@/lib/front/upload-receiver';
+import type { ReceivedUpload } from '@/lib/front/upload-receiver/protocol';
 
 const ID = 'abcdef0123456789abcdef0123456789';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-receiver-'));

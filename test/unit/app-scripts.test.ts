@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import * as generated from '@/lib/app-scripts/generated';
-import { scriptHashSource } from '@/lib/http/content-security-policy';
+import { scriptHashSource } from '@/lib/front/content-security-policy';
 
 import { GENERATED_FILE, generateAppScripts } from '../../scripts/lib/app-scripts';
 

@@ -5,7 +5,7 @@ import {
   resolveClientAddress,
   stampClientAddress,
   UNKNOWN_ADDRESS,
-} from '@/lib/http/client-address';
+} from '@/lib/front/resolve-client-address';
 import { clientAddress } from '@/lib/server/client-address';
 import { declareClientAddressStamping } from '@/lib/events';
 

@@ -1,7 +1,7 @@
 import { AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT, PLAYER_START_SCRIPT, SPECULATION_RULES } from '@/lib/app-scripts/generated';
-import { contentSecurityPolicy, newNonce, scriptHashSource } from '@/lib/http/content-security-policy';
-import { inlineScripts, pageScriptHashes } from '@/lib/http/inline-scripts';
-import { APP_INLINE_SCRIPTS, hashPolicy, noncePolicy } from '@/lib/http/page-policy';
+import { contentSecurityPolicy, newNonce, scriptHashSource } from '@/lib/front/content-security-policy';
+import { inlineScripts, pageScriptHashes } from '@/lib/front/inline-scripts';
+import { APP_INLINE_SCRIPTS, hashPolicy, noncePolicy } from '@/lib/front/page-policy';
 
 const directive = (policy: string, name: string) => policy.split('; ').find((part) => part.startsWith(`${name} `));
 

@@ -1,5 +1,5 @@
 import { onClientEvent, type ClientEvent } from '@/lib/client/client-events';
-import { apiRequest, ApiClientError, countryFromHtml, rewriteLocalUrl, setAuthToken } from '@/lib/client/http';
+import { apiRequest, ApiClientError, countryFromHtml, rewriteLocalUrl, setAuthToken } from '@/lib/client/api-client';
 import { serverMessage } from '@/components/account/form-parts';
 
 import { scriptedServer } from '../helpers/scripted-server';

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import fc from 'fast-check';
 
-import { routeLabeller } from '@/lib/http/route-label';
+import { routeLabeller } from '@/lib/front/route-label';
 import { createLogger, readableDestination, runWithLogContext, scrubPath, scrubText, setLogSink } from '@/lib/server/log';
 import { observeRequest, ObservedResponse, requestIdFor, requestLogger, type RequestLine } from '@/lib/server/log/requests';
 import { bearerMatches } from '@/lib/server/metrics';

@@ -3,8 +3,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 import { ConfigError, loadConfig } from '@/lib/config/server';
 import { parseEnv } from '@/lib/config/schema';
-import { contentSecurityPolicy } from '@/lib/http/content-security-policy';
-import { presignedMediaOrigin } from '@/lib/http/media-origin';
+import { contentSecurityPolicy } from '@/lib/front/content-security-policy';
+import { presignedMediaOrigin } from '@/lib/front/media-origin';
 
 const S3 = { MEDIA_S3_BUCKET: 'chrysalis-media', MEDIA_S3_ACCESS_KEY_ID: 'key', MEDIA_S3_SECRET_ACCESS_KEY: 'secret' };
 

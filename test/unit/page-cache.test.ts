@@ -4,9 +4,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 import { POLICIES } from '@/components/policies';
 import { onAppEvent, purgePublicPages } from '@/lib/events';
-import { scriptHashSource } from '@/lib/http/content-security-policy';
-import { FILL_HEADER, PageCache } from '@/lib/http/page-cache';
-import { hashPolicy } from '@/lib/http/page-policy';
+import { scriptHashSource } from '@/lib/front/content-security-policy';
+import { FILL_HEADER, PageCache } from '@/lib/front/page-cache';
+import { hashPolicy } from '@/lib/front/page-policy';
 import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
 
 /**
@@ -49,7 +49,7 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
     res.end(`<html>${req.url} v${version} ${'padding '.repeat(200)}<script>${pagePayload(version)}</script>${runtime}</html>`);
   };
   const server: Server = createServer((req, res) => {
-    // As lib/http/geo.ts does with region rules, before the cache runs.
+    // As lib/front/geo.ts does with region rules, before the cache runs.
     if (options.varyBefore) res.setHeader('vary', options.varyBefore);
     if (!cache.handle(req, res)) next(req, res);
   });

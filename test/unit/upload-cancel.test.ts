@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ApiClientError } from '@/lib/client/http';
+import { ApiClientError } from '@/lib/client/api-client';
 import { uploadRequest, UploadCancelledError, type UploadRetry } from '@/lib/client/upload-request';
 
 import { scriptedServer } from '../helpers/scripted-server';

@@ -2,7 +2,7 @@
  * @jest-environment jsdom
  */
 // jsdom for XMLHttpRequest (upload progress); it sends real HTTP, including CORS preflights.
-import { setAuthToken } from '@/lib/client/http';
+import { setAuthToken } from '@/lib/client/api-client';
 import { uploadRequest } from '@/lib/client/upload-request';
 
 import { scriptedServer } from '../helpers/scripted-server';

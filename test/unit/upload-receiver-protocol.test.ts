@@ -1,12 +1,12 @@
 /**
  * Which connections the app server hands to the upload receiver
- * (lib/http/upload-receiver/protocol.ts): only those whose first bytes hold
+ * (lib/front/upload-receiver/protocol.ts): only those whose first bytes hold
  * exactly a PATCH of one upload in HTTP/1.1. Anything else, crafted or cut
  * short, stays with the app server, which answers every request itself.
  */
 import fc from 'fast-check';
 
-import { isReceiverRequest, opensReceiverRequest } from '@/lib/http/upload-receiver/protocol';
+import { isReceiverRequest, opensReceiverRequest } from '@/lib/front/upload-receiver/protocol';
 
 const ID = '0123456789abcdef0123456789abcdef';
 const opens = (text: string) => opensReceiverRequest(Buffer.from(text, 'latin1'));

@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/server/client-address';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { submitConsentWithdrawal } from '@/lib/server/trust/consent-withdrawals';
 import { consentWithdrawalSchema } from '@/lib/validation/performers';
 

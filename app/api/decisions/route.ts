@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { listMyDecisions } from '@/lib/server/trust/statements';
 import { decisionListQuerySchema } from '@/lib/validation/trust';
 

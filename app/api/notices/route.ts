@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/server/client-address';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { createNotice } from '@/lib/server/trust/notices';
 import { noticeSchema } from '@/lib/validation/notices';
 

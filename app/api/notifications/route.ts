@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { listNotifications } from '@/lib/server/notifications/feed';
 import { notificationListQuerySchema } from '@/lib/validation/community';
 

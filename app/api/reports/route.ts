@@ -1,6 +1,6 @@
 import { clientAddress } from '@/lib/server/client-address';
 import { createReport } from '@/lib/server/reports/file';
-import { handler, json } from '@/lib/server/http';
+import { handler, json } from '@/lib/server/route-handler';
 import { reportSchema } from '@/lib/validation/community';
 
 // POST /api/reports — { targetType, target, reason, details }: anyone may report a video; comments and profiles need a login.

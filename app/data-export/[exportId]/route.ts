@@ -1,5 +1,5 @@
 import { downloadDataExport } from '@/lib/server/exports';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { dataExportParamsSchema } from '@/lib/validation/exports';
 
 // GET /data-export/{exportId} — the caller's own ready export as a ZIP attachment, streamed from storage; anyone else (admins too) 404.

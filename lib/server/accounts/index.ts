@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { getConfig } from '@/lib/config/server';
 import { getDb, type Executor } from '@/lib/db';
 import { sessions, signUpHolds, users, type User } from '@/lib/db/schema';
-import { addressNetwork } from '@/lib/http/client-address';
+import { addressNetwork } from '@/lib/front/resolve-client-address';
 import {
   registerSchema,
   type changeEmailSchema,

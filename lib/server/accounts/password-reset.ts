@@ -9,7 +9,7 @@ import { getConfig } from '@/lib/config/server';
 import { getDb, type Executor } from '@/lib/db';
 import { emailTokens, sessions, users, type User } from '@/lib/db/schema';
 import { wakeWorkers } from '@/lib/events';
-import { addressNetwork } from '@/lib/http/client-address';
+import { addressNetwork } from '@/lib/front/resolve-client-address';
 import { PASSWORD_RESET_MESSAGE, RESET_TOKEN_MAX, type forgotPasswordSchema, type resetPasswordSchema } from '@/lib/validation/auth';
 
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword } from '../auth/passwords';

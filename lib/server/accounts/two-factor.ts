@@ -4,7 +4,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 
 import { getDb, type Executor } from '@/lib/db';
 import { twoFactorRecoveryCodes, users, type User } from '@/lib/db/schema';
-import { addressNetwork } from '@/lib/http/client-address';
+import { addressNetwork } from '@/lib/front/resolve-client-address';
 import type { DisableTwoFactorInput, TotpCodeInput, TwoFactorLoginInput, TwoFactorSetupInput } from '@/lib/validation/two-factor';
 
 import { adminPowerGap, hasAdminRole, requireMember, type Actor } from '../auth/actor';

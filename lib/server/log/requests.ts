@@ -36,7 +36,7 @@ export interface RequestContext extends LogContext {
 
 export interface ObserveOptions {
   trustProxy: number;
-  /** The metric label of a path (lib/http/route-label.ts). */
+  /** The metric label of a path (lib/front/route-label.ts). */
   routeOf: (url: string) => string;
   /** The server's own requests (page-cache fills): logged at debug, not counted. */
   isInternal?: (req: IncomingMessage) => boolean;
@@ -187,7 +187,7 @@ export function observeRequest(req: IncomingMessage, res: ObservedResponse, opti
 
 /**
  * The same for a request the upload receiver process holds
- * (lib/http/upload-receiver): its id goes in its headers (the caller sends it
+ * (lib/front/upload-receiver): its id goes in its headers (the caller sends it
  * back with the answer), and its line is written when the receiver reports
  * the connection `finished`.
  */

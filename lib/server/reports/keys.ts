@@ -3,7 +3,7 @@ import 'server-only';
 import { createHmac } from 'node:crypto';
 
 import { getSessionSecret } from '@/lib/config/server';
-import { addressNetwork } from '@/lib/http/client-address';
+import { addressNetwork } from '@/lib/front/resolve-client-address';
 
 /*
  * A leaf of the reports domain: it imports nothing from lib/server, so the

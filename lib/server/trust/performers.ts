@@ -12,7 +12,7 @@ import { idDocumentField, parsePerformerRecords, releaseDocumentField } from '@/
 import { isAdmin, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict, forbidden } from '../errors';
 import { consume, tooOften } from '../rate-limit';
-import type { Form } from '../http';
+import type { Form } from '../route-handler';
 import { VIDEO_NOT_FOUND } from '../videos/access';
 
 import { storePrivateDocument } from './documents';

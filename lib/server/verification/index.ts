@@ -14,7 +14,7 @@ import { refuseOwnCase } from '../admin/duties';
 import { requireAdmin, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict, parseInput } from '../errors';
 import { consume, giveBack, tooOften } from '../rate-limit';
-import type { Form } from '../http';
+import type { Form } from '../route-handler';
 import { linkEmail, sendMail } from '../mail';
 import { notify } from '../notifications';
 import { decisionLink, recordDecision } from '../trust/decisions';

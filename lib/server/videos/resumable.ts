@@ -13,8 +13,8 @@ import { ERRORS, Metadata } from '@tus/utils';
 import type { NextRequest } from 'next/server';
 
 import { getConfig } from '@/lib/config/server';
-import { writeBody, type BodyWritten } from '@/lib/http/upload-body';
-import type { ReceivedUpload } from '@/lib/http/upload-receiver/protocol';
+import { writeBody, type BodyWritten } from '@/lib/front/upload-body';
+import type { ReceivedUpload } from '@/lib/front/upload-receiver/protocol';
 import { isDatabaseConnectionLoss, reportDatabaseOutage } from '@/lib/db/connection-loss';
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
 import { CONCAT_MESSAGE, LENGTH_REQUIRED_MESSAGE, TUS_HEADER_NAMES, TUS_VERSION, tusHeadersSchemas } from '@/lib/validation/resumable-uploads';
@@ -22,7 +22,7 @@ import { CONCAT_MESSAGE, LENGTH_REQUIRED_MESSAGE, TUS_HEADER_NAMES, TUS_VERSION,
 import { requireMember, type Authenticated } from '../auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from '../auth/session';
 import { ApiError, badRequest, databaseUnavailable, errorHeaders } from '../errors';
-import { errorResponse, serverErrorBody } from '../http';
+import { errorResponse, serverErrorBody } from '../route-handler';
 import { logger } from '../log';
 import { metrics } from '../metrics';
 import { consume, giveBack } from '../rate-limit';
@@ -131,7 +131,7 @@ function fieldsOf(metadata: Upload['metadata']) {
 }
 
 /**
- * tus's FileStore, writing bodies with lib/http/upload-body.ts (a 1 MiB write
+ * tus's FileStore, writing bodies with lib/front/upload-body.ts (a 1 MiB write
  * buffer, not Node's 16 KiB) and, in production, not from tus's stream:
  * @tus/server 2.x reads a body as a web stream made from the Node request and
  * turns it back into a Node stream, which halved the throughput in adapter

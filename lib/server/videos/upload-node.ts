@@ -6,11 +6,11 @@ import { NextRequest } from 'next/server';
 
 import { getConfig } from '@/lib/config/server';
 import { onAppEvent } from '@/lib/events';
-import type { ReceivedUpload } from '@/lib/http/upload-receiver/protocol';
+import type { ReceivedUpload } from '@/lib/front/upload-receiver/protocol';
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
-import { stampClientAddress } from '@/lib/http/client-address';
+import { stampClientAddress } from '@/lib/front/resolve-client-address';
 
-import { errorResponse, handler } from '../http';
+import { errorResponse, handler } from '../route-handler';
 
 import { handleResumable } from './resumable';
 import { uploadVideo } from './upload';
@@ -37,7 +37,7 @@ async function partsOf(response: Response): Promise<{ status: number; headers: [
  * been read: Node reads and discards the rest after the answer, so the
  * client sees it). `close`: the connection closes after the answer, so the
  * client's next request opens a new one, which the upload receiver can take
- * when it is a PATCH (lib/http/upload-receiver).
+ * when it is a PATCH (lib/front/upload-receiver).
  */
 async function send(res: ServerResponse, response: Response, close = false): Promise<void> {
   const { status, headers, body } = await partsOf(response);

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 
 import { getSessionSecret } from '@/lib/config/server';
 import { getDb, queryRows } from '@/lib/db';
-import { addressNetwork } from '@/lib/http/client-address';
+import { addressNetwork } from '@/lib/front/resolve-client-address';
 
 import { memberOf, type Actor } from '../auth/actor';
 import { ApiError } from '../errors';

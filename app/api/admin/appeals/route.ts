@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { listAppeals } from '@/lib/server/trust/appeals';
 import { appealListQuerySchema } from '@/lib/validation/trust';
 

@@ -1,5 +1,5 @@
 import { listAuditLog } from '@/lib/server/admin/audit';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { auditLogQuerySchema } from '@/lib/validation/admin';
 
 // GET /api/admin/audit-log?action&adminId&targetType&targetId&page&limit — every admin action, newest first.

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { createDailyTask, listDailyTasks } from '@/lib/server/tasks/admin';
 import { dailyTaskCreateSchema } from '@/lib/validation/tasks';
 

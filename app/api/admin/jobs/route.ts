@@ -1,5 +1,5 @@
 import { jobCountsForAdmin, listJobsForAdmin } from '@/lib/server/jobs/admin';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { jobsQuerySchema } from '@/lib/validation/jobs';
 
 // GET /api/admin/jobs?state=failed|stuck|retrying|queued|running&limit — counts by state and type, and the jobs in one state: { counts, jobs, hasMore }.

@@ -1,5 +1,5 @@
 import { listPaymentEvents } from '@/lib/server/admin/payments';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { paymentEventsQuerySchema } from '@/lib/validation/admin';
 
 // GET /api/admin/payments?page&limit — the payment log (postbacks and manual grants), newest first.

@@ -1,5 +1,5 @@
 import { listReports } from '@/lib/server/reports/list';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { reportListQuerySchema } from '@/lib/validation/community';
 
 // GET /api/admin/reports?status=open|resolved|dismissed&page&limit — the report queue, with each report's age, target and due date.

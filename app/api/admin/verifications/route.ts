@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { listVerifications } from '@/lib/server/verification';
 import { verificationListQuerySchema } from '@/lib/validation/verification';
 

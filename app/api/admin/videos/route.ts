@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { listForModeration } from '@/lib/server/videos/moderation';
 import { moderationQueueQuerySchema } from '@/lib/validation/videos';
 

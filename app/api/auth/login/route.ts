@@ -1,7 +1,7 @@
 import { login } from '@/lib/server/accounts';
 import { setSessionCookie } from '@/lib/server/auth/session';
 import { clientAddress } from '@/lib/server/client-address';
-import { handler, json } from '@/lib/server/http';
+import { handler, json } from '@/lib/server/route-handler';
 import { loginSchema } from '@/lib/validation/auth';
 
 // POST /api/auth/login — { email, password } → { token, user }, and the session cookie;

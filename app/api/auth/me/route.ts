@@ -1,7 +1,7 @@
 import { toUserDto } from '@/lib/server/accounts';
 import { requireMember } from '@/lib/server/auth/actor';
 import { setSessionCookie } from '@/lib/server/auth/session';
-import { handler, json } from '@/lib/server/http';
+import { handler, json } from '@/lib/server/route-handler';
 
 // GET /api/auth/me — the calling member.
 export const GET = handler({ auth: 'member' }, async ({ actor }) => {

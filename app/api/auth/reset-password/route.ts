@@ -1,6 +1,6 @@
 import { resetPassword } from '@/lib/server/accounts/password-reset';
 import { clearSessionCookie } from '@/lib/server/auth/session';
-import { handler, json } from '@/lib/server/http';
+import { handler, json } from '@/lib/server/route-handler';
 import { resetPasswordSchema } from '@/lib/validation/auth';
 
 // POST /api/auth/reset-password — { token, password, confirmPassword } → { message }; every session ends (this browser's cookie too), so the member logs in again.

@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 
 import { getConfig } from '@/lib/config/server';
 import { verifyEmailToken } from '@/lib/server/accounts/verification';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 
 // GET /api/auth/verify-email?token= — the link in verification emails; lands on a result page.
 export const GET = handler({}, async ({ request }) => {

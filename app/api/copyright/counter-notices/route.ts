@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { sendCounterNotice } from '@/lib/server/trust/copyright';
 import { counterNoticeSchema } from '@/lib/validation/notices';
 

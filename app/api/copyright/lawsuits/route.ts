@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { reportLawsuit } from '@/lib/server/trust/copyright';
 import { lawsuitSchema } from '@/lib/validation/notices';
 

@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/server/client-address';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { createDmcaNotice } from '@/lib/server/trust/copyright';
 import { dmcaNoticeSchema } from '@/lib/validation/notices';
 

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { getDecision } from '@/lib/server/trust/statements';
 import { decisionIdParamsSchema, decisionLinkSchema } from '@/lib/validation/trust';
 

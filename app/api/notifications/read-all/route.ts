@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { markAllNotificationsRead } from '@/lib/server/notifications/feed';
 import { readAllQuerySchema } from '@/lib/validation/community';
 

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { getVideoFor } from '@/lib/server/videos/access';
 import { deleteVideo, editVideo } from '@/lib/server/videos/manage';
 import { videoEditSchema } from '@/lib/validation/video-edit';

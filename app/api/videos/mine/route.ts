@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { listOwnVideos } from '@/lib/server/videos/catalog';
 import { videoListQuerySchema } from '@/lib/validation/videos';
 

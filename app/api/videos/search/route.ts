@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { searchVideos } from '@/lib/server/videos/search';
 import { searchQuerySchema } from '@/lib/validation/videos';
 

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { listTopVideos } from '@/lib/server/videos/catalog';
 import { topVideosQuerySchema } from '@/lib/validation/videos';
 

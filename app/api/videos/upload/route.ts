@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { uploadVideo } from '@/lib/server/videos/upload';
 
 // POST /api/videos/upload — multipart: video (file), title, description, category, tags. Streams to disk; never buffered.

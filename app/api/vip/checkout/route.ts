@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { startCheckout } from '@/lib/server/vip/checkout';
 import { checkoutSchema } from '@/lib/validation/vip';
 

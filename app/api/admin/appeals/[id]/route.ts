@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { decideAppeal } from '@/lib/server/trust/appeals';
 import { appealDecisionSchema, appealIdParamsSchema } from '@/lib/validation/trust';
 

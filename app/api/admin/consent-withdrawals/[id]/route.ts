@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { resolveConsentWithdrawal } from '@/lib/server/trust/consent-withdrawals';
 import { withdrawalResolutionSchema } from '@/lib/validation/performers';
 import { z } from '@/lib/validation/zod';

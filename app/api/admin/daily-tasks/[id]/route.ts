@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { deleteDailyTask, updateDailyTask } from '@/lib/server/tasks/admin';
 import { dailyTaskIdParamsSchema, dailyTaskUpdateSchema } from '@/lib/validation/tasks';
 

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { viewDocument } from '@/lib/server/verification';
 import { verificationIdParamsSchema } from '@/lib/validation/verification';
 

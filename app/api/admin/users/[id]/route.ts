@@ -1,5 +1,5 @@
 import { getMemberDetail } from '@/lib/server/admin/members';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { memberIdParamsSchema } from '@/lib/validation/admin';
 
 // GET /api/admin/users/{id} — one member: account, counts, VIP periods, admin history.

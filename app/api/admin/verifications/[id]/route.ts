@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { getVerification, reviewVerification } from '@/lib/server/verification';
 import { verificationIdParamsSchema, verificationReviewSchema } from '@/lib/validation/verification';
 

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { moderateVideo } from '@/lib/server/videos/moderation';
 import { videoIdParamsSchema } from '@/lib/validation/community';
 import { moderationSchema } from '@/lib/validation/videos';

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { moderateVideos } from '@/lib/server/videos/moderation';
 import { bulkModerationSchema } from '@/lib/validation/videos';
 

@@ -1,5 +1,5 @@
 import { listReplies } from '@/lib/server/community/comments';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { repliesQuerySchema } from '@/lib/validation/community';
 import { commentIdParamsSchema } from '@/lib/validation/params';
 

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { appealDecision } from '@/lib/server/trust/appeals';
 import { appealSchema, decisionIdParamsSchema } from '@/lib/validation/trust';
 

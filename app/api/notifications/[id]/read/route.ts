@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { markNotificationRead } from '@/lib/server/notifications/feed';
 import { notificationIdParamsSchema } from '@/lib/validation/community';
 

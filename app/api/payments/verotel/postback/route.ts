@@ -2,7 +2,7 @@ import type { NextRequest } from 'next/server';
 
 import { ApiError } from '@/lib/server/errors';
 import { logger } from '@/lib/server/log';
-import { readBodyBytes } from '@/lib/server/http';
+import { readBodyBytes } from '@/lib/server/route-handler';
 import { receivePostback } from '@/lib/server/payments/postbacks';
 import { getPaymentProcessor } from '@/lib/server/payments/processor';
 

@@ -1,5 +1,5 @@
 import { blockMember, unblockMember } from '@/lib/server/community/blocks';
-import { handler, json } from '@/lib/server/http';
+import { handler, json } from '@/lib/server/route-handler';
 import { usernameParamsSchema } from '@/lib/validation/params';
 
 // POST /api/users/{username}/block — the caller blocks that member (idempotent); the blocked member stops following the caller.

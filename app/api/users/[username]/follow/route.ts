@@ -1,5 +1,5 @@
 import { follow, followState, unfollow } from '@/lib/server/community/follows';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { usernameParamsSchema } from '@/lib/validation/params';
 
 // GET /api/users/{username}/follow — { following, followers } for the caller; 401, 404.

@@ -1,5 +1,5 @@
 import { listProfileVideos } from '@/lib/server/community/profiles';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { followListQuerySchema } from '@/lib/validation/community';
 import { usernameParamsSchema } from '@/lib/validation/params';
 

@@ -1,5 +1,5 @@
 import { getDataExport, requestDataExport } from '@/lib/server/exports';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 
 // GET /api/users/me/export — the caller's data export: being prepared, ready (with its download link) or failed; null when none.
 export const GET = handler({ auth: 'member' }, async ({ actor }) => ({ export: await getDataExport(actor) }));

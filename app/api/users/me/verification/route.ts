@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { getMyVerification, MAX_VERIFICATION_FORM_BYTES, submitVerification, VERIFICATION_FORM_TOO_LARGE } from '@/lib/server/verification';
 
 // GET /api/users/me/verification — the caller's identity verification: none, pending, approved, or rejected with the reason.

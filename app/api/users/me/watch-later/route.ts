@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { listWatchLater } from '@/lib/server/videos/watch-later';
 import { watchLaterQuerySchema } from '@/lib/validation/videos';
 

@@ -1,6 +1,6 @@
 import { deleteAccount } from '@/lib/server/accounts/deletion';
 import { clearSessionCookie } from '@/lib/server/auth/session';
-import { handler, json } from '@/lib/server/http';
+import { handler, json } from '@/lib/server/route-handler';
 import { deleteAccountSchema } from '@/lib/validation/deletion';
 
 // DELETE /api/users/settings/account — { currentPassword, username }: deletes the caller's account and logs it out everywhere.

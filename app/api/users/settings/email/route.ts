@@ -1,5 +1,5 @@
 import { changeEmail } from '@/lib/server/accounts';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { changeEmailSchema } from '@/lib/validation/auth';
 
 // PUT /api/users/settings/email

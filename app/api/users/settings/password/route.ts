@@ -1,5 +1,5 @@
 import { changePassword } from '@/lib/server/accounts';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { changePasswordSchema } from '@/lib/validation/auth';
 
 // PUT /api/users/settings/password

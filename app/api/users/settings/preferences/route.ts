@@ -1,5 +1,5 @@
 import { updatePreferences } from '@/lib/server/accounts';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { preferencesSchema } from '@/lib/validation/auth';
 
 // PUT /api/users/settings/preferences

@@ -1,5 +1,5 @@
 import { updateProfile } from '@/lib/server/community/profiles';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { profileSettingsSchema } from '@/lib/validation/community';
 
 // PUT /api/users/settings/profile { bio } — the caller's bio (plain text, ≤ 500 characters): { success: true, bio }.

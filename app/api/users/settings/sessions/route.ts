@@ -1,6 +1,6 @@
 import { endSessions } from '@/lib/server/accounts';
 import { clearSessionCookie } from '@/lib/server/auth/session';
-import { handler, json } from '@/lib/server/http';
+import { handler, json } from '@/lib/server/route-handler';
 import { endSessionsSchema } from '@/lib/validation/two-factor';
 
 // DELETE /api/users/settings/sessions — { which: "others" | "all" }: logs out every other device, or every one (this one too: the cookie is cleared).

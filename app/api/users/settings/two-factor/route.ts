@@ -1,5 +1,5 @@
 import { disableTwoFactor, twoFactorStatus } from '@/lib/server/accounts/two-factor';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { disableTwoFactorSchema } from '@/lib/validation/two-factor';
 
 // GET /api/users/settings/two-factor — whether it is on, recovery codes left, whether it is required (admins).

@@ -1,5 +1,5 @@
 import { listComments, postComment } from '@/lib/server/community/comments';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { commentListQuerySchema, newCommentSchema } from '@/lib/validation/community';
 import { streamVideoIdParamsSchema } from '@/lib/validation/params';
 

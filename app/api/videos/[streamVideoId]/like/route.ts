@@ -1,5 +1,5 @@
 import { like, likeState, unlike } from '@/lib/server/community/likes';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { streamVideoIdParamsSchema } from '@/lib/validation/params';
 
 // GET /api/videos/{streamVideoId}/like — { liked, likes } for the caller (visitors: liked false); 404 unless public.

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { getVideoPerformers, saveVideoPerformers } from '@/lib/server/trust/performers';
 import { MAX_PERFORMER_FORM_BYTES, PERFORMER_MESSAGES } from '@/lib/trust/performers';
 import { streamVideoIdParamsSchema } from '@/lib/validation/params';

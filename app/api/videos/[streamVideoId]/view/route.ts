@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/server/client-address';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { recordView } from '@/lib/server/videos/views';
 import { streamVideoIdParamsSchema } from '@/lib/validation/params';
 

@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { removeFromWatchLater, saveToWatchLater } from '@/lib/server/videos/watch-later';
 import { streamVideoIdParamsSchema } from '@/lib/validation/params';
 

@@ -1,5 +1,5 @@
 import { banMember, unbanMember } from '@/lib/server/admin/members';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { banSchema, memberIdParamsSchema, unbanSchema } from '@/lib/validation/admin';
 
 // POST /api/admin/users/{id}/ban — { reason, ground? }: bans the member (sessions and tokens revoked, videos hidden) and emails the member a statement of reasons they can appeal: { member }.

@@ -1,5 +1,5 @@
 import { resendVerificationFor } from '@/lib/server/admin/members';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { memberIdParamsSchema } from '@/lib/validation/admin';
 
 // POST /api/admin/users/{id}/resend-verification — a new verification link to an unverified member: { message }.

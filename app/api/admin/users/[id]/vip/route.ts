@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { grantManualVip, revokeVip } from '@/lib/server/vip/entitlements';
 import { memberIdParamsSchema, vipGrantSchema, vipRevokeSchema } from '@/lib/validation/admin';
 

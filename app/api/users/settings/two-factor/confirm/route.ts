@@ -1,5 +1,5 @@
 import { confirmTwoFactorSetup } from '@/lib/server/accounts/two-factor';
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { totpCodeSchema } from '@/lib/validation/two-factor';
 
 // POST /api/users/settings/two-factor/confirm — { currentPassword, code } from the app: turns it on; answers the 10 recovery codes, once.

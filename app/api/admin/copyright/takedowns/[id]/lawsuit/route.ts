@@ -1,4 +1,4 @@
-import { handler } from '@/lib/server/http';
+import { handler } from '@/lib/server/route-handler';
 import { recordLawsuitByAdmin } from '@/lib/server/trust/copyright';
 import { adminLawsuitSchema, takedownIdParamsSchema } from '@/lib/validation/notices';
 

@@ -2,7 +2,7 @@
  * The site's Content-Security-Policy. Scripts run only from our own origin
  * or, inline, when the policy names them: by the request's nonce on pages
  * rendered per request (proxy.ts), by their SHA-256 hashes on pages the page
- * cache serves (lib/http/page-cache.ts). Never 'unsafe-inline', so markup that
+ * cache serves (lib/front/page-cache.ts). Never 'unsafe-inline', so markup that
  * slipped into a page (an event handler, a javascript: URL, a <script>) does
  * not run. See docs/decisions/008-content-security-policy.md.
  *
@@ -15,7 +15,7 @@ export interface PolicySettings {
   dev: boolean;
   /** NEXT_PUBLIC_API_BASE_URL, when the client calls the API on another origin. */
   apiBaseUrl?: string;
-  /** The bucket's origin when media is answered with presigned URLs (MEDIA_OFFLOAD=redirect; lib/http/media-origin.ts). */
+  /** The bucket's origin when media is answered with presigned URLs (MEDIA_OFFLOAD=redirect; lib/front/media-origin.ts). */
   mediaOrigin?: string;
 }
 

@@ -12,10 +12,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { CityResponse, Reader } from 'maxmind';
 
-import { nodeClientAddress, type NodeRequestLike } from './client-address';
+import { nodeClientAddress, type NodeRequestLike } from './resolve-client-address';
 
 export interface GeoRules {
-  /** TRUST_PROXY: proxy hops whose X-Forwarded-For entries name the visitor (lib/http/client-address.ts). */
+  /** TRUST_PROXY: proxy hops whose X-Forwarded-For entries name the visitor (lib/front/resolve-client-address.ts). */
   trustProxy: number;
   /** Upper-case country codes ("GB") and subdivision codes ("US-TX"). */
   blocked: Set<string>;

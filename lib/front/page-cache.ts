@@ -19,7 +19,7 @@
  * visitor gets the fill's answer, and with a query string or the cache turned
  * off (TTL 0) the page is fetched for that one request. So every public page
  * carries a Content-Security-Policy that allows its inline scripts by hash
- * (lib/http/inline-scripts.ts), computed once when the page is fetched: Next
+ * (lib/front/inline-scripts.ts), computed once when the page is fetched: Next
  * prerenders several of them at build time, where no per-request nonce exists,
  * and a nonce in stored HTML would be the same for every visitor.
  *
@@ -285,7 +285,7 @@ export class PageCache {
   private send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, status: StoredStatus) {
     const accepted = String(req.headers['accept-encoding'] ?? '');
     const encoding: Encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : 'identity';
-    // A Vary set before the cache ran (the region headers, lib/http/geo.ts) is kept: the list is made again with it.
+    // A Vary set before the cache ran (the region headers, lib/front/geo.ts) is kept: the list is made again with it.
     const earlier = res.getHeader('vary');
     const vary = earlier === undefined ? ENTRY_VARY : `${String(earlier)}, ${ENTRY_VARY}`;
     if (req.headers['if-none-match'] === entry.etag) {

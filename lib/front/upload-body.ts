@@ -1,7 +1,7 @@
 /**
  * Writes an upload's body into its file at an offset: the one body writer of
  * resumable uploads, used by the app process (lib/server/videos/resumable.ts)
- * and by the upload receiver process (lib/http/upload-receiver), so both
+ * and by the upload receiver process (lib/front/upload-receiver), so both
  * keep the same rules.
  *
  * Deliberately plain Node (no app imports): the upload receiver runs it in a

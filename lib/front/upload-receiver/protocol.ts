@@ -8,7 +8,7 @@
  * after the last byte) stays in the app; the receiver only moves bytes.
  *
  * Deliberately plain Node (no app imports): the receiver loads only this
- * folder and lib/http/upload-body.ts.
+ * folder and lib/front/upload-body.ts.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
