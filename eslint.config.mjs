@@ -1,7 +1,10 @@
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import nextTypescript from 'eslint-config-next/typescript';
 
-const NEXT_SEO = { name: 'next-seo', message: 'Use <JsonLd> (components/seo/JsonLd.tsx); next-seo only escapes the exact string </script>.' };
+const NEXT_SEO = {
+  name: 'next-seo',
+  message: 'Use <JsonLd> (components/seo/JsonLd.tsx); next-seo only escapes the exact string </script>.',
+};
 // Pages navigate as documents (decision 030): next/link costs every page about 2.4 KB of first-load JavaScript and
 // prefetches every link in view; the page cache answers a document in about a millisecond.
 const NEXT_LINK = { name: 'next/link', message: 'Use a plain <a href> (decision 030: pages navigate as documents).' };
@@ -13,13 +16,21 @@ const NEXT_LINK = { name: 'next/link', message: 'Use a plain <a href> (decision 
  * what is meant (two-factor owed, last admin, the UI), is hasAdminRole(user) from the same file.
  */
 const adminThroughActor = {
-  meta: { type: 'problem', messages: { direct: 'Ask the actor layer: isAdmin(actor) or requireAdmin(actor) for admin power, hasAdminRole(user) for the role (lib/server/auth/actor.ts).' } },
+  meta: {
+    type: 'problem',
+    messages: {
+      direct:
+        'Ask the actor layer: isAdmin(actor) or requireAdmin(actor) for admin power, hasAdminRole(user) for the role (lib/server/auth/actor.ts).',
+    },
+  },
   create(context) {
-    const named = (node) => (node.type === 'Identifier' && node.name === 'isAdmin') || (node.type === 'Literal' && node.value === 'isAdmin');
+    const named = (node) =>
+      (node.type === 'Identifier' && node.name === 'isAdmin') || (node.type === 'Literal' && node.value === 'isAdmin');
     return {
       MemberExpression(node) {
         // users.isAdmin is the column in a query (which admins exist), not a caller's power.
-        if (named(node.property) && !(node.object.type === 'Identifier' && node.object.name === 'users')) context.report({ node, messageId: 'direct' });
+        if (named(node.property) && !(node.object.type === 'Identifier' && node.object.name === 'users'))
+          context.report({ node, messageId: 'direct' });
       },
       'ObjectPattern > Property'(node) {
         if (named(node.key)) context.report({ node, messageId: 'direct' });
@@ -36,7 +47,16 @@ const adminThroughActor = {
  * `import()` (the rule below), as are React's internals objects by name.
  */
 const FRAMEWORK_INTERNALS = {
-  group: ['next/dist', 'next/dist/**', 'react/cjs/**', 'react-dom/cjs/**', 'react/src/**', 'react-dom/src/**', 'react-server-dom-*/**', 'scheduler/cjs/**'],
+  group: [
+    'next/dist',
+    'next/dist/**',
+    'react/cjs/**',
+    'react-dom/cjs/**',
+    'react/src/**',
+    'react-dom/src/**',
+    'react-server-dom-*/**',
+    'scheduler/cjs/**',
+  ],
   message: "Next's and React's private modules change without notice: use their documented entry points (issue 34).",
 };
 const INTERNAL_SOURCE = /^(next\/dist(\/|$)|(react|react-dom|scheduler)\/(cjs|src)\/|react-server-dom-)/;
@@ -52,7 +72,8 @@ const noFrameworkInternals = {
   },
   create(context) {
     const checkSource = (node) => {
-      if (node && node.type === 'Literal' && typeof node.value === 'string' && INTERNAL_SOURCE.test(node.value)) context.report({ node, messageId: 'source' });
+      if (node && node.type === 'Literal' && typeof node.value === 'string' && INTERNAL_SOURCE.test(node.value))
+        context.report({ node, messageId: 'source' });
     };
     const checkName = (node, name) => {
       if (typeof name === 'string' && INTERNAL_NAME.test(name)) context.report({ node, messageId: 'name' });
@@ -75,7 +96,11 @@ const chrysalis = { rules: { 'admin-through-actor': adminThroughActor, 'no-frame
  * touches the database; browser code cannot reach it at all. Type imports (a row type in a prop) are allowed.
  */
 const DATABASE = [
-  { name: '@/lib/db', message: 'Call a service in lib/server/<domain>: it checks the caller (lib/server/auth/actor.ts) and owns its queries.', allowTypeImports: true },
+  {
+    name: '@/lib/db',
+    message: 'Call a service in lib/server/<domain>: it checks the caller (lib/server/auth/actor.ts) and owns its queries.',
+    allowTypeImports: true,
+  },
   { name: 'drizzle-orm', message: 'Queries live in lib/server/<domain>; call a service from here.', allowTypeImports: true },
 ];
 
@@ -117,7 +142,11 @@ const config = [
         'error',
         {
           paths: [
-            { name: 'zod', message: "Import { z } from '@/lib/validation/zod': it turns off zod's eval in the browser, which the CSP refuses.", allowTypeImports: true },
+            {
+              name: 'zod',
+              message: "Import { z } from '@/lib/validation/zod': it turns off zod's eval in the browser, which the CSP refuses.",
+              allowTypeImports: true,
+            },
             NEXT_SEO,
             NEXT_LINK,
             ...DATABASE,
@@ -154,7 +183,18 @@ const config = [
     ],
     rules: { 'chrysalis/admin-through-actor': 'error' },
   },
-  { ignores: ['.next/**', '.bench-floor-app/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/db/migrations/**'] },
+  {
+    ignores: [
+      '.next/**',
+      '.bench-floor-app/**',
+      'node_modules/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+      'lib/db/migrations/**',
+    ],
+  },
 ];
 
 export default config;

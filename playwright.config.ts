@@ -48,7 +48,11 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   // Every run prints where its time went and keeps it in e2e-timing/ (e2e/timing-reporter.ts, decision 048).
-  reporter: [['list'], ...(process.env.CI ? [] : [['html', { open: 'never' }] as const]), ['./e2e/timing-reporter.ts', { outputFile: 'e2e-timing/main.json' }]],
+  reporter: [
+    ['list'],
+    ...(process.env.CI ? [] : [['html', { open: 'never' }] as const]),
+    ['./e2e/timing-reporter.ts', { outputFile: 'e2e-timing/main.json' }],
+  ],
   timeout: 30_000,
   // Fifteen seconds for an expectation to come true (Playwright's default is five): the run shares two cores
   // between two browsers, the server and its ffmpeg jobs, and on a slow machine at a load average of ten a
@@ -67,7 +71,11 @@ export default defineConfig({
   },
   projects: [
     // The server starts with an empty site; what an empty site shows is checked before any test uploads videos.
-    { name: 'empty-site', testMatch: /empty-site\.spec\.ts/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
+    {
+      name: 'empty-site',
+      testMatch: /empty-site\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium },
+    },
     {
       name: 'desktop',
       dependencies: ['empty-site'],

@@ -28,7 +28,11 @@ export default defineConfig({
   outputDir: 'test-results/nginx',
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  reporter: [['list'], ...(process.env.CI ? [] : [['html', { open: 'never', outputFolder: 'playwright-report/nginx' }] as const]), ['./e2e/timing-reporter.ts', { outputFile: 'e2e-timing/nginx.json' }]],
+  reporter: [
+    ['list'],
+    ...(process.env.CI ? [] : [['html', { open: 'never', outputFolder: 'playwright-report/nginx' }] as const]),
+    ['./e2e/timing-reporter.ts', { outputFile: 'e2e-timing/nginx.json' }],
+  ],
   timeout: 60_000,
   use: {
     baseURL: NGINX_E2E.origin,

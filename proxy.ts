@@ -62,7 +62,11 @@ async function redirectFor(request: NextRequest): Promise<NextResponse | undefin
  */
 function withNoncePolicy(request: NextRequest): NextResponse {
   if (request.headers.has(FILL_HEADER)) return NextResponse.next();
-  const policy = noncePolicy(newNonce(), { dev: process.env.NODE_ENV !== 'production', apiBaseUrl: process.env.NEXT_PUBLIC_API_BASE_URL, mediaOrigin: processMediaOrigin() });
+  const policy = noncePolicy(newNonce(), {
+    dev: process.env.NODE_ENV !== 'production',
+    apiBaseUrl: process.env.NEXT_PUBLIC_API_BASE_URL,
+    mediaOrigin: processMediaOrigin(),
+  });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('content-security-policy', policy);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
@@ -85,5 +89,7 @@ function safeDecode(segment: string): string | undefined {
 export const config = {
   // Every page, so every page Next renders gets a policy; not the API (uploads stream there), Next's own
   // files, media, the embed player (its route sets its own policy) or the files under public/.
-  matcher: ['/((?!api/|_next/|media/|embed/|favicon\\.ico$|icon\\.svg$|apple-icon\\.png$|robots\\.txt$|sitemap\\.xml$|feed\\.xml$|logo-512\\.png$|logo\\.svg$|placeholder-thumbnail\\.svg$).*)'],
+  matcher: [
+    '/((?!api/|_next/|media/|embed/|favicon\\.ico$|icon\\.svg$|apple-icon\\.png$|robots\\.txt$|sitemap\\.xml$|feed\\.xml$|logo-512\\.png$|logo\\.svg$|placeholder-thumbnail\\.svg$).*)',
+  ],
 };

@@ -38,17 +38,17 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <SessionProvider>
-        <AgeGate siteName={siteName}>
-          <a className="skip-link" href="#main">
-            Skip to content
-          </a>
-          <SiteHeader siteName={siteName} />
-          <main id="main" tabIndex={-1}>
-            {children}
-          </main>
-          <SiteFooter siteName={siteName} />
-        </AgeGate>
-        <RegionBlockedModal siteName={siteName} />
+          <AgeGate siteName={siteName}>
+            <a className="skip-link" href="#main">
+              Skip to content
+            </a>
+            <SiteHeader siteName={siteName} />
+            <main id="main" tabIndex={-1}>
+              {children}
+            </main>
+            <SiteFooter siteName={siteName} />
+          </AgeGate>
+          <RegionBlockedModal siteName={siteName} />
         </SessionProvider>
         {/* It reads the URL's query: on prerendered pages that needs a Suspense boundary (rendered in the browser). */}
         <Suspense fallback={null}>

@@ -5,7 +5,13 @@ import { getConfig } from '@/lib/config/server';
 export default function robots(): MetadataRoute.Robots {
   const { siteUrl } = getConfig();
   return {
-    rules: [{ userAgent: '*', allow: '/', disallow: ['/api/', '/upload', '/admin', '/liked-videos', '/watch-later', '/following', '/profile/'] }],
+    rules: [
+      {
+        userAgent: '*',
+        allow: '/',
+        disallow: ['/api/', '/upload', '/admin', '/liked-videos', '/watch-later', '/following', '/profile/'],
+      },
+    ],
     sitemap: `${siteUrl}/sitemap.xml`,
     host: siteUrl,
   };

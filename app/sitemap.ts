@@ -47,7 +47,10 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
             view_count: video.views || undefined,
             publication_date: video.createdAt,
             family_friendly: 'no' as const,
-            uploader: { content: xml(video.uploader.username), info: `${siteUrl}/profile/${encodeURIComponent(video.uploader.username)}` },
+            uploader: {
+              content: xml(video.uploader.username),
+              info: `${siteUrl}/profile/${encodeURIComponent(video.uploader.username)}`,
+            },
           },
         ],
       };

@@ -8,12 +8,16 @@ import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 const SHOTS = '/tmp/shots-is11-accounts';
 mkdirSync(SHOTS, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}-${test.info().project.name}.png`, fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `${SHOTS}/${name}-${test.info().project.name}.png`, fullPage: true });
 
 const RESET_LINK = /(https?:\/\/[^/\s]+\/reset-password\?token=[A-Za-z0-9_-]+)/;
 
 test.describe('forgot password @mobile', () => {
-  test('forgot → email → new password → log in with it; other sessions end and the member is told', async ({ confirmedPage: page, request }) => {
+  test('forgot → email → new password → log in with it; other sessions end and the member is told', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.slow();
     const member = await verifiedMember(request, 'forgot');
     await page.goto('/login');
@@ -51,7 +55,9 @@ test.describe('forgot password @mobile', () => {
     await page.getByLabel('Confirm new password').fill(newPassword);
     await page.getByRole('button', { name: 'Save my new password' }).click();
     await expect(page).toHaveURL('/login?reset=done');
-    await expect(page.getByRole('main').getByRole('status')).toHaveText('Your password has been reset. Please log in with your new password.');
+    await expect(page.getByRole('main').getByRole('status')).toHaveText(
+      'Your password has been reset. Please log in with your new password.',
+    );
     await shot(page, 'login-after-reset');
 
     // The session the member had elsewhere has ended, and they were told by email.
@@ -72,7 +78,9 @@ test.describe('forgot password @mobile', () => {
     await shot(page, 'reset-link-used');
   });
 
-  test('a forged link says so and offers a new one; the answer for an unknown address is the same', async ({ confirmedPage: page }) => {
+  test('a forged link says so and offers a new one; the answer for an unknown address is the same', async ({
+    confirmedPage: page,
+  }) => {
     await page.goto('/reset-password?token=forged-token-0000');
     await expect(page.getByRole('heading', { name: 'This link didn’t work' })).toBeVisible();
     await expect(page.getByRole('main').getByRole('alert')).toContainText('not valid');
@@ -85,7 +93,10 @@ test.describe('forgot password @mobile', () => {
 });
 
 test.describe('profile photo @mobile', () => {
-  test('change the photo in settings (the header and profile follow), then remove it for the default avatar', async ({ confirmedPage: page, request }) => {
+  test('change the photo in settings (the header and profile follow), then remove it for the default avatar', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.slow();
     const member = await verifiedMember(request, 'avatar');
     await logInThroughForm(page, member.email, member.password);
@@ -95,7 +106,9 @@ test.describe('profile photo @mobile', () => {
     await expect(section.getByRole('button', { name: 'Remove photo' })).toHaveCount(0);
 
     // Not an image: refused in the browser, with the server's words.
-    await section.getByLabel('Choose a new photo').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+    await section
+      .getByLabel('Choose a new photo')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
     await expect(section.getByRole('status')).toHaveText('Profile photo must be an image file (JPEG, PNG, WebP, GIF or AVIF).');
 
     const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#ff4fa3' } })
@@ -114,7 +127,10 @@ test.describe('profile photo @mobile', () => {
 
     // The header shows it (desktop; the mobile menu carries the same link).
     if ((page.viewportSize()?.width ?? 1280) >= 1024) {
-      await expect(page.getByRole('navigation', { name: 'Main' }).locator('img.nav-avatar')).toHaveAttribute('src', src.replace('-256.webp', '-64.webp'));
+      await expect(page.getByRole('navigation', { name: 'Main' }).locator('img.nav-avatar')).toHaveAttribute(
+        'src',
+        src.replace('-256.webp', '-64.webp'),
+      );
       await shot(page, 'header-avatar');
     }
     await page.goto(`/profile/${member.username}`);
@@ -136,14 +152,20 @@ test.describe('profile photo @mobile', () => {
 });
 
 test.describe('the spec’s fallback texts when an error carries no server message @mobile', () => {
-  const BAD_GATEWAY = { status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>' };
+  const BAD_GATEWAY = {
+    status: 502,
+    contentType: 'text/html',
+    body: '<html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>',
+  };
 
   test('login and register: a 502 HTML page and a network error', async ({ confirmedPage: page }) => {
     // Six page loads and forms: room for a busy two-core runner.
     test.slow();
     // A fresh page for each answer, so each message is the answer's own.
     for (const answer of ['502', 'abort'] as const) {
-      await page.route('**/api/auth/**', (route) => (answer === 'abort' ? route.abort('connectionfailed') : route.fulfill(BAD_GATEWAY)));
+      await page.route('**/api/auth/**', (route) =>
+        answer === 'abort' ? route.abort('connectionfailed') : route.fulfill(BAD_GATEWAY),
+      );
       await page.goto('/login');
       await page.getByLabel('Email').fill('someone@example.org');
       await page.getByLabel('Password').fill('whatever-123');
@@ -175,7 +197,9 @@ test.describe('the spec’s fallback texts when an error carries no server messa
     for (const answer of ['502', 'abort'] as const) {
       await page.reload();
       const settings = await openSettings(page);
-      await page.route('**/api/users/settings/**', (route) => (answer === 'abort' ? route.abort('connectionfailed') : route.fulfill(BAD_GATEWAY)));
+      await page.route('**/api/users/settings/**', (route) =>
+        answer === 'abort' ? route.abort('connectionfailed') : route.fulfill(BAD_GATEWAY),
+      );
 
       const preferences = settings.getByRole('region', { name: 'Video preferences' });
       await preferences.getByRole('switch', { name: 'Autoplay videos' }).click();
@@ -197,7 +221,9 @@ test.describe('the spec’s fallback texts when an error carries no server messa
       await expect(password.getByRole('status')).toHaveText('Failed to update password.');
 
       const photo = settings.getByRole('region', { name: 'Profile photo' });
-      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer();
       await photo.getByLabel('Choose a new photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
       await expect(photo.getByRole('status')).toHaveText('Failed to update profile photo.');
       if (answer === '502') await shot(page, 'settings-fallbacks');

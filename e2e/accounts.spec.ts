@@ -3,9 +3,6 @@ import type { Page } from '@playwright/test';
 import { logInThroughForm, unique, verificationLinkFor, verifiedMember } from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
-
-
-
 async function registerThroughForm(page: Page, username: string, email: string, password: string) {
   await page.goto('/register');
   await page.getByLabel('Username').fill(username);
@@ -43,7 +40,10 @@ test.describe('accounts', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: `member_${id}` })).toHaveAttribute('href', `/profile/member_${id}`);
     await expect(nav.getByRole('link', { name: 'Upload' })).toBeVisible();
-    expect(await page.evaluate(() => [localStorage.getItem('token') !== null, localStorage.getItem('username')])).toEqual([true, `member_${id}`]);
+    expect(await page.evaluate(() => [localStorage.getItem('token') !== null, localStorage.getItem('username')])).toEqual([
+      true,
+      `member_${id}`,
+    ]);
     // The member navbar fits from the desktop breakpoint up, without sideways scrolling.
     for (const width of [1024, 1280, 1920]) {
       await page.setViewportSize({ width, height: 800 });
@@ -132,7 +132,13 @@ test.describe('accounts', () => {
   test('the register form shows the spec’s messages', async ({ confirmedPage: page }) => {
     await page.goto('/register');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    for (const message of ['Username is required', 'Email is required', 'Password is required', 'Please confirm your password', 'Date of birth is required']) {
+    for (const message of [
+      'Username is required',
+      'Email is required',
+      'Password is required',
+      'Please confirm your password',
+      'Date of birth is required',
+    ]) {
       await expect(page.getByText(message, { exact: true })).toBeVisible();
     }
     await page.getByLabel('Username').fill('ab');
@@ -141,7 +147,12 @@ test.describe('accounts', () => {
     const year = new Date().getFullYear() - 10;
     await page.getByLabel('Date of birth').fill(`${year}-01-01`);
     await page.getByRole('button', { name: 'Sign up' }).click();
-    for (const message of ['Username must be at least 3 characters', 'Password must be at least 6 characters', 'Passwords must match', 'You must be at least 18 years old']) {
+    for (const message of [
+      'Username must be at least 3 characters',
+      'Password must be at least 6 characters',
+      'Passwords must match',
+      'You must be at least 18 years old',
+    ]) {
       await expect(page.getByText(message, { exact: true })).toBeVisible();
     }
     await expect(page.getByRole('main').getByRole('link', { name: 'Terms of Use' })).toHaveAttribute('href', '/terms-of-use');
@@ -183,7 +194,10 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL('/');
   });
 
-  test('a session ended elsewhere logs this browser out once, without a logout loop', async ({ confirmedPage: page, request }) => {
+  test('a session ended elsewhere logs this browser out once, without a logout loop', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     const member = await verifiedMember(request, 'revoked');
     await logInThroughForm(page, member.email, member.password, '/upload');
     const token = await page.evaluate(() => localStorage.getItem('token'));

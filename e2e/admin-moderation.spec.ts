@@ -39,13 +39,21 @@ test.describe('admin moderation', () => {
     takeDown = null;
   });
 
-  test('an admin watches new uploads, rejects one with a template reason and approves another', async ({ confirmedPage: page, request }) => {
+  test('an admin watches new uploads, rejects one with a template reason and approves another', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const member = await verifiedMember(request, 'uploader');
     const id = unique();
     const rejectTitle = `Review me ${id} (reject)`;
     const approveTitle = `Review me ${id} (approve)`;
-    const rejectId = await upload(request, member.token, rejectTitle, 'A test pattern.\nSecond line with <b>markup</b> that must stay text.');
+    const rejectId = await upload(
+      request,
+      member.token,
+      rejectTitle,
+      'A test pattern.\nSecond line with <b>markup</b> that must stay text.',
+    );
     const approveId = await upload(request, member.token, approveTitle, 'Another test pattern.');
 
     await logInAsAdmin(page);
@@ -99,7 +107,11 @@ test.describe('admin moderation', () => {
     // A failed decision puts the video back with the server's message.
     await page.route('**/api/admin/videos/*', (route) =>
       route.request().method() === 'PATCH'
-        ? route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ message: 'Another admin decided on this video just now.' }) })
+        ? route.fulfill({
+            status: 409,
+            contentType: 'application/json',
+            body: JSON.stringify({ message: 'Another admin decided on this video just now.' }),
+          })
         : route.fallback(),
     );
     await toReject.getByRole('button', { name: `Confirm rejection of ${rejectTitle}` }).click();
@@ -123,9 +135,17 @@ test.describe('admin moderation', () => {
 
     // The uploader sees both decisions, with the reason.
     const mine = await request.get('/api/videos/mine?limit=50', { headers: { Authorization: `Bearer ${member.token}` } });
-    const own = ((await mine.json()) as { videos: { streamVideoId: string; moderationStatus: string; rejectionReason: string | null }[] }).videos;
-    expect(own.find((video) => video.streamVideoId === rejectId)).toMatchObject({ moderationStatus: 'rejected', rejectionReason: 'Copyrighted material' });
-    expect(own.find((video) => video.streamVideoId === approveId)).toMatchObject({ moderationStatus: 'approved', rejectionReason: null });
+    const own = (
+      (await mine.json()) as { videos: { streamVideoId: string; moderationStatus: string; rejectionReason: string | null }[] }
+    ).videos;
+    expect(own.find((video) => video.streamVideoId === rejectId)).toMatchObject({
+      moderationStatus: 'rejected',
+      rejectionReason: 'Copyrighted material',
+    });
+    expect(own.find((video) => video.streamVideoId === approveId)).toMatchObject({
+      moderationStatus: 'approved',
+      rejectionReason: null,
+    });
 
     // The other lists, by keyboard: arrow keys move between the tabs.
     await pendingTab.focus();
@@ -140,7 +160,10 @@ test.describe('admin moderation', () => {
     await page.screenshot({ path: '/tmp/admin-desktop-rejected.png' });
 
     // The approved video is public (once processing is done); the rejected one is not.
-    const publicIds = async () => ((await (await request.get('/api/videos?limit=50')).json()) as { videos: { streamVideoId: string }[] }).videos.map((video) => video.streamVideoId);
+    const publicIds = async () =>
+      ((await (await request.get('/api/videos?limit=50')).json()) as { videos: { streamVideoId: string }[] }).videos.map(
+        (video) => video.streamVideoId,
+      );
     await expect.poll(publicIds, { timeout: 60_000 }).toContain(approveId);
     expect(await publicIds()).not.toContain(rejectId);
   });

@@ -2,7 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { ADMIN, adminToken, approve, BASE_URL, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import {
+  ADMIN,
+  adminToken,
+  approve,
+  BASE_URL,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  visitor,
+  waitUntilPublic,
+} from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 let mediaDir: string;
@@ -21,7 +33,10 @@ test.describe('admin panel', () => {
     await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     await expect(page.getByRole('link', { name: /Open reports/ })).toHaveAttribute('href', '/admin/reports');
-    await expect(page.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     await page.screenshot({ path: '/tmp/admin-dashboard.png', fullPage: true });
 
     await page.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Members' }).click();
@@ -54,7 +69,11 @@ test.describe('admin panel', () => {
     await expect(page.getByRole('cell', { name: `Granted ${member.username} 30 days of VIP: Contest winner` })).toBeVisible();
   });
 
-  test('a member banned while their browser is open is logged out at the next session check', async ({ confirmedPage: page, browser, request }) => {
+  test('a member banned while their browser is open is logged out at the next session check', async ({
+    confirmedPage: page,
+    browser,
+    request,
+  }) => {
     const member = await verifiedMember(request, 'banned');
     // The member's own browser, with a controllable clock for the spec's 60 s session re-check.
     const context = await browser.newContext({ extraHTTPHeaders: visitor() });
@@ -85,7 +104,10 @@ test.describe('admin panel', () => {
     await context.close();
 
     // Logging in again is refused with the spec's message.
-    const again = await request.post('/api/auth/login', { headers: visitor(), data: { email: member.email, password: member.password } });
+    const again = await request.post('/api/auth/login', {
+      headers: visitor(),
+      data: { email: member.email, password: member.password },
+    });
     expect(again.status()).toBe(403);
     expect(await again.json()).toMatchObject({ message: 'Account is banned' });
 
@@ -95,7 +117,10 @@ test.describe('admin panel', () => {
     await expect(page.getByText('The ban is lifted. The member can log in again.')).toBeVisible();
   });
 
-  test('a reported video is removed from the report queue and disappears from the site', async ({ confirmedPage: page, request }) => {
+  test('a reported video is removed from the report queue and disappears from the site', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(90_000);
     const creator = await verifiedMember(request, 'reported');
     const title = `Reported upload ${unique()}`;
@@ -107,7 +132,12 @@ test.describe('admin panel', () => {
     const reported = await fetch(`${BASE_URL}/api/reports`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...visitor() },
-      body: JSON.stringify({ targetType: 'video', target: id, reason: 'copyright', details: 'This is my video, uploaded without permission.' }),
+      body: JSON.stringify({
+        targetType: 'video',
+        target: id,
+        reason: 'copyright',
+        details: 'This is my video, uploaded without permission.',
+      }),
     });
     expect(reported.status).toBe(201);
 
@@ -126,7 +156,12 @@ test.describe('admin panel', () => {
     expect((await fetch(`${BASE_URL}/api/videos/${id}`)).status).toBe(404);
 
     await page.getByRole('link', { name: /^Removed/ }).click();
-    await expect(page.getByRole('article').filter({ hasText: title }).getByText(/removed: Rights holder asked/)).toBeVisible();
+    await expect(
+      page
+        .getByRole('article')
+        .filter({ hasText: title })
+        .getByText(/removed: Rights holder asked/),
+    ).toBeVisible();
   });
 });
 

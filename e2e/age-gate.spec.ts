@@ -3,7 +3,10 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
 test.describe('age gate', () => {
-  test('blurs and locks the app until the visitor confirms, then remembers it for the session @mobile', async ({ page, context }) => {
+  test('blurs and locks the app until the visitor confirms, then remembers it for the session @mobile', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/');
     const gate = page.getByRole('dialog', { name: 'This site is for adults only' });
     await expect(gate).toBeVisible();
@@ -15,7 +18,9 @@ test.describe('age gate', () => {
     await expect(page.getByRole('button', { name: 'Yes, I am 18 or older' })).toBeFocused();
     for (let i = 0; i < 6; i += 1) {
       await page.keyboard.press('Tab');
-      const insideGate = await page.evaluate(() => Boolean(document.activeElement?.closest('.age-gate')) || document.activeElement === document.body);
+      const insideGate = await page.evaluate(
+        () => Boolean(document.activeElement?.closest('.age-gate')) || document.activeElement === document.body,
+      );
       expect(insideGate).toBe(true);
     }
     await page.mouse.click(20, 20); // where the brand link sits under the overlay
@@ -42,7 +47,9 @@ test.describe('age gate', () => {
   });
 
   test('"No, Exit Site" leaves for a search engine and stores nothing', async ({ page }) => {
-    await page.route('https://www.google.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>search engine</title>' }));
+    await page.route('https://www.google.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>search engine</title>' }),
+    );
     await page.goto('/community-standards');
     await page.getByRole('button', { name: 'No, Exit Site' }).click();
     await expect(page).toHaveURL(/^https:\/\/www\.google\.com\//);
@@ -56,7 +63,9 @@ test.describe('age gate', () => {
   });
 });
 
-test('the first HTML already hides the gate for a confirmed session, before any JavaScript bundle runs', async ({ confirmedPage: page }) => {
+test('the first HTML already hides the gate for a confirmed session, before any JavaScript bundle runs', async ({
+  confirmedPage: page,
+}) => {
   // Block the app's bundles: only the inline boot script can set the flag.
   await page.route(/\/_next\/static\/chunks\/.*\.js(\?|$)/, (route) => route.abort());
   await page.goto('/community-standards');
@@ -74,7 +83,9 @@ async function confirmThroughTheGate(page: Page) {
   await expect(page.locator('.app-root')).not.toHaveAttribute('inert');
 }
 
-test('the gate answers before any JavaScript bundle has loaded: a slow phone can confirm as soon as it is painted', async ({ page }) => {
+test('the gate answers before any JavaScript bundle has loaded: a slow phone can confirm as soon as it is painted', async ({
+  page,
+}) => {
   // Block the app's bundles: only the gate's inline scripts run.
   await page.route(/\/_next\/static\/chunks\/.*\.js(\?|$)/, (route) => route.abort());
   await page.goto('/community-standards');

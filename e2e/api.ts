@@ -29,7 +29,9 @@ export function recordSecrets(...secrets: (string | undefined)[]): void {
 }
 
 /** Each API visitor gets its own address, as real members do, so per-address rate limits stay out of the way. */
-export const visitor = () => ({ 'x-forwarded-for': `10.${200 + Math.floor(Math.random() * 50)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}` });
+export const visitor = () => ({
+  'x-forwarded-for': `10.${200 + Math.floor(Math.random() * 50)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`,
+});
 
 /**
  * The clips this worker process has made, by length and size. Spec files make theirs in beforeAll, which runs
@@ -46,7 +48,27 @@ export function makeClip(dir: string, name = 'clip.mp4', seconds = 2, size = '32
     writeFileSync(file, made);
     return made;
   }
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${size}:rate=25`, '-f', 'lavfi', '-i', `sine=duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=duration=${seconds}:size=${size}:rate=25`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    file,
+  ]);
   const clip = readFileSync(file);
   madeClips.set(`${seconds}s ${size}`, clip);
   return clip;
@@ -56,21 +78,27 @@ export function makeClip(dir: string, name = 'clip.mp4', seconds = 2, size = '32
 export async function linkMailedTo(email: string, pattern: RegExp, timeout?: number): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(() => {
-      let files: string[] = [];
-      try {
-        files = readdirSync(OUTBOX).filter((f) => f.endsWith('.eml')).sort().reverse();
-      } catch {
+    .poll(
+      () => {
+        let files: string[] = [];
+        try {
+          files = readdirSync(OUTBOX)
+            .filter((f) => f.endsWith('.eml'))
+            .sort()
+            .reverse();
+        } catch {
+          return undefined;
+        }
+        for (const file of files) {
+          const raw = readFileSync(path.join(OUTBOX, file), 'utf8');
+          if (!raw.includes(`To: ${email}`)) continue;
+          link = pattern.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
+          if (link) return link;
+        }
         return undefined;
-      }
-      for (const file of files) {
-        const raw = readFileSync(path.join(OUTBOX, file), 'utf8');
-        if (!raw.includes(`To: ${email}`)) continue;
-        link = pattern.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
-        if (link) return link;
-      }
-      return undefined;
-    }, { timeout })
+      },
+      { timeout },
+    )
     .toBeTruthy();
   // The emailed token (verification, password reset) must not reach the log either: the request log drops query values.
   recordSecrets(email, /[?&]token=([^&#\s]+)/.exec(link!)?.[1]);
@@ -84,7 +112,10 @@ export function verificationLinkFor(email: string): Promise<string> {
 
 let documentPhoto: Promise<Buffer> | undefined;
 /** A small real photo standing in for an ID and a selfie (the server reads the type from the bytes). */
-export const identityPhoto = () => (documentPhoto ??= sharp({ create: { width: 120, height: 80, channels: 3, background: '#6a4c93' } }).jpeg().toBuffer());
+export const identityPhoto = () =>
+  (documentPhoto ??= sharp({ create: { width: 120, height: 80, channels: 3, background: '#6a4c93' } })
+    .jpeg()
+    .toBuffer());
 
 /**
  * Makes a member a verified uploader the way a real one becomes one: they
@@ -208,7 +239,8 @@ interface AdminState {
 }
 
 const currentStep = () => Math.floor(Date.now() / 30_000);
-export const totpCode = (secret: string, step = currentStep()) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: step * 30_000 });
+export const totpCode = (secret: string, step = currentStep()) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: step * 30_000 });
 
 /** The next unused TOTP step if one is valid now (the server takes one step either side), else null. */
 function freeStep(state: AdminState): number | null {
@@ -223,12 +255,18 @@ function freeStep(state: AdminState): number | null {
  */
 async function withAdminState<T>(work: (state: AdminState, api: () => Promise<APIRequestContext>) => Promise<T>): Promise<T> {
   mkdirSync(E2E_DATA_DIR, { recursive: true });
-  const release = await lockfile.lock(E2E_DATA_DIR, { lockfilePath: `${ADMIN_STATE}.lock`, retries: { retries: 1200, minTimeout: 25, maxTimeout: 50 }, stale: 20_000 });
+  const release = await lockfile.lock(E2E_DATA_DIR, {
+    lockfilePath: `${ADMIN_STATE}.lock`,
+    retries: { retries: 1200, minTimeout: 25, maxTimeout: 50 },
+    stale: 20_000,
+  });
   // Made only when needed (enrolment, new recovery codes).
   let context: APIRequestContext | undefined;
   const api = async () => (context ??= await playwrightRequest.newContext({ baseURL: ORIGIN }));
   try {
-    const state = existsSync(ADMIN_STATE) ? (JSON.parse(readFileSync(ADMIN_STATE, 'utf8')) as AdminState) : await enrolAdmin(await api());
+    const state = existsSync(ADMIN_STATE)
+      ? (JSON.parse(readFileSync(ADMIN_STATE, 'utf8')) as AdminState)
+      : await enrolAdmin(await api());
     try {
       return await work(state, api);
     } finally {
@@ -264,11 +302,17 @@ async function enrolAdmin(request: APIRequestContext): Promise<AdminState> {
   const body = (await login.json()) as { token?: string; twoFactorRequired?: boolean };
   if (!body.token) throw new Error(`the e2e admin is already enrolled but ${ADMIN_STATE} is missing: restart the e2e server`);
   const headers = { Authorization: `Bearer ${body.token}` };
-  const setup = await request.post('/api/users/settings/two-factor/setup', { headers, data: { currentPassword: ADMIN.password } });
+  const setup = await request.post('/api/users/settings/two-factor/setup', {
+    headers,
+    data: { currentPassword: ADMIN.password },
+  });
   expect(setup.status(), await setup.text()).toBe(200);
   const { secret } = (await setup.json()) as { secret: string };
   const step = currentStep();
-  const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { currentPassword: ADMIN.password, code: totpCode(secret, step) } });
+  const confirm = await request.post('/api/users/settings/two-factor/confirm', {
+    headers,
+    data: { currentPassword: ADMIN.password, code: totpCode(secret, step) },
+  });
   expect(confirm.status(), await confirm.text()).toBe(200);
   const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
   recordSecrets(ADMIN.email, ADMIN.password, body.token, secret, ...recoveryCodes);
@@ -281,7 +325,12 @@ async function withAdminCode<T>(use: (code: string, kind: 'totp' | 'recovery') =
     if (state.recoveryCodes.length < 4) {
       const step = freeStep(state);
       if (step !== null) {
-        const fresh = await (await api()).post('/api/users/settings/two-factor/recovery-codes', { headers: { Authorization: `Bearer ${state.settingsToken}` }, data: { currentPassword: ADMIN.password, code: totpCode(state.secret, step) } });
+        const fresh = await (
+          await api()
+        ).post('/api/users/settings/two-factor/recovery-codes', {
+          headers: { Authorization: `Bearer ${state.settingsToken}` },
+          data: { currentPassword: ADMIN.password, code: totpCode(state.secret, step) },
+        });
         expect(fresh.status(), await fresh.text()).toBe(200);
         state.lastStep = step;
         state.recoveryCodes = ((await fresh.json()) as { recoveryCodes: string[] }).recoveryCodes;
@@ -299,13 +348,20 @@ async function withAdminCode<T>(use: (code: string, kind: 'totp' | 'recovery') =
 }
 
 /** Turns two-factor on for a member through Security settings' API (with their password, as every change needs); returns the secret and the step its confirmation used. */
-export async function enrolTwoFactor(request: APIRequestContext, token: string, currentPassword = PASSWORD): Promise<{ secret: string; step: number; recoveryCodes: string[] }> {
+export async function enrolTwoFactor(
+  request: APIRequestContext,
+  token: string,
+  currentPassword = PASSWORD,
+): Promise<{ secret: string; step: number; recoveryCodes: string[] }> {
   const headers = { Authorization: `Bearer ${token}` };
   const setup = await request.post('/api/users/settings/two-factor/setup', { headers, data: { currentPassword } });
   expect(setup.status(), await setup.text()).toBe(200);
   const { secret } = (await setup.json()) as { secret: string };
   const step = currentStep();
-  const confirm = await request.post('/api/users/settings/two-factor/confirm', { headers, data: { currentPassword, code: totpCode(secret, step) } });
+  const confirm = await request.post('/api/users/settings/two-factor/confirm', {
+    headers,
+    data: { currentPassword, code: totpCode(secret, step) },
+  });
   expect(confirm.status(), await confirm.text()).toBe(200);
   const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
   recordSecrets(secret, ...recoveryCodes);
@@ -313,12 +369,21 @@ export async function enrolTwoFactor(request: APIRequestContext, token: string, 
 }
 
 /** Logs a member with two-factor on in through the API with the code of a step later than `afterStep` (the last one it used). */
-export async function logInWithCode(request: APIRequestContext, email: string, password: string, secret: string, afterStep: number): Promise<string> {
+export async function logInWithCode(
+  request: APIRequestContext,
+  email: string,
+  password: string,
+  secret: string,
+  afterStep: number,
+): Promise<string> {
   const headers = visitor();
   const login = await request.post('/api/auth/login', { headers, data: { email, password } });
   expect(login.status(), await login.text()).toBe(200);
   const { challenge } = (await login.json()) as { challenge: string };
-  const done = await request.post('/api/auth/login/two-factor', { headers, data: { challenge, code: totpCode(secret, Math.max(afterStep + 1, currentStep())) } });
+  const done = await request.post('/api/auth/login/two-factor', {
+    headers,
+    data: { challenge, code: totpCode(secret, Math.max(afterStep + 1, currentStep())) },
+  });
   expect(done.status(), await done.text()).toBe(200);
   const token = ((await done.json()) as { token: string }).token;
   recordSecrets(email, password, challenge, token);
@@ -347,7 +412,10 @@ export async function adminToken(request: APIRequestContext): Promise<string> {
 
 /** Approves through the admin API (approval before processing ends is allowed: it goes public when ready). */
 export async function approve(request: APIRequestContext, token: string, streamVideoId: string): Promise<void> {
-  const response = await request.patch(`/api/admin/videos/${streamVideoId}`, { headers: { Authorization: `Bearer ${token}` }, data: { action: 'approve' } });
+  const response = await request.patch(`/api/admin/videos/${streamVideoId}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { action: 'approve' },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -359,7 +427,9 @@ export const BASE_URL = ORIGIN;
  * owners and admins see unpublished videos too.
  */
 export async function waitUntilPublic(streamVideoId: string): Promise<void> {
-  await expect.poll(async () => (await fetch(`${BASE_URL}/api/videos/${streamVideoId}`)).status, { timeout: 60_000, intervals: [250] }).toBe(200);
+  await expect
+    .poll(async () => (await fetch(`${BASE_URL}/api/videos/${streamVideoId}`)).status, { timeout: 60_000, intervals: [250] })
+    .toBe(200);
 }
 
 /** The settings modal, from the header at 1024 px and up or from the Menu panel below. */

@@ -20,15 +20,24 @@ function sendHugeBody(path: string, headers: Record<string, string>): Promise<{ 
     let sent = 0;
     let answered = false;
     const url = new URL(path, BASE_URL);
-    const req = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } }, (res) => {
-      answered = true;
-      const status = res.statusCode ?? 0;
-      res.resume();
-      res.on('end', () => {
-        req.destroy();
-        resolve({ status, sentWhenAnswered: sent });
-      });
-    });
+    const req = httpRequest(
+      {
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { ...headers, 'transfer-encoding': 'chunked' },
+      },
+      (res) => {
+        answered = true;
+        const status = res.statusCode ?? 0;
+        res.resume();
+        res.on('end', () => {
+          req.destroy();
+          resolve({ status, sentWhenAnswered: sent });
+        });
+      },
+    );
     req.on('error', (error) => (answered ? undefined : reject(error)));
     const pump = () => {
       while (!answered && sent < 256 * MB) {
@@ -50,7 +59,10 @@ test.describe('bodies are cut at their cap while they arrive', () => {
       ['/api/auth/login', { 'content-type': 'application/json' }],
       ['/api/auth/register', { 'content-type': 'multipart/form-data; boundary=----chrysalis' }],
       // The upload's cap is MAX_UPLOAD_BYTES (4 GiB by default); a body that has not reached its file part after 1 MiB is no form: cut at once.
-      ['/api/videos/upload', { 'content-type': 'multipart/form-data; boundary=----chrysalis', authorization: `Bearer ${member.token}` }],
+      [
+        '/api/videos/upload',
+        { 'content-type': 'multipart/form-data; boundary=----chrysalis', authorization: `Bearer ${member.token}` },
+      ],
     ];
     for (const [path, headers] of cases) {
       const { status, sentWhenAnswered } = await sendHugeBody(path, headers);

@@ -10,7 +10,9 @@ import { expect, test } from './fixtures';
 test.describe('the client address scripts/serve.ts stamps on every request', () => {
   const someClient = () => `10.251.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
 
-  test('forged X-Forwarded-For entries and a forged internal header do not escape the per-address login budget', async ({ request }) => {
+  test('forged X-Forwarded-For entries and a forged internal header do not escape the per-address login budget', async ({
+    request,
+  }) => {
     const client = someClient();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 16; attempt += 1) {

@@ -11,7 +11,17 @@ import path from 'node:path';
 
 import type { APIRequestContext, Page } from '@playwright/test';
 
-import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import {
+  adminToken,
+  approve,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  visitor,
+  waitUntilPublic,
+} from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 const SHOTS = '/tmp/shots-is11-comments';
@@ -43,14 +53,21 @@ async function publicVideo(request: APIRequestContext, title: string) {
 }
 
 async function comment(request: APIRequestContext, token: string, id: string, body: string, parentId?: string): Promise<string> {
-  const response = await request.post(`/api/videos/${id}/comments`, { headers: { Authorization: `Bearer ${token}`, ...visitor() }, data: parentId ? { body, parentId } : { body } });
+  const response = await request.post(`/api/videos/${id}/comments`, {
+    headers: { Authorization: `Bearer ${token}`, ...visitor() },
+    data: parentId ? { body, parentId } : { body },
+  });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { comment: { _id: string } }).comment._id;
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()?.width}.png`, fullPage: false });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()?.width}.png`, fullPage: false });
 
-test('a member reports another member’s comment from the comment, with the same reasons as a video; never their own @mobile', async ({ confirmedPage: page, request }) => {
+test('a member reports another member’s comment from the comment, with the same reasons as a video; never their own @mobile', async ({
+  confirmedPage: page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const { id } = await publicVideo(request, `Reportable ${unique()}`);
   const rude = await verifiedMember(request, 'rude');
@@ -87,11 +104,17 @@ test('a member reports another member’s comment from the comment, with the sam
 
   // The admin queue shows the comment's text and a link to it.
   const queue = await request.get('/api/admin/reports', { headers: { Authorization: `Bearer ${await adminToken(request)}` } });
-  const found = ((await queue.json()) as { reports: { target: { excerpt?: string; link: string } | null }[] }).reports.find((entry) => entry.target?.excerpt === rudeText);
+  const found = ((await queue.json()) as { reports: { target: { excerpt?: string; link: string } | null }[] }).reports.find(
+    (entry) => entry.target?.excerpt === rudeText,
+  );
   expect(found?.target?.link).toMatch(new RegExp(`^/video/${id}#comment-[0-9a-f-]{36}$`));
 });
 
-test('replies: reply inline, expand a thread, the parent’s author is told, and a link to a reply opens its thread @mobile', async ({ confirmedPage: page, request, browser }) => {
+test('replies: reply inline, expand a thread, the parent’s author is told, and a link to a reply opens its thread @mobile', async ({
+  confirmedPage: page,
+  request,
+  browser,
+}) => {
   test.setTimeout(150_000);
   const { id } = await publicVideo(request, `Threads ${unique()}`);
   const author = await verifiedMember(request, 'parent');
@@ -111,7 +134,10 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   await expect(page.getByRole('button', { name: 'Hide replies' })).toHaveAttribute('aria-expanded', 'true');
 
   // Replying to a reply starts with its @username and joins the same thread.
-  await replies.getByRole('article', { name: `Comment by ${author.username}` }).getByRole('button', { name: `Reply to ${author.username}` }).click();
+  await replies
+    .getByRole('article', { name: `Comment by ${author.username}` })
+    .getByRole('button', { name: `Reply to ${author.username}` })
+    .click();
   const box = page.getByRole('textbox', { name: `Reply to ${author.username}` });
   await expect(box).toBeFocused();
   await expect(box).toHaveValue(`@${author.username} `);
@@ -136,10 +162,15 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   // Below 1024 px the bell is in the menu.
   const narrow = (page.viewportSize()?.width ?? 0) < 1024;
   if (narrow) await theirs.getByRole('button', { name: 'Menu' }).click();
-  const bell = (narrow ? theirs.locator('#mobile-menu') : theirs.getByRole('banner')).getByRole('button', { name: /^Notifications/ });
+  const bell = (narrow ? theirs.locator('#mobile-menu') : theirs.getByRole('banner')).getByRole('button', {
+    name: /^Notifications/,
+  });
   await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
   await bell.click();
-  const item = theirs.getByRole('region', { name: 'Notifications' }).getByRole('link', { name: new RegExp(`${replier.username} replied to your comment`) }).first();
+  const item = theirs
+    .getByRole('region', { name: 'Notifications' })
+    .getByRole('link', { name: new RegExp(`${replier.username} replied to your comment`) })
+    .first();
   await expect(item).toBeVisible();
   await shot(theirs, 'reply-notification');
   const href = await item.getAttribute('href');
@@ -171,7 +202,9 @@ test('deleting a comment with replies says they go too', async ({ confirmedPage:
   await logInThroughForm(page, author.email, author.password, `/video/${id}`);
   const parent = page.getByRole('article', { name: `Comment by ${author.username}` });
   await parent.getByRole('button', { name: 'Delete' }).click();
-  await expect(parent.getByRole('group', { name: 'Confirm deletion' })).toContainText('Delete this comment and its 2 replies? This cannot be undone.');
+  await expect(parent.getByRole('group', { name: 'Confirm deletion' })).toContainText(
+    'Delete this comment and its 2 replies? This cannot be undone.',
+  );
   await parent.getByRole('button', { name: 'Delete comment' }).click();
   await expect(page.getByText('No comments yet.')).toBeVisible();
   await expect(page.getByRole('button', { name: /View 2 replies/ })).toHaveCount(0);
@@ -197,7 +230,11 @@ test('share: copy the link with the Clipboard API, see the embed code @mobile', 
 
   const embed = dialog.getByRole('textbox', { name: /Embed code/ });
   const code = await embed.inputValue();
-  expect(code).toMatch(new RegExp(`^<iframe src="http://[^"]+/embed/${id}" width="640" height="360" title="Shareable [a-z0-9]+" frameborder="0" allow="fullscreen; picture-in-picture" allowfullscreen loading="lazy"></iframe>$`));
+  expect(code).toMatch(
+    new RegExp(
+      `^<iframe src="http://[^"]+/embed/${id}" width="640" height="360" title="Shareable [a-z0-9]+" frameborder="0" allow="fullscreen; picture-in-picture" allowfullscreen loading="lazy"></iframe>$`,
+    ),
+  );
   await dialog.getByRole('button', { name: 'Copy embed code' }).click();
   await expect(dialog.getByRole('status')).toHaveText('Embed code copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
@@ -218,7 +255,9 @@ test('share: where the clipboard is refused, the link is selected for the keyboa
   test.setTimeout(120_000);
   const { id } = await publicVideo(request, `No clipboard ${unique()}`);
   await page.addInitScript(() => {
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) } });
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) },
+    });
   });
   await page.goto(`/video/${id}`);
   await page.getByRole('button', { name: 'Share', exact: true }).click();
@@ -227,5 +266,7 @@ test('share: where the clipboard is refused, the link is selected for the keyboa
   await expect(dialog.getByRole('status')).toHaveText('The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.');
   const link = dialog.getByRole('textbox', { name: 'Link' });
   await expect(link).toBeFocused();
-  expect(await link.evaluate((input: HTMLInputElement) => input.value.slice(input.selectionStart ?? 0, input.selectionEnd ?? 0))).toBe(await link.inputValue());
+  expect(
+    await link.evaluate((input: HTMLInputElement) => input.value.slice(input.selectionStart ?? 0, input.selectionEnd ?? 0)),
+  ).toBe(await link.inputValue());
 });

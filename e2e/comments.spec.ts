@@ -4,7 +4,17 @@ import path from 'node:path';
 
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 
-import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import {
+  adminToken,
+  approve,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  visitor,
+  waitUntilPublic,
+} from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 let mediaDir: string;
@@ -25,7 +35,10 @@ async function publicVideo(request: APIRequestContext, title: string) {
 }
 
 async function commentThroughApi(request: APIRequestContext, token: string, id: string, body: string): Promise<string> {
-  const response = await request.post(`/api/videos/${id}/comments`, { headers: { Authorization: `Bearer ${token}`, ...visitor() }, data: { body } });
+  const response = await request.post(`/api/videos/${id}/comments`, {
+    headers: { Authorization: `Bearer ${token}`, ...visitor() },
+    data: { body },
+  });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { comment: { _id: string } }).comment._id;
 }
@@ -41,7 +54,11 @@ async function freshPage(browser: Browser): Promise<Page> {
 test.describe('comments', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop journey; the 375 px test is below');
 
-  test('a member comments and edits; the owner deletes another member’s comment; visitors are asked to log in', async ({ confirmedPage: page, request, browser }, testInfo) => {
+  test('a member comments and edits; the owner deletes another member’s comment; visitors are asked to log in', async ({
+    confirmedPage: page,
+    request,
+    browser,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const { id, owner } = await publicVideo(request, `Talk about it ${unique()}`);
     const member = await verifiedMember(request, 'talker');
@@ -56,7 +73,10 @@ test.describe('comments', () => {
     const guest = await freshPage(browser);
     await guest.goto(`/video/${id}`);
     await expect(guest.getByRole('heading', { name: 'Comments' })).toBeVisible();
-    await expect(guest.getByRole('link', { name: 'Log in to comment' })).toHaveAttribute('href', `/login?next=${encodeURIComponent(`/video/${id}`)}`);
+    await expect(guest.getByRole('link', { name: 'Log in to comment' })).toHaveAttribute(
+      'href',
+      `/login?next=${encodeURIComponent(`/video/${id}`)}`,
+    );
     await expect(guest.getByRole('textbox', { name: 'Add a comment' })).toHaveCount(0);
     await expect(guest.getByRole('article', { name: `Comment by ${other.username}` })).toContainText(otherText);
     await expect(guest.getByRole('button', { name: 'Delete' })).toHaveCount(0);
@@ -78,10 +98,16 @@ test.describe('comments', () => {
     await expect(mine).toContainText(/seconds? ago|just now/);
     await expect(box).toHaveValue('');
     // Newest first, with the line break kept.
-    await expect(page.getByRole('list', { name: 'Comments' }).getByRole('article').first()).toHaveAttribute('aria-label', `Comment by ${member.username}`);
+    await expect(page.getByRole('list', { name: 'Comments' }).getByRole('article').first()).toHaveAttribute(
+      'aria-label',
+      `Comment by ${member.username}`,
+    );
     expect(await mine.locator('.comment-body').evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('pre-line');
     // On someone else's comment: Reply and Report only, never Edit or Delete.
-    await expect(page.getByRole('article', { name: `Comment by ${other.username}` }).getByRole('button')).toHaveText([/^Reply$/, /Report$/]);
+    await expect(page.getByRole('article', { name: `Comment by ${other.username}` }).getByRole('button')).toHaveText([
+      /^Reply$/,
+      /Report$/,
+    ]);
 
     // Editing: the text changes in place and reads "(edited)".
     await mine.getByRole('button', { name: 'Edit' }).click();
@@ -120,7 +146,10 @@ test.describe('comments', () => {
     }
   });
 
-  test('a comment with markup and links renders inert, with links marked ugc nofollow noopener', async ({ confirmedPage: page, request }) => {
+  test('a comment with markup and links renders inert, with links marked ugc nofollow noopener', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(90_000);
     const { id } = await publicVideo(request, `Markup test ${unique()}`);
     const writer = await verifiedMember(request, 'scripter');
@@ -157,7 +186,8 @@ test.describe('comments', () => {
     // Five members, five comments each (the per-member limit is 5 a minute).
     const members = await Promise.all(Array.from({ length: 5 }, (_, i) => verifiedMember(request, `crowd${i}`)));
     for (let round = 0; round < 5; round += 1) {
-      for (const [index, member] of members.entries()) await commentThroughApi(request, member.token, id, `Comment number ${round * 5 + index + 1}`);
+      for (const [index, member] of members.entries())
+        await commentThroughApi(request, member.token, id, `Comment number ${round * 5 + index + 1}`);
     }
     await page.goto(`/video/${id}`);
     const list = page.getByRole('list', { name: 'Comments' });
@@ -175,7 +205,12 @@ test('@mobile comments fit a 375 px screen', async ({ confirmedPage: page, reque
   test.setTimeout(90_000);
   const { id } = await publicVideo(request, `Phone comments ${unique()}`);
   const writer = await verifiedMember(request, 'thumbs');
-  await commentThroughApi(request, writer.token, id, `A very long address: https://example.com/${'a-long-path-segment/'.repeat(12)}end and a long word ${'x'.repeat(120)}`);
+  await commentThroughApi(
+    request,
+    writer.token,
+    id,
+    `A very long address: https://example.com/${'a-long-path-segment/'.repeat(12)}end and a long word ${'x'.repeat(120)}`,
+  );
   await commentThroughApi(request, writer.token, id, 'Short and sweet.\nOn two lines.');
   await page.goto(`/video/${id}`);
   await expect(page.getByRole('link', { name: 'Log in to comment' })).toBeVisible();

@@ -4,7 +4,17 @@ import path from 'node:path';
 
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 
-import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import {
+  adminToken,
+  approve,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  visitor,
+  waitUntilPublic,
+} from './api';
 import { expect, test } from './fixtures';
 
 /**
@@ -57,7 +67,9 @@ async function likeFollowAndComment(page: Page, uploader: string, comment: strin
 
   const follow = page.getByRole('main').getByRole('button', { name: 'Follow', exact: true });
   await expect(follow).toHaveAttribute('aria-pressed', 'false');
-  const followed = page.waitForResponse((response) => response.url().endsWith(`/api/users/${uploader}/follow`) && response.request().method() === 'POST');
+  const followed = page.waitForResponse(
+    (response) => response.url().endsWith(`/api/users/${uploader}/follow`) && response.request().method() === 'POST',
+  );
   await follow.click();
   expect((await followed).status()).toBe(200);
   await expect(page.getByRole('main').getByRole('button', { name: 'Following' })).toHaveAttribute('aria-pressed', 'true');
@@ -92,7 +104,10 @@ async function expectNewsFrom(page: Page, sender: string, video: { id: string; t
   await expect(items.nth(3)).toHaveAttribute('data-read', 'true');
 }
 
-test('two members in two browsers like, follow and comment on each other’s videos and see the notifications arrive', async ({ browser, request }) => {
+test('two members in two browsers like, follow and comment on each other’s videos and see the notifications arrive', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const alex = await creator(request, 'alex');
   const blair = await creator(request, 'blair');
@@ -120,7 +135,9 @@ test('two members in two browsers like, follow and comment on each other’s vid
     await expectNewsFrom(alexPage, blair.username, alex);
 
     // Alex follows the comment's notification to it, which marks it read.
-    const marked = alexPage.waitForResponse((response) => response.request().method() === 'PUT' && /\/api\/notifications\/[0-9a-f-]{36}\/read$/.test(response.url()));
+    const marked = alexPage.waitForResponse(
+      (response) => response.request().method() === 'PUT' && /\/api\/notifications\/[0-9a-f-]{36}\/read$/.test(response.url()),
+    );
     await panelOf(alexPage).locator('.notif-item').first().click();
     expect((await marked).status()).toBe(200);
     await expect(alexPage).toHaveURL(new RegExp(`/video/${alex.id}#comment-`));
@@ -135,14 +152,19 @@ test('two members in two browsers like, follow and comment on each other’s vid
     await expectNewsFrom(blairPage, alex.username, blair);
 
     // Mark all as read clears Blair's badge; Alex still has two unread.
-    const readAll = blairPage.waitForResponse((response) => response.request().method() === 'PUT' && response.url().includes('/api/notifications/read-all'));
+    const readAll = blairPage.waitForResponse(
+      (response) => response.request().method() === 'PUT' && response.url().includes('/api/notifications/read-all'),
+    );
     await panelOf(blairPage).getByRole('button', { name: 'Mark all as read' }).click();
     expect((await readAll).status()).toBe(200);
     await expect(bellOf(blairPage)).toHaveAccessibleName('Notifications');
     await expect(bellOf(alexPage)).toHaveAccessibleName('Notifications, 2 unread');
 
     // Each finds the other's video in their following feed and their liked videos.
-    for (const [page, other] of [[alexPage, blair], [blairPage, alex]] as const) {
+    for (const [page, other] of [
+      [alexPage, blair],
+      [blairPage, alex],
+    ] as const) {
       await page.goto('/following');
       await expect(page.getByRole('main').getByRole('link', { name: other.title }).first()).toBeVisible();
       await page.goto('/liked-videos');

@@ -4,7 +4,19 @@ import path from 'node:path';
 
 import { request as playwrightRequest, type APIRequestContext, type Locator, type Page, type Response } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, BASE_URL, logInThroughForm, makeClip, PASSWORD, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import {
+  ADMIN,
+  adminToken,
+  approve,
+  BASE_URL,
+  logInThroughForm,
+  makeClip,
+  PASSWORD,
+  unique,
+  uploadClip,
+  verifiedMember,
+  waitUntilPublic,
+} from './api';
 import { expect, test } from './fixtures';
 
 /**
@@ -40,7 +52,10 @@ test.afterAll(async () => {
   if (api) {
     const headers = { Authorization: `Bearer ${await adminToken(api)}` };
     for (const id of [site.video, site.throwaway]) {
-      const undo = await api.patch(`/api/admin/videos/${id}`, { headers, data: { action: 'reject', reason: 'Taken down after the CSP check' } });
+      const undo = await api.patch(`/api/admin/videos/${id}`, {
+        headers,
+        data: { action: 'reject', reason: 'Taken down after the CSP check' },
+      });
       expect([200, 409]).toContain(undo.status());
     }
     await api.dispose();
@@ -53,7 +68,10 @@ let purges = 0;
 async function purgePageCache() {
   purges += 1;
   const data = purges % 2 ? { action: 'reject', reason: 'Purging the page cache' } : { action: 'approve' };
-  const response = await api.patch(`/api/admin/videos/${site.throwaway}`, { headers: { Authorization: `Bearer ${await adminToken(api)}` }, data });
+  const response = await api.patch(`/api/admin/videos/${site.throwaway}`, {
+    headers: { Authorization: `Bearer ${await adminToken(api)}` },
+    data,
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -62,11 +80,16 @@ async function recordViolations(page: Page) {
   await page.addInitScript(() => {
     const seen: string[] = [];
     Reflect.set(window, '__cspViolations', seen);
-    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.effectiveDirective} blocked ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(
+        `${event.effectiveDirective} blocked ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`,
+      ),
+    );
   });
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) consoleErrors.push(message.text());
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      consoleErrors.push(message.text());
   });
   return async () => [...((await page.evaluate(() => Reflect.get(window, '__cspViolations'))) as string[]), ...consoleErrors];
 }
@@ -74,7 +97,10 @@ async function recordViolations(page: Page) {
 function scriptSrcOf(response: Response | null): string {
   const policy = response?.headers()['content-security-policy'];
   expect(policy, `no Content-Security-Policy on ${response?.url()}`).toBeTruthy();
-  const scriptSrc = policy!.split(';').map((part) => part.trim()).find((part) => part.startsWith('script-src '));
+  const scriptSrc = policy!
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith('script-src '));
   expect(scriptSrc).toBeDefined();
   expect(scriptSrc).not.toContain("'unsafe-inline'");
   return scriptSrc!;
@@ -104,11 +130,18 @@ async function visitPublic(page: Page, violations: () => Promise<string[]>, url:
   for (let attempt = 1; ; attempt += 1) {
     if (cache === 'MISS') await purgePageCache();
     const response = await page.goto(url);
-    if (response?.headers()['x-chrysalis-cache'] === cache || attempt === 5) return checkAnswer(page, violations, url, response, { hydrated: visitorHydrated, cache });
+    if (response?.headers()['x-chrysalis-cache'] === cache || attempt === 5)
+      return checkAnswer(page, violations, url, response, { hydrated: visitorHydrated, cache });
   }
 }
 
-async function checkAnswer(page: Page, violations: () => Promise<string[]>, url: string, response: Response | null, { hydrated, cache, status = 200 }: Visit): Promise<string> {
+async function checkAnswer(
+  page: Page,
+  violations: () => Promise<string[]>,
+  url: string,
+  response: Response | null,
+  { hydrated, cache, status = 200 }: Visit,
+): Promise<string> {
   expect(response?.status(), url).toBe(status);
   expect(response?.headers()['x-chrysalis-cache'], `${url}: cache`).toBe(cache);
   const scriptSrc = scriptSrcOf(response);
@@ -137,7 +170,9 @@ test.describe('Content-Security-Policy', () => {
     await expect(page).toHaveURL(/\/login\?next=/);
   });
 
-  test('a public page with a query string is fetched for that request and allowed by hash too', async ({ confirmedPage: page }) => {
+  test('a public page with a query string is fetched for that request and allowed by hash too', async ({
+    confirmedPage: page,
+  }) => {
     const violations = await recordViolations(page);
     const scriptSrc = await visit(page, violations, '/subscribe?status=declined', { hydrated: visitorHydrated });
     expect(scriptSrc).toMatch(/'sha256-/);
@@ -147,7 +182,12 @@ test.describe('Content-Security-Policy', () => {
   test('pages rendered per request carry a fresh nonce on every answer', async ({ confirmedPage: page }) => {
     test.setTimeout(90_000);
     const violations = await recordViolations(page);
-    for (const [url, status] of [['/search?q=csp', 200], ['/login', 200], ['/register', 200], ['/no-such-page', 404]] as const) {
+    for (const [url, status] of [
+      ['/search?q=csp', 200],
+      ['/login', 200],
+      ['/register', 200],
+      ['/no-such-page', 404],
+    ] as const) {
       const first = await visit(page, violations, url, { hydrated: visitorHydrated, status });
       const second = await visit(page, violations, url, { hydrated: visitorHydrated, status });
       expect(first).toMatch(/'nonce-[A-Za-z0-9+/]+=*'/);
@@ -158,7 +198,11 @@ test.describe('Content-Security-Policy', () => {
     await logInThroughForm(page, site.member.email, PASSWORD, '/upload');
     await visit(page, violations, '/upload', { hydrated: memberHydrated });
     // The upload form's client-side checks run.
-    await page.getByRole('main').getByRole('button', { name: /^Upload/ }).first().click();
+    await page
+      .getByRole('main')
+      .getByRole('button', { name: /^Upload/ })
+      .first()
+      .click();
     await expect(page.getByText('Title is required').first()).toBeVisible();
     await visit(page, violations, `/profile/${site.member.username}`, { hydrated: memberHydrated });
   });

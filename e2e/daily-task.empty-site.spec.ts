@@ -4,7 +4,10 @@ import { nextUtcMidnightMs, openAs, taskBanner, vipMember } from './tasks';
 // Runs in the empty-site project (its name matches playwright.config.ts's testMatch), so before any
 // test schedules a daily task: on the fresh e2e server (SEED_DEMO=0) there is no task and no pool.
 test.describe('the daily task on an empty site', () => {
-  test('a VIP member reads that there is no task today, with the countdown to the next UTC midnight', async ({ confirmedPage: page, request }) => {
+  test('a VIP member reads that there is no task today, with the countdown to the next UTC midnight', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     const member = await vipMember(request, 'notask');
     await openAs(page, member);
     const banner = taskBanner(page);

@@ -12,12 +12,18 @@ const TODAYS_TASK = 'Write down three things you like about the person you are b
 
 /** Screenshots for review: into SCREENSHOT_DIR when set (test-results is emptied by the next run), else the test's output folder. */
 const shoot = (page: Page, testInfo: TestInfo, name: string, fullPage = false) =>
-  page.screenshot({ path: process.env.SCREENSHOT_DIR ? path.join(process.env.SCREENSHOT_DIR, name) : testInfo.outputPath(name), fullPage });
+  page.screenshot({
+    path: process.env.SCREENSHOT_DIR ? path.join(process.env.SCREENSHOT_DIR, name) : testInfo.outputPath(name),
+    fullPage,
+  });
 
 const width = (testInfo: TestInfo) => testInfo.project.use.viewport?.width ?? 1280;
 
 test.describe('the daily task on home', () => {
-  test('a visitor and a member without VIP see the unlock banner linking to /subscribe @mobile', async ({ confirmedPage: page, request }) => {
+  test('a visitor and a member without VIP see the unlock banner linking to /subscribe @mobile', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     await page.goto('/');
     await expect(page.getByRole('link', { name: 'Unlock Daily Tasks with VIP' })).toHaveAttribute('href', '/subscribe');
 
@@ -30,7 +36,10 @@ test.describe('the daily task on home', () => {
     expect(refused.status()).toBe(403);
   });
 
-  test('a VIP member sees today’s task and the countdown, completes it once, and it stays completed @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+  test('a VIP member sees today’s task and the countdown, completes it once, and it stays completed @mobile', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     const admin = await adminToken(request);
     const description = await ensureTodaysTask(request, admin, TODAYS_TASK);
     const member = await vipMember(request, 'vip', admin);
@@ -54,11 +63,16 @@ test.describe('the daily task on home', () => {
     await button.click();
     const done = banner.getByRole('button', { name: 'Task Completed' });
     await expect(done).toBeDisabled();
-    await expect(banner.getByRole('status').filter({ hasText: 'Well done!' })).toHaveText('Well done! Task completed. You have completed 1 task.');
+    await expect(banner.getByRole('status').filter({ hasText: 'Well done!' })).toHaveText(
+      'Well done! Task completed. You have completed 1 task.',
+    );
     await expect(banner.getByTestId('daily-task-count')).toHaveText('1');
     await expect(banner.getByTestId('daily-task-streak')).toHaveText('1');
     await shoot(page, testInfo, `daily-task-done-${width(testInfo)}.png`);
-    const axe = await new AxeBuilder({ page }).include('.daily-task').withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+    const axe = await new AxeBuilder({ page })
+      .include('.daily-task')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
+      .analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
     // The server counted it once; a second try (another tab, a script) is refused.
@@ -78,7 +92,10 @@ test.describe('the daily task on home', () => {
     await shoot(page, testInfo, `profile-rewards-${width(testInfo)}.png`);
   });
 
-  test('the countdown reaches the next UTC midnight, then says a new task is coming', async ({ confirmedPage: page, request }) => {
+  test('the countdown reaches the next UTC midnight, then says a new task is coming', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     const admin = await adminToken(request);
     await ensureTodaysTask(request, admin, TODAYS_TASK);
     const member = await vipMember(request, 'clock', admin);
@@ -98,7 +115,11 @@ test.describe('the daily task on home', () => {
     let calls = 0;
     await page.route('**/api/dailytasks/today', (route) => {
       calls += 1;
-      return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Something went wrong on our side. Please try again.' }) });
+      return route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Something went wrong on our side. Please try again.' }),
+      });
     });
     await openAs(page, member);
     const banner = taskBanner(page);
@@ -111,7 +132,9 @@ test.describe('the daily task on home', () => {
     await page.unroute('**/api/dailytasks/today');
     await banner.getByRole('button', { name: 'Try again' }).click();
     await expect(banner.getByText('Could not load task. Try again later.')).toHaveCount(0);
-    await expect(banner.getByTestId('daily-task-text').or(banner.getByText('No task available today. Check back later!'))).toBeVisible();
+    await expect(
+      banner.getByTestId('daily-task-text').or(banner.getByText('No task available today. Check back later!')),
+    ).toBeVisible();
   });
 
   test('shows the server’s message when completing fails', async ({ confirmedPage: page, request }) => {
@@ -119,12 +142,18 @@ test.describe('the daily task on home', () => {
     await ensureTodaysTask(request, admin, TODAYS_TASK);
     const member = await vipMember(request, 'refused', admin);
     await page.route('**/api/users/complete-task', (route) =>
-      route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ message: "You have already completed today's task." }) }),
+      route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: "You have already completed today's task." }),
+      }),
     );
     await openAs(page, member);
     const banner = taskBanner(page);
     await banner.getByRole('button', { name: 'Complete Task' }).click();
-    await expect(banner.getByRole('status').filter({ hasText: 'already' })).toHaveText("You have already completed today's task.");
+    await expect(banner.getByRole('status').filter({ hasText: 'already' })).toHaveText(
+      "You have already completed today's task.",
+    );
   });
 });
 

@@ -27,7 +27,10 @@ async function openExportSection(page: Page) {
 }
 
 test.describe('download my data', () => {
-  test('a member asks for their data, is emailed when it is ready, and downloads a ZIP with their profile and original upload @mobile', async ({ confirmedPage: page, playwright }, testInfo) => {
+  test('a member asks for their data, is emailed when it is ready, and downloads a ZIP with their profile and original upload @mobile', async ({
+    confirmedPage: page,
+    playwright,
+  }, testInfo) => {
     test.slow();
     const project = testInfo.project.name;
     const api = await playwright.request.newContext({ baseURL: BASE_URL });
@@ -60,12 +63,28 @@ test.describe('download my data', () => {
     const zip = path.join(work, `${project}.zip`);
     await download.saveAs(zip);
     const entries = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
-    for (const name of ['README.txt', 'profile.json', 'videos.json', 'comments.json', 'likes.json', 'follows.json', 'notifications.json', 'daily-tasks.json', 'payments.json', 'blocks.json', 'verification.json', 'decisions.json']) {
+    for (const name of [
+      'README.txt',
+      'profile.json',
+      'videos.json',
+      'comments.json',
+      'likes.json',
+      'follows.json',
+      'notifications.json',
+      'daily-tasks.json',
+      'payments.json',
+      'blocks.json',
+      'verification.json',
+      'decisions.json',
+    ]) {
       expect(entries).toContain(name);
     }
     expect(entries).toContain(`videos/${streamVideoId}/original.mp4`);
     expect(execFileSync('unzip', ['-p', zip, `videos/${streamVideoId}/original.mp4`]).equals(clip)).toBe(true);
-    const profile = JSON.parse(execFileSync('unzip', ['-p', zip, 'profile.json'], { encoding: 'utf8' })) as { username: string; email: string };
+    const profile = JSON.parse(execFileSync('unzip', ['-p', zip, 'profile.json'], { encoding: 'utf8' })) as {
+      username: string;
+      email: string;
+    };
     expect(profile).toMatchObject({ username: member.username, email: member.email });
 
     // Asking again while it is ready is refused with a clear message.
@@ -95,7 +114,18 @@ test.describe('download my data', () => {
     await page.route('**/api/users/me/export', (route) =>
       route.request().method() === 'GET'
         ? route.fulfill({
-            json: { export: { _id: crypto.randomUUID(), status: 'failed', requestedAt: new Date().toISOString(), readyAt: null, expiresAt: null, sizeBytes: null, downloadUrl: null, error: 'We could not prepare your data export. Please try again.' } },
+            json: {
+              export: {
+                _id: crypto.randomUUID(),
+                status: 'failed',
+                requestedAt: new Date().toISOString(),
+                readyAt: null,
+                expiresAt: null,
+                sizeBytes: null,
+                downloadUrl: null,
+                error: 'We could not prepare your data export. Please try again.',
+              },
+            },
           })
         : route.continue(),
     );
@@ -109,7 +139,10 @@ test.describe('download my data', () => {
     await expect(section.getByText('Your export is being prepared. We will email you when it is ready.')).toBeVisible();
   });
 
-  test('a visitor who opens the emailed link logs in first, then the download starts', async ({ confirmedPage: page, playwright }) => {
+  test('a visitor who opens the emailed link logs in first, then the download starts', async ({
+    confirmedPage: page,
+    playwright,
+  }) => {
     const api = await playwright.request.newContext({ baseURL: BASE_URL });
     const member = await verifiedMember(api, 'exportlink');
     const asked = await api.post('/api/users/me/export', { headers: { Authorization: `Bearer ${member.token}` } });
@@ -120,7 +153,10 @@ test.describe('download my data', () => {
     await expect(page).toHaveURL(`/login?next=${encodeURIComponent(new URL(link).pathname)}`);
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Password').fill(member.password);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('main').getByRole('button', { name: 'Log in' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('main').getByRole('button', { name: 'Log in' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(new RegExp(`^chrysalis-data-${member.username}-\\d{4}-\\d{2}-\\d{2}\\.zip$`));
   });
 });

@@ -4,7 +4,20 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, logInThroughForm, makeClip, openSettings, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import {
+  ADMIN,
+  adminToken,
+  approve,
+  logInThroughForm,
+  makeClip,
+  openSettings,
+  PASSWORD,
+  unique,
+  uploadClip,
+  verifiedMember,
+  visitor,
+  waitUntilPublic,
+} from './api';
 import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
@@ -18,7 +31,8 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
-const shot = (page: Page, name: string, project: string) => page.screenshot({ path: `${SHOTS}/${name}-${project}.png`, fullPage: false });
+const shot = (page: Page, name: string, project: string) =>
+  page.screenshot({ path: `${SHOTS}/${name}-${project}.png`, fullPage: false });
 
 /** A processed, approved video of the member's. */
 async function publicVideo(request: Parameters<typeof verifiedMember>[0], token: string, title: string, tags: string) {
@@ -28,7 +42,10 @@ async function publicVideo(request: Parameters<typeof verifiedMember>[0], token:
   return id;
 }
 
-test('a member deletes their account in settings; the name can register again @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+test('a member deletes their account in settings; the name can register again @mobile', async ({
+  confirmedPage: page,
+  request,
+}, testInfo) => {
   test.slow();
   const member = await verifiedMember(request, 'leaver');
   await logInThroughForm(page, member.email, member.password);
@@ -57,18 +74,28 @@ test('a member deletes their account in settings; the name can register again @m
   await expectNoSidewaysScroll(page);
   await shot(page, 'account-deleted', testInfo.project.name);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-  if ((page.viewportSize()?.width ?? 1280) >= 1024) await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' })).toBeVisible();
+  if ((page.viewportSize()?.width ?? 1280) >= 1024)
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' })).toBeVisible();
 
   // The old token is dead everywhere; the username and email are free again.
   expect((await fetch(`${ORIGIN}/api/auth/me`, { headers: { Authorization: `Bearer ${member.token}` } })).status).toBe(401);
   const again = await request.post('/api/auth/register', {
     headers: visitor(),
-    multipart: { username: member.username, email: member.email, password: PASSWORD, confirmPassword: PASSWORD, dateOfBirth: '1993-04-12' },
+    multipart: {
+      username: member.username,
+      email: member.email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      dateOfBirth: '1993-04-12',
+    },
   });
   expect(again.status(), await again.text()).toBe(201);
 });
 
-test('the owner edits a video on its page; after review the change is on the page @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+test('the owner edits a video on its page; after review the change is on the page @mobile', async ({
+  confirmedPage: page,
+  request,
+}, testInfo) => {
   test.slow();
   const member = await verifiedMember(request, 'editor');
   const word = `fern${unique()}`;
@@ -100,7 +127,10 @@ test('the owner edits a video on its page; after review the change is on the pag
   await shot(page, 'video-page-owner-actions', testInfo.project.name);
 });
 
-test('the owner deletes a video from "Your videos"; it is gone from home, category, search and profile @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+test('the owner deletes a video from "Your videos"; it is gone from home, category, search and profile @mobile', async ({
+  confirmedPage: page,
+  request,
+}, testInfo) => {
   test.slow();
   const member = await verifiedMember(request, 'remover');
   const word = `moss${unique()}`;
@@ -136,7 +166,10 @@ test('the owner deletes a video from "Your videos"; it is gone from home, catego
   await anonymous.close();
 });
 
-test('an admin edits a pending video from Moderation; the audit log shows before and after @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+test('an admin edits a pending video from Moderation; the audit log shows before and after @mobile', async ({
+  confirmedPage: page,
+  request,
+}, testInfo) => {
   test.slow();
   const member = await verifiedMember(request, 'queued');
   const word = `reed${unique()}`;

@@ -4,7 +4,17 @@ import path from 'node:path';
 
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import {
+  ADMIN,
+  adminToken,
+  approve,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  waitUntilPublic,
+} from './api';
 import { expect, test } from './fixtures';
 
 /**
@@ -61,7 +71,9 @@ test.describe('the first press @mobile', () => {
     const loginFor = new RegExp(`/login\\?next=${encodeURIComponent(`/video/${id}`)}$`);
 
     await freshly(page, `/video/${id}`);
-    await stats(page).getByRole('button', { name: /^Like, / }).click();
+    await stats(page)
+      .getByRole('button', { name: /^Like, / })
+      .click();
     await expect(page).toHaveURL(loginFor);
 
     await freshly(page, `/video/${id}`);
@@ -81,7 +93,10 @@ test.describe('the first press @mobile', () => {
     await expect(page.getByRole('dialog', { name: 'Report this video' })).toBeVisible();
   });
 
-  test("a member's first press on Like, Watch later, Follow, a comment, the bell and Settings is answered", async ({ confirmedPage: page, request }) => {
+  test("a member's first press on Like, Watch later, Follow, a comment, the bell and Settings is answered", async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(240_000);
     const title = `First press member ${unique()}`;
     const { id } = await publicVideo(request, title);
@@ -102,7 +117,10 @@ test.describe('the first press @mobile', () => {
 
     await freshly(page, `/video/${id}`);
     await page.getByRole('main').getByRole('button', { name: 'Watch later', exact: true }).click();
-    await expect(page.getByRole('main').getByRole('button', { name: 'Saved to Watch later', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Saved to Watch later', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
 
     await freshly(page, `/video/${id}`);
     await page.getByRole('main').getByTestId('follow-button').click();
@@ -127,7 +145,9 @@ test.describe('the first press @mobile', () => {
   test("an admin's first press on an admin action opens its form", async ({ confirmedPage: page, request }) => {
     test.setTimeout(180_000);
     const member = await verifiedMember(request, 'pressvip');
-    const me = (await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${member.token}` } })).json()) as { user: { _id: string } };
+    const me = (await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${member.token}` } })).json()) as {
+      user: { _id: string };
+    };
     await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin');
     await freshly(page, `/admin/members/${me.user._id}`);
     await page.getByRole('button', { name: 'Grant VIP…' }).click();

@@ -5,7 +5,8 @@ export const test = base.extend<{ confirmedPage: Page }>({
   confirmedPage: async ({ page }, provide, testInfo) => {
     await page.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
     // Each test is a different visitor to the per-address rate limits (sign-ups, logins), as real users are.
-    const n = testInfo.workerIndex * 10_000 + testInfo.repeatEachIndex * 1_000 + testInfo.retry * 100 + (hashTitle(testInfo.title) % 100);
+    const n =
+      testInfo.workerIndex * 10_000 + testInfo.repeatEachIndex * 1_000 + testInfo.retry * 100 + (hashTitle(testInfo.title) % 100);
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
     await provide(page);
   },

@@ -25,7 +25,10 @@ async function shot(page: Page, project: string, step: string) {
 const followersCount = (page: Page) => page.getByTestId('count-followers');
 
 test.describe('follows and profiles', () => {
-  test('a member follows a creator from their profile, finds the video on /following, and unfollows @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+  test('a member follows a creator from their profile, finds the video on /following, and unfollows @mobile', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const project = testInfo.project.name;
     const creator = await verifiedMember(request, 'creator');
@@ -63,7 +66,9 @@ test.describe('follows and profiles', () => {
     );
     const follow = page.getByRole('button', { name: 'Follow', exact: true });
     await expect(follow).toHaveAttribute('aria-pressed', 'false');
-    const saved = page.waitForResponse((response) => response.url().endsWith(`/api/users/${creator.username}/follow`) && response.request().method() === 'POST');
+    const saved = page.waitForResponse(
+      (response) => response.url().endsWith(`/api/users/${creator.username}/follow`) && response.request().method() === 'POST',
+    );
     await follow.click();
     const following = page.getByRole('button', { name: 'Following' });
     await expect(following).toHaveAttribute('aria-pressed', 'true');
@@ -83,7 +88,10 @@ test.describe('follows and profiles', () => {
 
     // The video page knows too, next to the uploader.
     await page.goto(`/video/${streamVideoId}`);
-    await expect(page.locator('.watch-uploader').getByRole('button', { name: 'Following' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('.watch-uploader').getByRole('button', { name: 'Following' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     await expectNoSidewaysScroll(page, 'on the video page');
     await shot(page, project, 'video-page');
 
@@ -113,7 +121,10 @@ test.describe('follows and profiles', () => {
     await expectNoSidewaysScroll(page, 'on the following page with suggestions');
   });
 
-  test('the own profile shows pending uploads with their status and edits the bio as plain text @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+  test('the own profile shows pending uploads with their status and edits the bio as plain text @mobile', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     test.setTimeout(90_000);
     const project = testInfo.project.name;
     const member = await verifiedMember(request, 'owner');

@@ -34,7 +34,9 @@ test.describe('regional blocking', () => {
   test('an API call refused for the region opens the full-screen modal and locks scrolling', async ({ confirmedPage: page }) => {
     await page.goto('/login');
     // From here on the visitor's API calls look as if they came from a blocked country.
-    await page.route('**/api/**', async (route) => route.continue({ headers: { ...route.request().headers(), 'cf-ipcountry': 'GB' } }));
+    await page.route('**/api/**', async (route) =>
+      route.continue({ headers: { ...route.request().headers(), 'cf-ipcountry': 'GB' } }),
+    );
     await page.getByLabel('Email').fill('someone@example.org');
     await page.getByLabel('Password').fill('whatever-123');
     await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();

@@ -25,20 +25,24 @@ function excerpt(log: string, at: number, length: number): string {
  * the helpers in e2e/api.ts), nor anything shaped like one.
  */
 export default async function globalTeardown() {
-  if (!existsSync(E2E_LOG_FILE)) throw new Error(`${E2E_LOG_FILE} is missing: the e2e server's output was not written (E2E_LOG_FILE in playwright.config.ts)`);
+  if (!existsSync(E2E_LOG_FILE))
+    throw new Error(`${E2E_LOG_FILE} is missing: the e2e server's output was not written (E2E_LOG_FILE in playwright.config.ts)`);
   const log = readFileSync(E2E_LOG_FILE, 'utf8');
   // The server logs one line per request: an empty log means the search below proves nothing.
-  if (!/"msg":"request"/.test(log)) throw new Error(`${E2E_LOG_FILE} has no request lines: is the server logging JSON (NODE_ENV=production)?`);
+  if (!/"msg":"request"/.test(log))
+    throw new Error(`${E2E_LOG_FILE} has no request lines: is the server logging JSON (NODE_ENV=production)?`);
   const recorded = existsSync(E2E_SECRETS_FILE) ? readFileSync(E2E_SECRETS_FILE, 'utf8').split('\n') : [];
   const secrets = new Set([ADMIN.email, ADMIN.password, PASSWORD, ...recorded].filter((secret) => secret.length >= 6));
   const problems: string[] = [];
   for (const secret of secrets) {
     const at = log.indexOf(secret);
-    if (at >= 0) problems.push(`a secret a test used (${secret.length} characters) is in the log: ${excerpt(log, at, secret.length)}`);
+    if (at >= 0)
+      problems.push(`a secret a test used (${secret.length} characters) is in the log: ${excerpt(log, at, secret.length)}`);
   }
   for (const [what, shape] of FORBIDDEN_SHAPES) {
     const match = shape.exec(log);
     if (match) problems.push(`${what} is in the log: ${excerpt(log, match.index, match[0].length)}`);
   }
-  if (problems.length) throw new Error(`The e2e server's log (${E2E_LOG_FILE}) leaks secrets:\n${problems.slice(0, 20).join('\n')}`);
+  if (problems.length)
+    throw new Error(`The e2e server's log (${E2E_LOG_FILE}) leaks secrets:\n${problems.slice(0, 20).join('\n')}`);
 }

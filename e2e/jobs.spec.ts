@@ -20,7 +20,22 @@ let broken: Buffer;
 test.beforeAll(() => {
   mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-e2e-jobs-'));
   const file = path.join(mediaDir, 'cut.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=2:size=320x240:rate=25',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    file,
+  ]);
   const bytes = readFileSync(file);
   broken = bytes.subarray(0, bytes.indexOf('mdat') - 4);
 });
@@ -52,7 +67,10 @@ async function retryUntilFailed(page: Page, name: string): Promise<Locator> {
 test.describe('jobs you can see', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'runs once, in the desktop project; it checks 375 px itself');
 
-  test('an admin sees a failing upload’s job with its error, retries it to Failed and again, and a member is refused', async ({ confirmedPage: page, request }) => {
+  test('an admin sees a failing upload’s job with its error, retries it to Failed and again, and a member is refused', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(150_000);
     const member = await verifiedMember(request, 'jobs', { identity: false });
     const title = `Cut off ${unique()}`;
@@ -61,7 +79,10 @@ test.describe('jobs you can see', () => {
 
     await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/jobs');
     await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Jobs' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Jobs' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
 
     const failed = await retryUntilFailed(page, name);
     await expect(failed.getByRole('link', { name: `Video “${title}”` })).toHaveAttribute('href', `/video/${streamVideoId}`);
@@ -71,7 +92,9 @@ test.describe('jobs you can see', () => {
     const jobId = (await failed.locator('.admin-job-id').textContent())!.trim();
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
     // Counts at the top: the failed total, and the process-video row.
-    await expect(page.getByRole('table', { name: 'Jobs by type and state' }).getByRole('row', { name: /process-video/ })).toBeVisible();
+    await expect(
+      page.getByRole('table', { name: 'Jobs by type and state' }).getByRole('row', { name: /process-video/ }),
+    ).toBeVisible();
     await page.screenshot({ path: '/tmp/jobs-1280.png', fullPage: true });
 
     // At 375 px the page and the job fit without sideways scroll.
@@ -82,7 +105,9 @@ test.describe('jobs you can see', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // A member cannot retry it.
-    const refused = await request.post(`/api/admin/jobs/${jobId}/retry`, { headers: { Authorization: `Bearer ${member.token}`, ...visitor() } });
+    const refused = await request.post(`/api/admin/jobs/${jobId}/retry`, {
+      headers: { Authorization: `Bearer ${member.token}`, ...visitor() },
+    });
     expect(refused.status()).toBe(403);
 
     // Retry from Failed: one more attempt, at once; the file is still broken, so it is failed again with 6 of 6.
@@ -91,7 +116,9 @@ test.describe('jobs you can see', () => {
     expect((await answered).status()).toBe(200);
     await expect(async () => {
       await page.reload();
-      await expect(page.getByRole('list', { name: 'Failed' }).getByRole('article', { name }).getByText('6 of 6', { exact: true })).toBeVisible({ timeout: 1_000 });
+      await expect(
+        page.getByRole('list', { name: 'Failed' }).getByRole('article', { name }).getByText('6 of 6', { exact: true }),
+      ).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
 
     // Each retry is in the audit log, by the admin.

@@ -5,7 +5,18 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 
-import { adminToken, approve, BASE_URL, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import {
+  adminToken,
+  approve,
+  BASE_URL,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  visitor,
+  waitUntilPublic,
+} from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 let mediaDir: string;
@@ -29,7 +40,10 @@ const likeButton = (page: Page) => page.getByRole('main').locator('.watch-stats'
 
 /** No serious or critical WCAG problems inside the given part of the page. */
 async function expectAccessible(page: Page, selector: string) {
-  const results = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
@@ -42,12 +56,18 @@ async function readyLikeButton(page: Page, state: 'member' | 'visitor' = 'member
 
 /** Screenshots for review: into SCREENSHOT_DIR when set (test-results is emptied by the next run), else the test's output folder. */
 const shoot = (page: Page, testInfo: TestInfo, name: string, fullPage = false) =>
-  page.screenshot({ path: process.env.SCREENSHOT_DIR ? path.join(process.env.SCREENSHOT_DIR, name) : testInfo.outputPath(name), fullPage });
+  page.screenshot({
+    path: process.env.SCREENSHOT_DIR ? path.join(process.env.SCREENSHOT_DIR, name) : testInfo.outputPath(name),
+    fullPage,
+  });
 
 test.describe('likes', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop journey; the 375 px test is below');
 
-  test('a member likes a video on its page, sees it in Liked videos, and unlikes it; the owner is told once', async ({ confirmedPage: page, request }, testInfo) => {
+  test('a member likes a video on its page, sees it in Liked videos, and unlikes it; the owner is told once', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const title = `Heart me ${unique()}`;
     const { id, owner } = await publicVideo(request, title);
@@ -65,7 +85,9 @@ test.describe('likes', () => {
       if (route.request().method() === 'POST') await held;
       await route.continue();
     });
-    const answered = page.waitForResponse((response) => response.url().endsWith(`/api/videos/${id}/like`) && response.request().method() === 'POST');
+    const answered = page.waitForResponse(
+      (response) => response.url().endsWith(`/api/videos/${id}/like`) && response.request().method() === 'POST',
+    );
     await button.click();
     await expect(button).toHaveAttribute('aria-pressed', 'true', { timeout: 1_000 });
     await expect(button).toHaveAccessibleName('Unlike, 1 like');
@@ -96,7 +118,12 @@ test.describe('likes', () => {
     await likeButton(page).click();
     await expect(likeButton(page)).toHaveAccessibleName('Like, 0 likes');
     await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
-    await expect.poll(async () => ((await (await fetch(`${BASE_URL}/api/videos/${id}`)).json()) as { video: { likedBy: string[] } }).video.likedBy.length).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${BASE_URL}/api/videos/${id}`)).json()) as { video: { likedBy: string[] } }).video.likedBy.length,
+      )
+      .toBe(0);
     await page.goto('/liked-videos');
     await expect(page.getByText('You have not liked any videos yet.')).toBeVisible();
     await expect(page.getByRole('main').getByRole('link', { name: 'Find videos on the home page' })).toHaveAttribute('href', '/');
@@ -107,7 +134,9 @@ test.describe('likes', () => {
     await page.goto(`/video/${id}`);
     await (await readyLikeButton(page)).click();
     await expect(likeButton(page)).toHaveAccessibleName('Unlike, 1 like');
-    const notifications = await fetch(`${BASE_URL}/api/notifications`, { headers: { Authorization: `Bearer ${owner.token}`, ...visitor() } });
+    const notifications = await fetch(`${BASE_URL}/api/notifications`, {
+      headers: { Authorization: `Bearer ${owner.token}`, ...visitor() },
+    });
     if (notifications.status === 200) {
       const body = (await notifications.json()) as { notifications?: { type: string; link: string; message: string }[] };
       const likes = (body.notifications ?? []).filter((n) => n.type === 'like' && n.link === `/video/${id}`);
@@ -116,7 +145,10 @@ test.describe('likes', () => {
     }
   });
 
-  test('a failed like rolls back and shows the server’s message; visitors are sent to log in; owners cannot like their own', async ({ confirmedPage: page, request }, testInfo) => {
+  test('a failed like rolls back and shows the server’s message; visitors are sent to log in; owners cannot like their own', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const title = `Roll back ${unique()}`;
     const { id, owner } = await publicVideo(request, title);
@@ -134,7 +166,9 @@ test.describe('likes', () => {
     await expect(page).toHaveURL(`/video/${id}`);
 
     await page.route(`**/api/videos/${id}/like`, (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 503, json: { message: 'Likes are taking a short break. Please try again.' } }) : route.continue(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 503, json: { message: 'Likes are taking a short break. Please try again.' } })
+        : route.continue(),
     );
     await expect(await readyLikeButton(page)).toHaveAttribute('aria-pressed', 'false');
     await likeButton(page).click();
@@ -157,13 +191,19 @@ test.describe('likes', () => {
     await expect(page.getByRole('alert').filter({ hasText: 'You cannot like your own video.' })).toBeVisible();
     await shoot(page, testInfo, 'own-video-1280.png');
     // Plain fetch: the request context's kept-alive socket may have been closed by the server while the browser worked.
-    const refused = await fetch(`${BASE_URL}/api/videos/${id}/like`, { method: 'POST', headers: { Authorization: `Bearer ${owner.token}`, ...visitor() } });
+    const refused = await fetch(`${BASE_URL}/api/videos/${id}/like`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${owner.token}`, ...visitor() },
+    });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ message: 'You cannot like your own video.' });
   });
 });
 
-test('@mobile liking fits a 375 px screen, on the video page and in Liked videos', async ({ confirmedPage: page, request }, testInfo) => {
+test('@mobile liking fits a 375 px screen, on the video page and in Liked videos', async ({
+  confirmedPage: page,
+  request,
+}, testInfo) => {
   test.setTimeout(120_000);
   const title = `A long title for a small screen that has to wrap somewhere ${unique()}`;
   const { id } = await publicVideo(request, title);

@@ -32,14 +32,23 @@ test.describe('metrics', () => {
     expect(await none.text()).not.toContain('chrysalis_');
     const wrong = await request.get('/metrics', { headers: { Authorization: `Bearer ${E2E_METRICS_TOKEN}x` } });
     expect(wrong.status()).toBe(401);
-    const basic = await request.get('/metrics', { headers: { Authorization: `Basic ${Buffer.from(`x:${E2E_METRICS_TOKEN}`).toString('base64')}` } });
+    const basic = await request.get('/metrics', {
+      headers: { Authorization: `Basic ${Buffer.from(`x:${E2E_METRICS_TOKEN}`).toString('base64')}` },
+    });
     expect(basic.status()).toBe(401);
 
     const right = await request.get('/metrics', { headers: { Authorization: `Bearer ${E2E_METRICS_TOKEN}` } });
     expect(right.status()).toBe(200);
     expect(right.headers()['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await right.text();
-    for (const name of ['chrysalis_http_requests_total', 'chrysalis_http_request_duration_seconds', 'chrysalis_jobs_queued', 'chrysalis_job_duration_seconds', 'chrysalis_db_pool_max', 'process_cpu_user_seconds_total']) {
+    for (const name of [
+      'chrysalis_http_requests_total',
+      'chrysalis_http_request_duration_seconds',
+      'chrysalis_jobs_queued',
+      'chrysalis_job_duration_seconds',
+      'chrysalis_db_pool_max',
+      'process_cpu_user_seconds_total',
+    ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
     // The embedded database is one connection.
@@ -54,12 +63,18 @@ test.describe('metrics', () => {
     expect(missing.status()).toBe(404);
     expect(missing.headers()['x-request-id']).toMatch(UUID);
     // Playwright is the trusted proxy here (TRUST_PROXY=1): its request id is kept, a malformed one replaced.
-    const traced = await request.get(`/api/videos/nope${unique()}`, { headers: { ...visitor(), 'x-request-id': 'edge-trace-4711' } });
+    const traced = await request.get(`/api/videos/nope${unique()}`, {
+      headers: { ...visitor(), 'x-request-id': 'edge-trace-4711' },
+    });
     expect(traced.headers()['x-request-id']).toBe('edge-trace-4711');
-    const forged = await request.get(`/api/videos/nope${unique()}`, { headers: { ...visitor(), 'x-request-id': 'forged "id" {}' } });
+    const forged = await request.get(`/api/videos/nope${unique()}`, {
+      headers: { ...visitor(), 'x-request-id': 'forged "id" {}' },
+    });
     expect(forged.headers()['x-request-id']).toMatch(UUID);
 
-    await expect.poll(async () => sample(await scrape(request), 'chrysalis_http_requests_total', labels)).toBeGreaterThanOrEqual(before + 3);
+    await expect
+      .poll(async () => sample(await scrape(request), 'chrysalis_http_requests_total', labels))
+      .toBeGreaterThanOrEqual(before + 3);
     // Other paths never make labels of their own: a made-up path is "other".
     const text = await scrape(request);
     expect(text).not.toMatch(/route="\/api\/videos\/nope/);
@@ -68,7 +83,10 @@ test.describe('metrics', () => {
   test('public pages count page-cache answers', async ({ request }) => {
     const answers = async () => {
       const text = await scrape(request);
-      return ['hit', 'stale', 'miss', 'pass'].reduce((sum, result) => sum + sample(text, 'chrysalis_page_cache_requests_total', { result }), 0);
+      return ['hit', 'stale', 'miss', 'pass'].reduce(
+        (sum, result) => sum + sample(text, 'chrysalis_page_cache_requests_total', { result }),
+        0,
+      );
     };
     const before = await answers();
     for (let i = 0; i < 2; i += 1) expect((await request.get('/category/Sissy', { headers: visitor() })).status()).toBe(200);
@@ -89,13 +107,21 @@ test.describe('metrics', () => {
       await uploadClip(request, member.token, clip, { title: `Metrics ${unique()}` });
 
       const after = await scrape(request);
-      expect(sample(after, 'chrysalis_upload_bytes_total', { outcome: 'stored' })).toBeGreaterThanOrEqual(bytesBefore + clip.length);
+      expect(sample(after, 'chrysalis_upload_bytes_total', { outcome: 'stored' })).toBeGreaterThanOrEqual(
+        bytesBefore + clip.length,
+      );
       await expect
-        .poll(async () => sample(await scrape(request), 'chrysalis_job_duration_seconds_count', { type: 'process-video', outcome: 'done' }), { timeout: 60_000 })
+        .poll(
+          async () =>
+            sample(await scrape(request), 'chrysalis_job_duration_seconds_count', { type: 'process-video', outcome: 'done' }),
+          { timeout: 60_000 },
+        )
         .toBeGreaterThanOrEqual(jobsBefore + 1);
       // Other specs' videos finish too: the job count above may be theirs, so wait for this clip's transcode as well.
       await expect
-        .poll(async () => sample(await scrape(request), 'chrysalis_ffmpeg_duration_seconds_count', { output: 'web_mp4' }), { timeout: 60_000 })
+        .poll(async () => sample(await scrape(request), 'chrysalis_ffmpeg_duration_seconds_count', { output: 'web_mp4' }), {
+          timeout: 60_000,
+        })
         .toBeGreaterThanOrEqual(ffmpegBefore + 1);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -47,7 +47,13 @@ function expectSentByNginx(headers: Record<string, string>) {
 function upload(request: APIRequestContext, video: Buffer, title: string) {
   return request.post('/api/videos/upload', {
     headers: auth(),
-    multipart: { video: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: video }, title, description: '', category: 'Beta', tags: 'nginx' },
+    multipart: {
+      video: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: video },
+      title,
+      description: '',
+      category: 'Beta',
+      tags: 'nginx',
+    },
   });
 }
 
@@ -76,12 +82,15 @@ function quarantinedBytes(): number {
   return readdirSync(dir).reduce((sum, name) => sum + statSync(path.join(dir, name)).size, 0);
 }
 
-test('an upload streams through to the app as it arrives, and the app sets the limit nginx leaves room for', async ({ request }) => {
+test('an upload streams through to the app as it arrives, and the app sets the limit nginx leaves room for', async ({
+  request,
+}) => {
   const clip = makeClip(mkdtempSync(path.join(os.tmpdir(), 'chrysalis-nginx-clip-')));
   // A multipart body sent in two halves: the app must hold the first half before the client sends the
   // second. With nginx buffering request bodies it would see nothing until the last byte.
   const boundary = `----chrysalis${Date.now()}`;
-  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const head = Buffer.from(
     `${field('title', 'Behind nginx')}${field('description', '')}${field('category', 'Beta')}${field('tags', 'nginx')}` +
       `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
@@ -96,7 +105,11 @@ test('an upload streams through to the app as it arrives, and the app sets the l
         port,
         method: 'POST',
         path: '/api/videos/upload',
-        headers: { ...auth(), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + clip.length + tail.length },
+        headers: {
+          ...auth(),
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + clip.length + tail.length,
+        },
       },
       (res) => {
         let body = '';
@@ -108,7 +121,10 @@ test('an upload streams through to the app as it arrives, and the app sets the l
     req.on('error', reject);
     req.write(Buffer.concat([head, clip.subarray(0, half)]));
     void expect
-      .poll(quarantinedBytes, { timeout: 20_000, message: 'the app received the first half of the upload while the client held back the rest' })
+      .poll(quarantinedBytes, {
+        timeout: 20_000,
+        message: 'the app received the first half of the upload while the client held back the rest',
+      })
       .toBeGreaterThan(0)
       .then(
         () => req.end(Buffer.concat([clip.subarray(half), tail])),
@@ -132,9 +148,12 @@ test('an upload streams through to the app as it arrives, and the app sets the l
   expect(farOver.headers()['content-type']).toContain('text/html');
 });
 
-test('playback: nginx sends the MP4, its ranges and the HLS files from disk after the app checked access', async ({ request }) => {
+test('playback: nginx sends the MP4, its ranges and the HLS files from disk after the app checked access', async ({
+  request,
+}) => {
   test.setTimeout(120_000);
-  const media = (file: string, headers: Record<string, string> = {}) => request.get(`/media/videos/${streamVideoId}/${file}`, { headers: { ...auth(), ...headers } });
+  const media = (file: string, headers: Record<string, string> = {}) =>
+    request.get(`/media/videos/${streamVideoId}/${file}`, { headers: { ...auth(), ...headers } });
   // The HLS master playlist is written last: once it is on disk, every file is.
   const masterOnDisk = () => {
     try {
@@ -185,7 +204,9 @@ test('a pending video is refused to visitors, and the internal location is not r
   expect((await direct.body()).length).toBeLessThan(2_000);
 });
 
-test('the client address is the one nginx saw, whatever X-Forwarded-For the client sends (TRUST_PROXY=1)', async ({ request }) => {
+test('the client address is the one nginx saw, whatever X-Forwarded-For the client sends (TRUST_PROXY=1)', async ({
+  request,
+}) => {
   test.setTimeout(120_000);
   // Failed logins are limited per address (15 in 5 minutes). Each attempt claims another address in its own
   // X-Forwarded-For; nginx appends the real one, and the app believes only that: the 16th is refused.
@@ -205,13 +226,19 @@ test('the client address is the one nginx saw, whatever X-Forwarded-For the clie
 test('a resumable (tus) upload goes through nginx: created, half sent, resumed from HEAD, finished', async ({ request }) => {
   const clip = makeClip(mkdtempSync(path.join(os.tmpdir(), 'chrysalis-nginx-tus-')));
   const tus = { ...auth(), 'Tus-Resumable': '1.0.0' };
-  const metadata = [`filename ${btoa('clip.mp4')}`, `title ${btoa('Resumed behind nginx')}`, `category ${btoa('Beta')}`].join(',');
-  const created = await request.post('/api/videos/uploads', { headers: { ...tus, 'Upload-Length': String(clip.length), 'Upload-Metadata': metadata } });
+  const metadata = [`filename ${btoa('clip.mp4')}`, `title ${btoa('Resumed behind nginx')}`, `category ${btoa('Beta')}`].join(
+    ',',
+  );
+  const created = await request.post('/api/videos/uploads', {
+    headers: { ...tus, 'Upload-Length': String(clip.length), 'Upload-Metadata': metadata },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const url = created.headers().location!;
   const half = Math.floor(clip.length / 2);
   const octets = { ...tus, 'Content-Type': 'application/offset+octet-stream' };
-  expect((await request.patch(url, { headers: { ...octets, 'Upload-Offset': '0' }, data: clip.subarray(0, half) })).status()).toBe(204);
+  expect(
+    (await request.patch(url, { headers: { ...octets, 'Upload-Offset': '0' }, data: clip.subarray(0, half) })).status(),
+  ).toBe(204);
   const head = await request.head(url, { headers: tus });
   expect(head.headers()['upload-offset']).toBe(String(half));
   const done = await request.patch(url, { headers: { ...octets, 'Upload-Offset': String(half) }, data: clip.subarray(half) });

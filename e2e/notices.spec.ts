@@ -4,7 +4,17 @@ import path from 'node:path';
 
 import type { APIRequestContext, Page } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import {
+  ADMIN,
+  adminToken,
+  approve,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  waitUntilPublic,
+} from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 /**
@@ -34,7 +44,10 @@ async function publicVideo(request: APIRequestContext, prefix: string) {
 
 const width = (page: Page) => page.viewportSize()?.width ?? 1280;
 
-test('@mobile a visitor sends an urgent notice from a video page and the video is gone at once', async ({ confirmedPage: page, request }) => {
+test('@mobile a visitor sends an urgent notice from a video page and the video is gone at once', async ({
+  confirmedPage: page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const { id, title } = await publicVideo(request, 'ncii');
   await page.goto(`/video/${id}`);
@@ -59,7 +72,9 @@ test('@mobile a visitor sends an urgent notice from a video page and the video i
   await expect(page.getByRole('link', { name: 'copyright notice form' })).toBeVisible();
 
   await page.getByLabel('What is wrong', { exact: true }).selectOption('non_consensual');
-  await page.getByLabel('Explain why it should come down', { exact: true }).fill('This is me. I never agreed to this being filmed or shared. </script >');
+  await page
+    .getByLabel('Explain why it should come down', { exact: true })
+    .fill('This is me. I never agreed to this being filmed or shared. </script >');
   await page.getByLabel('Your full name', { exact: true }).fill('Jo Example');
   await page.getByLabel('Email address (we reply here)', { exact: true }).fill('jo@example.org');
   await page.getByLabel('Signature (type your full name)', { exact: true }).fill('Jo Example');
@@ -77,13 +92,24 @@ test('@mobile a visitor sends an urgent notice from a video page and the video i
   expect(embed?.status()).toBe(404);
 });
 
-test('the admin queue shows the urgent notice first with its clock and the sender’s details', async ({ confirmedPage: page, request }) => {
+test('the admin queue shows the urgent notice first with its clock and the sender’s details', async ({
+  confirmedPage: page,
+  request,
+}) => {
   test.skip(width(page) < 1024, 'the 375 px screenshot is taken below');
   test.setTimeout(180_000);
   const { id } = await publicVideo(request, 'queue');
   const sent = await request.post('/api/notices', {
     headers: { 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
-    data: { video: id, reason: 'underage', details: 'The person looks about 16.', name: 'Sam Sender', email: 'sam@example.org', signature: 'Sam Sender', goodFaith: true },
+    data: {
+      video: id,
+      reason: 'underage',
+      details: 'The person looks about 16.',
+      name: 'Sam Sender',
+      email: 'sam@example.org',
+      signature: 'Sam Sender',
+      goodFaith: true,
+    },
   });
   expect(sent.status(), await sent.text()).toBe(201);
   await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin/reports');
@@ -98,7 +124,10 @@ test('the admin queue shows the urgent notice first with its clock and the sende
   await page.screenshot({ path: `${SHOTS}/admin-reports-375.png`, fullPage: true });
 });
 
-test('@mobile a DMCA notice takes a video down and its uploader sends a counter-notice', async ({ confirmedPage: page, request }) => {
+test('@mobile a DMCA notice takes a video down and its uploader sends a counter-notice', async ({
+  confirmedPage: page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const { id, member } = await publicVideo(request, 'dmca');
   await page.goto(`/copyright/notice?video=${id}`);
@@ -121,7 +150,9 @@ test('@mobile a DMCA notice takes a video down and its uploader sends a counter-
   await logInThroughForm(page, member.email, member.password, `/copyright/counter-notice?video=${id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Counter-notice' })).toBeVisible();
   await expect(page.getByLabel('Your video’s id', { exact: true })).toHaveValue(id);
-  await page.getByLabel('The material that was removed and where it appeared', { exact: true }).fill(`My own video, at /video/${id}`);
+  await page
+    .getByLabel('The material that was removed and where it appeared', { exact: true })
+    .fill(`My own video, at /video/${id}`);
   await page.getByLabel('Your full legal name', { exact: true }).fill('Alex Uploader');
   await page.getByLabel('Postal address', { exact: true }).fill('2 Side St, London');
   await page.getByLabel('Phone number', { exact: true }).fill('+44 20 7946 0000');

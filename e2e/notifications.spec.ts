@@ -29,7 +29,8 @@ const takeDown: string[] = [];
 test.afterEach(async ({ request }) => {
   if (takeDown.length === 0) return;
   const token = await adminToken(request);
-  for (const id of takeDown.splice(0)) await moderate(request, token, id, { action: 'reject', reason: 'Taken down after the e2e check' }, [200, 409]);
+  for (const id of takeDown.splice(0))
+    await moderate(request, token, id, { action: 'reject', reason: 'Taken down after the e2e check' }, [200, 409]);
 });
 
 async function moderate(request: APIRequestContext, token: string, id: string, data: Record<string, string>, expected = [200]) {
@@ -78,7 +79,10 @@ async function shot(page: Page, project: string, step: string) {
 test.describe('notifications', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop header; the mobile menu has its own test below');
 
-  test('an approval reaches the bell at the next poll; clicking it marks it read and opens the video', async ({ confirmedPage: page, request }, testInfo) => {
+  test('an approval reaches the bell at the next poll; clicking it marks it read and opens the video', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const member = await memberWithDecisions(request, []);
     await page.clock.install();
@@ -108,7 +112,9 @@ test.describe('notifications', () => {
     await shot(page, testInfo.project.name, 'open');
 
     await waitUntilPublic(member.id);
-    const marked = page.waitForResponse((response) => response.request().method() === 'PUT' && /\/api\/notifications\/[0-9a-f-]{36}\/read$/.test(response.url()));
+    const marked = page.waitForResponse(
+      (response) => response.request().method() === 'PUT' && /\/api\/notifications\/[0-9a-f-]{36}\/read$/.test(response.url()),
+    );
     await item.click();
     expect((await marked).status()).toBe(200);
     await expect(page).toHaveURL(`/video/${member.id}`);
@@ -122,7 +128,10 @@ test.describe('notifications', () => {
     expect(body.notifications).toEqual([expect.objectContaining({ type: 'video_approved', read: true })]);
   });
 
-  test('Mark all as read clears the badge; the panel closes on Escape and on an outside click', async ({ confirmedPage: page, request }, testInfo) => {
+  test('Mark all as read clears the badge; the panel closes on Escape and on an outside click', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     test.setTimeout(90_000);
     const member = await memberWithDecisions(request, ['approve', 'reject', 'approve']);
     await logInThroughForm(page, member.email, member.password, '/');
@@ -146,7 +155,9 @@ test.describe('notifications', () => {
     await expect(panel).toBeHidden();
 
     await bell.click();
-    const readAll = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url().includes('/api/notifications/read-all'));
+    const readAll = page.waitForResponse(
+      (response) => response.request().method() === 'PUT' && response.url().includes('/api/notifications/read-all'),
+    );
     await panel.getByRole('button', { name: 'Mark all as read' }).click();
     expect((await readAll).status()).toBe(200);
     await expect(bell).toHaveAccessibleName('Notifications');
@@ -171,9 +182,16 @@ test.describe('notifications', () => {
     await shot(page, testInfo.project.name, 'read-1024');
   });
 
-  test('a failed load says so (or gives the server’s message), and Try again recovers to the empty state', async ({ confirmedPage: page, request }, testInfo) => {
+  test('a failed load says so (or gives the server’s message), and Try again recovers to the empty state', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     const member = await memberWithDecisions(request, []);
-    let failure: { status: number; contentType: string; body: string } | null = { status: 500, contentType: 'text/plain', body: 'upstream exploded' };
+    let failure: { status: number; contentType: string; body: string } | null = {
+      status: 500,
+      contentType: 'text/plain',
+      body: 'upstream exploded',
+    };
     await page.route(
       (url) => url.pathname === '/api/notifications',
       (route) => (failure ? route.fulfill(failure) : route.continue()),
@@ -185,7 +203,11 @@ test.describe('notifications', () => {
     await expect(panel.getByRole('alert')).toContainText('Failed to load notifications.');
     await shot(page, testInfo.project.name, 'error');
 
-    failure = { status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Notifications are taking a short break.' }) };
+    failure = {
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'Notifications are taking a short break.' }),
+    };
     await panel.getByRole('button', { name: 'Try again' }).click();
     await expect(panel.getByRole('alert')).toContainText('Notifications are taking a short break.');
     await expect(bell).toBeVisible(); // still logged in: only 401s and bans log out

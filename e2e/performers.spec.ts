@@ -15,7 +15,10 @@ import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './f
  */
 
 const SHOTS = '/tmp/shots/t12-performers';
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c63000100000500010d0a2db40000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c63000100000500010d0a2db40000000049454e44ae426082',
+  'hex',
+);
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 
 let mediaDir = '';
@@ -35,7 +38,11 @@ async function adminPage(browser: Browser): Promise<Page> {
   return page;
 }
 
-test('an uploader declares a co-performer, the admin sees the records, a visitor withdraws consent and the video is gone @mobile', async ({ confirmedPage: page, request, browser }, testInfo) => {
+test('an uploader declares a co-performer, the admin sees the records, a visitor withdraws consent and the video is gone @mobile', async ({
+  confirmedPage: page,
+  request,
+  browser,
+}, testInfo) => {
   test.setTimeout(180_000);
   const width = testInfo.project.name === 'mobile' ? 375 : 1280;
   const member = await verifiedMember(request, 'performer');
@@ -52,9 +59,12 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await card.getByLabel('Legal name', { exact: true }).fill('Samantha Doe');
   await card.getByLabel('Stage name', { exact: true }).fill('Sam Star');
   // Under 18 on the recording date: the browser says so before anything is sent, with the server's sentence.
-  await card.getByLabel('Date of birth', { exact: true }).fill(new Date(Date.now() - 17 * 365.25 * 86_400_000).toISOString().slice(0, 10));
+  await card
+    .getByLabel('Date of birth', { exact: true })
+    .fill(new Date(Date.now() - 17 * 365.25 * 86_400_000).toISOString().slice(0, 10));
   await card.getByLabel('ID document (photo or PDF)').setInputFiles({ name: 'id.png', mimeType: 'image/png', buffer: PNG });
-  for (const statement of ['I am 18 or older.', 'I agreed to be filmed.', 'I agree to this video being published on Chrysalis.']) await card.getByLabel(statement).check();
+  for (const statement of ['I am 18 or older.', 'I agreed to be filmed.', 'I agree to this video being published on Chrysalis.'])
+    await card.getByLabel(statement).check();
   await card.getByLabel(/I know I can withdraw my consent/).check();
   await card.getByLabel('Signature (their full legal name)').fill('Samantha Doe');
   await card.getByLabel('Date signed').fill(yesterday());
@@ -71,8 +81,12 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   const href = (await page.getByRole('link', { name: 'Open the video page' }).getAttribute('href'))!;
   const streamVideoId = href.split('/').pop()!;
 
-  const records = await request.get(`/api/videos/${streamVideoId}/performers`, { headers: { Authorization: `Bearer ${member.token}` } });
-  expect(((await records.json()) as { records: { complete: boolean; coPerformers: { stageName: string }[] } }).records).toMatchObject({ complete: true, coPerformers: [{ stageName: 'Sam Star' }] });
+  const records = await request.get(`/api/videos/${streamVideoId}/performers`, {
+    headers: { Authorization: `Bearer ${member.token}` },
+  });
+  expect(
+    ((await records.json()) as { records: { complete: boolean; coPerformers: { stageName: string }[] } }).records,
+  ).toMatchObject({ complete: true, coPerformers: [{ stageName: 'Sam Star' }] });
 
   // The admin sees who appears beside the video, with links to the documents, and approves it.
   const admin = await adminPage(browser);
@@ -83,7 +97,10 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await expect(panel.getByText('Sam Star')).toBeVisible();
   await expect(panel.getByText('legal name Samantha Doe', { exact: false })).toBeVisible();
   await expect(panel.getByText(/aged \d+ when recorded/)).toBeVisible();
-  await expect(panel.getByRole('link', { name: 'ID document' })).toHaveAttribute('href', /^\/api\/admin\/documents\/[0-9a-f-]{36}$/);
+  await expect(panel.getByRole('link', { name: 'ID document' })).toHaveAttribute(
+    'href',
+    /^\/api\/admin\/documents\/[0-9a-f-]{36}$/,
+  );
   await expect(panel.getByText(/The uploader/)).toBeVisible();
   await expect(item.locator('video')).toBeVisible({ timeout: 60_000 });
   await item.scrollIntoViewIfNeeded();
@@ -104,7 +121,9 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await visitorPage.getByLabel('Your date of birth').fill('1995-06-15');
   await visitorPage.getByLabel('Email to reach you').fill('sam@example.org');
   await visitorPage.getByRole('button', { name: 'Withdraw my consent' }).click();
-  await expect(visitorPage.getByText('Tell us in a sentence or two that you appear in this video and withdraw your consent.')).toBeVisible();
+  await expect(
+    visitorPage.getByText('Tell us in a sentence or two that you appear in this video and withdraw your consent.'),
+  ).toBeVisible();
   await visitorPage.getByLabel('Your statement').fill('I am Sam Star in this video and I withdraw my consent to it.');
   await visitorPage.getByRole('button', { name: 'Withdraw my consent' }).click();
   await expect(visitorPage.getByText(/^Thank you\. If that video is on Chrysalis, it is now hidden/)).toBeVisible();
@@ -128,7 +147,9 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await admin.context().close();
 });
 
-test('a visitor’s withdrawal for a link that is no video gets the same answer @mobile', async ({ confirmedPage: page }, testInfo) => {
+test('a visitor’s withdrawal for a link that is no video gets the same answer @mobile', async ({
+  confirmedPage: page,
+}, testInfo) => {
   const width = testInfo.project.name === 'mobile' ? 375 : 1280;
   await page.goto('/withdraw-consent');
   await expect(page.getByRole('heading', { level: 1, name: 'Withdraw your consent to a video' })).toBeVisible();
@@ -142,5 +163,8 @@ test('a visitor’s withdrawal for a link that is no video gets the same answer 
   await page.getByLabel('Your statement').fill('I appear in this video and withdraw my consent.');
   await page.getByRole('button', { name: 'Withdraw my consent' }).click();
   await expect(page.getByText(/^Thank you\. If that video is on Chrysalis/)).toBeVisible();
-  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Withdraw consent' })).toHaveAttribute('href', '/withdraw-consent');
+  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Withdraw consent' })).toHaveAttribute(
+    'href',
+    '/withdraw-consent',
+  );
 });

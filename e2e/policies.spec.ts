@@ -11,7 +11,10 @@ test.describe('policy pages', () => {
       expect(response.status()).toBe(200);
       const html = await response.text();
       expect(html).toContain(`<h1>${title.replace('&', '&amp;')}</h1>`);
-      const words = html.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ').split(/\s+/).length;
+      const words = html
+        .replace(/<script[\s\S]*?<\/script>/g, '')
+        .replace(/<[^>]+>/g, ' ')
+        .split(/\s+/).length;
       // The 2257 statement is a short legal notice, not a policy to read through.
       expect(words).toBeGreaterThan(path === '/2257' ? 250 : 600);
       // Unconfigured operator details show as placeholders that say what to set.
@@ -30,7 +33,8 @@ test.describe('policy pages', () => {
     await page.goto('/');
     await page.goto('/category/Beta');
     await page.goto('/search?q=test');
-    const known = (name: string) => STORAGE_INVENTORY.some((entry) => (entry.isPrefix ? name.startsWith(entry.name) : name === entry.name));
+    const known = (name: string) =>
+      STORAGE_INVENTORY.some((entry) => (entry.isPrefix ? name.startsWith(entry.name) : name === entry.name));
     const cookies = (await context.cookies()).map((cookie) => cookie.name);
     const stored = await page.evaluate(() => [...Object.keys(window.localStorage), ...Object.keys(window.sessionStorage)]);
     for (const name of [...cookies, ...stored]) expect(known(name), `${name} is not in the cookie policy`).toBe(true);

@@ -35,7 +35,10 @@ const reportButton = (page: Page) => page.getByRole('main').getByRole('button', 
 test.describe('reporting a video', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop journeys; the 375 px test is below');
 
-  test('a visitor reports a video through the dialog and sees the thank-you message', async ({ confirmedPage: page, request }, testInfo) => {
+  test('a visitor reports a video through the dialog and sees the thank-you message', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const { id, title } = await publicVideo(request, 'reported');
     await openVideoPage(page, id, title);
@@ -72,21 +75,31 @@ test.describe('reporting a video', () => {
 
     // The same visitor again: no second report, and they are told why.
     await reportButton(page).click();
-    await page.getByRole('dialog').getByRole('radio', { name: /Spam or scam/ }).check();
+    await page
+      .getByRole('dialog')
+      .getByRole('radio', { name: /Spam or scam/ })
+      .check();
     await page.getByRole('dialog').getByRole('button', { name: 'Send report' }).click();
     await expect(page.getByRole('dialog').getByRole('status')).toHaveText('You have already reported this.');
 
     // It is in the moderators' queue, anonymous, with a due date.
-    const queue = await request.get('/api/admin/reports?status=open&limit=100', { headers: { Authorization: `Bearer ${await adminToken(request)}`, ...visitor() } });
+    const queue = await request.get('/api/admin/reports?status=open&limit=100', {
+      headers: { Authorization: `Bearer ${await adminToken(request)}`, ...visitor() },
+    });
     expect(queue.status()).toBe(200);
-    const { reports } = (await queue.json()) as { reports: { details: string; reporter: unknown; dueAt: string; target: { streamVideoId: string } }[] };
+    const { reports } = (await queue.json()) as {
+      reports: { details: string; reporter: unknown; dueAt: string; target: { streamVideoId: string } }[];
+    };
     const mine = reports.filter((report) => report.target?.streamVideoId === id);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ details, reporter: null });
     expect(Date.parse(mine[0]!.dueAt)).toBeGreaterThan(Date.now() + 8 * 86_400_000);
   });
 
-  test('the dialog works from the keyboard: focus inside, Tab stays inside, Escape closes', async ({ confirmedPage: page, request }) => {
+  test('the dialog works from the keyboard: focus inside, Tab stays inside, Escape closes', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const { id, title } = await publicVideo(request, 'keys');
     await openVideoPage(page, id, title);

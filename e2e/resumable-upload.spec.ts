@@ -27,7 +27,27 @@ test.beforeAll(() => {
   mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-resumable-e2e-'));
   clip = path.join(mediaDir, 'a-longer-clip-sent-in-resumable-pieces.mp4');
   // About 4 MB of real video: over the e2e threshold, small enough to make in a second.
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=duration=4:size=640x360:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '8M', '-maxrate', '8M', '-bufsize', '8M', '-pix_fmt', 'yuv420p', clip]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=duration=4:size=640x360:rate=25',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    '8M',
+    '-maxrate',
+    '8M',
+    '-bufsize',
+    '8M',
+    '-pix_fmt',
+    'yuv420p',
+    clip,
+  ]);
   expect(statSync(clip).size).toBeGreaterThan(2 * 1024 * 1024);
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
@@ -40,7 +60,12 @@ async function throttle(page: Page): Promise<CDPSession> {
 }
 
 const setNetwork = (cdp: CDPSession, offline: boolean) =>
-  cdp.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: UPLOAD_BYTES_PER_SECOND });
+  cdp.send('Network.emulateNetworkConditions', {
+    offline,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: UPLOAD_BYTES_PER_SECOND,
+  });
 
 async function fillForm(page: Page, title: string) {
   await page.getByLabel('Video file').setInputFiles(clip);
@@ -52,7 +77,15 @@ async function fillForm(page: Page, title: string) {
 
 /** Waits until the progress bar passes `percent`. */
 async function progressPast(page: Page, percent: number) {
-  await expect.poll(async () => Number(await page.getByRole('progressbar', { name: 'Upload progress' }).evaluate((bar: HTMLProgressElement) => bar.value)), { timeout: 30_000 }).toBeGreaterThan(percent);
+  await expect
+    .poll(
+      async () =>
+        Number(
+          await page.getByRole('progressbar', { name: 'Upload progress' }).evaluate((bar: HTMLProgressElement) => bar.value),
+        ),
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(percent);
 }
 
 async function shot(page: Page, project: string, step: string) {
@@ -60,7 +93,9 @@ async function shot(page: Page, project: string, step: string) {
 }
 
 test.describe('resumable upload', () => {
-  test('a dropped connection is retried and continues from where the server stands @mobile', async ({ confirmedPage: page }, testInfo) => {
+  test('a dropped connection is retried and continues from where the server stands @mobile', async ({
+    confirmedPage: page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const project = testInfo.project.name;
     await signInNewMember(page);
@@ -121,7 +156,9 @@ test.describe('resumable upload', () => {
   test('cancel ends the upload on the server too', async ({ confirmedPage: page }) => {
     await signInNewMember(page);
     await throttle(page);
-    const ended = page.waitForRequest((request) => request.method() === 'DELETE' && request.url().includes('/api/videos/uploads/'));
+    const ended = page.waitForRequest(
+      (request) => request.method() === 'DELETE' && request.url().includes('/api/videos/uploads/'),
+    );
     await fillForm(page, `Cancelled ${unique()}`);
     await page.getByRole('button', { name: 'Upload video' }).click();
     await progressPast(page, 5);

@@ -1,7 +1,6 @@
 import { expect, POLICY_PAGES, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
-
 async function structuredData(page: import('@playwright/test').Page) {
   const text = await page.locator('script[type="application/ld+json"]').first().textContent();
   return JSON.parse(text ?? 'null');
@@ -42,7 +41,9 @@ test.describe('metadata for crawlers and link previews', () => {
     await page.goto('/');
     const data = await structuredData(page);
     expect(data.potentialAction.target.urlTemplate).toBe(`${ORIGIN}/search?q={search_term_string}`);
-    expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(/safe space for transformation and exploration/);
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(
+      /safe space for transformation and exploration/,
+    );
   });
 
   test('the preview image is a real 512 px PNG', async ({ request }) => {
@@ -58,7 +59,14 @@ test.describe('metadata for crawlers and link previews', () => {
     expect(robots).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
     expect(robots).toMatch(/Disallow: \/api\//);
     const sitemap = await (await request.get('/sitemap.xml')).text();
-    for (const path of ['/', '/category/Sissy', '/category/Beta', '/category/Censor', '/subscribe', ...POLICY_PAGES.map(([p]) => p)]) {
+    for (const path of [
+      '/',
+      '/category/Sissy',
+      '/category/Beta',
+      '/category/Censor',
+      '/subscribe',
+      ...POLICY_PAGES.map(([p]) => p),
+    ]) {
       expect(sitemap).toContain(`<loc>${ORIGIN}${path}</loc>`);
     }
   });
@@ -83,7 +91,10 @@ test('the server started on a migrated embedded database', async ({ request }) =
   // Readiness: every migration applied, media storage writable, ffmpeg present, the in-process worker alive.
   const ready = await request.get('/api/ready');
   expect(ready.status()).toBe(200);
-  expect(await ready.json()).toMatchObject({ status: 'ready', checks: { migrations: { ok: true }, storage: { ok: true }, media_tools: { ok: true }, worker: { ok: true } } });
+  expect(await ready.json()).toMatchObject({
+    status: 'ready',
+    checks: { migrations: { ok: true }, storage: { ok: true }, media_tools: { ok: true }, worker: { ok: true } },
+  });
 });
 
 test('prerendered pages arrive whole: no loading fallback in their first HTML', async ({ request }) => {

@@ -125,7 +125,9 @@ test.describe('pages', () => {
     }
   });
 
-  test('the scripts a page starts with (8 KB and up) ask V8 to compile them off the main thread (decision 034)', async ({ request }) => {
+  test('the scripts a page starts with (8 KB and up) ask V8 to compile them off the main thread (decision 034)', async ({
+    request,
+  }) => {
     for (const path of ['/', '/category/Sissy', '/privacy-policy', '/login', '/no-such-page']) {
       const sources = moduleScriptSources(await (await request.get(path)).text());
       const big: string[] = [];

@@ -4,7 +4,17 @@ import path from 'node:path';
 
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 
-import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import {
+  adminToken,
+  approve,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  visitor,
+  waitUntilPublic,
+} from './api';
 import { expect, expectNoSidewaysScroll, test } from './fixtures';
 
 /** Sort and filter on a category page and on search; Watch later from a card, the list and the video page; at 1280 and 375 px (both projects). */
@@ -20,7 +30,10 @@ test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
 const SHOTS = process.env.SCREENSHOT_DIR;
 const shoot = (page: Page, testInfo: TestInfo, name: string) =>
-  page.screenshot({ path: SHOTS ? path.join(SHOTS, `${name}-${page.viewportSize()?.width}.png`) : testInfo.outputPath(`${name}.png`), fullPage: true });
+  page.screenshot({
+    path: SHOTS ? path.join(SHOTS, `${name}-${page.viewportSize()?.width}.png`) : testInfo.outputPath(`${name}.png`),
+    fullPage: true,
+  });
 
 /** Two public Censor videos sharing a unique word; the older one gets three views, so the orders differ. */
 async function twoVideos(request: APIRequestContext) {
@@ -41,9 +54,13 @@ async function twoVideos(request: APIRequestContext) {
 }
 
 /** The titles of the cards on the page that belong to this test, in page order. */
-const ours = async (page: Page, word: string) => (await page.locator('.video-card-title').allTextContents()).filter((title) => title.startsWith(word));
+const ours = async (page: Page, word: string) =>
+  (await page.locator('.video-card-title').allTextContents()).filter((title) => title.startsWith(word));
 
-test('@mobile sorts and filters a category page and search results with plain links', async ({ confirmedPage: page, request }, testInfo) => {
+test('@mobile sorts and filters a category page and search results with plain links', async ({
+  confirmedPage: page,
+  request,
+}, testInfo) => {
   test.setTimeout(150_000);
   const { word, older, newer } = await twoVideos(request);
 
@@ -55,7 +72,9 @@ test('@mobile sorts and filters a category page and search results with plain li
 
   await control.getByRole('link', { name: 'Most viewed' }).click();
   await expect(page).toHaveURL(/\/category\/Censor\?sort=views$/, { timeout: 20_000 });
-  await expect(page.getByRole('navigation', { name: 'Sort and filter' }).getByRole('link', { name: 'Most viewed' })).toHaveAttribute('aria-current', 'page');
+  await expect(
+    page.getByRole('navigation', { name: 'Sort and filter' }).getByRole('link', { name: 'Most viewed' }),
+  ).toHaveAttribute('aria-current', 'page');
   expect((await ours(page, word))[0]).toBe(older);
   // The sorted variant points search engines at the plain list.
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/category\/Censor$/);
@@ -74,7 +93,10 @@ test('@mobile sorts and filters a category page and search results with plain li
   expect(await ours(page, word)).toEqual([older, newer]);
   // An unknown value is the default order, not an error page.
   await page.goto('/category/Censor?sort=%3C%2Fscript%20%3E&duration=forever');
-  await expect(page.getByRole('navigation', { name: 'Sort and filter' }).getByRole('link', { name: 'Newest' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Sort and filter' }).getByRole('link', { name: 'Newest' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   await page.goto(`/search?q=${word}`);
   const searchControl = page.getByRole('navigation', { name: 'Sort and filter' });
@@ -89,7 +111,10 @@ test('@mobile sorts and filters a category page and search results with plain li
   await shoot(page, testInfo, 'search-sorted');
 });
 
-test('@mobile saves to Watch later from a card, lists it, and removes it on the video page; visitors are sent to log in', async ({ confirmedPage: page, request }, testInfo) => {
+test('@mobile saves to Watch later from a card, lists it, and removes it on the video page; visitors are sent to log in', async ({
+  confirmedPage: page,
+  request,
+}, testInfo) => {
   test.setTimeout(150_000);
   const { word, newer } = await twoVideos(request);
 
@@ -132,7 +157,10 @@ test('@mobile saves to Watch later from a card, lists it, and removes it on the 
   await expect(onPage).toHaveAttribute('aria-pressed', 'true');
   await shoot(page, testInfo, 'video-page-saved');
   await onPage.click();
-  await expect(page.getByRole('main').locator('.watch-meta').getByRole('button', { name: 'Watch later' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByRole('main').locator('.watch-meta').getByRole('button', { name: 'Watch later' })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
 
   await page.goto('/watch-later');
   await expect(page.getByText('Your Watch later list is empty.')).toBeVisible();

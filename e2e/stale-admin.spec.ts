@@ -17,7 +17,13 @@ import { expect, test } from './fixtures';
  */
 function navigationFromDashboard(section: string): string {
   const page = ['__PAGE__', {}, null, null, 0];
-  const tree = ['', { children: ['admin', { children: [section, { children: page }, null, 'refetch', 0] }, null, null, 0] }, null, null, 16];
+  const tree = [
+    '',
+    { children: ['admin', { children: [section, { children: page }, null, 'refetch', 0] }, null, null, 0] },
+    null,
+    null,
+    16,
+  ];
   return encodeURIComponent(JSON.stringify(tree));
 }
 
@@ -27,20 +33,31 @@ async function navigate(section: string, cookie: string) {
   let response = await fetch(`${BASE_URL}/admin/${section}`, { headers, redirect: 'manual' });
   // Next sends an RSC request without its cache-busting `_rsc` parameter to the same URL with it, as the router would ask.
   const location = response.headers.get('location');
-  if (response.status === 307 && location?.includes('_rsc=')) response = await fetch(new URL(location, BASE_URL), { headers, redirect: 'manual' });
+  if (response.status === 307 && location?.includes('_rsc='))
+    response = await fetch(new URL(location, BASE_URL), { headers, redirect: 'manual' });
   return { status: response.status, body: await response.text() };
 }
 
 /** Every admin section reached by client navigation, and every admin page (the dashboard and a member too) as a document. */
 const SECTIONS = ['members', 'audit', 'payments', 'reports'];
-const ADMIN_PAGES = (memberId: string) => ['/admin/members', `/admin/members/${memberId}`, '/admin/audit', '/admin/payments', '/admin/reports', '/admin'];
+const ADMIN_PAGES = (memberId: string) => [
+  '/admin/members',
+  `/admin/members/${memberId}`,
+  '/admin/audit',
+  '/admin/payments',
+  '/admin/reports',
+  '/admin',
+];
 
 /** No admin page, by client navigation or as a document, shows any of these strings (members' emails) to this cookie. */
 async function expectNothingFromAdminPages(cookie: string | null, memberId: string, secrets: string[]) {
   const answers: [string, { status: number; body: string }][] = [];
   for (const section of SECTIONS) answers.push([`/admin/${section} (RSC navigation)`, await navigate(section, cookie ?? '')]);
   for (const path of ADMIN_PAGES(memberId)) {
-    const response = await fetch(`${BASE_URL}${path}`, { headers: cookie ? { cookie: `chrysalis_session=${cookie}` } : {}, redirect: 'manual' });
+    const response = await fetch(`${BASE_URL}${path}`, {
+      headers: cookie ? { cookie: `chrysalis_session=${cookie}` } : {},
+      redirect: 'manual',
+    });
     answers.push([`${path} (document)`, { status: response.status, body: await response.text() }]);
   }
   for (const [what, answer] of answers) {
@@ -59,9 +76,15 @@ test.describe('admin pages with a stale admin cookie', () => {
       const bystander = await verifiedMember(request, 'bystander');
       const me = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${bystander.token}` } });
       const bystanderId = ((await me.json()) as { user: { _id: string } }).user._id;
-      const deputyId = ((await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${deputy.token}` } })).json()) as { user: { _id: string } }).user._id;
+      const deputyId = (
+        (await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${deputy.token}` } })).json()) as {
+          user: { _id: string };
+        }
+      ).user._id;
 
-      const promoted = await request.post(`/api/admin/users/${deputyId}/admin`, { headers: { Authorization: `Bearer ${chief}` } });
+      const promoted = await request.post(`/api/admin/users/${deputyId}/admin`, {
+        headers: { Authorization: `Bearer ${chief}` },
+      });
       expect(promoted.status(), await promoted.text()).toBe(200);
       // A new admin's password-only session reaches no admin page: admins need two-factor (decision 018).
       await expectNothingFromAdminPages(deputy.token, bystanderId, [bystander.email]);
@@ -77,7 +100,9 @@ test.describe('admin pages with a stale admin cookie', () => {
       expect(before.body).not.toContain('admin-shell');
 
       if (how === 'demoted') {
-        const demoted = await request.delete(`/api/admin/users/${deputyId}/admin`, { headers: { Authorization: `Bearer ${chief}` } });
+        const demoted = await request.delete(`/api/admin/users/${deputyId}/admin`, {
+          headers: { Authorization: `Bearer ${chief}` },
+        });
         expect(demoted.status(), await demoted.text()).toBe(200);
       } else {
         const out = await request.post('/api/auth/logout', { headers: { Authorization: `Bearer ${cookie}` } });
@@ -93,11 +118,20 @@ test.describe('admin pages with a stale admin cookie', () => {
     const member = await verifiedMember(request, 'plain');
     const banned = await verifiedMember(request, 'banned');
     const bystander = await verifiedMember(request, 'bystander');
-    const idOf = async (token: string) => ((await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } })).json()) as { user: { _id: string } }).user._id;
+    const idOf = async (token: string) =>
+      (
+        (await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+          user: { _id: string };
+        }
+      ).user._id;
     const bystanderId = await idOf(bystander.token);
-    const ban = await request.post(`/api/admin/users/${await idOf(banned.token)}/ban`, { headers: { Authorization: `Bearer ${chief}` }, data: { reason: 'Spam' } });
+    const ban = await request.post(`/api/admin/users/${await idOf(banned.token)}/ban`, {
+      headers: { Authorization: `Bearer ${chief}` },
+      data: { reason: 'Spam' },
+    });
     expect(ban.status(), await ban.text()).toBe(200);
     const secrets = [bystander.email, member.email, banned.email];
-    for (const cookie of [member.token, banned.token, null, 'not-a-sealed-token']) await expectNothingFromAdminPages(cookie, bystanderId, secrets);
+    for (const cookie of [member.token, banned.token, null, 'not-a-sealed-token'])
+      await expectNothingFromAdminPages(cookie, bystanderId, secrets);
   });
 });

@@ -72,7 +72,9 @@ async function blocksOf(request: APIRequestContext, pagePath: string, headers: R
   expect(response.status(), pagePath).toBeLessThan(500);
   expect(response.status(), `${pagePath} must render, not redirect`).not.toBe(307);
   const html = await response.text();
-  return [...html.matchAll(/<script type="application\/ld\+json" id="structured-data"[^>]*>([^<]*)<\/script>/g)].map((match) => JSON.parse(match[1]!) as Record<string, unknown>);
+  return [...html.matchAll(/<script type="application\/ld\+json" id="structured-data"[^>]*>([^<]*)<\/script>/g)].map(
+    (match) => JSON.parse(match[1]!) as Record<string, unknown>,
+  );
 }
 
 test.describe('a structured-data block on every page', () => {
@@ -91,7 +93,9 @@ test.describe('a structured-data block on every page', () => {
       // Needs a submission to exist: e2e/verification.spec.ts opens one.
       '/admin/verifications/[id]',
     ]);
-    const missing = pageRoutes().filter((route) => !covered.has(route) && !route.startsWith('/category/') && !route.startsWith('/profile/'));
+    const missing = pageRoutes().filter(
+      (route) => !covered.has(route) && !route.startsWith('/category/') && !route.startsWith('/profile/'),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -109,7 +113,9 @@ test.describe('a structured-data block on every page', () => {
     }
   });
 
-  test('the 404 page, once rendered (Next streams a missing page from its error shell, so its body is not in the first HTML)', async ({ confirmedPage: page }) => {
+  test('the 404 page, once rendered (Next streams a missing page from its error shell, so its body is not in the first HTML)', async ({
+    confirmedPage: page,
+  }) => {
     const response = await page.goto('/no-such-page-anywhere');
     expect(response!.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'This page doesn’t exist' })).toBeVisible();
@@ -121,7 +127,9 @@ test.describe('a structured-data block on every page', () => {
   test('member and admin pages, as the admin sees them', async ({ request }) => {
     const token = await adminToken(request);
     const cookie = { ...visitor(), Cookie: `chrysalis_session=${token}` };
-    const me = (await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } })).json()) as { user: { _id: string } };
+    const me = (await (await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+      user: { _id: string };
+    };
     for (const [pagePath, type] of Object.entries({ ...MEMBER_PAGES, [`/admin/members/${me.user._id}`]: 'WebSite' })) {
       const blocks = await blocksOf(request, pagePath, cookie);
       expect(blocks, pagePath).toHaveLength(1);

@@ -14,11 +14,19 @@ let nextSale = Date.now() % 1_000_000_000;
 
 /** Screenshots for review: into SCREENSHOT_DIR when set, else the test's output folder. */
 const shoot = (page: Page, testInfo: TestInfo, name: string) =>
-  page.screenshot({ path: process.env.SCREENSHOT_DIR ? path.join(process.env.SCREENSHOT_DIR, `${testInfo.project.name}-${name}`) : testInfo.outputPath(name), fullPage: true });
+  page.screenshot({
+    path: process.env.SCREENSHOT_DIR
+      ? path.join(process.env.SCREENSHOT_DIR, `${testInfo.project.name}-${name}`)
+      : testInfo.outputPath(name),
+    fullPage: true,
+  });
 
 /** No serious or critical WCAG problems in the page's main content. */
 async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .include('main')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
@@ -28,28 +36,39 @@ async function fakeVerotel(page: Page): Promise<URL[]> {
   const visited: URL[] = [];
   await page.route(`${VEROTEL}/**`, async (route) => {
     visited.push(new URL(route.request().url()));
-    await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Verotel test checkout</title><h1>Verotel test checkout</h1>' });
+    await route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><title>Verotel test checkout</title><h1>Verotel test checkout</h1>',
+    });
   });
   return visited;
 }
 
 /** Verotel's server telling ours about a sale, signed with the shop's key. */
 async function postSale(request: APIRequestContext, checkout: URL, saleId: string) {
-  const params = signedPostback(E2E_VEROTEL.signatureKey, { shopID: E2E_VEROTEL.shopId, ...saleFromCheckout(checkout, saleId, { nextChargeOn: flexpayDay(30) }) });
+  const params = signedPostback(E2E_VEROTEL.signatureKey, {
+    shopID: E2E_VEROTEL.shopId,
+    ...saleFromCheckout(checkout, saleId, { nextChargeOn: flexpayDay(30) }),
+  });
   return request.get(`/api/payments/verotel/postback?${new URLSearchParams(params)}`);
 }
 
 const plansList = (page: Page) => page.getByRole('list', { name: 'VIP plans' });
 
 test.describe('/subscribe', () => {
-  test('a visitor sees what VIP gives, the plans and prices, and is asked to sign up or log in @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+  test('a visitor sees what VIP gives, the plans and prices, and is asked to sign up or log in @mobile', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     // What crawlers get: the plans, prices and the Product/Offer JSON-LD in the server HTML, nothing about any visitor.
     const html = await (await request.get('/subscribe')).text();
     expect(html).toContain('$9.99');
     expect(html).not.toContain('Join Edge Trainer');
     const offer = JSON.parse(/<script type="application\/ld\+json" id="vip-offer-data">(.*?)<\/script>/s.exec(html)![1]!);
     expect(offer).toMatchObject({ '@type': 'Product', name: 'Edge Trainer VIP', url: `${ORIGIN}/subscribe` });
-    expect(offer.offers.map((o: { name: string; price: string; priceCurrency: string }) => [o.name, o.price, o.priceCurrency])).toEqual([
+    expect(
+      offer.offers.map((o: { name: string; price: string; priceCurrency: string }) => [o.name, o.price, o.priceCurrency]),
+    ).toEqual([
       ['Monthly', '9.99', 'USD'],
       ['Quarterly', '24.99', 'USD'],
       ['30-day pass', '12.99', 'USD'],
@@ -75,7 +94,10 @@ test.describe('/subscribe', () => {
     await expect(page).toHaveURL(/\/login\?next=%2Fsubscribe$/);
   });
 
-  test('a member chooses a plan, pays at Verotel, and is VIP once the signed postback arrives @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+  test('a member chooses a plan, pays at Verotel, and is VIP once the signed postback arrives @mobile', async ({
+    confirmedPage: page,
+    request,
+  }, testInfo) => {
     test.setTimeout(90_000);
     const member = await verifiedMember(request, 'vipbuyer');
     const visited = await fakeVerotel(page);
@@ -115,7 +137,9 @@ test.describe('/subscribe', () => {
 
     // A forged postback changes nothing.
     const saleId = String(nextSale++);
-    const forged = await request.get(`/api/payments/verotel/postback?shopID=${E2E_VEROTEL.shopId}&saleID=${saleId}&event=initial&signature=${'0'.repeat(64)}`);
+    const forged = await request.get(
+      `/api/payments/verotel/postback?shopID=${E2E_VEROTEL.shopId}&saleID=${saleId}&event=initial&signature=${'0'.repeat(64)}`,
+    );
     expect(forged.status()).toBe(401);
 
     const answer = await postSale(request, checkout, saleId);
@@ -144,17 +168,23 @@ test.describe('/subscribe', () => {
 
     // Cancelling: Verotel's cancel page, then its postback; VIP stays until the paid period ends.
     const expiresOn = flexpayDay(30);
-    const cancelled = await request.get(`/api/payments/verotel/postback?${new URLSearchParams(signedPostback(E2E_VEROTEL.signatureKey, { shopID: E2E_VEROTEL.shopId, saleID: saleId, event: 'cancel', expiresOn }))}`);
+    const cancelled = await request.get(
+      `/api/payments/verotel/postback?${new URLSearchParams(signedPostback(E2E_VEROTEL.signatureKey, { shopID: E2E_VEROTEL.shopId, saleID: saleId, event: 'cancel', expiresOn }))}`,
+    );
     expect(cancelled.status()).toBe(200);
     await page.goto('/subscribe');
-    await expect(page.getByTestId('vip-membership')).toContainText(/Monthly subscription, cancelled: it will not renew, and your VIP lasts until \d{1,2} \w+ \d{4}\./);
+    await expect(page.getByTestId('vip-membership')).toContainText(
+      /Monthly subscription, cancelled: it will not renew, and your VIP lasts until \d{1,2} \w+ \d{4}\./,
+    );
     await expect(page.getByRole('link', { name: 'Cancel subscription' })).toHaveCount(0);
   });
 
   test('a declined payment says so and offers the plans again', async ({ confirmedPage: page, request }) => {
     const member = await verifiedMember(request, 'declined');
     await logInThroughForm(page, member.email, member.password, '/subscribe?status=declined');
-    await expect(page.getByRole('main').getByRole('alert')).toContainText('Your payment did not go through, and you have not been charged.');
+    await expect(page.getByRole('main').getByRole('alert')).toContainText(
+      'Your payment did not go through, and you have not been charged.',
+    );
     await expect(plansList(page).getByRole('button', { name: /^Choose / })).toHaveCount(3);
   });
 });

@@ -19,7 +19,10 @@ export async function vipMember(request: APIRequestContext, prefix: string, admi
   const member = await verifiedMember(request, prefix);
   const me = await request.get('/api/auth/me', { headers: bearer(member.token) });
   const { user } = (await me.json()) as { user: { _id: string } };
-  const granted = await request.post(`/api/admin/users/${user._id}/vip`, { headers: bearer(admin ?? (await adminToken(request))), data: { days: 30 } });
+  const granted = await request.post(`/api/admin/users/${user._id}/vip`, {
+    headers: bearer(admin ?? (await adminToken(request))),
+    data: { days: 30 },
+  });
   expect(granted.status(), await granted.text()).toBe(200);
   return member;
 }
@@ -30,7 +33,10 @@ export async function vipMember(request: APIRequestContext, prefix: string, admi
  * its text as members get it.
  */
 export async function ensureTodaysTask(request: APIRequestContext, admin: string, description: string): Promise<string> {
-  const created = await request.post('/api/admin/daily-tasks', { headers: bearer(admin), data: { description, scheduledFor: utcToday() } });
+  const created = await request.post('/api/admin/daily-tasks', {
+    headers: bearer(admin),
+    data: { description, scheduledFor: utcToday() },
+  });
   expect([201, 409], await created.text()).toContain(created.status());
   const listed = await request.get('/api/admin/daily-tasks', { headers: bearer(admin) });
   const { today } = (await listed.json()) as { today: { task: { description: string } | null } };

@@ -26,7 +26,10 @@ interface TimedTest {
   durationMs: number;
 }
 
-const seconds = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`);
+const seconds = (ms: number) =>
+  ms >= 60_000
+    ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`
+    : `${(ms / 1000).toFixed(1)}s`;
 
 /** Test time summed by key (a project, a file), largest first. */
 function sumBy(items: TimedTest[], key: (item: TimedTest) => string): [string, { count: number; ms: number }][] {
@@ -92,11 +95,23 @@ export default class TimingReporter implements Reporter {
       ...[...tests]
         .sort((a, b) => b.durationMs - a.durationMs)
         .slice(0, top)
-        .map((test) => `  ${seconds(test.durationMs).padStart(7)}  [${test.project}] ${test.file} › ${test.title}${test.attempts > 1 ? ` (${test.attempts} attempts)` : ''}`),
+        .map(
+          (test) =>
+            `  ${seconds(test.durationMs).padStart(7)}  [${test.project}] ${test.file} › ${test.title}${test.attempts > 1 ? ` (${test.attempts} attempts)` : ''}`,
+        ),
     ];
     const outputFile = path.resolve(this.options.outputFile ?? 'e2e-timing/run.json');
     mkdirSync(path.dirname(outputFile), { recursive: true });
-    writeFileSync(outputFile, JSON.stringify({ startedAt: new Date(startedAt).toISOString(), status: result.status, setupMs, testsMs, workers: this.workers, tests }, null, 2));
-    console.log(`\n${lines.map((line) => `[timing] ${line}`).join('\n')}\n[timing] written to ${path.relative(process.cwd(), outputFile)}`);
+    writeFileSync(
+      outputFile,
+      JSON.stringify(
+        { startedAt: new Date(startedAt).toISOString(), status: result.status, setupMs, testsMs, workers: this.workers, tests },
+        null,
+        2,
+      ),
+    );
+    console.log(
+      `\n${lines.map((line) => `[timing] ${line}`).join('\n')}\n[timing] written to ${path.relative(process.cwd(), outputFile)}`,
+    );
   }
 }

@@ -33,7 +33,10 @@ async function passwordStep(page: Page, email: string, password: string) {
   await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible();
 }
 
-test('a member turns on two-factor, logs in with a code, then with a recovery code that works once @mobile', async ({ confirmedPage: page, request }, testInfo) => {
+test('a member turns on two-factor, logs in with a code, then with a recovery code that works once @mobile', async ({
+  confirmedPage: page,
+  request,
+}, testInfo) => {
   test.slow();
   const width = page.viewportSize()?.width ?? 1280;
   const member = await verifiedMember(request, 'twofa');
@@ -114,12 +117,17 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
   await page.getByLabel('Recovery code').fill(codes[0]!);
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByText('That recovery code has already been used. Each recovery code works once: use another one.')).toBeVisible();
+  await expect(
+    page.getByText('That recovery code has already been used. Each recovery code works once: use another one.'),
+  ).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/recovery-used-${width}.png`, fullPage: true });
   testInfo.annotations.push({ type: 'screenshots', description: SHOTS });
 });
 
-test('a new admin is sent from the admin panel to enrol, then to log in again with a code, and then gets in @mobile', async ({ confirmedPage: page, request }) => {
+test('a new admin is sent from the admin panel to enrol, then to log in again with a code, and then gets in @mobile', async ({
+  confirmedPage: page,
+  request,
+}) => {
   test.slow();
   const width = page.viewportSize()?.width ?? 1280;
   const chief = await adminToken(request);

@@ -12,7 +12,6 @@ import { declareOnlyMe, signInNewMember } from './upload-steps';
 /** Set UPLOAD_SCREENSHOTS=1 to save the page at each step to /tmp/upload-<project>-<step>.png. */
 const SCREENSHOTS = process.env.UPLOAD_SCREENSHOTS === '1';
 
-
 // Small real media, made by ffmpeg for this file and removed after it.
 let mediaDir = '';
 let clip = '';
@@ -21,10 +20,25 @@ test.beforeAll(() => {
   mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-upload-e2e-'));
   clip = path.join(mediaDir, 'a-short-test-clip-with-a-rather-long-file-name-for-small-screens.mp4');
   execFileSync('ffmpeg', [
-    '-v', 'error',
-    '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25',
-    '-f', 'lavfi', '-i', 'sine=duration=2',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=2:size=320x240:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=duration=2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
     clip,
   ]);
   fakeVideo = path.join(mediaDir, 'notes.mp4');
@@ -32,13 +46,14 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
-
 async function shot(page: Page, project: string, step: string) {
   if (SCREENSHOTS) await page.screenshot({ path: `/tmp/upload-${project}-${step}.png`, fullPage: true });
 }
 
 test.describe('upload', () => {
-  test('a member uploads a real video, follows it to review, and finds it under Your videos @mobile', async ({ confirmedPage: page }, testInfo) => {
+  test('a member uploads a real video, follows it to review, and finds it under Your videos @mobile', async ({
+    confirmedPage: page,
+  }, testInfo) => {
     test.setTimeout(150_000);
     const project = testInfo.project.name;
     await signInNewMember(page);

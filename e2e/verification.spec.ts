@@ -66,7 +66,9 @@ test.describe('verified uploaders', () => {
     await admin.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
     try {
       await logInThroughForm(admin, ADMIN.email, ADMIN.password, '/admin/verifications');
-      await expect(admin.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Verifications' })).toHaveAttribute('aria-current', 'page');
+      await expect(
+        admin.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Verifications' }),
+      ).toHaveAttribute('aria-current', 'page');
       const row = admin.getByRole('row').filter({ hasText: 'Idris Example' });
       await expect(row).toBeVisible();
       await shots(admin, 'admin-verifications');
@@ -77,7 +79,9 @@ test.describe('verified uploaders', () => {
       for (const name of ['ID document', 'Selfie']) {
         const image = admin.getByRole('img', { name });
         await expect(image).toBeVisible();
-        await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(120);
+        await expect
+          .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+          .toBe(120);
       }
       await shots(admin, 'admin-verification-detail');
       await admin.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -88,8 +92,12 @@ test.describe('verified uploaders', () => {
 
       // Every view of a document is in the audit log.
       const token = await adminToken(request);
-      const log = await request.get('/api/admin/audit-log?action=document.view', { headers: { Authorization: `Bearer ${token}` } });
-      const entries = ((await log.json()) as { entries: { summary: string }[] }).entries.filter((entry) => entry.summary.endsWith(` of ${member.username}`));
+      const log = await request.get('/api/admin/audit-log?action=document.view', {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const entries = ((await log.json()) as { entries: { summary: string }[] }).entries.filter((entry) =>
+        entry.summary.endsWith(` of ${member.username}`),
+      );
       expect(entries.length).toBeGreaterThanOrEqual(2);
     } finally {
       await adminContext.close();
@@ -129,7 +137,10 @@ test.describe('verified uploaders', () => {
     await logInThroughForm(page, member.email, member.password, '/verify');
     await expect(page.getByRole('heading', { name: 'Not verified yet' })).toBeVisible();
     await expect(page.getByText(reason)).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Read the decision and how to appeal it' })).toHaveAttribute('href', /^\/decisions\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('link', { name: 'Read the decision and how to appeal it' })).toHaveAttribute(
+      'href',
+      /^\/decisions\/[0-9a-f-]{36}$/,
+    );
     await expect(page.getByRole('heading', { name: 'Send new documents' })).toBeVisible();
     await shots(page, 'verify-rejected');
 

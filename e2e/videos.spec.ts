@@ -17,25 +17,37 @@ test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 test.describe('watching videos', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop journey; the 375 px test is below');
 
-  test('an approved video shows on home, in its category and in search, and plays on its own page', async ({ confirmedPage: page, request }) => {
+  test('an approved video shows on home, in its category and in search, and plays on its own page', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const member = await verifiedMember(request, 'maker');
     const word = `orchid${unique()}`;
     const title = `Mirror practice ${word}`;
-    const id = await uploadClip(request, member.token, clip, { title, description: `First line.\n<b>not bold</b> ${word}`, category: 'Sissy', tags: `${word}tag, practice` });
+    const id = await uploadClip(request, member.token, clip, {
+      title,
+      description: `First line.\n<b>not bold</b> ${word}`,
+      category: 'Sissy',
+      tags: `${word}tag, practice`,
+    });
     await approve(request, await adminToken(request), id);
     await waitUntilPublic(id);
 
     // Public pages are cached for a few seconds; a new video shows within 10 s.
     await expect(async () => {
       await page.goto('/');
-      await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('link', { name: title })).toBeVisible({ timeout: 1_000 });
+      await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('link', { name: title })).toBeVisible({
+        timeout: 1_000,
+      });
     }).toPass({ timeout: 12_000 });
     const card = page.getByRole('list', { name: 'Recent uploads' }).getByRole('article').filter({ hasText: title });
     await expect(card.locator('img')).toHaveAttribute('src', `/media/videos/${id}/thumbnail.jpg`);
     // Browsers pick one of the WebP widths; the picture is lazy unless it is the first of the grid.
     const srcset = (await card.locator('img').getAttribute('srcset'))!;
-    expect(srcset).toMatch(new RegExp(`^/media/videos/${id}/thumbnail-[0-9a-f]{16}-320\\.webp 320w, .+-480\\.webp 480w, .+-640\\.webp 640w$`));
+    expect(srcset).toMatch(
+      new RegExp(`^/media/videos/${id}/thumbnail-[0-9a-f]{16}-320\\.webp 320w, .+-480\\.webp 480w, .+-640\\.webp 640w$`),
+    );
     await expect(card.locator('img')).toHaveAttribute('loading', 'lazy');
     const webp = await request.get(srcset.split(', ').at(-1)!.split(' ')[0]!);
     expect(webp.status()).toBe(200);
@@ -63,12 +75,16 @@ test.describe('watching videos', () => {
     // The poster is the widest WebP, preloaded: the page's largest picture.
     const poster = (await video.getAttribute('poster'))!;
     expect(poster).toMatch(new RegExp(`^/media/videos/${id}/thumbnail-[0-9a-f]{16}-640\\.webp$`));
-    expect((await request.get(`/video/${id}`)).headers()['link']).toContain(`<${poster}>; rel=preload; as="image"; fetchpriority="high"`);
+    expect((await request.get(`/video/${id}`)).headers()['link']).toContain(
+      `<${poster}>; rel=preload; as="image"; fetchpriority="high"`,
+    );
     await video.evaluate((element: HTMLVideoElement) => {
       element.muted = true;
       return element.play();
     });
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+      .toBeGreaterThan(0.5);
 
     // Crawlers and link previews get the video's metadata.
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'video.other');
@@ -91,7 +107,10 @@ test.describe('watching videos', () => {
     expect(feed).toContain('<media:rating scheme="urn:simple">adult</media:rating>');
   });
 
-  test('a visitor who does not press play fetches no HLS; the first play moves to the adaptive stream', async ({ confirmedPage: page, request }) => {
+  test('a visitor who does not press play fetches no HLS; the first play moves to the adaptive stream', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const member = await verifiedMember(request, 'ladder');
     const title = `Ladder ${unique()}`;
@@ -100,7 +119,12 @@ test.describe('watching videos', () => {
     await waitUntilPublic(id);
     // The HLS ladder is made after the web MP4.
     await expect
-      .poll(async () => ((await (await request.get(`/api/videos/${id}`)).json()) as { video: { playback?: { hlsUrl?: string | null } } }).video.playback?.hlsUrl ?? null, { timeout: 60_000 })
+      .poll(
+        async () =>
+          ((await (await request.get(`/api/videos/${id}`)).json()) as { video: { playback?: { hlsUrl?: string | null } } }).video
+            .playback?.hlsUrl ?? null,
+        { timeout: 60_000 },
+      )
       .toMatch(/master\.m3u8$/);
 
     const hls: string[] = [];
@@ -119,10 +143,16 @@ test.describe('watching videos', () => {
       return element.play();
     });
     await expect.poll(() => hls.some((url) => url.endsWith('/hls/master.m3u8'))).toBe(true);
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+      .toBeGreaterThan(0.5);
   });
 
-  test('the player starts from the button over its poster, by pointer and by keyboard, before the page scripts arrive, and links to the MP4 without JavaScript', async ({ confirmedPage: page, request, browser }) => {
+  test('the player starts from the button over its poster, by pointer and by keyboard, before the page scripts arrive, and links to the MP4 without JavaScript', async ({
+    confirmedPage: page,
+    request,
+    browser,
+  }) => {
     test.setTimeout(90_000);
     const member = await verifiedMember(request, 'starter');
     // The title is written into the button's name, beside the inline script: markup in it stays text.
@@ -153,7 +183,9 @@ test.describe('watching videos', () => {
     await expect(start).toBeHidden();
     expect(await video.evaluate((element: HTMLVideoElement) => element.controls)).toBe(true);
     await expect(video).toBeFocused();
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+      .toBeGreaterThan(0.3);
     await expect(page).toHaveURL(`/video/${id}`);
     expect(alerts).toEqual([]);
 
@@ -171,7 +203,9 @@ test.describe('watching videos', () => {
     await phone.getByRole('link', { name: `Play: ${title}` }).focus();
     await phone.keyboard.press('Enter');
     await expect(phoneVideo).toBeFocused();
-    await expect.poll(() => phoneVideo.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await expect
+      .poll(() => phoneVideo.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+      .toBeGreaterThan(0.3);
     expect(await phoneVideo.evaluate((element: HTMLVideoElement) => element.controls)).toBe(true);
     await bare.close();
 
@@ -209,11 +243,19 @@ test.describe('watching videos', () => {
     });
     await page.getByRole('button', { name: 'I am 18 or older — play' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await expect.poll(() => page.getByLabel(`Video: ${title}`).evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await expect
+      .poll(() => page.getByLabel(`Video: ${title}`).evaluate((element: HTMLVideoElement) => element.currentTime), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(0.3);
     expect((await request.get('/embed/unknown-video')).status()).toBe(404);
   });
 
-  test('an unpublished video is a 404 to visitors and a preview for its owner', async ({ confirmedPage: page, request, browser }) => {
+  test('an unpublished video is a 404 to visitors and a preview for its owner', async ({
+    confirmedPage: page,
+    request,
+    browser,
+  }) => {
     test.setTimeout(90_000);
     const member = await verifiedMember(request, 'previewer');
     const title = `Waiting for review ${unique()}`;
@@ -240,7 +282,10 @@ test.describe('watching videos', () => {
     }
   });
 
-  test('Recent Uploads loads the next page when the last card is visible, and keeps the list in the local cache', async ({ confirmedPage: page, request }) => {
+  test('Recent Uploads loads the next page when the last card is visible, and keeps the list in the local cache', async ({
+    confirmedPage: page,
+    request,
+  }) => {
     test.setTimeout(180_000);
     const member = await verifiedMember(request, 'prolific');
     const admin = await adminToken(request);
@@ -257,7 +302,9 @@ test.describe('watching videos', () => {
       const removed: string[] = ((window as unknown as { removedElements: string[] }).removedElements = []);
       document.addEventListener('DOMContentLoaded', () =>
         new MutationObserver((changes) => {
-          for (const change of changes) for (const node of change.removedNodes) if (node instanceof Element) removed.push(`${node.tagName.toLowerCase()}.${node.className}`);
+          for (const change of changes)
+            for (const node of change.removedNodes)
+              if (node instanceof Element) removed.push(`${node.tagName.toLowerCase()}.${node.className}`);
         }).observe(document.querySelector('main')!, { childList: true, subtree: true }),
       );
     });
@@ -266,7 +313,12 @@ test.describe('watching videos', () => {
       await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('listitem')).toHaveCount(12, { timeout: 1_000 });
     }).toPass({ timeout: 12_000 });
     // The feed hydrates the server's cards in place: once a card's button is enabled, the page has hydrated.
-    await expect(page.getByRole('list', { name: 'Recent uploads' }).getByRole('button', { name: /Watch later/ }).first()).toBeEnabled();
+    await expect(
+      page
+        .getByRole('list', { name: 'Recent uploads' })
+        .getByRole('button', { name: /Watch later/ })
+        .first(),
+    ).toBeEnabled();
     expect(await page.evaluate(() => (window as unknown as { removedElements: string[] }).removedElements)).toEqual([]);
     const recent = page.getByRole('list', { name: 'Recent uploads' });
     await recent.getByRole('listitem').last().scrollIntoViewIfNeeded();
@@ -275,7 +327,15 @@ test.describe('watching videos', () => {
     const cached = await page.evaluate(() => JSON.parse(window.localStorage.getItem('chrysalis.videoCache.recent') ?? 'null'));
     expect(cached.videos.length).toBeGreaterThan(12);
     expect(Date.now() - cached.timestamp).toBeLessThan(60_000);
-    expect(cached.videos[0]).toEqual(expect.objectContaining({ _id: expect.any(String), streamVideoId: expect.any(String), title: expect.any(String), views: expect.any(Number), likedBy: expect.any(Array) }));
+    expect(cached.videos[0]).toEqual(
+      expect.objectContaining({
+        _id: expect.any(String),
+        streamVideoId: expect.any(String),
+        title: expect.any(String),
+        views: expect.any(Number),
+        likedBy: expect.any(Array),
+      }),
+    );
   });
 });
 
@@ -283,7 +343,12 @@ test('@mobile a video page fits a 375 px screen', async ({ confirmedPage: page, 
   test.setTimeout(90_000);
   const member = await verifiedMember(request, 'phone');
   const title = `A rather long title that needs to wrap on a small phone screen ${unique()}`;
-  const id = await uploadClip(request, member.token, clip, { title, description: 'x'.repeat(300), category: 'Sissy', tags: 'one, two, three, four, five' });
+  const id = await uploadClip(request, member.token, clip, {
+    title,
+    description: 'x'.repeat(300),
+    category: 'Sissy',
+    tags: 'one, two, three, four, five',
+  });
   await approve(request, await adminToken(request), id);
   await waitUntilPublic(id);
   await page.goto(`/video/${id}`);

@@ -4,7 +4,20 @@ import path from 'node:path';
 
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 
-import { ADMIN, adminToken, approve, BASE_URL, logInThroughForm, makeClip, PASSWORD, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
+import {
+  ADMIN,
+  adminToken,
+  approve,
+  BASE_URL,
+  logInThroughForm,
+  makeClip,
+  PASSWORD,
+  unique,
+  uploadClip,
+  verifiedMember,
+  visitor,
+  waitUntilPublic,
+} from './api';
 import { expect, showInModerationQueue, test } from './fixtures';
 
 /**
@@ -31,14 +44,29 @@ const COMMENT_OPEN = '<!--<script>__xss=1</script>-->';
 const LINE_SEPARATORS = '\u2028\u2029</script><script>__xss=1</script>';
 
 /** Every payload, one per line: for the long texts (description, comment, report details). */
-const CORPUS = [CLOSE_SPACE, CLOSE_CAPITALS, CLOSE_TAB, CLOSE_NEWLINE, ATTRIBUTE_BREAK, SINGLE_QUOTE_BREAK, JAVASCRIPT_URL, JAVASCRIPT_LINK, SRCDOC, COMMENT_OPEN, LINE_SEPARATORS, 'https://example.org/ok'].join('\n');
+const CORPUS = [
+  CLOSE_SPACE,
+  CLOSE_CAPITALS,
+  CLOSE_TAB,
+  CLOSE_NEWLINE,
+  ATTRIBUTE_BREAK,
+  SINGLE_QUOTE_BREAK,
+  JAVASCRIPT_URL,
+  JAVASCRIPT_LINK,
+  SRCDOC,
+  COMMENT_OPEN,
+  LINE_SEPARATORS,
+  'https://example.org/ok',
+].join('\n');
 
 // Titles are at most 120 characters and kept on one line; U+2028 sits inside, where trimming cannot drop it.
 const TITLE_A = `${CLOSE_SPACE}${CLOSE_CAPITALS}\u2028${ATTRIBUTE_BREAK}`;
 const TITLE_B = `${SINGLE_QUOTE_BREAK}${COMMENT_OPEN}${SRCDOC}`.slice(0, 120);
 // Tags are at most 30 characters each and separated by commas.
 const TAGS = ['</script ><svg onload=__xss=1>', '"><img src=x onerror=__xss=1>', 'javascript:__xss=1'];
-const BIO = [CLOSE_SPACE, ATTRIBUTE_BREAK, JAVASCRIPT_URL, JAVASCRIPT_LINK, `line\u2028separator`, 'https://example.org/ok'].join('\n');
+const BIO = [CLOSE_SPACE, ATTRIBUTE_BREAK, JAVASCRIPT_URL, JAVASCRIPT_LINK, `line\u2028separator`, 'https://example.org/ok'].join(
+  '\n',
+);
 const REJECTION_REASON = [CLOSE_SPACE, CLOSE_TAB, ATTRIBUTE_BREAK, JAVASCRIPT_LINK, SRCDOC].join('\n');
 
 let mediaDir: string;
@@ -68,7 +96,8 @@ test.beforeAll(async () => {
   api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { origin: BASE_URL } });
   const uploader = await verifiedMember(api, 'xss');
   site.uploader = uploader;
-  const upload = (title: string) => uploadClip(api, uploader.token, clip, { title, description: CORPUS, category: 'Beta', tags: TAGS.join(',') });
+  const upload = (title: string) =>
+    uploadClip(api, uploader.token, clip, { title, description: CORPUS, category: 'Beta', tags: TAGS.join(',') });
   site.publicA = await upload(TITLE_A);
   site.publicB = await upload(TITLE_B);
   site.pending = await upload(TITLE_A);
@@ -77,7 +106,10 @@ test.beforeAll(async () => {
   const token = await adminToken(api);
   await approve(api, token, site.publicA);
   await approve(api, token, site.publicB);
-  const rejection = await api.patch(`/api/admin/videos/${site.rejected}`, { headers: { Authorization: `Bearer ${token}` }, data: { action: 'reject', reason: REJECTION_REASON } });
+  const rejection = await api.patch(`/api/admin/videos/${site.rejected}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { action: 'reject', reason: REJECTION_REASON },
+  });
   expect(rejection.status(), await rejection.text()).toBe(200);
   await waitUntilPublic(site.publicA);
   await waitUntilPublic(site.publicB);
@@ -99,7 +131,10 @@ test.beforeAll(async () => {
   const comment = await api.post(`/api/videos/${site.publicA}/comments`, { headers: fanAuth, data: { body: CORPUS } });
   expect(comment.status(), await comment.text()).toBe(201);
   expect((await api.post(`/api/videos/${site.publicA}/like`, { headers: fanAuth })).status()).toBe(200);
-  const report = await api.post('/api/reports', { headers: fanAuth, data: { targetType: 'video', target: site.publicB, reason: 'other', details: CORPUS } });
+  const report = await api.post('/api/reports', {
+    headers: fanAuth,
+    data: { targetType: 'video', target: site.publicB, reason: 'other', details: CORPUS },
+  });
   expect(report.status(), await report.text()).toBe(201);
 });
 
@@ -108,7 +143,10 @@ test.afterAll(async () => {
   if (api) {
     const headers = { Authorization: `Bearer ${await adminToken(api)}` };
     for (const id of [site.publicA, site.publicB].filter(Boolean)) {
-      const undo = await api.patch(`/api/admin/videos/${id}`, { headers, data: { action: 'reject', reason: 'Taken down after the XSS check' } });
+      const undo = await api.patch(`/api/admin/videos/${id}`, {
+        headers,
+        data: { action: 'reject', reason: 'Taken down after the XSS check' },
+      });
       expect([200, 409]).toContain(undo.status());
     }
     await api.dispose();
@@ -167,7 +205,8 @@ test.describe('stored and reflected XSS', () => {
     await open(page, dialogs, '/category/Beta', 'onerror=__xss=1');
     await open(page, dialogs, '/search?q=onerror', 'onerror=__xss=1');
     // Reflected: the query itself is shown on the page and sits in its metadata.
-    for (const payload of [CLOSE_SPACE, ATTRIBUTE_BREAK, LINE_SEPARATORS]) await open(page, dialogs, `/search?q=${encodeURIComponent(payload)}`);
+    for (const payload of [CLOSE_SPACE, ATTRIBUTE_BREAK, LINE_SEPARATORS])
+      await open(page, dialogs, `/search?q=${encodeURIComponent(payload)}`);
     const embed = await page.goto(`/embed/${site.publicA}`);
     expect(embed?.status()).toBe(200);
     await expect(page.locator('.title')).toContainText('onerror=__xss=1');
@@ -189,7 +228,10 @@ test.describe('stored and reflected XSS', () => {
     expect(await bio.textContent()).toBe(site.bio);
     expect(await bio.locator('a').count()).toBe(0);
 
-    await page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).click();
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Notifications/ })
+      .click();
     const notifications = page.getByRole('region', { name: 'Notifications' });
     await expect(notifications).toContainText('onerror=__xss=1');
     await expectInert(page, dialogs, 'the notifications panel');
@@ -215,7 +257,13 @@ test.describe('stored and reflected XSS', () => {
     for (const username of [CLOSE_SPACE, ATTRIBUTE_BREAK, `x${unique()}<b>`, 'a\u2028b']) {
       const response = await api.post('/api/auth/register', {
         headers: visitor(),
-        multipart: { username, email: `xss-${unique()}@example.org`, password: PASSWORD, confirmPassword: PASSWORD, dateOfBirth: '1990-01-01' },
+        multipart: {
+          username,
+          email: `xss-${unique()}@example.org`,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+          dateOfBirth: '1990-01-01',
+        },
       });
       expect(response.status(), username).toBe(400);
     }

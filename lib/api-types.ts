@@ -119,7 +119,14 @@ export interface WatchLaterStateDto {
 /** What a report points at, summarised for the moderators' queue; null when the target has since been deleted. */
 export type ReportTargetSummary =
   | { type: 'video'; _id: string; streamVideoId: string; title: string; uploader: { username: string }; link: string }
-  | { type: 'comment'; _id: string; excerpt: string; author: { username: string }; video: { streamVideoId: string; title: string }; link: string }
+  | {
+      type: 'comment';
+      _id: string;
+      excerpt: string;
+      author: { username: string };
+      video: { streamVideoId: string; title: string };
+      link: string;
+    }
   | { type: 'profile'; _id: string; username: string; link: string };
 
 /** A report as GET /api/admin/reports lists it. */
@@ -154,7 +161,13 @@ export interface AdminReportDto {
   /** This report hid the video at once. */
   heldVideo: boolean;
   /** The copyright takedown this notice caused, if any. */
-  takedown: { _id: string; status: 'active' | 'counter_noticed' | 'lawsuit' | 'restored' | 'withdrawn' | 'upheld'; restoreAt: string | null; claimant: { address: string; phone: string }; work: string } | null;
+  takedown: {
+    _id: string;
+    status: 'active' | 'counter_noticed' | 'lawsuit' | 'restored' | 'withdrawn' | 'upheld';
+    restoreAt: string | null;
+    claimant: { address: string; phone: string };
+    work: string;
+  } | null;
   /** How many reports with this status point at the same target (this one included). */
   reportsOnTarget: number;
   resolvedAt: string | null;

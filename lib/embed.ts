@@ -22,7 +22,11 @@ export interface EmbedOptions {
 }
 
 /** `<iframe src="…/embed/{id}" width="640" height="360" title="…" allow="fullscreen" …></iframe>` */
-export function embedSnippet(siteUrl: string, streamVideoId: string, { title, width = EMBED_WIDTH, height = EMBED_HEIGHT }: EmbedOptions): string {
+export function embedSnippet(
+  siteUrl: string,
+  streamVideoId: string,
+  { title, width = EMBED_WIDTH, height = EMBED_HEIGHT }: EmbedOptions,
+): string {
   const size = (value: number) => String(Math.max(1, Math.round(Number.isFinite(value) ? value : 1)));
   return (
     `<iframe src="${escapeHtml(embedUrl(siteUrl, streamVideoId))}" width="${size(width)}" height="${size(height)}" ` +

@@ -44,7 +44,10 @@ interface Channel {
 const ANCHOR = Symbol.for('chrysalis.channel');
 const anchored = globalThis as typeof globalThis & { [ANCHOR]?: Channel };
 // Workers add a listener each; tests start many. A leak would show as growth, not as this warning.
-const channel: Channel = (anchored[ANCHOR] ??= { bus: new EventEmitter<AppEvents>().setMaxListeners(0), clientAddressesStamped: false });
+const channel: Channel = (anchored[ANCHOR] ??= {
+  bus: new EventEmitter<AppEvents>().setMaxListeners(0),
+  clientAddressesStamped: false,
+});
 const bus = channel.bus;
 
 function emit<K extends EventName>(name: K, ...args: AppEvents[K]): boolean {

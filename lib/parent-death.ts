@@ -15,7 +15,8 @@ let parentDeathSignalWorks: boolean | undefined;
 
 /** setpriv with --pdeathsig (util-linux 2.33 and later), tried once per process. */
 function canSetParentDeathSignal(): boolean {
-  parentDeathSignalWorks ??= process.platform === 'linux' && spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' }).status === 0;
+  parentDeathSignalWorks ??=
+    process.platform === 'linux' && spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' }).status === 0;
   return parentDeathSignalWorks;
 }
 
@@ -24,7 +25,11 @@ function canSetParentDeathSignal(): boolean {
  * dies, however it dies: SIGKILL for tools whose half-done output is worthless (ffmpeg), SIGTERM for a
  * child that should stop cleanly (the server under `npm start`).
  */
-export function dyingWithParent(command: string, args: readonly string[], signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): [string, string[]] {
+export function dyingWithParent(
+  command: string,
+  args: readonly string[],
+  signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL',
+): [string, string[]] {
   if (!canSetParentDeathSignal()) return [command, [...args]];
   return ['setpriv', ['--pdeathsig', signal.replace(/^SIG/, ''), '--', command, ...args]];
 }

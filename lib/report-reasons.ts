@@ -14,9 +14,15 @@ export type ReportTargetType = (typeof REPORT_TARGETS)[number];
 /** Plain-language labels and hints for the report dialog, in the order shown. */
 export const REPORT_REASON_LABELS: Record<ReportReason, { label: string; hint: string }> = {
   underage: { label: 'Involves someone under 18', hint: 'Someone who is, looks or is said to be a minor.' },
-  non_consensual: { label: 'Without someone’s consent', hint: 'Someone did not agree to be filmed, to what happens, or to it being shared.' },
+  non_consensual: {
+    label: 'Without someone’s consent',
+    hint: 'Someone did not agree to be filmed, to what happens, or to it being shared.',
+  },
   illegal: { label: 'Something illegal', hint: 'Violence, threats, drugs for sale or other crimes.' },
-  copyright: { label: 'Someone else’s work, used without permission', hint: 'Your video, picture or text, or one you represent.' },
+  copyright: {
+    label: 'Someone else’s work, used without permission',
+    hint: 'Your video, picture or text, or one you represent.',
+  },
   harassment: { label: 'Harassment, hate or bullying', hint: 'Targeting someone, slurs, outing or threats.' },
   spam: { label: 'Spam or scam', hint: 'Advertising, misleading links or fake accounts.' },
   other: { label: 'Something else', hint: 'Tell us what is wrong in the details box.' },
@@ -37,5 +43,11 @@ export const HOLD_DUE_HOURS = 48;
 export const REPORT_DUE_BUSINESS_DAYS_DEFAULT = 7;
 
 /** The reasons the public notice form offers (copyright goes to the DMCA form). */
-export const NOTICE_REASONS = ['non_consensual', 'underage', 'copyright', 'illegal', 'other'] as const satisfies readonly ReportReason[];
+export const NOTICE_REASONS = [
+  'non_consensual',
+  'underage',
+  'copyright',
+  'illegal',
+  'other',
+] as const satisfies readonly ReportReason[];
 export type NoticeReason = (typeof NOTICE_REASONS)[number];

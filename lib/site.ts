@@ -12,7 +12,15 @@ export function findCategory(name: string): Category | undefined {
 }
 
 /** The policy pages' paths (components/policies holds their texts; a unit test keeps the two in step). */
-export const POLICY_SLUGS = ['community-standards', 'privacy-policy', 'terms-of-use', 'copyright-policy', 'cookie-policy', 'lgbtq-support', '2257'] as const;
+export const POLICY_SLUGS = [
+  'community-standards',
+  'privacy-policy',
+  'terms-of-use',
+  'copyright-policy',
+  'cookie-policy',
+  'lgbtq-support',
+  '2257',
+] as const;
 
 /**
  * Pages whose HTML is the same for every visitor (member-specific parts are

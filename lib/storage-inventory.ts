@@ -26,8 +26,6 @@ export interface StorageEntry {
   lifetime: string;
 }
 
-
-
 export const STORAGE_INVENTORY: readonly StorageEntry[] = [
   {
     name: STORAGE_KEYS.sessionCookie,

@@ -31,16 +31,20 @@ interface Flags {
 /** The key file to encrypt with, or undefined for a plain archive; refuses a plain one in production unless asked for. */
 function chooseKeyFile(flags: Flags, config: ServerConfig): string | undefined {
   if (flags['no-encrypt']) {
-    if (flags.encrypt || flags['key-file']) throw new BackupError('--no-encrypt contradicts --encrypt and --key-file: give one or the other.');
+    if (flags.encrypt || flags['key-file'])
+      throw new BackupError('--no-encrypt contradicts --encrypt and --key-file: give one or the other.');
     return undefined;
   }
   const keyFile = flags['key-file'] ?? config.backupKeyFile;
   if (keyFile) return keyFile;
-  if (flags.encrypt) throw new BackupError('--encrypt needs a key: add --key-file FILE (or set BACKUP_KEY_FILE); make one with: (umask 077; openssl rand -hex 32 > FILE)');
+  if (flags.encrypt)
+    throw new BackupError(
+      '--encrypt needs a key: add --key-file FILE (or set BACKUP_KEY_FILE); make one with: (umask 077; openssl rand -hex 32 > FILE)',
+    );
   if (config.nodeEnv === 'production') {
     throw new BackupError(
       'Refusing to write an unencrypted backup with NODE_ENV=production: it would hold the session key (which seals sessions and ' +
-        'two-factor secrets), password hashes and every member\'s personal data in clear. Give --key-file FILE (or set BACKUP_KEY_FILE), ' +
+        "two-factor secrets), password hashes and every member's personal data in clear. Give --key-file FILE (or set BACKUP_KEY_FILE), " +
         'or --no-encrypt if the archive goes straight into storage that encrypts it.',
     );
   }
@@ -49,7 +53,13 @@ function chooseKeyFile(flags: Flags, config: ServerConfig): string | undefined {
 
 async function main() {
   const { values } = parseArgs({
-    options: { out: { type: 'string' }, encrypt: { type: 'boolean' }, 'no-encrypt': { type: 'boolean' }, 'key-file': { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      out: { type: 'string' },
+      encrypt: { type: 'boolean' },
+      'no-encrypt': { type: 'boolean' },
+      'key-file': { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(USAGE);
@@ -58,14 +68,19 @@ async function main() {
   const config = loadConfig();
   const keyFile = chooseKeyFile(values, config);
   const key = keyFile ? await readKeyFile(keyFile, console.warn) : undefined;
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[:.]/g, '-')
+    .replace(/-\d{3}Z$/, 'Z');
   const out = path.resolve(values.out ?? `chrysalis-backup-${stamp}.tar${key ? '.enc' : ''}`);
   const started = Date.now();
   const manifest = await createBackup({ config, out, key });
   console.log(
     `[backup] wrote ${out} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${manifest.engine}, ${manifest.counts.members} members, ` +
       `${manifest.counts.videos} videos, ${manifest.media.files} media files, ${manifest.files.length + 1} entries with checksums, ` +
-      (key ? `encrypted with ${keyFile}.` : 'NOT encrypted: it holds the session key, password hashes and personal data in clear.'),
+      (key
+        ? `encrypted with ${keyFile}.`
+        : 'NOT encrypted: it holds the session key, password hashes and personal data in clear.'),
   );
 }
 

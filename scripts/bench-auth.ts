@@ -42,7 +42,9 @@ function linkFor(dataDir: string, email: string): string {
   for (const file of readdirSync(outbox).sort().reverse()) {
     const raw = readFileSync(path.join(outbox, file), 'utf8');
     if (!raw.includes(`To: ${email}`)) continue;
-    const link = /(http:\/\/127\.0\.0\.1:3201\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
+    const link = /(http:\/\/127\.0\.0\.1:3201\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(
+      raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+    )?.[1];
     if (link) return link;
   }
   throw new Error(`no verification email for ${email}`);
@@ -51,8 +53,19 @@ function linkFor(dataDir: string, email: string): string {
 async function createMember(dataDir: string, i: number): Promise<string> {
   const email = `bench${i}@example.org`;
   const form = new FormData();
-  for (const [key, value] of Object.entries({ username: `bench_${i}`, email, password: PASSWORD, confirmPassword: PASSWORD, dateOfBirth: '1990-01-01' })) form.append(key, value);
-  const response = await fetch(`${ORIGIN}/api/auth/register`, { method: 'POST', body: form, headers: { 'x-forwarded-for': nextAddress() } });
+  for (const [key, value] of Object.entries({
+    username: `bench_${i}`,
+    email,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    dateOfBirth: '1990-01-01',
+  }))
+    form.append(key, value);
+  const response = await fetch(`${ORIGIN}/api/auth/register`, {
+    method: 'POST',
+    body: form,
+    headers: { 'x-forwarded-for': nextAddress() },
+  });
   if (response.status !== 201) throw new Error(`register ${response.status}: ${await response.text()}`);
   const verified = await fetch(linkFor(dataDir, email), { redirect: 'manual' });
   if (!verified.headers.get('location')?.endsWith('/email-verified')) throw new Error('verification failed');
@@ -75,7 +88,15 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bench-auth-'));
   // SEED_DEMO=0: demo seeding would run ffmpeg in the background.
   // TRUST_PROXY=1: the bench stands in for one proxy, so each request's X-Forwarded-For is its client address (per-address limits).
-  const env = { ...process.env, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production' as const, SEED_DEMO: '0', TRUST_PROXY: '1' };
+  const env = {
+    ...process.env,
+    PORT: String(PORT),
+    SITE_URL: ORIGIN,
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production' as const,
+    SEED_DEMO: '0',
+    TRUST_PROXY: '1',
+  };
   buildIfNeeded(env);
   const server = startServerProcess(env, ['ignore', 'ignore', 'inherit']);
   try {
@@ -100,19 +121,37 @@ async function main() {
     );
     const loginSeconds = (performance.now() - started) / 1000;
 
-    const me = await autocannon({ url: `${ORIGIN}/api/auth/me`, connections: 10, duration: Number(process.env.BENCH_DURATION ?? 10), headers: { authorization: `Bearer ${token}` } });
+    const me = await autocannon({
+      url: `${ORIGIN}/api/auth/me`,
+      connections: 10,
+      duration: Number(process.env.BENCH_DURATION ?? 10),
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (me.non2xx) throw new Error(`/api/auth/me answered ${me.non2xx} non-2xx`);
 
     const hashTimes: number[] = [];
     for (let i = 0; i < 15; i += 1) {
       const t = performance.now();
-      argon2Sync('argon2id', { message: 'password', nonce: randomBytes(16), memory: 19_456, passes: 2, parallelism: 1, tagLength: 32 });
+      argon2Sync('argon2id', {
+        message: 'password',
+        nonce: randomBytes(16),
+        memory: 19_456,
+        passes: 2,
+        parallelism: 1,
+        tagLength: 32,
+      });
       hashTimes.push(performance.now() - t);
     }
 
-    console.log(`\nbench:auth — Node ${process.version}, ${os.cpus().length} cores, argon2id m=19456 KiB t=2 p=1, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
-    console.log(`login, ${CONCURRENCY} in flight, ${LOGINS} logins: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, ${(LOGINS / loginSeconds).toFixed(1)} logins/s`);
-    console.log(`GET /api/auth/me, 10 connections: ${me.requests.average.toFixed(0)} req/s, p50 ${me.latency.p50} ms, p99 ${me.latency.p99} ms`);
+    console.log(
+      `\nbench:auth — Node ${process.version}, ${os.cpus().length} cores, argon2id m=19456 KiB t=2 p=1, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`,
+    );
+    console.log(
+      `login, ${CONCURRENCY} in flight, ${LOGINS} logins: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, ${(LOGINS / loginSeconds).toFixed(1)} logins/s`,
+    );
+    console.log(
+      `GET /api/auth/me, 10 connections: ${me.requests.average.toFixed(0)} req/s, p50 ${me.latency.p50} ms, p99 ${me.latency.p99} ms`,
+    );
     console.log(`one argon2id hash alone: median ${percentile(hashTimes, 50).toFixed(1)} ms`);
   } finally {
     server.kill('SIGTERM');

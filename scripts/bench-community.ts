@@ -51,8 +51,17 @@ const PORT = Number(process.env.BENCH_PORT ?? 3300);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const SECTIONS = ['likes', 'notifications', 'feed'] as const;
 type Section = (typeof SECTIONS)[number];
-const ONLY = new Set((process.env.BENCH_ONLY || SECTIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
-const sizesOf = (value: string) => value.split(',').map((s) => Number(s.replace(/[_\s]/g, ''))).filter((n) => Number.isInteger(n) && n > 0);
+const ONLY = new Set(
+  (process.env.BENCH_ONLY || SECTIONS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+const sizesOf = (value: string) =>
+  value
+    .split(',')
+    .map((s) => Number(s.replace(/[_\s]/g, '')))
+    .filter((n) => Number.isInteger(n) && n > 0);
 const SIZES = sizesOf(process.env.BENCH_SIZES ?? '1000000');
 const PGLITE_SIZES = sizesOf(process.env.BENCH_PGLITE_SIZES ?? '10000');
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -95,7 +104,9 @@ const stats = (times: number[], wallMs?: number): Latency => ({
 
 function table(title: string, rows: { what: string; result: Latency; baseline?: Latency }[]) {
   say(`\n${title}`);
-  say(`${'request'.padEnd(50)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(9)}${'n'.padStart(7)}${'req/s'.padStart(9)}${'p50 ×base'.padStart(11)}`);
+  say(
+    `${'request'.padEnd(50)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(9)}${'n'.padStart(7)}${'req/s'.padStart(9)}${'p50 ×base'.padStart(11)}`,
+  );
   for (const { what, result, baseline } of rows) {
     say(
       `${what.padEnd(50)}${fixed(result.p50).padStart(8)}${fixed(result.p95).padStart(9)}${String(result.n).padStart(7)}` +
@@ -125,7 +136,8 @@ async function sequential(pathname: string, token: string): Promise<Latency> {
   for (let i = 0; i < 10; i += 1) await call('GET', pathname, token);
   const times: number[] = [];
   const started = performance.now();
-  while (times.length < REQUESTS && (times.length < 20 || performance.now() - started < QUERY_BUDGET_MS)) times.push((await call('GET', pathname, token)).ms);
+  while (times.length < REQUESTS && (times.length < 20 || performance.now() - started < QUERY_BUDGET_MS))
+    times.push((await call('GET', pathname, token)).ms);
   return stats(times);
 }
 
@@ -152,7 +164,10 @@ async function login(email: string): Promise<string> {
   forwardedFor += 1;
   const response = await fetch(`${ORIGIN}/api/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': `127.${(forwardedFor >> 16) & 255}.${(forwardedFor >> 8) & 255}.${forwardedFor & 255}` },
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': `127.${(forwardedFor >> 16) & 255}.${(forwardedFor >> 8) & 255}.${forwardedFor & 255}`,
+    },
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   const body = (await response.json()) as { token?: string; message?: string };
@@ -161,13 +176,20 @@ async function login(email: string): Promise<string> {
 }
 
 /** The cursors that lead to the given pages, by following nextCursor from page 1 (null where the list ends first). */
-async function walkCursors(firstPage: string, token: string, pages: number[], next: (body: unknown) => string | null): Promise<Map<number, string | null>> {
+async function walkCursors(
+  firstPage: string,
+  token: string,
+  pages: number[],
+  next: (body: unknown) => string | null,
+): Promise<Map<number, string | null>> {
   const found = new Map<number, string | null>();
   const last = Math.max(...pages);
   let cursor = next((await call('GET', firstPage, token)).body);
   for (let page = 2; page <= last && cursor; page += 1) {
     if (pages.includes(page)) found.set(page, cursor);
-    cursor = next((await call('GET', `${firstPage}${firstPage.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`, token)).body);
+    cursor = next(
+      (await call('GET', `${firstPage}${firstPage.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`, token)).body,
+    );
   }
   for (const page of pages) if (!found.has(page)) found.set(page, null);
   return found;
@@ -219,7 +241,11 @@ function serverEnv(catalogue: Catalogue, sessionSecret: string): NodeJS.ProcessE
  */
 async function prepare(catalogue: Catalogue): Promise<Prepared> {
   const started = performance.now();
-  const handle = await openDatabase({ databaseUrl: catalogue.databaseUrl || undefined, dataDir: catalogue.dataDir, migrate: false });
+  const handle = await openDatabase({
+    databaseUrl: catalogue.databaseUrl || undefined,
+    dataDir: catalogue.dataDir,
+    migrate: false,
+  });
   try {
     const { db } = handle;
     const run = randomBytes(3).toString('hex');
@@ -231,7 +257,8 @@ async function prepare(catalogue: Catalogue): Promise<Prepared> {
       SELECT ${prefix} || g, 'benchc-' || ${run} || '-' || g || '@example.org', ${passwordHash}, DATE '1990-01-01', now()
       FROM generate_series(1, ${people}::int) g`);
     const emailOf = (n: number) => `benchc-${run}-${n}@example.org`;
-    const idOf = async (n: number) => (await queryRows<{ id: string }>(db, sql`SELECT id FROM users WHERE lower(username) = ${`${prefix}${n}`}`))[0]!.id;
+    const idOf = async (n: number) =>
+      (await queryRows<{ id: string }>(db, sql`SELECT id FROM users WHERE lower(username) = ${`${prefix}${n}`}`))[0]!.id;
     const fanId = await idOf(MEMBERS + 1);
     const readerId = await idOf(MEMBERS + 2);
 
@@ -307,13 +334,17 @@ async function sectionLikes(catalogue: Catalogue, prepared: Prepared, tokens: To
     label,
     run: async () => {
       const answer = await call<LikeAnswer>(method, `/api/videos/${id}/like`, token);
-      if (answer.body.liked !== (method === 'POST')) throw new Error(`${method} like of ${id} answered liked: ${answer.body.liked}`);
+      if (answer.body.liked !== (method === 'POST'))
+        throw new Error(`${method} like of ${id} answered liked: ${answer.body.liked}`);
       return answer.ms;
     },
   });
   // Warm-up: every member likes and unlikes twice, and reads a like state.
   await concurrently(members, (m) =>
-    [0, 1].flatMap((r) => [likeStep('like', tokens.likers[m]!, videoOf(m, LIKE_ROUNDS + r), 'POST'), likeStep('unlike', tokens.likers[m]!, videoOf(m, LIKE_ROUNDS + r), 'DELETE')]),
+    [0, 1].flatMap((r) => [
+      likeStep('like', tokens.likers[m]!, videoOf(m, LIKE_ROUNDS + r), 'POST'),
+      likeStep('unlike', tokens.likers[m]!, videoOf(m, LIKE_ROUNDS + r), 'DELETE'),
+    ]),
   );
   // One member alone, one request at a time: the time a like takes without queueing behind the others.
   const aloneRounds = Math.max(10, Math.min(LIKE_ROUNDS * 5, Math.floor(REQUESTS / 2)));
@@ -330,11 +361,17 @@ async function sectionLikes(catalogue: Catalogue, prepared: Prepared, tokens: To
     })),
   );
   const spread = await concurrently(members, (m) =>
-    Array.from({ length: LIKE_ROUNDS }, (_, r) => [likeStep('like', tokens.likers[m]!, videoOf(m, r), 'POST'), likeStep('unlike', tokens.likers[m]!, videoOf(m, r), 'DELETE')]).flat(),
+    Array.from({ length: LIKE_ROUNDS }, (_, r) => [
+      likeStep('like', tokens.likers[m]!, videoOf(m, r), 'POST'),
+      likeStep('unlike', tokens.likers[m]!, videoOf(m, r), 'DELETE'),
+    ]).flat(),
   );
   const hotId = pool[0]!.streamVideoId;
   const hot = await concurrently(members, (m) =>
-    Array.from({ length: HOT_ROUNDS }, () => [likeStep('like', tokens.likers[m]!, hotId, 'POST'), likeStep('unlike', tokens.likers[m]!, hotId, 'DELETE')]).flat(),
+    Array.from({ length: HOT_ROUNDS }, () => [
+      likeStep('like', tokens.likers[m]!, hotId, 'POST'),
+      likeStep('unlike', tokens.likers[m]!, hotId, 'DELETE'),
+    ]).flat(),
   );
 
   // Every like was undone: each touched video's count must be what it was before.
@@ -357,23 +394,64 @@ async function sectionLikes(catalogue: Catalogue, prepared: Prepared, tokens: To
   const hotLike = stats(hot.times.get('like')!);
   const hotUnlike = stats(hot.times.get('unlike')!);
   const hotRps = ((hot.times.get('like')!.length + hot.times.get('unlike')!.length) / hot.wallMs) * 1000;
-  table(`likes on ${catalogue.label}: one member alone, then ${members} members at once, ${LIKE_ROUNDS} like + unlike each over ${pool.length} videos, then ${HOT_ROUNDS} each on one video`, [
-    { what: `GET /api/videos/{id}/like (baseline, ${members} at once)`, result: base },
-    { what: 'POST like (one member alone)', result: aloneLike },
-    { what: 'DELETE like (one member alone)', result: aloneUnlike },
-    { what: 'POST like (many videos)', result: { ...like, rps: writeRps / 2 }, baseline: base },
-    { what: 'DELETE like (many videos)', result: { ...unlike, rps: writeRps / 2 }, baseline: base },
-    { what: 'POST like (one video, all members)', result: { ...hotLike, rps: hotRps / 2 }, baseline: base },
-    { what: 'DELETE like (one video, all members)', result: { ...hotUnlike, rps: hotRps / 2 }, baseline: base },
-  ]);
-  say(`like + unlike throughput: ${writeRps.toFixed(0)} req/s over many videos, ${hotRps.toFixed(0)} req/s on one video; counts back where they started on ${touched.size - wrong} of ${touched.size} videos`);
+  table(
+    `likes on ${catalogue.label}: one member alone, then ${members} members at once, ${LIKE_ROUNDS} like + unlike each over ${pool.length} videos, then ${HOT_ROUNDS} each on one video`,
+    [
+      { what: `GET /api/videos/{id}/like (baseline, ${members} at once)`, result: base },
+      { what: 'POST like (one member alone)', result: aloneLike },
+      { what: 'DELETE like (one member alone)', result: aloneUnlike },
+      { what: 'POST like (many videos)', result: { ...like, rps: writeRps / 2 }, baseline: base },
+      { what: 'DELETE like (many videos)', result: { ...unlike, rps: writeRps / 2 }, baseline: base },
+      { what: 'POST like (one video, all members)', result: { ...hotLike, rps: hotRps / 2 }, baseline: base },
+      { what: 'DELETE like (one video, all members)', result: { ...hotUnlike, rps: hotRps / 2 }, baseline: base },
+    ],
+  );
+  say(
+    `like + unlike throughput: ${writeRps.toFixed(0)} req/s over many videos, ${hotRps.toFixed(0)} req/s on one video; counts back where they started on ${touched.size - wrong} of ${touched.size} videos`,
+  );
   const at = `${catalogue.engine}, ${members} at once`;
-  note({ section: 'likes', measure: `like p50 / p95 (${at})`, result: `${fixed(like.p50)} / ${fixed(like.p95)} ms`, target: '', ok: null });
-  note({ section: 'likes', measure: `unlike p50 / p95 (${at})`, result: `${fixed(unlike.p50)} / ${fixed(unlike.p95)} ms`, target: '', ok: null });
-  note({ section: 'likes', measure: `like / unlike p50, one member alone (${catalogue.engine})`, result: `${fixed(aloneLike.p50)} / ${fixed(aloneUnlike.p50)} ms`, target: '', ok: null });
-  note({ section: 'likes', measure: `like / unlike p95, one video (${at})`, result: `${fixed(hotLike.p95)} / ${fixed(hotUnlike.p95)} ms`, target: '', ok: null });
-  note({ section: 'likes', measure: `like + unlike throughput (${catalogue.engine})`, result: `${writeRps.toFixed(0)} req/s`, target: '', ok: null });
-  note({ section: 'likes', measure: `counts back to start (${catalogue.engine})`, result: `${touched.size - wrong}/${touched.size}`, target: 'all', ok: wrong === 0 });
+  note({
+    section: 'likes',
+    measure: `like p50 / p95 (${at})`,
+    result: `${fixed(like.p50)} / ${fixed(like.p95)} ms`,
+    target: '',
+    ok: null,
+  });
+  note({
+    section: 'likes',
+    measure: `unlike p50 / p95 (${at})`,
+    result: `${fixed(unlike.p50)} / ${fixed(unlike.p95)} ms`,
+    target: '',
+    ok: null,
+  });
+  note({
+    section: 'likes',
+    measure: `like / unlike p50, one member alone (${catalogue.engine})`,
+    result: `${fixed(aloneLike.p50)} / ${fixed(aloneUnlike.p50)} ms`,
+    target: '',
+    ok: null,
+  });
+  note({
+    section: 'likes',
+    measure: `like / unlike p95, one video (${at})`,
+    result: `${fixed(hotLike.p95)} / ${fixed(hotUnlike.p95)} ms`,
+    target: '',
+    ok: null,
+  });
+  note({
+    section: 'likes',
+    measure: `like + unlike throughput (${catalogue.engine})`,
+    result: `${writeRps.toFixed(0)} req/s`,
+    target: '',
+    ok: null,
+  });
+  note({
+    section: 'likes',
+    measure: `counts back to start (${catalogue.engine})`,
+    result: `${touched.size - wrong}/${touched.size}`,
+    target: 'all',
+    ok: wrong === 0,
+  });
 }
 
 type NotificationPage = { notifications: { _id: string }[]; unreadCount: number; pagination: { nextCursor: string | null } };
@@ -389,35 +467,73 @@ async function sectionNotifications(catalogue: Catalogue, tokens: Tokens, me: La
   rows.push({ what: 'GET /api/notifications page 1', result: first1, baseline: me });
   for (const page of pages) {
     const cursor = cursors.get(page);
-    if (cursor) rows.push({ what: `GET /api/notifications page ${page} (cursor)`, result: await sequential(`${first}&cursor=${encodeURIComponent(cursor)}`, tokens.reader), baseline: me });
+    if (cursor)
+      rows.push({
+        what: `GET /api/notifications page ${page} (cursor)`,
+        result: await sequential(`${first}&cursor=${encodeURIComponent(cursor)}`, tokens.reader),
+        baseline: me,
+      });
   }
   // Marking read: each request a different notification (from the first pages), so every one writes.
-  const ids = (await call<NotificationPage>('GET', '/api/notifications?limit=50', tokens.reader)).body.notifications.map((n) => n._id);
+  const ids = (await call<NotificationPage>('GET', '/api/notifications?limit=50', tokens.reader)).body.notifications.map(
+    (n) => n._id,
+  );
   const marks: number[] = [];
   for (const id of ids) marks.push((await call('PUT', `/api/notifications/${id}/read`, tokens.reader)).ms);
   rows.push({ what: 'PUT /api/notifications/{id}/read', result: stats(marks), baseline: me });
-  table(`notifications on ${catalogue.label}: one member with ${count(NOTIFICATIONS)} (${count(page1.body.unreadCount)} unread), ${NOTIFICATIONS_PER_PAGE} a page, sequential requests after 10 warm-ups`, rows);
+  table(
+    `notifications on ${catalogue.label}: one member with ${count(NOTIFICATIONS)} (${count(page1.body.unreadCount)} unread), ${NOTIFICATIONS_PER_PAGE} a page, sequential requests after 10 warm-ups`,
+    rows,
+  );
   const worst = rows.slice(1).reduce((a, b) => (b.result.p95 > a.result.p95 ? b : a));
-  note({ section: 'notif', measure: `list page 1 p50 / p95 (${catalogue.engine})`, result: `${fixed(first1.p50)} / ${fixed(first1.p95)} ms`, target: '', ok: null });
-  note({ section: 'notif', measure: `worst p95 (${catalogue.engine}: ${worst.what.replace('GET /api/notifications ', '')})`, result: `${fixed(worst.result.p95)} ms`, target: '', ok: null });
+  note({
+    section: 'notif',
+    measure: `list page 1 p50 / p95 (${catalogue.engine})`,
+    result: `${fixed(first1.p50)} / ${fixed(first1.p95)} ms`,
+    target: '',
+    ok: null,
+  });
+  note({
+    section: 'notif',
+    measure: `worst p95 (${catalogue.engine}: ${worst.what.replace('GET /api/notifications ', '')})`,
+    result: `${fixed(worst.result.p95)} ms`,
+    target: '',
+    ok: null,
+  });
 }
 
 async function sectionFeed(catalogue: Catalogue, prepared: Prepared, tokens: Tokens, me: Latency) {
   const first = `/api/feed/following?limit=${FEED_PER_PAGE}`;
   const pages = [10, 100, 1000];
-  const cursors = await walkCursors(first, tokens.fan, pages, (body) => (body as { pagination: { nextCursor: string | null } }).pagination.nextCursor);
+  const cursors = await walkCursors(
+    first,
+    tokens.fan,
+    pages,
+    (body) => (body as { pagination: { nextCursor: string | null } }).pagination.nextCursor,
+  );
   const rows: { what: string; result: Latency; baseline?: Latency }[] = [{ what: 'GET /api/auth/me (baseline)', result: me }];
   rows.push({ what: 'GET /api/feed/following page 1', result: await sequential(first, tokens.fan), baseline: me });
-  rows.push({ what: 'GET /api/feed/following page 2 (page=2)', result: await sequential(`${first}&page=2`, tokens.fan), baseline: me });
+  rows.push({
+    what: 'GET /api/feed/following page 2 (page=2)',
+    result: await sequential(`${first}&page=2`, tokens.fan),
+    baseline: me,
+  });
   for (const page of pages) {
     const cursor = cursors.get(page);
     rows.push(
       cursor
-        ? { what: `GET /api/feed/following page ${page} (cursor)`, result: await sequential(`${first}&cursor=${encodeURIComponent(cursor)}`, tokens.fan), baseline: me }
+        ? {
+            what: `GET /api/feed/following page ${page} (cursor)`,
+            result: await sequential(`${first}&cursor=${encodeURIComponent(cursor)}`, tokens.fan),
+            baseline: me,
+          }
         : { what: `page ${page}: past the end`, result: { p50: 0, p95: 0, n: 0 } },
     );
   }
-  table(`following feed on ${catalogue.label}: a member following ${count(prepared.creators)} creators (${count(prepared.fanVideos)} public videos), ${FEED_PER_PAGE} a page`, rows.filter((r) => r.result.n > 0));
+  table(
+    `following feed on ${catalogue.label}: a member following ${count(prepared.creators)} creators (${count(prepared.fanVideos)} public videos), ${FEED_PER_PAGE} a page`,
+    rows.filter((r) => r.result.n > 0),
+  );
   const measured = rows.slice(1).filter((r) => r.result.n > 0);
   const worst = measured.reduce((a, b) => (b.result.p95 > a.result.p95 ? b : a));
   const target = catalogue.engine === 'PostgreSQL' && catalogue.size >= 1_000_000;
@@ -446,7 +562,12 @@ async function benchCatalogue(catalogue: Catalogue) {
     const users = Math.max(1000, 2 * CREATORS);
     progress(`seeding ${count(catalogue.size)} videos by ${count(users)} members on ${catalogue.engine}…`);
     // The seeder opens the database itself (one process at a time for PGlite): before the server.
-    const seedMs = await seedCatalogue(catalogue.size, { ...env, NODE_ENV: 'development' }, ['--users', String(users), '--media', '0']);
+    const seedMs = await seedCatalogue(catalogue.size, { ...env, NODE_ENV: 'development' }, [
+      '--users',
+      String(users),
+      '--media',
+      '0',
+    ]);
     const prepared = await prepare(catalogue);
     say(
       `\n${catalogue.label}: seeded in ${secs(seedMs)} (${count(users)} owners); bench rows (${MEMBERS + 2} members, ${count(prepared.creators)} follows, ` +
@@ -470,8 +591,8 @@ async function benchCatalogue(catalogue: Catalogue) {
     if (server) await stopServerProcess(server);
     rmSync(catalogue.dataDir, { recursive: true, force: true });
     if (catalogue.database && !KEEP_DATABASES) {
-      await withPostgres(PG_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${catalogue.database} WITH (FORCE)`)).catch((error: unknown) =>
-        progress(`could not drop ${catalogue.database}: ${String(error)}`),
+      await withPostgres(PG_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${catalogue.database} WITH (FORCE)`)).catch(
+        (error: unknown) => progress(`could not drop ${catalogue.database}: ${String(error)}`),
       );
     }
   }
@@ -483,10 +604,24 @@ function catalogues(): Catalogue[] {
     const database = `chrysalis_benchc_${size}`;
     const url = new URL(PG_URL);
     url.pathname = `/${database}`;
-    list.push({ engine: 'PostgreSQL', size, database, databaseUrl: url.toString(), dataDir: path.join(scratch, `pg-${size}`), label: `${count(size)} videos on PostgreSQL` });
+    list.push({
+      engine: 'PostgreSQL',
+      size,
+      database,
+      databaseUrl: url.toString(),
+      dataDir: path.join(scratch, `pg-${size}`),
+      label: `${count(size)} videos on PostgreSQL`,
+    });
   }
   for (const size of PGLITE_SIZES) {
-    list.push({ engine: 'PGlite', size, database: null, databaseUrl: '', dataDir: path.join(scratch, `pglite-${size}`), label: `${count(size)} videos on PGlite` });
+    list.push({
+      engine: 'PGlite',
+      size,
+      database: null,
+      databaseUrl: '',
+      dataDir: path.join(scratch, `pglite-${size}`),
+      label: `${count(size)} videos on PGlite`,
+    });
   }
   return list;
 }
@@ -496,20 +631,29 @@ async function main() {
   try {
     const unknown = [...ONLY].filter((name) => !(SECTIONS as readonly string[]).includes(name));
     if (unknown.length) throw new Error(`BENCH_ONLY: unknown section ${unknown.join(', ')} (use ${SECTIONS.join(',')})`);
-    if (!SIZES.length && !PGLITE_SIZES.length) throw new Error('BENCH_SIZES or BENCH_PGLITE_SIZES must list catalogue sizes, e.g. 1000000');
-    if (!(MEMBERS >= 1 && LIKE_VIDEOS >= 1 && NOTIFICATIONS >= 1 && CREATORS >= 1)) throw new Error('BENCH_MEMBERS, BENCH_LIKE_VIDEOS, BENCH_NOTIFICATIONS and BENCH_CREATORS must be 1 or more');
+    if (!SIZES.length && !PGLITE_SIZES.length)
+      throw new Error('BENCH_SIZES or BENCH_PGLITE_SIZES must list catalogue sizes, e.g. 1000000');
+    if (!(MEMBERS >= 1 && LIKE_VIDEOS >= 1 && NOTIFICATIONS >= 1 && CREATORS >= 1))
+      throw new Error('BENCH_MEMBERS, BENCH_LIKE_VIDEOS, BENCH_NOTIFICATIONS and BENCH_CREATORS must be 1 or more');
     // Each server start adds signal listeners (scripts/lib/server-process.ts).
     process.setMaxListeners(32);
     buildIfNeeded(baseEnv());
     say(
-      `bench:community — Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')} at start, ` +
-        `sections: ${SECTIONS.filter((s) => ONLY.has(s)).join(', ')}`,
+      `bench:community — Node ${process.version}, ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')} at start, ` + `sections: ${SECTIONS.filter((s) => ONLY.has(s)).join(', ')}`,
     );
     for (const catalogue of catalogues()) await benchCatalogue(catalogue);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  say(`\nsummary (${secs(performance.now() - started)} in all; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')} at the end)`);
+  say(
+    `\nsummary (${secs(performance.now() - started)} in all; load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} at the end)`,
+  );
   summary.print(say, 8);
 }
 

@@ -52,12 +52,21 @@ async function main() {
     }, 10);
     const started = performance.now();
     const target = path.join(dir, 'export.zip');
-    await writeZip(target, { buffers: [{ path: 'README.txt', data: Buffer.from('bench\n') }], stored }, storage, new AbortController().signal);
+    await writeZip(
+      target,
+      { buffers: [{ path: 'README.txt', data: Buffer.from('bench\n') }], stored },
+      storage,
+      new AbortController().signal,
+    );
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const size = (await stat(target)).size;
-    console.log(`originals: ${files} × ${mb} MiB = ${files * mb} MiB; ZIP ${(size / MiB).toFixed(1)} MiB in ${seconds.toFixed(1)} s`);
-    console.log(`RSS before: ${(baseline / MiB).toFixed(1)} MiB, peak while writing: ${(peak / MiB).toFixed(1)} MiB, growth: ${((peak - baseline) / MiB).toFixed(1)} MiB`);
+    console.log(
+      `originals: ${files} × ${mb} MiB = ${files * mb} MiB; ZIP ${(size / MiB).toFixed(1)} MiB in ${seconds.toFixed(1)} s`,
+    );
+    console.log(
+      `RSS before: ${(baseline / MiB).toFixed(1)} MiB, peak while writing: ${(peak / MiB).toFixed(1)} MiB, growth: ${((peak - baseline) / MiB).toFixed(1)} MiB`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

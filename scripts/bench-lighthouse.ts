@@ -68,7 +68,14 @@ const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const REFERENCE_PAGES = (process.env.BENCH_LIGHTHOUSE_REFERENCE ?? '/privacy-policy').split(',').filter(Boolean);
 const REPORT_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const CHROME_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 const DEMO_CLIPS = 12;
 const DEMO_TIMEOUT_MS = Number(process.env.BENCH_DEMO_TIMEOUT_MS ?? 480_000);
 const METRICS_PORT = PORT + 1;
@@ -90,7 +97,13 @@ const METRICS = [
   { id: 'speed-index', label: 'SI', unit: 'ms' },
 ] as const;
 /** The targets of issue 14: scores ×100, metrics in ms (CLS unitless). */
-const TARGETS: { name: string; value: (m: PageMedians) => number; ok: (v: number) => boolean; show: (v: number) => string; goal: string }[] = [
+const TARGETS: {
+  name: string;
+  value: (m: PageMedians) => number;
+  ok: (v: number) => boolean;
+  show: (v: number) => string;
+  goal: string;
+}[] = [
   { name: 'performance', value: (m) => m.scores.performance, ok: (v) => v >= 95, show: String, goal: '≥ 95' },
   { name: 'accessibility', value: (m) => m.scores.accessibility, ok: (v) => v === 100, show: String, goal: '100' },
   { name: 'best practices', value: (m) => m.scores['best-practices'], ok: (v) => v === 100, show: String, goal: '100' },
@@ -129,7 +142,9 @@ async function dueJobWaiting(): Promise<boolean> {
   const text = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
   return text
     .split('\n')
-    .some((line) => line.startsWith('chrysalis_jobs_oldest_queued_seconds{') && Number(line.slice(line.lastIndexOf(' ') + 1)) > 0);
+    .some(
+      (line) => line.startsWith('chrysalis_jobs_oldest_queued_seconds{') && Number(line.slice(line.lastIndexOf(' ') + 1)) > 0,
+    );
 }
 
 /** ffmpeg or ffprobe at work under the server. */
@@ -154,7 +169,9 @@ async function audit(url: string, chromePort: number, run: number, name?: string
   const reportName = name ?? reportNameOf(new URL(url).pathname);
   const reportPath = REPORT_DIR ? path.join(REPORT_DIR, `${reportName}-${run}.json`) : undefined;
   const args = JSON.stringify({ url, chromePort, storageKey: STORAGE_KEYS.ageConfirmed, reportPath });
-  const { stdout } = await execFileAsync(process.execPath, ['scripts/lib/lighthouse-audit.mjs', args], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await execFileAsync(process.execPath, ['scripts/lib/lighthouse-audit.mjs', args], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const result = JSON.parse(stdout) as {
     scores: PageMedians['scores'];
     metrics: Record<(typeof METRICS)[number]['id'], number>;
@@ -172,11 +189,15 @@ async function audit(url: string, chromePort: number, run: number, name?: string
 /** The runtime floor app served by `next start`, audited like the site's pages. */
 async function measureFloor(chromePort: number): Promise<PageMedians> {
   const { dir } = floorApp();
-  const floor = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'next'), ['start', '-p', String(FLOOR_PORT), '-H', '127.0.0.1'], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
-  });
+  const floor = spawn(
+    path.join(process.cwd(), 'node_modules', '.bin', 'next'),
+    ['start', '-p', String(FLOOR_PORT), '-H', '127.0.0.1'],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    },
+  );
   try {
     const origin = `http://127.0.0.1:${FLOOR_PORT}`;
     await waitForServer(`${origin}/`);
@@ -194,7 +215,9 @@ async function measureFloor(chromePort: number): Promise<PageMedians> {
 function medians(runs: PageMedians[]): PageMedians {
   return {
     scores: Object.fromEntries(CATEGORIES.map((id) => [id, median(runs.map((r) => r.scores[id]))])) as PageMedians['scores'],
-    metrics: Object.fromEntries(METRICS.map((m) => [m.label, median(runs.map((r) => r.metrics[m.label]))])) as PageMedians['metrics'],
+    metrics: Object.fromEntries(
+      METRICS.map((m) => [m.label, median(runs.map((r) => r.metrics[m.label]))]),
+    ) as PageMedians['metrics'],
     benchmarkIndex: median(runs.map((r) => r.benchmarkIndex)),
   };
 }
@@ -207,7 +230,9 @@ const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
  * had (at least half the bytes of that page's largest figure) and of those where they had not.
  */
 function printScriptsBeforePaint(pages: [string, Run[]][]) {
-  console.log("\nLCP of each run, and the scripts loaded before the page's largest paint (Lighthouse counts their download in LCP):");
+  console.log(
+    "\nLCP of each run, and the scripts loaded before the page's largest paint (Lighthouse counts their download in LCP):",
+  );
   const before: number[] = [];
   const after: number[] = [];
   for (const [pathname, runs] of pages) {
@@ -219,7 +244,8 @@ function printScriptsBeforePaint(pages: [string, Run[]][]) {
     });
     console.log(`  ${pathname.padEnd(26)}${cells.join(' · ')}`);
   }
-  const show = (values: number[]) => (values.length > 0 ? `median LCP ${(median(values) / 1000).toFixed(2)} s in ${values.length} run(s)` : 'no runs');
+  const show = (values: number[]) =>
+    values.length > 0 ? `median LCP ${(median(values) / 1000).toFixed(2)} s in ${values.length} run(s)` : 'no runs';
   console.log(`  scripts loaded before the paint: ${show(before)}; not loaded: ${show(after)}`);
 }
 
@@ -227,7 +253,15 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-bench-lh-'));
   // The demo content is seeded on an empty embedded database only: no DATABASE_URL.
   const { DATABASE_URL: _notUsed, ...inherited } = process.env;
-  const env: NodeJS.ProcessEnv = { ...inherited, PORT: String(PORT), SITE_URL: ORIGIN, DATA_DIR: dataDir, NODE_ENV: 'production', SEED_DEMO: '1', METRICS_PORT: String(METRICS_PORT) };
+  const env: NodeJS.ProcessEnv = {
+    ...inherited,
+    PORT: String(PORT),
+    SITE_URL: ORIGIN,
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    SEED_DEMO: '1',
+    METRICS_PORT: String(METRICS_PORT),
+  };
   if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
   buildIfNeeded(env);
 
@@ -260,11 +294,24 @@ async function main() {
     };
     for (const pathname of pages) await measure(pathname, ORIGIN, pathname);
     if (SCRIPT_FREE) {
-      const proxies = [await startPageProxy(ORIGIN, PROXY_PORT), await startPageProxy(ORIGIN, SCRIPT_FREE_PORT, withoutFrameworkScripts)];
+      const proxies = [
+        await startPageProxy(ORIGIN, PROXY_PORT),
+        await startPageProxy(ORIGIN, SCRIPT_FREE_PORT, withoutFrameworkScripts),
+      ];
       try {
         for (const pathname of targetPages) {
-          await measure(`${pathname}${PROXY_SUFFIX}`, `http://127.0.0.1:${PROXY_PORT}`, pathname, `${reportNameOf(pathname)}-via-the-proxy`);
-          await measure(`${pathname}${SCRIPT_FREE_SUFFIX}`, `http://127.0.0.1:${SCRIPT_FREE_PORT}`, pathname, `${reportNameOf(pathname)}-without-scripts`);
+          await measure(
+            `${pathname}${PROXY_SUFFIX}`,
+            `http://127.0.0.1:${PROXY_PORT}`,
+            pathname,
+            `${reportNameOf(pathname)}-via-the-proxy`,
+          );
+          await measure(
+            `${pathname}${SCRIPT_FREE_SUFFIX}`,
+            `http://127.0.0.1:${SCRIPT_FREE_PORT}`,
+            pathname,
+            `${reportNameOf(pathname)}-without-scripts`,
+          );
         }
       } finally {
         for (const proxy of proxies) proxy.close();
@@ -272,8 +319,13 @@ async function main() {
     }
     results.set(FLOOR_LABEL, await measureFloor(chrome.port));
 
-    const load = os.loadavg().map((n) => n.toFixed(2)).join(' ');
-    console.log(`\nbench:lighthouse — lighthouse 12 mobile (simulated throttling), median of ${RUNS} runs, ${os.cpus().length} cores, load ${load}`);
+    const load = os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ');
+    console.log(
+      `\nbench:lighthouse — lighthouse 12 mobile (simulated throttling), median of ${RUNS} runs, ${os.cpus().length} cores, load ${load}`,
+    );
     console.log(`${'page'.padEnd(LABEL_WIDTH)}perf  a11y  bp   seo    LCP ms   TBT ms    CLS     FCP ms    SI ms  bench index`);
     for (const [pathname, m] of results) {
       const reference = targetPages.includes(pathname) ? '' : '  (reference)';
@@ -291,7 +343,9 @@ async function main() {
         const value = target.value(m);
         const ok = target.ok(value);
         allMet &&= ok;
-        console.log(`${ok ? 'met    ' : 'NOT MET'}  ${pathname.padEnd(26)}${target.name.padEnd(16)}${target.show(value).padEnd(10)}(target ${target.goal})`);
+        console.log(
+          `${ok ? 'met    ' : 'NOT MET'}  ${pathname.padEnd(26)}${target.name.padEnd(16)}${target.show(value).padEnd(10)}(target ${target.goal})`,
+        );
       }
     }
     if (SCRIPT_FREE) {

@@ -51,7 +51,10 @@ const SEED_VIDEOS = 36;
 const twinOf = (html: string) => `/__bench-${html.replace(/\W+/g, '-')}`;
 /** A browser's Accept-Encoding by default; BENCH_ACCEPT_ENCODING= (empty) measures uncompressed transfers. */
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'br, gzip, deflate';
-const HEADERS: Record<string, string> = { accept: 'text/html,application/xhtml+xml', ...(ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {}) };
+const HEADERS: Record<string, string> = {
+  accept: 'text/html,application/xhtml+xml',
+  ...(ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {}),
+};
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -103,7 +106,10 @@ async function main() {
     const videoPath = await firstVideoPath(ORIGIN);
     if (!videoPath) throw new Error('home links to no video: did seeding fail?');
     const pages = PAGES.map((page) => (page.path === '/video/:id' ? { ...page, path: videoPath } : page));
-    await writeStaticTwins(ORIGIN, pages.map((page) => ({ path: page.path, twin: twinOf(page.html) })));
+    await writeStaticTwins(
+      ORIGIN,
+      pages.map((page) => ({ path: page.path, twin: twinOf(page.html) })),
+    );
     // Next lists public/ once at start: restart so it serves the twins.
     await stopServerProcess(server);
     server = startServerProcess(env, ['ignore', 'ignore', 'inherit']);
@@ -113,7 +119,12 @@ async function main() {
       for (const pathname of [twinOf(page.html), page.path]) await warm(`${ORIGIN}${pathname}`);
     }
     // The pages are in the page cache now: the bare server gets the very answers a visitor gets.
-    await capturePages(ORIGIN, pages.map((page) => page.path), HEADERS, captures);
+    await capturePages(
+      ORIGIN,
+      pages.map((page) => page.path),
+      HEADERS,
+      captures,
+    );
     bare = await startBareServer(captures);
     // Its own DATA_DIR: the embedded database is one process's.
     inApp = await startBareServer(captures, { env: { ...env, DATA_DIR: `${env.DATA_DIR}-in-app` } });
@@ -138,7 +149,12 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const page of pages) {
         const urls = targets(page);
-        const [own, twin, node, nodeInApp] = [await measure(urls.page), await measure(urls.twin), await measure(urls.bare), await measure(urls.inApp)];
+        const [own, twin, node, nodeInApp] = [
+          await measure(urls.page),
+          await measure(urls.twin),
+          await measure(urls.bare),
+          await measure(urls.inApp),
+        ];
         record(urls.page, own);
         record(urls.twin, twin);
         record(urls.bare, node);
@@ -158,21 +174,34 @@ async function main() {
     console.log(
       `\nbench:pages — ${ROUNDS} rounds × ${DURATION_S} s, ${CONNECTIONS} connections, accept-encoding: ${ACCEPT_ENCODING || 'none'}, Node ${process.version}, ${os.cpus().length} cores`,
     );
-    console.log('page                      page req/s p99 ms │ static req/s p99 ms  ratio │ bare Node req/s p99 ms  ratio │ in app req/s p99 ms  ratio  ceiling');
+    console.log(
+      'page                      page req/s p99 ms │ static req/s p99 ms  ratio │ bare Node req/s p99 ms  ratio │ in app req/s p99 ms  ratio  ceiling',
+    );
     let worstStatic = Infinity;
     let worstBare = Infinity;
     let worstInApp = Infinity;
     let worstCeiling = Infinity;
     for (const page of pages) {
       const urls = targets(page);
-      const [own, twin, node, nodeInApp] = [samples.get(urls.page)!, samples.get(urls.twin)!, samples.get(urls.bare)!, samples.get(urls.inApp)!];
+      const [own, twin, node, nodeInApp] = [
+        samples.get(urls.page)!,
+        samples.get(urls.twin)!,
+        samples.get(urls.bare)!,
+        samples.get(urls.inApp)!,
+      ];
       const ratios = roundRatios.get(page.path)!;
-      const [staticRatio, bareRatio, inAppRatio, ceiling] = [median(ratios.twin), median(ratios.bare), median(ratios.inApp), median(ratios.ceiling)];
+      const [staticRatio, bareRatio, inAppRatio, ceiling] = [
+        median(ratios.twin),
+        median(ratios.bare),
+        median(ratios.inApp),
+        median(ratios.ceiling),
+      ];
       worstStatic = Math.min(worstStatic, staticRatio);
       worstBare = Math.min(worstBare, bareRatio);
       worstInApp = Math.min(worstInApp, inAppRatio);
       worstCeiling = Math.min(worstCeiling, ceiling);
-      const cells = (entry: { rps: number[]; p99: number[] }, width: number) => `${median(entry.rps).toFixed(0).padStart(width)}${median(entry.p99).toFixed(2).padStart(7)}`;
+      const cells = (entry: { rps: number[]; p99: number[] }, width: number) =>
+        `${median(entry.rps).toFixed(0).padStart(width)}${median(entry.p99).toFixed(2).padStart(7)}`;
       const ratio = (value: number) => value.toFixed(2).padStart(7);
       console.log(
         `${page.path.padEnd(22)}${cells(own, 14)} │${cells(twin, 13)}${ratio(staticRatio)} │${cells(node, 16)}${ratio(bareRatio)} │${cells(nodeInApp, 13)}${ratio(inAppRatio)}${ratio(ceiling).padStart(9)}`,
@@ -180,9 +209,18 @@ async function main() {
     }
     console.log(`lowest throughput ratio vs the static twin: ${worstStatic.toFixed(2)} (target ≥ 0.80)`);
     console.log(`lowest throughput ratio vs bare Node: ${worstBare.toFixed(2)} (target ≥ 0.80)`);
-    console.log(`lowest throughput ratio vs bare Node in the app's process: ${worstInApp.toFixed(2)} (what the page cache's own work leaves)`);
-    console.log(`lowest ceiling, bare Node in the app's process vs bare Node: ${worstCeiling.toFixed(2)} (the most any in-process cache can reach)`);
-    console.log(`load average: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')}`);
+    console.log(
+      `lowest throughput ratio vs bare Node in the app's process: ${worstInApp.toFixed(2)} (what the page cache's own work leaves)`,
+    );
+    console.log(
+      `lowest ceiling, bare Node in the app's process vs bare Node: ${worstCeiling.toFixed(2)} (the most any in-process cache can reach)`,
+    );
+    console.log(
+      `load average: ${os
+        .loadavg()
+        .map((load) => load.toFixed(2))
+        .join(', ')}`,
+    );
     console.log(`\nfirst-load JS (gzip, module scripts):\n${(await firstLoadReport(ORIGIN)).join('\n')}`);
   } finally {
     if (bare) await stopServerProcess(bare.process);

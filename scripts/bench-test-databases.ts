@@ -52,7 +52,8 @@ async function main() {
     const times = { fresh: [] as number[], template: [] as number[] };
     for (let run = 0; run < RUNS; run += 1) {
       // Alternating, so a change in the machine's load falls on both.
-      for (const way of run % 2 ? (['template', 'fresh'] as const) : (['fresh', 'template'] as const)) times[way].push(await timeOne(engine, way));
+      for (const way of run % 2 ? (['template', 'fresh'] as const) : (['fresh', 'template'] as const))
+        times[way].push(await timeOne(engine, way));
     }
     const show = (values: number[]) => values.map((ms) => (ms / 1000).toFixed(1)).join(' ');
     console.log(

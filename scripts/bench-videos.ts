@@ -69,8 +69,17 @@ const PLAIN_PORT = PORT + 9;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const SECTIONS = ['upload', 'playable', 'lists', 'pages'] as const;
 type Section = (typeof SECTIONS)[number];
-const ONLY = new Set((process.env.BENCH_ONLY || SECTIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
-const sizesOf = (value: string) => value.split(',').map((s) => Number(s.replace(/[_\s]/g, ''))).filter((n) => Number.isInteger(n) && n > 0);
+const ONLY = new Set(
+  (process.env.BENCH_ONLY || SECTIONS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+const sizesOf = (value: string) =>
+  value
+    .split(',')
+    .map((s) => Number(s.replace(/[_\s]/g, '')))
+    .filter((n) => Number.isInteger(n) && n > 0);
 const SIZES = sizesOf(process.env.BENCH_SIZES ?? '100000,1000000');
 const PGLITE_SIZES = sizesOf(process.env.BENCH_PGLITE_SIZES ?? '100000').filter((size) => SIZES.includes(size));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -98,7 +107,11 @@ const SEARCHES = [
   { label: 'rare', q: 'tango' },
   { label: '3 words', q: 'velvet heels tips' },
 ];
-const ADMIN = { ADMIN_USERNAME: 'bench_admin', ADMIN_EMAIL: 'bench-admin@example.org', ADMIN_PASSWORD: `bench-${randomBytes(12).toString('hex')}` };
+const ADMIN = {
+  ADMIN_USERNAME: 'bench_admin',
+  ADMIN_EMAIL: 'bench-admin@example.org',
+  ADMIN_PASSWORD: `bench-${randomBytes(12).toString('hex')}`,
+};
 const BROWSER_HEADERS = { accept: 'text/html,application/xhtml+xml', 'accept-encoding': 'br, gzip, deflate' };
 
 // ---------------------------------------------------------------------------------------------- reporting
@@ -158,16 +171,27 @@ const REFRESH_JOB = 'refresh-search-rankings';
 async function waitForRankingRefresh(env: NodeJS.ProcessEnv, databaseUrl: string): Promise<number> {
   const started = performance.now();
   const worker = databaseUrl
-    ? spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/worker.ts'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, WORKER_JOB_TYPES: REFRESH_JOB } })
+    ? spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/worker.ts'], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...env, WORKER_JOB_TYPES: REFRESH_JOB },
+      })
     : null;
   try {
     for (;;) {
       const done = databaseUrl
-        ? await withPostgres(databaseUrl, async (client) => (await client.query(`SELECT 1 FROM jobs WHERE type = '${REFRESH_JOB}' AND status = 'done' LIMIT 1`)).rowCount! > 0)
-        : (await (await fetch(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()).includes(`chrysalis_job_duration_seconds_count{type="${REFRESH_JOB}"`);
+        ? await withPostgres(
+            databaseUrl,
+            async (client) =>
+              (await client.query(`SELECT 1 FROM jobs WHERE type = '${REFRESH_JOB}' AND status = 'done' LIMIT 1`)).rowCount! > 0,
+          )
+        : (await (await fetch(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()).includes(
+            `chrysalis_job_duration_seconds_count{type="${REFRESH_JOB}"`,
+          );
       if (done) return performance.now() - started;
-      if (worker && worker.exitCode !== null) throw new Error(`npm run worker exited (${worker.exitCode}) before the search-ranking refresh finished`);
-      if (performance.now() - started > 10 * 60_000) throw new Error('the search-ranking refresh did not finish within 10 minutes');
+      if (worker && worker.exitCode !== null)
+        throw new Error(`npm run worker exited (${worker.exitCode}) before the search-ranking refresh finished`);
+      if (performance.now() - started > 10 * 60_000)
+        throw new Error('the search-ranking refresh did not finish within 10 minutes');
       await sleep(250);
     }
   } finally {
@@ -205,7 +229,8 @@ function uploadFile(port: number, file: string, fields: Record<string, string>, 
   const head = Buffer.from(
     Object.entries(fields)
       .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="${path.basename(file)}"\r\nContent-Type: ${type}\r\n\r\n`,
+      .join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="${path.basename(file)}"\r\nContent-Type: ${type}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const length = head.length + statSync(file).size + tail.length;
@@ -218,7 +243,11 @@ function uploadFile(port: number, file: string, fields: Record<string, string>, 
         port,
         path: '/api/videos/upload',
         method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': length,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -226,7 +255,13 @@ function uploadFile(port: number, file: string, fields: Record<string, string>, 
         res.on('error', reject);
         res.on('end', () => {
           const at = performance.now();
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: at - started, at, tailMs: at - sentAt });
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ms: at - started,
+            at,
+            tailMs: at - sentAt,
+          });
         });
       },
     );
@@ -261,7 +296,13 @@ async function getOwnVideo(streamVideoId: string, token: string): Promise<OwnVid
 }
 
 /** Polls until the test passes; returns performance.now() when the answer that passed arrived. */
-async function pollUntil(streamVideoId: string, token: string, everyMs: number, test: (video: OwnVideo) => boolean, timeoutMs = 30 * 60_000): Promise<number> {
+async function pollUntil(
+  streamVideoId: string,
+  token: string,
+  everyMs: number,
+  test: (video: OwnVideo) => boolean,
+  timeoutMs = 30 * 60_000,
+): Promise<number> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     const asked = performance.now();
@@ -294,7 +335,21 @@ async function makeFile(target: string, args: (out: string) => string[]) {
 async function tinyClip(): Promise<string> {
   const file = path.join(scratch, 'tiny.mp4');
   if (!existsSync(file)) {
-    await makeFile(file, (out) => ['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30', '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out]);
+    await makeFile(file, (out) => [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=30',
+      '-t',
+      '1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ]);
   }
   return file;
 }
@@ -313,7 +368,10 @@ async function startPlainServer(dir: string): Promise<ChildProcess> {
         () => { res.writeHead(201, { 'content-type': 'application/json' }); res.end('{}'); },
         (error) => { res.writeHead(500); res.end(String(error)); });
     }).listen(Number(process.env.PLAIN_PORT), '127.0.0.1', () => console.log('ready'));`;
-  const child = spawn(process.execPath, ['-e', source], { env: { ...process.env, PLAIN_DIR: dir, PLAIN_PORT: String(PLAIN_PORT) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', source], {
+    env: { ...process.env, PLAIN_DIR: dir, PLAIN_PORT: String(PLAIN_PORT) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`plain server exited (${code})`)));
@@ -351,7 +409,10 @@ function sampleRss(pids: number[]) {
  */
 const TUS_CHUNKS = (process.env.BENCH_TUS_CHUNKS ?? '64,whole,8').split(',').map((value) => {
   const label = value.trim();
-  return { label: label === 'whole' ? 'tus, one PATCH' : `tus, ${label} MiB PATCHes`, bytes: label === 'whole' ? Number.POSITIVE_INFINITY : Number(label) * 1024 * 1024 };
+  return {
+    label: label === 'whole' ? 'tus, one PATCH' : `tus, ${label} MiB PATCHes`,
+    bytes: label === 'whole' ? Number.POSITIVE_INFINITY : Number(label) * 1024 * 1024,
+  };
 });
 
 interface UploadRun {
@@ -369,10 +430,26 @@ async function sectionUpload() {
   mkdirSync(plainDir, { recursive: true });
   progress(`making a ${BIG_FRAMES}-frame raw 1080p video…`);
   const made = performance.now();
-  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-frames:v', String(BIG_FRAMES), '-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-f', 'matroska', big]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1920x1080:rate=30',
+    '-frames:v',
+    String(BIG_FRAMES),
+    '-c:v',
+    'rawvideo',
+    '-pix_fmt',
+    'yuv420p',
+    '-f',
+    'matroska',
+    big,
+  ]);
   const bytes = statSync(big).size;
   const probe = await probeVideo(big);
-  progress(`${mb(bytes)} in ${secs(performance.now() - made)}; ffprobe: ${probe.videoCodec} ${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(1)} s`);
+  progress(
+    `${mb(bytes)} in ${secs(performance.now() - made)}; ffprobe: ${probe.videoCodec} ${probe.width}x${probe.height}, ${probe.durationSeconds.toFixed(1)} s`,
+  );
   const tiny = await tinyClip();
 
   const ours: UploadRun[] = [];
@@ -418,7 +495,14 @@ async function sectionUpload() {
         const answer = await send(token);
         const samples = during.stop();
         const peak = Math.max(...samples);
-        runs.push({ mbps: bytes / 1e6 / (answer.ms / 1000), growth: peak - baseline, peak, base: baseline, tailMs: answer.tailMs, samples: samples.length });
+        runs.push({
+          mbps: bytes / 1e6 / (answer.ms / 1000),
+          growth: peak - baseline,
+          peak,
+          base: baseline,
+          tailMs: answer.tailMs,
+          samples: samples.length,
+        });
         progress(`${label}: ${runs.at(-1)!.mbps.toFixed(0)} MB/s, RSS ${mb(baseline)} → peak ${mb(peak)} (pid ${server.pid})`);
         await after?.(token);
       } finally {
@@ -436,7 +520,12 @@ async function sectionUpload() {
         (token) => uploadVideo(big, token, `Big raw upload ${round}`),
       );
     const warmUpTus = async (file: string, token: string) => {
-      const result = await tusUpload({ port: PORT, token, endpoint: '/api/videos/uploads' }, file, { title: 'Warm-up clip', category: 'Sissy' }, Number.POSITIVE_INFINITY);
+      const result = await tusUpload(
+        { port: PORT, token, endpoint: '/api/videos/uploads' },
+        file,
+        { title: 'Warm-up clip', category: 'Sissy' },
+        Number.POSITIVE_INFINITY,
+      );
       if (result.status !== 200) throw new Error(`tus warm-up answered ${result.status}: ${result.body.slice(0, 300)}`);
       return (JSON.parse(result.body) as { video: { streamVideoId: string } }).video.streamVideoId;
     };
@@ -447,23 +536,41 @@ async function sectionUpload() {
         tus.get(chunk.label)!,
         warmUpTus,
         async (token) => {
-          const result = await tusUpload({ port: PORT, token, endpoint: '/api/videos/uploads' }, big, { title: `Big tus upload ${round}`, category: 'Sissy' }, chunk.bytes);
+          const result = await tusUpload(
+            { port: PORT, token, endpoint: '/api/videos/uploads' },
+            big,
+            { title: `Big tus upload ${round}`, category: 'Sissy' },
+            chunk.bytes,
+          );
           if (result.status !== 200) throw new Error(`tus upload answered ${result.status}: ${result.body.slice(0, 300)}`);
           return result;
         },
         // The page's chunk size, once a round: the same file, the connection cut at 50 %, resumed from HEAD's offset.
         withResume
           ? async (token) => {
-              const result = await tusUpload({ port: PORT, token, endpoint: '/api/videos/uploads' }, big, { title: `Resumed upload ${round}`, category: 'Sissy' }, chunk.bytes, 0.5);
-              if (result.status !== 200) throw new Error(`resumed tus upload answered ${result.status}: ${result.body.slice(0, 300)}`);
+              const result = await tusUpload(
+                { port: PORT, token, endpoint: '/api/videos/uploads' },
+                big,
+                { title: `Resumed upload ${round}`, category: 'Sissy' },
+                chunk.bytes,
+                0.5,
+              );
+              if (result.status !== 200)
+                throw new Error(`resumed tus upload answered ${result.status}: ${result.body.slice(0, 300)}`);
               resumes.push(result.sentBytes / bytes);
-              progress(`kill at 50 %, resume: ${mb(result.sentBytes)} sent for ${mb(bytes)} (${(result.sentBytes / bytes).toFixed(3)}×)`);
+              progress(
+                `kill at 50 %, resume: ${mb(result.sentBytes)} sent for ${mb(bytes)} (${(result.sentBytes / bytes).toFixed(3)}×)`,
+              );
             }
           : undefined,
       );
     for (let round = 1; round <= UPLOAD_ROUNDS; round += 1) {
       // Alternating order, so no variant always runs on a warmer (or busier) machine.
-      const steps = [measurePlain, () => multipart(round), ...TUS_CHUNKS.map((chunk, index) => () => resumable(round, chunk, index === 0))];
+      const steps = [
+        measurePlain,
+        () => multipart(round),
+        ...TUS_CHUNKS.map((chunk, index) => () => resumable(round, chunk, index === 0)),
+      ];
       for (const step of round % 2 ? steps : steps.reverse()) await step();
       progress(`upload round ${round}/${UPLOAD_ROUNDS} done`);
     }
@@ -474,8 +581,15 @@ async function sectionUpload() {
   }
 
   const plainMbps = median(plain);
-  say(`\na. upload of ${mb(bytes)} (${probe.width}x${probe.height} rawvideo in Matroska), ${UPLOAD_ROUNDS} rounds alternating with a plain Node server; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  say('round   variant                 MB/s   plain MB/s   answer after last byte   server + receiver RSS before → peak     growth');
+  say(
+    `\na. upload of ${mb(bytes)} (${probe.width}x${probe.height} rawvideo in Matroska), ${UPLOAD_ROUNDS} rounds alternating with a plain Node server; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  say(
+    'round   variant                 MB/s   plain MB/s   answer after last byte   server + receiver RSS before → peak     growth',
+  );
   const rows: [string, UploadRun[]][] = [['multipart POST', ours], ...[...tus.entries()]];
   for (const [label, runs] of rows) {
     runs.forEach((o, i) =>
@@ -487,19 +601,51 @@ async function sectionUpload() {
   }
   for (const [label, runs] of rows) {
     const mbps = median(runs.map((o) => o.mbps));
-    say(`median ${label}: ${mbps.toFixed(0)} MB/s, plain ${plainMbps.toFixed(0)} MB/s, ratio ${(mbps / plainMbps).toFixed(2)}; RSS growth median ${mb(median(runs.map((o) => o.growth)))}, max ${mb(Math.max(...runs.map((o) => o.growth)))}`);
+    say(
+      `median ${label}: ${mbps.toFixed(0)} MB/s, plain ${plainMbps.toFixed(0)} MB/s, ratio ${(mbps / plainMbps).toFixed(2)}; RSS growth median ${mb(median(runs.map((o) => o.growth)))}, max ${mb(Math.max(...runs.map((o) => o.growth)))}`,
+    );
   }
   const growth = median(ours.map((o) => o.growth));
   const oursMbps = median(ours.map((o) => o.mbps));
-  note({ section: 'upload', measure: 'peak RSS growth, 1 GiB upload (median)', result: mb(growth), target: '≤ 64 MiB', ok: growth <= 64 * 1024 * 1024 });
-  note({ section: 'upload', measure: 'throughput ours / plain copy', result: `${oursMbps.toFixed(0)} / ${plainMbps.toFixed(0)} MB/s = ${(oursMbps / plainMbps).toFixed(2)}`, target: '≥ 0.70', ok: oursMbps / plainMbps >= 0.7 });
+  note({
+    section: 'upload',
+    measure: 'peak RSS growth, 1 GiB upload (median)',
+    result: mb(growth),
+    target: '≤ 64 MiB',
+    ok: growth <= 64 * 1024 * 1024,
+  });
+  note({
+    section: 'upload',
+    measure: 'throughput ours / plain copy',
+    result: `${oursMbps.toFixed(0)} / ${plainMbps.toFixed(0)} MB/s = ${(oursMbps / plainMbps).toFixed(2)}`,
+    target: '≥ 0.70',
+    ok: oursMbps / plainMbps >= 0.7,
+  });
   const chosen = tus.get(TUS_CHUNKS[0]!.label)!;
   const tusGrowth = median(chosen.map((o) => o.growth));
   const tusMbps = median(chosen.map((o) => o.mbps));
-  note({ section: 'upload', measure: `${TUS_CHUNKS[0]!.label}: peak RSS growth, 1 GiB (median)`, result: mb(tusGrowth), target: '≤ 64 MiB', ok: tusGrowth <= 64 * 1024 * 1024 });
-  note({ section: 'upload', measure: `${TUS_CHUNKS[0]!.label}: throughput / plain copy`, result: `${tusMbps.toFixed(0)} / ${plainMbps.toFixed(0)} MB/s = ${(tusMbps / plainMbps).toFixed(2)}`, target: '≥ 0.90', ok: tusMbps / plainMbps >= 0.9 });
+  note({
+    section: 'upload',
+    measure: `${TUS_CHUNKS[0]!.label}: peak RSS growth, 1 GiB (median)`,
+    result: mb(tusGrowth),
+    target: '≤ 64 MiB',
+    ok: tusGrowth <= 64 * 1024 * 1024,
+  });
+  note({
+    section: 'upload',
+    measure: `${TUS_CHUNKS[0]!.label}: throughput / plain copy`,
+    result: `${tusMbps.toFixed(0)} / ${plainMbps.toFixed(0)} MB/s = ${(tusMbps / plainMbps).toFixed(2)}`,
+    target: '≥ 0.90',
+    ok: tusMbps / plainMbps >= 0.9,
+  });
   const resent = Math.max(...resumes);
-  note({ section: 'upload', measure: 'kill the connection at 50 %, resume: bytes sent / file size (worst)', result: `${resent.toFixed(3)}×`, target: '≤ 1.10×', ok: resent <= 1.1 });
+  note({
+    section: 'upload',
+    measure: 'kill the connection at 50 %, resume: bytes sent / file size (worst)',
+    result: `${resent.toFixed(3)}×`,
+    target: '≤ 1.10×',
+    ok: resent <= 1.1,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------- b. time to playable
@@ -508,8 +654,29 @@ async function sectionPlayable() {
   if (!existsSync(PLAYABLE_SOURCE)) {
     progress(`making ${PLAYABLE_SOURCE} (60 s 1080p30 H.264/AAC, once)…`);
     await makeFile(PLAYABLE_SOURCE, (out) => [
-      '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-      '-t', '60', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', out,
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1920x1080:rate=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-t',
+      '60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-movflags',
+      '+faststart',
+      out,
     ]);
   }
   const probe = await probeVideo(PLAYABLE_SOURCE);
@@ -546,7 +713,9 @@ async function sectionPlayable() {
         result = await ours(round);
       }
       rounds.push({ ...result, bare: bareMs });
-      progress(`playable round ${round}/${PLAYABLE_ROUNDS}: ready ${secs(result.ready)}, HLS ${secs(result.hls)} (ladder ${secs(result.ladder)}), bare ffmpeg ${secs(bareMs)}`);
+      progress(
+        `playable round ${round}/${PLAYABLE_ROUNDS}: ready ${secs(result.ready)}, HLS ${secs(result.hls)} (ladder ${secs(result.ladder)}), bare ffmpeg ${secs(bareMs)}`,
+      );
     }
   } finally {
     await stopServer(server);
@@ -555,12 +724,32 @@ async function sectionPlayable() {
   const ready = median(rounds.map((r) => r.ready));
   const ladder = median(rounds.map((r) => r.ladder));
   const bareMs = median(rounds.map((r) => r.bare));
-  say(`\nb. time to playable: ${probe.width}x${probe.height} ${probe.durationSeconds.toFixed(0)} s ${probe.videoCodec}/${probe.audioCodec}, ${PLAYABLE_ROUNDS} uploads to one server (polls every ${READY_POLL_MS} ms, then ${HLS_POLL_MS} ms)`);
+  say(
+    `\nb. time to playable: ${probe.width}x${probe.height} ${probe.durationSeconds.toFixed(0)} s ${probe.videoCodec}/${probe.audioCodec}, ${PLAYABLE_ROUNDS} uploads to one server (polls every ${READY_POLL_MS} ms, then ${HLS_POLL_MS} ms)`,
+  );
   say('round   ready after answer   HLS after answer   ladder (HLS − ready)   bare ffmpeg ladder');
-  rounds.forEach((r, i) => say(`${String(i + 1).padStart(5)}${secs(r.ready).padStart(21)}${secs(r.hls).padStart(19)}${secs(r.ladder).padStart(23)}${secs(r.bare).padStart(21)}`));
-  say(`median: ready ${secs(ready)}, HLS ${secs(median(rounds.map((r) => r.hls)))}, ladder ${secs(ladder)} vs bare ${secs(bareMs)}: ratio ${(ladder / bareMs).toFixed(2)}`);
-  note({ section: 'playable', measure: 'upload answer → status ready (median)', result: secs(ready), target: '≤ 5 s', ok: ready <= 5000 });
-  note({ section: 'playable', measure: 'HLS ladder / bare ffmpeg (medians)', result: `${secs(ladder)} / ${secs(bareMs)} = ${(ladder / bareMs).toFixed(2)}`, target: '≤ 1.10', ok: ladder / bareMs <= 1.1 });
+  rounds.forEach((r, i) =>
+    say(
+      `${String(i + 1).padStart(5)}${secs(r.ready).padStart(21)}${secs(r.hls).padStart(19)}${secs(r.ladder).padStart(23)}${secs(r.bare).padStart(21)}`,
+    ),
+  );
+  say(
+    `median: ready ${secs(ready)}, HLS ${secs(median(rounds.map((r) => r.hls)))}, ladder ${secs(ladder)} vs bare ${secs(bareMs)}: ratio ${(ladder / bareMs).toFixed(2)}`,
+  );
+  note({
+    section: 'playable',
+    measure: 'upload answer → status ready (median)',
+    result: secs(ready),
+    target: '≤ 5 s',
+    ok: ready <= 5000,
+  });
+  note({
+    section: 'playable',
+    measure: 'HLS ladder / bare ffmpeg (medians)',
+    result: `${secs(ladder)} / ${secs(bareMs)} = ${(ladder / bareMs).toFixed(2)}`,
+    target: '≤ 1.10',
+    ok: ladder / bareMs <= 1.1,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------- c. lists and search
@@ -585,7 +774,8 @@ async function latency(pathname: string): Promise<Latency> {
   for (let i = 0; i < 10; i += 1) shown = ((JSON.parse((await get()).body) as { videos: unknown[] }).videos ?? []).length;
   const times: number[] = [];
   const started = performance.now();
-  while (times.length < REQUESTS && (times.length < 20 || performance.now() - started < QUERY_BUDGET_MS)) times.push((await get()).ms);
+  while (times.length < REQUESTS && (times.length < 20 || performance.now() - started < QUERY_BUDGET_MS))
+    times.push((await get()).ms);
   return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, shown };
 }
 
@@ -603,7 +793,10 @@ async function cursorFor(page: number, query = ''): Promise<string | null> {
  */
 const SORTED_LISTS = [
   ...(['views', 'likes', 'longest'] as const).map((sort) => ({ what: `${sort}, Sissy`, query: `&category=Sissy&sort=${sort}` })),
-  ...(['newest', 'views', 'likes', 'longest'] as const).map((sort) => ({ what: `${sort}, 5–20 min`, query: `&sort=${sort}&duration=medium` })),
+  ...(['newest', 'views', 'likes', 'longest'] as const).map((sort) => ({
+    what: `${sort}, 5–20 min`,
+    query: `&sort=${sort}&duration=medium`,
+  })),
   ...(['views', 'likes', 'longest'] as const).map((sort) => ({ what: `${sort}, all`, query: `&sort=${sort}` })),
   { what: 'views, Beta, over 20 min', query: '&category=Beta&sort=views&duration=long' },
 ];
@@ -620,9 +813,20 @@ async function measureLists(label: string, engine: 'PostgreSQL' | 'PGlite', data
   const lists: Record<number, Latency> = {};
   for (const page of SEARCH_ONLY ? [] : [1, 100, 1000]) {
     lists[page] = await latency(`/api/videos?limit=12&page=${page}`);
-    rows.push({ what: 'list, offset', page: lists[page]!.shown ? String(page) : `${page} (empty)`, result: lists[page]!, first: page > 1 ? lists[1] : undefined });
+    rows.push({
+      what: 'list, offset',
+      page: lists[page]!.shown ? String(page) : `${page} (empty)`,
+      result: lists[page]!,
+      first: page > 1 ? lists[1] : undefined,
+    });
     const cursor = page > 1 ? await cursorFor(page) : null;
-    if (cursor) rows.push({ what: 'list, cursor', page: String(page), result: await latency(`/api/videos?limit=12&cursor=${encodeURIComponent(cursor)}`), first: lists[1] });
+    if (cursor)
+      rows.push({
+        what: 'list, cursor',
+        page: String(page),
+        result: await latency(`/api/videos?limit=12&cursor=${encodeURIComponent(cursor)}`),
+        first: lists[1],
+      });
   }
   if (process.env.BENCH_SORTED !== '0') {
     for (const sorted of SEARCH_ONLY ? [] : SORTED_LISTS) {
@@ -630,11 +834,22 @@ async function measureLists(label: string, engine: 'PostgreSQL' | 'PGlite', data
       for (const page of [1, 100, 1000]) {
         const result = await latency(`/api/videos?limit=12&page=${page}${sorted.query}`);
         first ??= result;
-        rows.push({ what: sorted.what, page: result.shown ? String(page) : `${page} (empty)`, result, first: page > 1 ? first : undefined });
+        rows.push({
+          what: sorted.what,
+          page: result.shown ? String(page) : `${page} (empty)`,
+          result,
+          first: page > 1 ? first : undefined,
+        });
       }
       if (sorted.what === 'views, all') {
         const cursor = await cursorFor(1000, sorted.query);
-        if (cursor) rows.push({ what: `${sorted.what}, cursor`, page: '1000', result: await latency(`/api/videos?limit=12&cursor=${encodeURIComponent(cursor)}${sorted.query}`), first });
+        if (cursor)
+          rows.push({
+            what: `${sorted.what}, cursor`,
+            page: '1000',
+            result: await latency(`/api/videos?limit=12&cursor=${encodeURIComponent(cursor)}${sorted.query}`),
+            first,
+          });
       }
     }
     for (const sorted of SORTED_SEARCHES) {
@@ -650,7 +865,12 @@ async function measureLists(label: string, engine: 'PostgreSQL' | 'PGlite', data
       const probe = await fetch(`${ORIGIN}/api/videos/search?q=${encodeURIComponent(search.q)}&page=${page}`);
       const empty = ((await probe.json()) as { videos: unknown[] }).videos.length === 0;
       if (empty && page === 1000) continue; // page 1000 only where there are results
-      rows.push({ what: `search ${search.label} "${search.q}"`, page: empty ? `${page} (empty)` : String(page), result: await latency(`/api/videos/search?q=${encodeURIComponent(search.q)}&page=${page}`), first });
+      rows.push({
+        what: `search ${search.label} "${search.q}"`,
+        page: empty ? `${page} (empty)` : String(page),
+        result: await latency(`/api/videos/search?q=${encodeURIComponent(search.q)}&page=${page}`),
+        first,
+      });
     }
   }
   // Search reuses a query's ranked ids for a few seconds, so the rows above are warm after the first request.
@@ -683,15 +903,40 @@ async function measureLists(label: string, engine: 'PostgreSQL' | 'PGlite', data
     const depth = row.first ? row.result.p50 / row.first.p50 : null;
     worstP95 = Math.max(worstP95, row.result.p95);
     if (depth !== null) worstDepth = Math.max(worstDepth, depth);
-    say(`${row.what.padEnd(37)}${row.page.padEnd(12)}${row.result.p50.toFixed(1).padStart(8)}${row.result.p95.toFixed(1).padStart(9)}${String(row.result.n).padStart(6)}${depth === null ? '' : depth.toFixed(2).padStart(14)}`);
+    say(
+      `${row.what.padEnd(37)}${row.page.padEnd(12)}${row.result.p50.toFixed(1).padStart(8)}${row.result.p95.toFixed(1).padStart(9)}${String(row.result.n).padStart(6)}${depth === null ? '' : depth.toFixed(2).padStart(14)}`,
+    );
   }
-  say(`${'search cold: a new common word each'.padEnd(37)}${'1'.padEnd(12)}${cold.p50.toFixed(1).padStart(8)}${cold.p95.toFixed(1).padStart(9)}${String(cold.n).padStart(6)}`);
-  if (coldRanked) say(`${'search cold, ranked at the request'.padEnd(37)}${'1'.padEnd(12)}${coldRanked.p50.toFixed(1).padStart(8)}${coldRanked.p95.toFixed(1).padStart(9)}${String(coldRanked.n).padStart(6)}`);
+  say(
+    `${'search cold: a new common word each'.padEnd(37)}${'1'.padEnd(12)}${cold.p50.toFixed(1).padStart(8)}${cold.p95.toFixed(1).padStart(9)}${String(cold.n).padStart(6)}`,
+  );
+  if (coldRanked)
+    say(
+      `${'search cold, ranked at the request'.padEnd(37)}${'1'.padEnd(12)}${coldRanked.p50.toFixed(1).padStart(8)}${coldRanked.p95.toFixed(1).padStart(9)}${String(coldRanked.n).padStart(6)}`,
+    );
   const worst = rows.reduce((a, b) => (b.result.p95 > a.result.p95 ? b : a));
-  note({ section: 'lists', measure: `${label}: worst p95 (${worst.what}, page ${worst.page})`, result: `${worstP95.toFixed(1)} ms`, target: '≤ 30 ms', ok: worstP95 <= 30 });
+  note({
+    section: 'lists',
+    measure: `${label}: worst p95 (${worst.what}, page ${worst.page})`,
+    result: `${worstP95.toFixed(1)} ms`,
+    target: '≤ 30 ms',
+    ok: worstP95 <= 30,
+  });
   const coldTarget = COLD_SEARCH_TARGET_MS[engine];
-  note({ section: 'lists', measure: `${label}: search p95, cold (first search of each of ${cold.n} common words)`, result: `${cold.p95.toFixed(1)} ms`, target: `≤ ${coldTarget} ms`, ok: cold.p95 <= coldTarget });
-  note({ section: 'lists', measure: `${label}: deepest page p50 / page 1 p50 (worst)`, result: `${worstDepth.toFixed(2)}×`, target: '≤ 3×', ok: worstDepth <= 3 });
+  note({
+    section: 'lists',
+    measure: `${label}: search p95, cold (first search of each of ${cold.n} common words)`,
+    result: `${cold.p95.toFixed(1)} ms`,
+    target: `≤ ${coldTarget} ms`,
+    ok: cold.p95 <= coldTarget,
+  });
+  note({
+    section: 'lists',
+    measure: `${label}: deepest page p50 / page 1 p50 (worst)`,
+    result: `${worstDepth.toFixed(2)}×`,
+    target: '≤ 3×',
+    ok: worstDepth <= 3,
+  });
 }
 
 /** Share of titles (in %) each search word matches, from the database itself. */
@@ -708,7 +953,9 @@ async function wordShares(databaseUrl: string): Promise<string> {
 
 /** Which index ranks searches (decision 025): RUM where the extension could be created, GIN otherwise. */
 async function searchIndex(databaseUrl: string): Promise<string> {
-  const result = await withPostgres(databaseUrl, (client) => client.query<{ rum: boolean }>("SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum"));
+  const result = await withPostgres(databaseUrl, (client) =>
+    client.query<{ rum: boolean }>("SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum"),
+  );
   return result.rows[0]!.rum ? 'RUM (videos_search_rum_idx)' : 'GIN (rum extension not available)';
 }
 
@@ -718,7 +965,9 @@ async function seededVideos(database: string): Promise<number | null> {
   if (!exists.rowCount) return null;
   const url = new URL(PG_URL);
   url.pathname = `/${database}`;
-  const result = await withPostgres(url.toString(), (client) => client.query<{ n: string }>('SELECT count(*) AS n FROM videos')).catch(() => null);
+  const result = await withPostgres(url.toString(), (client) =>
+    client.query<{ n: string }>('SELECT count(*) AS n FROM videos'),
+  ).catch(() => null);
   return result ? Number(result.rows[0]!.n) : null;
 }
 
@@ -726,14 +975,21 @@ async function sectionListsAndPages() {
   const pagesSize = Math.min(...SIZES);
   const sizes = ONLY.has('lists') ? SIZES : [pagesSize];
   for (const size of sizes) {
-    const engines: ('PostgreSQL' | 'PGlite')[] = ['PostgreSQL', ...(ONLY.has('lists') && PGLITE_SIZES.includes(size) ? (['PGlite'] as const) : [])];
+    const engines: ('PostgreSQL' | 'PGlite')[] = [
+      'PostgreSQL',
+      ...(ONLY.has('lists') && PGLITE_SIZES.includes(size) ? (['PGlite'] as const) : []),
+    ];
     for (const engine of engines) {
       const dataDir = path.join(scratch, `catalogue-${engine}-${size}`);
       const database = `chrysalis_bench_${size}`;
       const url = new URL(PG_URL);
       url.pathname = `/${database}`;
       const databaseUrl = engine === 'PostgreSQL' ? url.toString() : '';
-      const env = baseEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ...(databaseUrl ? { SESSION_SECRET: randomBytes(32).toString('hex') } : {}) });
+      const env = baseEnv({
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        ...(databaseUrl ? { SESSION_SECRET: randomBytes(32).toString('hex') } : {}),
+      });
       let server: Server | null = null;
       try {
         const reuse = databaseUrl && REUSE_DATABASES && (await seededVideos(database)) === size;
@@ -765,7 +1021,9 @@ async function sectionListsAndPages() {
         server = await startServer(env);
         if (databaseUrl) say(`search index: ${await searchIndex(databaseUrl)}`);
         if (ONLY.has('lists')) {
-          say(`search rankings stored by the refresh job in ${secs(await waitForRankingRefresh(env, databaseUrl))} after the start`);
+          say(
+            `search rankings stored by the refresh job in ${secs(await waitForRankingRefresh(env, databaseUrl))} after the start`,
+          );
           await measureLists(label, engine, databaseUrl);
         }
         if (ONLY.has('pages') && engine === 'PostgreSQL' && size === pagesSize) {
@@ -779,7 +1037,10 @@ async function sectionListsAndPages() {
       } finally {
         await stopServer(server);
         rmSync(dataDir, { recursive: true, force: true });
-        if (databaseUrl && !KEEP_DATABASES) await withPostgres(PG_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch((error: unknown) => progress(`could not drop ${database}: ${String(error)}`));
+        if (databaseUrl && !KEEP_DATABASES)
+          await withPostgres(PG_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch(
+            (error: unknown) => progress(`could not drop ${database}: ${String(error)}`),
+          );
       }
     }
   }
@@ -789,7 +1050,9 @@ async function sectionListsAndPages() {
 
 /** Runs on a server with a seeded catalogue; restarts it so Next sees the twins (running.server is then the new one). */
 async function sectionPages(running: { server: Server }, label: string): Promise<void> {
-  const recent = (await (await fetch(`${ORIGIN}/api/videos?limit=12&page=1`)).json()) as { videos: { streamVideoId: string; thumbnailUrl: string | null }[] };
+  const recent = (await (await fetch(`${ORIGIN}/api/videos?limit=12&page=1`)).json()) as {
+    videos: { streamVideoId: string; thumbnailUrl: string | null }[];
+  };
   const video = recent.videos.find((v) => v.thumbnailUrl);
   if (!video) throw new Error('no public video with media in the catalogue');
   const pages = [
@@ -826,7 +1089,9 @@ async function sectionPages(running: { server: Server }, label: string): Promise
   } finally {
     for (const file of twinFiles) rmSync(file, { force: true });
   }
-  say(`\nd. pages on ${label}: ${PAGE_ROUNDS} rounds × ${PAGE_DURATION_S} s, ${PAGE_CONNECTIONS} connections, accept-encoding: ${BROWSER_HEADERS['accept-encoding']}`);
+  say(
+    `\nd. pages on ${label}: ${PAGE_ROUNDS} rounds × ${PAGE_DURATION_S} s, ${PAGE_CONNECTIONS} connections, accept-encoding: ${BROWSER_HEADERS['accept-encoding']}`,
+  );
   say('page                      page req/s  page p99 ms   static req/s  static p99 ms   ratio');
   for (const page of pages) {
     const s = samples.get(page.path)!;
@@ -836,7 +1101,13 @@ async function sectionPages(running: { server: Server }, label: string): Promise
       `${(page.path.length > 24 ? `${page.path.slice(0, 21)}…` : page.path).padEnd(24)}${median(s.rps).toFixed(0).padStart(12)}${median(s.p99).toFixed(1).padStart(13)}` +
         `${median(base.rps).toFixed(0).padStart(15)}${median(base.p99).toFixed(1).padStart(15)}${ratio.toFixed(2).padStart(8)}`,
     );
-    note({ section: 'pages', measure: `${page.path.startsWith('/video/') ? '/video/<id>' : page.path} req/s vs static twin`, result: `${median(s.rps).toFixed(0)} / ${median(base.rps).toFixed(0)} = ${ratio.toFixed(2)}`, target: '≥ 0.80', ok: ratio >= 0.8 });
+    note({
+      section: 'pages',
+      measure: `${page.path.startsWith('/video/') ? '/video/<id>' : page.path} req/s vs static twin`,
+      result: `${median(s.rps).toFixed(0)} / ${median(base.rps).toFixed(0)} = ${ratio.toFixed(2)}`,
+      target: '≥ 0.80',
+      ok: ratio >= 0.8,
+    });
   }
 }
 
@@ -851,7 +1122,9 @@ async function main() {
     // Each server start adds signal listeners (scripts/lib/server-process.ts); this run starts a dozen.
     process.setMaxListeners(64);
     buildIfNeeded(baseEnv({}));
-    say(`bench:videos — Node ${process.version}, ${os.cpus().length} cores, ${mb(os.totalmem())} RAM, sections: ${SECTIONS.filter((s) => ONLY.has(s)).join(', ')}`);
+    say(
+      `bench:videos — Node ${process.version}, ${os.cpus().length} cores, ${mb(os.totalmem())} RAM, sections: ${SECTIONS.filter((s) => ONLY.has(s)).join(', ')}`,
+    );
     const has = (section: Section) => ONLY.has(section);
     if (has('upload')) await sectionUpload();
     if (has('playable')) await sectionPlayable();

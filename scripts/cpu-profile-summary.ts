@@ -57,7 +57,10 @@ function main() {
   const print = (title: string, entries: Map<string, number>) => {
     console.log(`\n${title}`);
     console.log('  self ms   % busy  name');
-    for (const [name, micros] of [...entries].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    for (const [name, micros] of [...entries]
+      .filter(([name]) => !name.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)) {
       console.log(`${(micros / 1000).toFixed(0).padStart(8)}  ${((micros / busy) * 100).toFixed(1).padStart(6)}   ${name}`);
     }
   };

@@ -15,7 +15,9 @@ import { startServerProcess, stopServerProcess, waitForServer } from './lib/serv
 
 const { DATA_DIR: dataDir, PORT, NGINX_PORT, MAX_UPLOAD_BYTES, NGINX_WORK_DIR: workDir } = process.env;
 if (!dataDir || !PORT || !NGINX_PORT || !MAX_UPLOAD_BYTES || !workDir) {
-  throw new Error('e2e-nginx-server needs DATA_DIR, PORT, NGINX_PORT, MAX_UPLOAD_BYTES and NGINX_WORK_DIR (set by playwright.nginx.config.ts)');
+  throw new Error(
+    'e2e-nginx-server needs DATA_DIR, PORT, NGINX_PORT, MAX_UPLOAD_BYTES and NGINX_WORK_DIR (set by playwright.nginx.config.ts)',
+  );
 }
 for (const dir of [dataDir, workDir]) rmSync(dir, { recursive: true, force: true });
 mkdirSync(path.join(dataDir, 'media'), { recursive: true });
@@ -25,7 +27,13 @@ buildIfNeeded();
 
 writeFileSync(
   path.join(workDir, 'nginx.conf'),
-  renderNginxConf({ listenPort: Number(NGINX_PORT), appPort: Number(PORT), mediaDir: path.join(dataDir, 'media'), maxUploadBytes: Number(MAX_UPLOAD_BYTES), workDir }),
+  renderNginxConf({
+    listenPort: Number(NGINX_PORT),
+    appPort: Number(PORT),
+    mediaDir: path.join(dataDir, 'media'),
+    maxUploadBytes: Number(MAX_UPLOAD_BYTES),
+    workDir,
+  }),
 );
 
 const app = startServerProcess(process.env);

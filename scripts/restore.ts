@@ -19,7 +19,9 @@ const USAGE =
   '  (settings: DATA_DIR, DATABASE_URL, MEDIA_S3_*, PG_BIN_DIR, BACKUP_KEY_FILE)';
 
 async function main() {
-  const { values } = parseArgs({ options: { from: { type: 'string' }, 'key-file': { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { from: { type: 'string' }, 'key-file': { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean' } },
+  });
   if (values.help || !values.from) {
     console.log(USAGE);
     process.exit(values.help ? 0 : 1);

@@ -15,7 +15,17 @@ const base = process.argv[2] ?? 'http://localhost:3000';
 const outDir = process.argv[3] ?? 'test-results/screenshots';
 /** Renders what waits for the viewport, as scrolling to it would. */
 const RENDER_ALL = '* { content-visibility: visible !important; }';
-const PAGES = ['/', '/category/Sissy', '/search?q=sissy', '/upload', '/subscribe', '/community-standards', '/cookie-policy', '/lgbtq-support', '/missing-page'];
+const PAGES = [
+  '/',
+  '/category/Sissy',
+  '/search?q=sissy',
+  '/upload',
+  '/subscribe',
+  '/community-standards',
+  '/cookie-policy',
+  '/lgbtq-support',
+  '/missing-page',
+];
 
 /** The newest public video's page, when there is one (the demo content gives twelve). */
 async function videoPage(): Promise<string[]> {

@@ -30,7 +30,13 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 async function main() {
   const { values } = parseArgs({
-    options: { videos: { type: 'string' }, users: { type: 'string' }, media: { type: 'string' }, batch: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      videos: { type: 'string' },
+      users: { type: 'string' },
+      media: { type: 'string' },
+      batch: { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help || values.videos === undefined) {
     console.log(USAGE);
@@ -75,7 +81,9 @@ async function main() {
           if (done === total) console.log(`[seed] ANALYZE done in ${seconds(now - phaseStarted)}`);
           return;
         }
-        console.log(`[seed] ${phase}: ${count(done)}/${count(total)} (${Math.round((done / Math.max(1, total)) * 100)} %${speed}${eta})`);
+        console.log(
+          `[seed] ${phase}: ${count(done)}/${count(total)} (${Math.round((done / Math.max(1, total)) * 100)} %${speed}${eta})`,
+        );
       },
     });
     console.log(

@@ -27,7 +27,13 @@ import { hashPolicy } from '../lib/front/page-policy';
 import { isPublicPagePath } from '../lib/site';
 import { routeLabellerFromBuild } from '../lib/front/route-label';
 import { logContext, logger } from '../lib/server/log';
-import { observeReceivedRequest, observeRequest, ObservedResponse, REQUEST_ID_HEADER, type RequestContext } from '../lib/server/log/requests';
+import {
+  observeReceivedRequest,
+  observeRequest,
+  ObservedResponse,
+  REQUEST_ID_HEADER,
+  type RequestContext,
+} from '../lib/server/log/requests';
 import { answerMetrics, isMetricsRequest, metrics, startMetricsServer } from '../lib/server/metrics';
 
 const log = logger('server');
@@ -35,7 +41,10 @@ const log = logger('server');
 /** Before the app has registered its upload handler (it does so as it starts). */
 const STARTING_ANSWER = {
   status: 503,
-  headers: [['content-type', 'application/json'], ['retry-after', '5']] as [string, string][],
+  headers: [
+    ['content-type', 'application/json'],
+    ['retry-after', '5'],
+  ] as [string, string][],
   body: Buffer.from(JSON.stringify({ message: 'The server is starting. Try again in a moment.' })),
 };
 
@@ -62,13 +71,24 @@ async function main() {
     fetchPage: (path, renderNonce) =>
       fetch(`http://127.0.0.1:${port}${path}`, {
         // Next takes the nonce to write on its scripts from the request's policy (proxy.ts leaves fills alone).
-        headers: { [FILL_HEADER]: fillToken, 'accept-encoding': 'identity', 'content-security-policy': `script-src ${nonceSource(renderNonce)}` },
+        headers: {
+          [FILL_HEADER]: fillToken,
+          'accept-encoding': 'identity',
+          'content-security-policy': `script-src ${nonceSource(renderNonce)}`,
+        },
         redirect: 'manual',
       }),
     // Public pages are answered only through the cache, with their inline scripts allowed by hash.
     policyFor: (html, renderNonce, path) =>
-      hashPolicy(html, renderNonce, { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL, mediaOrigin: presignedMediaOrigin(env) }, (scripts) =>
-        log.warn({ path, scripts: scripts.map((text) => text.slice(0, 80)) }, `${scripts.length} inline script(s) of an unknown shape stay blocked by the page's CSP`),
+      hashPolicy(
+        html,
+        renderNonce,
+        { dev: false, apiBaseUrl: env.NEXT_PUBLIC_API_BASE_URL, mediaOrigin: presignedMediaOrigin(env) },
+        (scripts) =>
+          log.warn(
+            { path, scripts: scripts.map((text) => text.slice(0, 80)) },
+            `${scripts.length} inline script(s) of an unknown shape stay blocked by the page's CSP`,
+          ),
       ),
     onAnswer: (result) => {
       metrics().pageCache.inc({ result: result.toLowerCase() });
@@ -81,20 +101,26 @@ async function main() {
   declareClientAddressStamping();
 
   // Requests are counted by route (ids collapsed), from the build's route list.
-  const observe = { trustProxy: env.TRUST_PROXY, routeOf: routeLabellerFromBuild(), isInternal: (req: IncomingMessage) => req.headers[FILL_HEADER] === fillToken };
-  const server = createServer({ ServerResponse: ObservedResponse }, (req, res) => observeRequest(req, res, observe, () => {
-    // Before anything reads it: the client's address from the socket and TRUST_PROXY, replacing any copy the client sent.
-    stampClientAddress(req, env.TRUST_PROXY);
-    // With METRICS_TOKEN, /metrics is answered here to whoever sends the token; without it, Next's 404.
-    if (env.METRICS_TOKEN && isMetricsRequest(req)) return void answerMetrics(req, res, env.METRICS_TOKEN);
-    // A visitor sending it would get a page Next rendered without a nonce (proxy.ts).
-    if (req.headers[FILL_HEADER] !== fillToken) delete req.headers[FILL_HEADER];
-    // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
-    if (handleGeo(req, res, geo, env.SITE_NAME)) return;
-    if (cache.handle(req, res)) return;
-    if (isUploadRequest(req) && handOverUpload(req, res)) return;
-    void handle(req, res);
-  }));
+  const observe = {
+    trustProxy: env.TRUST_PROXY,
+    routeOf: routeLabellerFromBuild(),
+    isInternal: (req: IncomingMessage) => req.headers[FILL_HEADER] === fillToken,
+  };
+  const server = createServer({ ServerResponse: ObservedResponse }, (req, res) =>
+    observeRequest(req, res, observe, () => {
+      // Before anything reads it: the client's address from the socket and TRUST_PROXY, replacing any copy the client sent.
+      stampClientAddress(req, env.TRUST_PROXY);
+      // With METRICS_TOKEN, /metrics is answered here to whoever sends the token; without it, Next's 404.
+      if (env.METRICS_TOKEN && isMetricsRequest(req)) return void answerMetrics(req, res, env.METRICS_TOKEN);
+      // A visitor sending it would get a page Next rendered without a nonce (proxy.ts).
+      if (req.headers[FILL_HEADER] !== fillToken) delete req.headers[FILL_HEADER];
+      // Regional blocking first: a blocked visitor gets the 403 page and nothing from the cache or the app.
+      if (handleGeo(req, res, geo, env.SITE_NAME)) return;
+      if (cache.handle(req, res)) return;
+      if (isUploadRequest(req) && handOverUpload(req, res)) return;
+      void handle(req, res);
+    }),
+  );
   outlastClientKeepAlive(server);
   // Upload PATCHes that open a connection go to the upload receiver process, which writes their bodies off this heap (decision 026).
   const receiver = new UploadReceiver({
@@ -102,10 +128,18 @@ async function main() {
     onProblem: (message) => log.warn(message),
     onRequest: (held, finished) =>
       observeReceivedRequest(held, finished, observe, (context) => {
-        const upload: ReceivedUpload = { ...held, answer: (answer) => held.answer({ ...answer, headers: [...answer.headers, [REQUEST_ID_HEADER, context.requestId]] }) };
+        const upload: ReceivedUpload = {
+          ...held,
+          answer: (answer) => held.answer({ ...answer, headers: [...answer.headers, [REQUEST_ID_HEADER, context.requestId]] }),
+        };
         stampClientAddress(upload, env.TRUST_PROXY);
         const blocked = blockedAnswer(upload, geo, env.SITE_NAME);
-        if (blocked) return upload.answer({ status: blocked.status, headers: Object.entries(blocked.headers), body: Buffer.from(blocked.body) });
+        if (blocked)
+          return upload.answer({
+            status: blocked.status,
+            headers: Object.entries(blocked.headers),
+            body: Buffer.from(blocked.body),
+          });
         if (!handOverReceivedUpload(upload)) upload.answer(STARTING_ANSWER);
       }),
   });
@@ -119,8 +153,14 @@ async function main() {
     );
   });
   // METRICS_PORT: /metrics on a server of its own (loopback unless METRICS_HOST says otherwise).
-  const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT, env.METRICS_HOST, env.METRICS_TOKEN) : undefined;
-  if (metricsServer) log.info({ metricsPort: env.METRICS_PORT, metricsHost: env.METRICS_HOST }, `metrics on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`);
+  const metricsServer = env.METRICS_PORT
+    ? await startMetricsServer(env.METRICS_PORT, env.METRICS_HOST, env.METRICS_TOKEN)
+    : undefined;
+  if (metricsServer)
+    log.info(
+      { metricsPort: env.METRICS_PORT, metricsHost: env.METRICS_HOST },
+      `metrics on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`,
+    );
 
   const shutdown = () => {
     metricsServer?.close();

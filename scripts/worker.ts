@@ -34,7 +34,12 @@ function pickHandlers(only: string[] | null): Record<string, JobHandler> {
   if (!only) return ALL_JOB_HANDLERS;
   const unknown = only.filter((type) => !(type in ALL_JOB_HANDLERS));
   if (unknown.length) {
-    throw new ConfigError([{ variable: 'WORKER_JOB_TYPES', message: `names unknown job types: ${unknown.join(', ')} (known: ${Object.keys(ALL_JOB_HANDLERS).join(', ')})` }]);
+    throw new ConfigError([
+      {
+        variable: 'WORKER_JOB_TYPES',
+        message: `names unknown job types: ${unknown.join(', ')} (known: ${Object.keys(ALL_JOB_HANDLERS).join(', ')})`,
+      },
+    ]);
   }
   return Object.fromEntries(only.map((type) => [type, ALL_JOB_HANDLERS[type]!]));
 }
@@ -71,11 +76,20 @@ async function main() {
     concurrency,
     pollMs: workerPollMs,
   });
-  log.info({ workerId: worker.id, types: Object.keys(handlers), concurrency }, `${worker.id} running ${Object.keys(handlers).join(', ')} (concurrency ${concurrency})`);
+  log.info(
+    { workerId: worker.id, types: Object.keys(handlers), concurrency },
+    `${worker.id} running ${Object.keys(handlers).join(', ')} (concurrency ${concurrency})`,
+  );
   // METRICS_PORT: this worker's /metrics (jobs, ffmpeg, the queue), loopback unless METRICS_HOST says otherwise.
   const env = parseEnv(process.env);
-  const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT, env.METRICS_HOST, env.METRICS_TOKEN) : undefined;
-  if (metricsServer) log.info({ metricsPort: env.METRICS_PORT, metricsHost: env.METRICS_HOST }, `metrics on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`);
+  const metricsServer = env.METRICS_PORT
+    ? await startMetricsServer(env.METRICS_PORT, env.METRICS_HOST, env.METRICS_TOKEN)
+    : undefined;
+  if (metricsServer)
+    log.info(
+      { metricsPort: env.METRICS_PORT, metricsHost: env.METRICS_HOST },
+      `metrics on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`,
+    );
   const stop = async () => {
     log.info('stopping after the running job…');
     metricsServer?.close();

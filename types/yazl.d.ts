@@ -14,7 +14,11 @@ declare module 'yazl' {
   export class ZipFile {
     readonly outputStream: Readable;
     addBuffer(buffer: Buffer, metadataPath: string, options?: EntryOptions): void;
-    addReadStreamLazy(metadataPath: string, options: EntryOptions, getReadStream: (callback: (error: Error | null, stream?: Readable) => void) => void): void;
+    addReadStreamLazy(
+      metadataPath: string,
+      options: EntryOptions,
+      getReadStream: (callback: (error: Error | null, stream?: Readable) => void) => void,
+    ): void;
     end(options?: { forceZip64Format?: boolean }, calculatedTotalSizeCallback?: (size: number) => void): void;
     on(event: 'error', listener: (error: Error) => void): this;
   }

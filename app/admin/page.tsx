@@ -7,12 +7,29 @@ import { forPage } from '@/lib/server/page-access';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Admin Panel', description: 'The site at a glance: members, videos, uploads, reports and VIP.', path: '/admin', noindex: true });
+  return pageMetadata({
+    title: 'Admin Panel',
+    description: 'The site at a glance: members, videos, uploads, reports and VIP.',
+    path: '/admin',
+    noindex: true,
+  });
 }
 
 const UPLOAD_DAYS = 14;
 
-function Card({ label, value, note, href, alert }: { label: string; value: number; note?: string; href?: string; alert?: boolean }) {
+function Card({
+  label,
+  value,
+  note,
+  href,
+  alert,
+}: {
+  label: string;
+  value: number;
+  note?: string;
+  href?: string;
+  alert?: boolean;
+}) {
   const body = (
     <>
       <span className="admin-card-label">{label}</span>
@@ -21,7 +38,17 @@ function Card({ label, value, note, href, alert }: { label: string; value: numbe
     </>
   );
   const className = `admin-card${alert ? ' admin-card-alert' : ''}`;
-  return <li>{href ? <a className={className} href={href}>{body}</a> : <div className={className}>{body}</div>}</li>;
+  return (
+    <li>
+      {href ? (
+        <a className={className} href={href}>
+          {body}
+        </a>
+      ) : (
+        <div className={className}>{body}</div>
+      )}
+    </li>
+  );
 }
 
 /** The dashboard: figures straight from the database on every visit (the layout has checked the admin). */
@@ -40,16 +67,38 @@ export default async function AdminDashboard() {
       <section className="admin-section" aria-labelledby="needs-attention">
         <h2 id="needs-attention">Needs attention</h2>
         <ul className="admin-cards">
-          <Card label="Open reports" value={stats.reports.open} note={`${formatCount(stats.reports.urgent)} urgent · ${formatCount(stats.reports.overdue)} overdue`} href="/admin/reports" alert={stats.reports.urgent + stats.reports.overdue > 0} />
-          <Card label="Videos to review" value={stats.videos.byModeration.pending} note={`${formatCount(stats.videos.awaitingReview)} ready to watch`} href="/admin/moderation" alert={stats.videos.awaitingReview > 0} />
-          <Card label="Processing failed" value={stats.videos.byProcessing.failed} note="Rejected or retried by the uploader" href="/admin/moderation" />
+          <Card
+            label="Open reports"
+            value={stats.reports.open}
+            note={`${formatCount(stats.reports.urgent)} urgent · ${formatCount(stats.reports.overdue)} overdue`}
+            href="/admin/reports"
+            alert={stats.reports.urgent + stats.reports.overdue > 0}
+          />
+          <Card
+            label="Videos to review"
+            value={stats.videos.byModeration.pending}
+            note={`${formatCount(stats.videos.awaitingReview)} ready to watch`}
+            href="/admin/moderation"
+            alert={stats.videos.awaitingReview > 0}
+          />
+          <Card
+            label="Processing failed"
+            value={stats.videos.byProcessing.failed}
+            note="Rejected or retried by the uploader"
+            href="/admin/moderation"
+          />
         </ul>
       </section>
 
       <section className="admin-section" aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
         <ul className="admin-cards">
-          <Card label="Members" value={stats.members.total} note={`${formatCount(stats.members.newLast7Days)} new this week`} href="/admin/members" />
+          <Card
+            label="Members"
+            value={stats.members.total}
+            note={`${formatCount(stats.members.newLast7Days)} new this week`}
+            href="/admin/members"
+          />
           <Card label="Verified" value={stats.members.verified} />
           <Card label="VIP (Edge Trainer)" value={stats.members.vip} href="/admin/members?filter=vip" />
           <Card label="Banned" value={stats.members.banned} href="/admin/members?filter=banned" />

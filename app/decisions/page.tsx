@@ -14,10 +14,16 @@ import { decisionListQuerySchema } from '@/lib/validation/trust';
 import '@/components/trust/trust.css';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Decisions about you', description: 'Every moderation decision about your videos, comments and account, with its reasons and your appeals.', path: '/decisions', noindex: true });
+  return pageMetadata({
+    title: 'Decisions about you',
+    description: 'Every moderation decision about your videos, comments and account, with its reasons and your appeals.',
+    path: '/decisions',
+    noindex: true,
+  });
 }
 
-const dateText = (iso: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso));
+const dateText = (iso: string) =>
+  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso));
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -33,7 +39,10 @@ export default async function DecisionsPage({ searchParams }: Props) {
       <header className="page-header">
         <span className="eyebrow">Your account</span>
         <h1>Decisions about you</h1>
-        <p>When we reject or remove something of yours, or restrict your account, we say why here. You can appeal each decision once.</p>
+        <p>
+          When we reject or remove something of yours, or restrict your account, we say why here. You can appeal each decision
+          once.
+        </p>
       </header>
       {decisions.length === 0 ? (
         <div className="empty-state">
@@ -49,7 +58,11 @@ export default async function DecisionsPage({ searchParams }: Props) {
               </a>
               <p>
                 {dateText(decision.createdAt)} · {decision.groundInfo?.label ?? decision.ground} ·{' '}
-                {decision.appeal ? `Appeal: ${APPEAL_STATUS_LABELS[decision.appeal.status].toLowerCase()}` : decision.appealRefusal ? 'Cannot be appealed now' : `Can be appealed until ${dateText(decision.appealUntil)}`}
+                {decision.appeal
+                  ? `Appeal: ${APPEAL_STATUS_LABELS[decision.appeal.status].toLowerCase()}`
+                  : decision.appealRefusal
+                    ? 'Cannot be appealed now'
+                    : `Can be appealed until ${dateText(decision.appealUntil)}`}
               </p>
             </li>
           ))}

@@ -5,7 +5,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Email verified', description: 'Your email address is verified.', path: '/email-verified', noindex: true });
+  return pageMetadata({
+    title: 'Email verified',
+    description: 'Your email address is verified.',
+    path: '/email-verified',
+    noindex: true,
+  });
 }
 
 export default async function EmailVerifiedPage() {
@@ -14,7 +19,9 @@ export default async function EmailVerifiedPage() {
   return (
     <section className="auth-page result-page" aria-labelledby="verified-title">
       <WebSiteStructuredData path="/email-verified" name="Email verified" />
-      <span className="result-icon result-ok" aria-hidden="true">✓</span>
+      <span className="result-icon result-ok" aria-hidden="true">
+        ✓
+      </span>
       <h1 id="verified-title">Email verified</h1>
       <p>Thank you! Your email address is confirmed. You can log in now.</p>
       <a className="btn btn-primary" href="/login">

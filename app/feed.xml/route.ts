@@ -46,5 +46,7 @@ ${items}
   </channel>
 </rss>
 `;
-  return new Response(body, { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
+  return new Response(body, {
+    headers: { 'Content-Type': 'application/rss+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+  });
 }

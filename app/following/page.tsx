@@ -9,7 +9,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Following', description: 'New videos from the creators you follow.', path: '/following', noindex: true });
+  return pageMetadata({
+    title: 'Following',
+    description: 'New videos from the creators you follow.',
+    path: '/following',
+    noindex: true,
+  });
 }
 
 /**

@@ -7,7 +7,12 @@ import { LikedVideosFeed } from './LikedVideosFeed';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Liked videos', description: 'The videos you liked, newest like first.', path: '/liked-videos', noindex: true });
+  return pageMetadata({
+    title: 'Liked videos',
+    description: 'The videos you liked, newest like first.',
+    path: '/liked-videos',
+    noindex: true,
+  });
 }
 
 /**

@@ -7,7 +7,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Log in', description: 'Log in to upload, like, follow and keep your favourite videos.', path: '/login', noindex: true });
+  return pageMetadata({
+    title: 'Log in',
+    description: 'Log in to upload, like, follow and keep your favourite videos.',
+    path: '/login',
+    noindex: true,
+  });
 }
 
 export default async function LoginPage() {

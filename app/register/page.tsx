@@ -6,7 +6,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Sign up', description: 'Create your free account: upload videos, like, follow and get notifications.', path: '/register', noindex: true });
+  return pageMetadata({
+    title: 'Sign up',
+    description: 'Create your free account: upload videos, like, follow and get notifications.',
+    path: '/register',
+    noindex: true,
+  });
 }
 
 export default async function RegisterPage() {

@@ -8,7 +8,8 @@ import { pageMetadata } from '@/lib/seo/metadata';
 export function generateMetadata(): Metadata {
   return pageMetadata({
     title: 'Report content',
-    description: 'Tell us about a video that shows someone without their consent, a minor, or something illegal. No account needed; urgent notices hide the video at once.',
+    description:
+      'Tell us about a video that shows someone without their consent, a minor, or something illegal. No account needed; urgent notices hide the video at once.',
     path: '/report-content',
   });
 }
@@ -25,16 +26,16 @@ export default async function ReportContentPage({ searchParams }: Props) {
       <WebSiteStructuredData path="/report-content" name="Report content" />
       <h1 id="report-content-title">Report content</h1>
       <p>
-        Anyone can use this form, with or without an account. Tell us which video is wrong and why, and how we can reach you. We email you a reference at once and the outcome when we
-        have decided.
+        Anyone can use this form, with or without an account. Tell us which video is wrong and why, and how we can reach you. We
+        email you a reference at once and the outcome when we have decided.
       </p>
       <p className="legal-urgent">
-        <strong>Intimate images shared without consent, or anyone under 18:</strong> the video is hidden as soon as you send the notice, and a moderator decides within 48 hours. Other
-        notices are decided within 7 business days.
+        <strong>Intimate images shared without consent, or anyone under 18:</strong> the video is hidden as soon as you send the
+        notice, and a moderator decides within 48 hours. Other notices are decided within 7 business days.
       </p>
       <p>
-        Is it your copyrighted work? Use the <a href="/copyright/notice">copyright (DMCA) notice form</a> instead. If someone is in immediate danger, call your local emergency
-        number first.
+        Is it your copyrighted work? Use the <a href="/copyright/notice">copyright (DMCA) notice form</a> instead. If someone is
+        in immediate danger, call your local emergency number first.
       </p>
       <LegalNoticeForm kind="notice" defaults={typeof video === 'string' ? { video: video.slice(0, 500) } : {}} />
     </section>

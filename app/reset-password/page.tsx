@@ -11,7 +11,12 @@ type Props = { searchParams: Promise<{ token?: string | string[] }> };
 
 export function generateMetadata(): Metadata {
   return {
-    ...pageMetadata({ title: 'Choose a new password', description: 'Choose a new password for your account.', path: '/reset-password', noindex: true }),
+    ...pageMetadata({
+      title: 'Choose a new password',
+      description: 'Choose a new password for your account.',
+      path: '/reset-password',
+      noindex: true,
+    }),
     // The token is in this page's address: no request from here may carry it on (next.config.ts sends the same header).
     referrer: 'no-referrer',
   };
@@ -33,7 +38,10 @@ export default async function ResetPasswordPage({ searchParams }: Props) {
       {state === 'valid' ? (
         <>
           <h1 id="reset-title">Choose a new password</h1>
-          <p className="muted">At least 6 characters. Once it is saved, every device logged in to your account is logged out, and you log in again with the new password.</p>
+          <p className="muted">
+            At least 6 characters. Once it is saved, every device logged in to your account is logged out, and you log in again
+            with the new password.
+          </p>
           <ResetPasswordForm token={token} />
         </>
       ) : (

@@ -11,9 +11,23 @@ import { logger } from '@/lib/server/log';
 import { searchVideos } from '@/lib/server/videos/search';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, searchHref } from '@/lib/site';
-import { DURATION_LABELS, orderQuery, readListOrder, SEARCH_SORTS, searchOrderSchema, type SearchOrder } from '@/lib/validation/videos';
+import {
+  DURATION_LABELS,
+  orderQuery,
+  readListOrder,
+  SEARCH_SORTS,
+  searchOrderSchema,
+  type SearchOrder,
+} from '@/lib/validation/videos';
 
-type Props = { searchParams: Promise<{ q?: string | string[]; page?: string | string[]; sort?: string | string[]; duration?: string | string[] }> };
+type Props = {
+  searchParams: Promise<{
+    q?: string | string[];
+    page?: string | string[];
+    sort?: string | string[];
+    duration?: string | string[];
+  }>;
+};
 
 const PAGE_SIZE = 24;
 
@@ -65,7 +79,10 @@ export default async function SearchPage({ searchParams }: Props) {
   const order = readListOrder(searchOrderSchema, await searchParams);
   const results = query ? await runSearch(query, page, order) : null;
   const href = (n: number) => resultsHref(query, order, n);
-  const control = query && results ? <ListOrderControl sorts={SEARCH_SORTS} current={order} href={(choice) => resultsHref(query, choice)} /> : null;
+  const control =
+    query && results ? (
+      <ListOrderControl sorts={SEARCH_SORTS} current={order} href={(choice) => resultsHref(query, choice)} />
+    ) : null;
   if (results && results.videos.length > 0) {
     return (
       <>
@@ -85,11 +102,7 @@ export default async function SearchPage({ searchParams }: Props) {
       <WebSiteStructuredData path="/search" name="Search" />
       <header className="page-header">
         <span className="eyebrow">Search</span>
-        {query ? (
-          <h1 className="query">Results for “{shorten(query, 200)}”</h1>
-        ) : (
-          <h1>Search videos</h1>
-        )}
+        {query ? <h1 className="query">Results for “{shorten(query, 200)}”</h1> : <h1>Search videos</h1>}
       </header>
       {control}
       <div className="empty-state" role="status">

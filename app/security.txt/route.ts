@@ -10,7 +10,8 @@ export const dynamic = 'force-dynamic';
  */
 export function GET(): Response {
   const { operator, siteUrl } = getConfig();
-  if (operator.email.startsWith('[')) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  if (operator.email.startsWith('['))
+    return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   const expires = new Date(Date.now() + 180 * 24 * 60 * 60 * 1000);
   expires.setUTCHours(0, 0, 0, 0);
   const body = [
@@ -21,5 +22,7 @@ export function GET(): Response {
     `Policy: ${siteUrl}/community-standards`,
     '',
   ].join('\n');
-  return new Response(body, { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });
+  return new Response(body, {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=86400' },
+  });
 }

@@ -9,16 +9,26 @@ import { getConfig } from '@/lib/config/server';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { toPlanDto } from '@/lib/server/vip/status';
 
-const DESCRIPTION = 'Edge Trainer is the VIP tier: a new task every day, a reward counter that grows with you, and support for the creators.';
+const DESCRIPTION =
+  'Edge Trainer is the VIP tier: a new task every day, a reward counter that grows with you, and support for the creators.';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Edge Trainer VIP', description: DESCRIPTION, path: '/subscribe' });
 }
 
 const PERKS = [
-  { title: 'A new task every day', text: 'Each day brings one fresh task, written for the Sissy, Beta and Censor community. Complete it, and it is marked done until the next one arrives at midnight UTC.' },
-  { title: 'A reward counter', text: 'Every task you complete adds to your counter on your profile, so you can see how far your transformation has come.' },
-  { title: 'Keep the site independent', text: 'VIP members pay for hosting, moderation and the age-verification work that keeps this space open without advertising.' },
+  {
+    title: 'A new task every day',
+    text: 'Each day brings one fresh task, written for the Sissy, Beta and Censor community. Complete it, and it is marked done until the next one arrives at midnight UTC.',
+  },
+  {
+    title: 'A reward counter',
+    text: 'Every task you complete adds to your counter on your profile, so you can see how far your transformation has come.',
+  },
+  {
+    title: 'Keep the site independent',
+    text: 'VIP members pay for hosting, moderation and the age-verification work that keeps this space open without advertising.',
+  },
 ];
 
 const HOW_IT_WORKS = [
@@ -45,8 +55,8 @@ export default function SubscribePage() {
         <span className="eyebrow">VIP</span>
         <h1>Edge Trainer</h1>
         <p>
-          Edge Trainer is {siteName}’s VIP membership. It unlocks the daily task: a small challenge each day, tracked by
-          your reward counter.
+          Edge Trainer is {siteName}’s VIP membership. It unlocks the daily task: a small challenge each day, tracked by your
+          reward counter.
         </p>
       </header>
       <ul className="perks">

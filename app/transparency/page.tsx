@@ -11,15 +11,18 @@ import type { HalfYearReport } from '@/lib/trust/transparency';
 
 import '@/components/trust/trust.css';
 
-const DESCRIPTION = 'How many notices and reports we received, what we did about them, how fast, and how appeals turned out, every half-year.';
+const DESCRIPTION =
+  'How many notices and reports we received, what we did about them, how fast, and how appeals turned out, every half-year.';
 
 export function generateMetadata(): Metadata {
   return pageMetadata({ title: 'Transparency report', description: DESCRIPTION, path: '/transparency', type: 'article' });
 }
 
 /** Action names in the third person for a public page ("Video not approved"), from the member-facing labels. */
-const actionName = (action: string) => (DECISION_ACTION_LABELS[action] ?? action).replace(/^Your (\w)/, (_m, c: string) => c.toUpperCase());
-const hoursText = (value: number | null) => (value === null ? '—' : value < 48 ? `${value} hours` : `${Math.round((value / 24) * 10) / 10} days`);
+const actionName = (action: string) =>
+  (DECISION_ACTION_LABELS[action] ?? action).replace(/^Your (\w)/, (_m, c: string) => c.toUpperCase());
+const hoursText = (value: number | null) =>
+  value === null ? '—' : value < 48 ? `${value} hours` : `${Math.round((value / 24) * 10) / 10} days`;
 
 function Period({ period }: { period: HalfYearReport }) {
   const headingId = `period-${period.key}`;
@@ -49,7 +52,9 @@ function Period({ period }: { period: HalfYearReport }) {
             {period.notices.bySource &&
               Object.entries(period.notices.bySource).map(([source, count]) => (
                 <tr key={`source-${source}`}>
-                  <th scope="row">From {source === 'notice' ? 'public notices' : source === 'report' ? 'member and visitor reports' : source}</th>
+                  <th scope="row">
+                    From {source === 'notice' ? 'public notices' : source === 'report' ? 'member and visitor reports' : source}
+                  </th>
                   <td>{count}</td>
                 </tr>
               ))}
@@ -129,13 +134,19 @@ export default async function TransparencyPage() {
   const report = await loadTransparencyReport();
   return (
     <article className="prose">
-      <ArticleStructuredData path="/transparency" headline="Transparency report" description={DESCRIPTION} dateModified={report.generatedAt.slice(0, 10)} />
+      <ArticleStructuredData
+        path="/transparency"
+        headline="Transparency report"
+        description={DESCRIPTION}
+        dateModified={report.generatedAt.slice(0, 10)}
+      />
       <header className="page-header">
         <span className="eyebrow">{siteName} transparency</span>
         <h1>Transparency report</h1>
         <p>
-          Every half-year (in UTC), counted from our records when this page is shown: notices and reports by reason, what we did about them, how fast, and how
-          appeals turned out. See the <a href="/community-standards#enforcement-and-appeals">Community Standards</a> for how decisions and appeals work.
+          Every half-year (in UTC), counted from our records when this page is shown: notices and reports by reason, what we did
+          about them, how fast, and how appeals turned out. See the{' '}
+          <a href="/community-standards#enforcement-and-appeals">Community Standards</a> for how decisions and appeals work.
         </p>
       </header>
       {report.periods.map((period) => (

@@ -11,7 +11,12 @@ import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import '@/components/verification/verification.css';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Upload', description: 'Upload a video and follow its processing and review.', path: '/upload', noindex: true });
+  return pageMetadata({
+    title: 'Upload',
+    description: 'Upload a video and follow its processing and review.',
+    path: '/upload',
+    noindex: true,
+  });
 }
 
 /**
@@ -47,7 +52,9 @@ export default async function UploadPage() {
               : verification.status === 'rejected'
                 ? 'Your identity verification was not approved. Your videos will be published only after you are verified: '
                 : 'Your videos will be published only after you verify your identity (a one-time check that you are an adult): '}
-            {verification.status !== 'pending' && <a href="/verify">{verification.status === 'rejected' ? 'send new documents' : 'verify your identity'}</a>}
+            {verification.status !== 'pending' && (
+              <a href="/verify">{verification.status === 'rejected' ? 'send new documents' : 'verify your identity'}</a>
+            )}
             {verification.status !== 'pending' && '.'}
           </p>
         </div>

@@ -9,7 +9,12 @@ import { getMyVerification } from '@/lib/server/verification';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Verify your identity', description: 'Verify your identity so your videos can be published.', path: '/verify', noindex: true });
+  return pageMetadata({
+    title: 'Verify your identity',
+    description: 'Verify your identity so your videos can be published.',
+    path: '/verify',
+    noindex: true,
+  });
 }
 
 /**
@@ -27,8 +32,8 @@ export default async function VerifyPage() {
         <span className="eyebrow">Verified uploaders</span>
         <h1>Verify your identity</h1>
         <p>
-          Every video on this site is published only when its uploader is a verified adult. Send your legal name, date of birth, a photo of your government ID and
-          a selfie holding it; our team checks them, usually within two working days.
+          Every video on this site is published only when its uploader is a verified adult. Send your legal name, date of birth, a
+          photo of your government ID and a selfie holding it; our team checks them, usually within two working days.
         </p>
       </header>
       <VerificationPanel initial={verification} />
@@ -38,8 +43,9 @@ export default async function VerifyPage() {
           <li>They are encrypted and kept apart from videos and photos; they are never public.</li>
           <li>Only our admins can open them, and every time they do is recorded.</li>
           <li>
-            When your account ends, they are deleted within {verificationRetentionDays} days. If you published videos, your name, date of birth and ID are kept for{' '}
-            {recordsRetentionYears} years, as US record-keeping law (18 U.S.C. 2257) requires, then deleted.
+            When your account ends, they are deleted within {verificationRetentionDays} days. If you published videos, your name,
+            date of birth and ID are kept for {recordsRetentionYears} years, as US record-keeping law (18 U.S.C. 2257) requires,
+            then deleted.
           </li>
         </ul>
         <p>

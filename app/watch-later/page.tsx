@@ -7,7 +7,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { WatchLaterFeed } from './WatchLaterFeed';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Watch later', description: 'The videos you saved to watch later, newest first.', path: '/watch-later', noindex: true });
+  return pageMetadata({
+    title: 'Watch later',
+    description: 'The videos you saved to watch later, newest first.',
+    path: '/watch-later',
+    noindex: true,
+  });
 }
 
 /**

@@ -8,7 +8,8 @@ import { pageMetadata } from '@/lib/seo/metadata';
 export function generateMetadata(): Metadata {
   return pageMetadata({
     title: 'Withdraw consent to a video',
-    description: 'If you appear in a video on this site, you can withdraw your consent to it. The video is hidden at once while we review your request.',
+    description:
+      'If you appear in a video on this site, you can withdraw your consent to it. The video is hidden at once while we review your request.',
     path: '/withdraw-consent',
   });
 }
@@ -19,7 +20,11 @@ export function generateMetadata(): Metadata {
  * arrives; a moderator reviews it and removes the video for good or, if the
  * request is not from someone in the video, puts it back in review.
  */
-export default async function WithdrawConsentPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function WithdrawConsentPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   // Rendered per request, so its scripts carry the request's CSP nonce (decision 008).
   await connection();
   const { video } = await searchParams;
@@ -29,13 +34,13 @@ export default async function WithdrawConsentPage({ searchParams }: { searchPara
       <WebSiteStructuredData path="/withdraw-consent" name="Withdraw consent to a video" />
       <h1 id="withdraw-title">Withdraw your consent to a video</h1>
       <p className="muted">
-        If you appear in a video here, you can withdraw your consent to it at any time, even if you agreed before. Send this form: the video is hidden at once,
-        and a moderator reviews your request. If it is confirmed, the video is removed for good; we may write to you at the email you give to check that the
-        request is yours. You do not need an account.
+        If you appear in a video here, you can withdraw your consent to it at any time, even if you agreed before. Send this form:
+        the video is hidden at once, and a moderator reviews your request. If it is confirmed, the video is removed for good; we
+        may write to you at the email you give to check that the request is yours. You do not need an account.
       </p>
       <p className="muted">
-        If the video shows you without your consent in the first place, or shows someone under 18, you can also tell us through the{' '}
-        <a href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</a> reporting options.
+        If the video shows you without your consent in the first place, or shows someone under 18, you can also tell us through
+        the <a href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</a> reporting options.
       </p>
       <WithdrawConsentForm initialVideo={initialVideo} />
     </section>

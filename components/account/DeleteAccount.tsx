@@ -27,7 +27,11 @@ export function DeleteAccountSettings() {
   const username = user?.username ?? '';
   // The server's rules, plus the username check in the browser with the same message.
   const schema = useMemo(
-    () => deleteAccountSchema.refine((values) => values.username === username, { path: ['username'], message: DELETE_ACCOUNT_MESSAGES.wrongUsername }),
+    () =>
+      deleteAccountSchema.refine((values) => values.username === username, {
+        path: ['username'],
+        message: DELETE_ACCOUNT_MESSAGES.wrongUsername,
+      }),
     [username],
   );
   const { register, handleSubmit, setError, formState } = useForm<DeleteAccountForm>({ resolver: zodResolver(schema) });
@@ -40,7 +44,8 @@ export function DeleteAccountSettings() {
       await apiRequest('/api/users/settings/account', { method: 'DELETE', json: values });
     } catch (error) {
       const field = error instanceof ApiClientError ? error.data.field : undefined;
-      if (field === 'currentPassword' || field === 'username') return setError(field, { type: 'server', message: (error as Error).message }, { shouldFocus: true });
+      if (field === 'currentPassword' || field === 'username')
+        return setError(field, { type: 'server', message: (error as Error).message }, { shouldFocus: true });
       return setStatus({ ok: false, text: serverMessage(error, 'Failed to delete account.') });
     }
     setStatus({ ok: true, text: DELETE_ACCOUNT_MESSAGES.deleted });
@@ -54,8 +59,8 @@ export function DeleteAccountSettings() {
     <section className="settings-section delete-account" aria-labelledby="delete-account-title">
       <h3 id="delete-account-title">Delete account</h3>
       <p className="delete-account-text">
-        Deleting your account removes your profile, videos, comments, likes, follows and notifications for good, and logs you out everywhere. Payment records are kept without
-        your name or email, as accounting law requires. This cannot be undone.
+        Deleting your account removes your profile, videos, comments, likes, follows and notifications for good, and logs you out
+        everywhere. Payment records are kept without your name or email, as accounting law requires. This cannot be undone.
       </p>
       {!open ? (
         <button

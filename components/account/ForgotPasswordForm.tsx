@@ -33,7 +33,14 @@ export function ForgotPasswordForm({ submitLabel = 'Send me a reset link' }: { s
 
   return (
     <form className="form-card" onSubmit={onSubmit} noValidate>
-      <TextField id="forgot-email" label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+      <TextField
+        id="forgot-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <StatusLine status={status} />
       <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
         {isSubmitting ? 'Sending…' : submitLabel}

@@ -65,12 +65,28 @@ export function LoginForm() {
             {PASSWORD_RESET_MESSAGE}
           </p>
         )}
-        <TextField id="login-email" label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
-        <TextField id="login-password" label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
+        <TextField
+          id="login-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <TextField
+          id="login-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
         <p className="form-aside">
           <a href="/forgot-password">Forgot password?</a>
         </p>
-        <p role="alert" className="form-error">{formError}</p>
+        <p role="alert" className="form-error">
+          {formError}
+        </p>
         <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
           {isSubmitting ? 'Logging in…' : 'Log in'}
         </button>
@@ -79,7 +95,11 @@ export function LoginForm() {
         </p>
       </form>
       {unverifiedEmail && (
-        <VerificationPopup email={unverifiedEmail} onClose={() => setUnverifiedEmail(null)} failureFallback="Unknown error occurred. Please try again." />
+        <VerificationPopup
+          email={unverifiedEmail}
+          onClose={() => setUnverifiedEmail(null)}
+          failureFallback="Unknown error occurred. Please try again."
+        />
       )}
     </>
   );

@@ -82,7 +82,9 @@ export function ProfilePhotoSettings() {
               type="button"
               className="btn btn-ghost"
               disabled={busy}
-              onClick={() => void send(() => apiRequest('/api/users/settings/photo', { method: 'DELETE' }), 'Failed to remove profile photo.')}
+              onClick={() =>
+                void send(() => apiRequest('/api/users/settings/photo', { method: 'DELETE' }), 'Failed to remove profile photo.')
+              }
             >
               Remove photo
             </button>

@@ -57,7 +57,14 @@ export function RegisterForm() {
   });
 
   const field = (name: keyof RegisterInput, label: string, type: string, autoComplete: string) => (
-    <TextField id={`register-${name}`} label={label} type={type} autoComplete={autoComplete} error={errors[name]?.message} {...register(name)} />
+    <TextField
+      id={`register-${name}`}
+      label={label}
+      type={type}
+      autoComplete={autoComplete}
+      error={errors[name]?.message}
+      {...register(name)}
+    />
   );
 
   return (
@@ -78,9 +85,17 @@ export function RegisterForm() {
             ) : (
               <span className="avatar-preview avatar-empty" aria-hidden="true" />
             )}
-            <input id="register-photo" type="file" accept={PHOTO_TYPES.join(',')} aria-describedby="register-photo-error" onChange={(e) => choosePhoto(e.target.files?.[0])} />
+            <input
+              id="register-photo"
+              type="file"
+              accept={PHOTO_TYPES.join(',')}
+              aria-describedby="register-photo-error"
+              onChange={(e) => choosePhoto(e.target.files?.[0])}
+            />
           </div>
-          <p id="register-photo-error" className="field-error">{photoError}</p>
+          <p id="register-photo-error" className="field-error">
+            {photoError}
+          </p>
         </div>
         <p className="terms-note">
           By creating an account you confirm that you are at least 18 years old and agree to our{' '}
@@ -88,7 +103,9 @@ export function RegisterForm() {
           explicitly consent to us processing the sensitive information your activity here may reveal, as our{' '}
           <a href="/privacy-policy">Privacy Policy</a> describes.
         </p>
-        <p role="alert" className="form-error">{formError}</p>
+        <p role="alert" className="form-error">
+          {formError}
+        </p>
         <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
           {isSubmitting ? 'Creating account…' : 'Sign up'}
         </button>
@@ -96,7 +113,13 @@ export function RegisterForm() {
           Already a member? <a href="/login">Log in</a>
         </p>
       </form>
-      {registeredEmail && <VerificationPopup email={registeredEmail} onClose={() => setRegisteredEmail(null)} failureFallback="Failed to resend verification email" />}
+      {registeredEmail && (
+        <VerificationPopup
+          email={registeredEmail}
+          onClose={() => setRegisteredEmail(null)}
+          failureFallback="Failed to resend verification email"
+        />
+      )}
     </>
   );
 }

@@ -34,7 +34,14 @@ export function ResendVerificationForm() {
 
   return (
     <form className="form-card" onSubmit={onSubmit} noValidate>
-      <TextField id="resend-email" label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+      <TextField
+        id="resend-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <StatusLine status={status} />
       <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
         Send a new verification link

@@ -55,7 +55,14 @@ export function ResetPasswordForm({ token }: { token: string }) {
   }
   return (
     <form className="form-card" onSubmit={onSubmit} noValidate>
-      <TextField id="reset-password" label="New password" type="password" autoComplete="new-password" error={errors.password?.message} {...register('password')} />
+      <TextField
+        id="reset-password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.password?.message}
+        {...register('password')}
+      />
       <TextField
         id="reset-confirm-password"
         label="Confirm new password"

@@ -22,7 +22,10 @@ export function SessionsSettings() {
     setBusy(true);
     setStatus(null);
     try {
-      const result = await apiRequest<{ message: string; loggedOut: boolean }>('/api/users/settings/sessions', { method: 'DELETE', json: { which } });
+      const result = await apiRequest<{ message: string; loggedOut: boolean }>('/api/users/settings/sessions', {
+        method: 'DELETE',
+        json: { which },
+      });
       setStatus({ ok: true, text: result.message });
       if (result.loggedOut) await logout('/login');
     } catch (error) {

@@ -41,7 +41,11 @@ function ProfileSettings({ autoFocus }: { autoFocus: boolean }) {
   const { user } = useSession();
   const id = useId();
   const path = user ? `/api/users/${encodeURIComponent(user.username)}` : null;
-  const { data, error: loadError, mutate } = useSWR(path, (url: string) => apiRequest<{ user: ProfileDto }>(url), { revalidateOnFocus: false });
+  const {
+    data,
+    error: loadError,
+    mutate,
+  } = useSWR(path, (url: string) => apiRequest<{ user: ProfileDto }>(url), { revalidateOnFocus: false });
   const [draft, setDraft] = useState<string | null>(null);
   const [status, setStatus] = useState<Status>(null);
   const [saving, setSaving] = useState(false);
@@ -61,7 +65,10 @@ function ProfileSettings({ autoFocus }: { autoFocus: boolean }) {
     if (over) return setStatus({ ok: false, text: PROFILE_MESSAGES.bioTooLong });
     setSaving(true);
     try {
-      const result = await apiRequest<{ success: true; bio: string }>('/api/users/settings/profile', { method: 'PUT', json: { bio } });
+      const result = await apiRequest<{ success: true; bio: string }>('/api/users/settings/profile', {
+        method: 'PUT',
+        json: { bio },
+      });
       setDraft(result.bio);
       if (data) void mutate({ user: { ...data.user, bio: result.bio } }, { revalidate: false });
       setStatus({ ok: true, text: 'Profile saved.' });
@@ -139,14 +146,21 @@ function Preferences() {
 function EmailSettings() {
   const { user } = useSession();
   const [status, setStatus] = useState<Status>(null);
-  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof changeEmailFormSchema>>({ resolver: zodResolver(changeEmailFormSchema) });
+  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof changeEmailFormSchema>>({
+    resolver: zodResolver(changeEmailFormSchema),
+  });
   const onSubmit = handleSubmit(async (values) => {
     if (!hasToken()) return setStatus({ ok: false, text: AUTH_ERROR });
     try {
-      const result = await apiRequest<{ message: string; emailVerificationSent: boolean }>('/api/users/settings/email', { method: 'PUT', json: values });
+      const result = await apiRequest<{ message: string; emailVerificationSent: boolean }>('/api/users/settings/email', {
+        method: 'PUT',
+        json: values,
+      });
       setStatus({
         ok: true,
-        text: result.emailVerificationSent ? 'Email updated successfully! Please check your new email for verification.' : 'Email updated, but verification email could not be sent.',
+        text: result.emailVerificationSent
+          ? 'Email updated successfully! Please check your new email for verification.'
+          : 'Email updated, but verification email could not be sent.',
       });
       reset();
     } catch (error) {
@@ -158,9 +172,30 @@ function EmailSettings() {
     <Section title="Update email">
       <p className="muted">Current address: {user?.email}</p>
       <form onSubmit={onSubmit} noValidate>
-        <TextField id="settings-new-email" label="New email" type="email" autoComplete="email" error={e.newEmail?.message} {...register('newEmail')} />
-        <TextField id="settings-confirm-email" label="Confirm new email" type="email" autoComplete="email" error={e.confirmNewEmail?.message} {...register('confirmNewEmail')} />
-        <TextField id="settings-email-password" label="Current password" type="password" autoComplete="current-password" error={e.currentPassword?.message} {...register('currentPassword')} />
+        <TextField
+          id="settings-new-email"
+          label="New email"
+          type="email"
+          autoComplete="email"
+          error={e.newEmail?.message}
+          {...register('newEmail')}
+        />
+        <TextField
+          id="settings-confirm-email"
+          label="Confirm new email"
+          type="email"
+          autoComplete="email"
+          error={e.confirmNewEmail?.message}
+          {...register('confirmNewEmail')}
+        />
+        <TextField
+          id="settings-email-password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          error={e.currentPassword?.message}
+          {...register('currentPassword')}
+        />
         <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
           Update email
         </button>
@@ -172,7 +207,9 @@ function EmailSettings() {
 
 function PasswordSettings() {
   const [status, setStatus] = useState<Status>(null);
-  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof changePasswordFormSchema>>({ resolver: zodResolver(changePasswordFormSchema) });
+  const { register, handleSubmit, reset, formState } = useForm<z.input<typeof changePasswordFormSchema>>({
+    resolver: zodResolver(changePasswordFormSchema),
+  });
   const onSubmit = handleSubmit(async (values) => {
     if (!hasToken()) return setStatus({ ok: false, text: AUTH_ERROR });
     try {
@@ -187,9 +224,30 @@ function PasswordSettings() {
   return (
     <Section title="Update password">
       <form onSubmit={onSubmit} noValidate>
-        <TextField id="settings-current-password" label="Current password" type="password" autoComplete="current-password" error={e.currentPassword?.message} {...register('currentPassword')} />
-        <TextField id="settings-new-password" label="New password" type="password" autoComplete="new-password" error={e.newPassword?.message} {...register('newPassword')} />
-        <TextField id="settings-confirm-password" label="Confirm new password" type="password" autoComplete="new-password" error={e.confirmNewPassword?.message} {...register('confirmNewPassword')} />
+        <TextField
+          id="settings-current-password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          error={e.currentPassword?.message}
+          {...register('currentPassword')}
+        />
+        <TextField
+          id="settings-new-password"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          error={e.newPassword?.message}
+          {...register('newPassword')}
+        />
+        <TextField
+          id="settings-confirm-password"
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          error={e.confirmNewPassword?.message}
+          {...register('confirmNewPassword')}
+        />
         <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
           Update password
         </button>

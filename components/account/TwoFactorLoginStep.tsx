@@ -15,7 +15,15 @@ import './two-factor.css';
  * A challenge that expired or no longer fits sends the member back to the
  * password step with the server's sentence.
  */
-export function TwoFactorLoginStep({ challenge, onDone, onRestart }: { challenge: string; onDone: () => void; onRestart: () => void }) {
+export function TwoFactorLoginStep({
+  challenge,
+  onDone,
+  onRestart,
+}: {
+  challenge: string;
+  onDone: () => void;
+  onRestart: () => void;
+}) {
   const { completeTwoFactor } = useSession();
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
@@ -28,7 +36,8 @@ export function TwoFactorLoginStep({ challenge, onDone, onRestart }: { challenge
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!code.trim()) return setError(useRecovery ? 'Enter one of your recovery codes.' : 'Enter the 6-digit code from your authenticator app.');
+    if (!code.trim())
+      return setError(useRecovery ? 'Enter one of your recovery codes.' : 'Enter the 6-digit code from your authenticator app.');
     setBusy(true);
     setError(null);
     try {

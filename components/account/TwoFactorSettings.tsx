@@ -37,7 +37,13 @@ function QrCode({ qr, label }: { qr: Setup['qr']; label: string }) {
   const margin = 4;
   const side = qr.size + margin * 2;
   return (
-    <svg className="two-factor-qr" viewBox={`${-margin} ${-margin} ${side} ${side}`} role="img" aria-label={label} shapeRendering="crispEdges">
+    <svg
+      className="two-factor-qr"
+      viewBox={`${-margin} ${-margin} ${side} ${side}`}
+      role="img"
+      aria-label={label}
+      shapeRendering="crispEdges"
+    >
       <rect x={-margin} y={-margin} width={side} height={side} fill="#fff" />
       <path d={qr.path} fill="#000" />
     </svg>
@@ -49,7 +55,8 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <div className="two-factor-codes-box">
       <p>
-        <strong>Your recovery codes.</strong> Each one logs you in once if you lose your phone. Save them somewhere safe now: they will not be shown again.
+        <strong>Your recovery codes.</strong> Each one logs you in once if you lose your phone. Save them somewhere safe now: they
+        will not be shown again.
       </p>
       <ol className="two-factor-codes" aria-label="Recovery codes">
         {codes.map((code) => (
@@ -68,9 +75,15 @@ const confirmSchema = totpCodeSchema.pick({ code: true });
  * A refusal from the server: on the field it names (a wrong password, a wrong
  * code) when the form has that field, else on the form's status line.
  */
-function showRefusal<T extends FieldValues>(error: unknown, fields: readonly Path<T>[], setError: UseFormSetError<T>, setStatus: (status: Status) => void) {
+function showRefusal<T extends FieldValues>(
+  error: unknown,
+  fields: readonly Path<T>[],
+  setError: UseFormSetError<T>,
+  setStatus: (status: Status) => void,
+) {
   const field = error instanceof ApiClientError ? (error.data.field as Path<T> | undefined) : undefined;
-  if (field && fields.includes(field)) return setError(field, { type: 'server', message: (error as Error).message }, { shouldFocus: true });
+  if (field && fields.includes(field))
+    return setError(field, { type: 'server', message: (error as Error).message }, { shouldFocus: true });
   setStatus({ ok: false, text: serverMessage(error, 'Something went wrong. Please try again.') });
 }
 
@@ -78,7 +91,13 @@ function PasswordField({ id, error, ...props }: { id: string; error?: string } &
   return <TextField id={id} label="Current password" type="password" autoComplete="current-password" error={error} {...props} />;
 }
 
-function CodeField({ id, label, error, recovery = false, ...props }: { id: string; label: string; error?: string; recovery?: boolean } & UseFormRegisterReturn) {
+function CodeField({
+  id,
+  label,
+  error,
+  recovery = false,
+  ...props
+}: { id: string; label: string; error?: string; recovery?: boolean } & UseFormRegisterReturn) {
   return (
     <TextField
       id={id}
@@ -109,16 +128,32 @@ interface Result {
 export function TwoFactorSettings() {
   const id = useId();
   const { logout } = useSession();
-  const { data, error: loadError, mutate } = useSWR(STATUS_PATH, (url: string) => apiRequest<TwoFactorStatus>(url), { revalidateOnFocus: false });
+  const {
+    data,
+    error: loadError,
+    mutate,
+  } = useSWR(STATUS_PATH, (url: string) => apiRequest<TwoFactorStatus>(url), { revalidateOnFocus: false });
   // The setup waiting for its code, with the password that started it (sent again with the code).
   const [setup, setSetup] = useState<(Setup & { currentPassword: string }) | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [status, setStatus] = useState<Status>(null);
 
-  const startForm = useForm<z.input<typeof twoFactorSetupSchema>>({ resolver: zodResolver(twoFactorSetupSchema), defaultValues: { currentPassword: '' } });
-  const confirmForm = useForm<z.input<typeof confirmSchema>>({ resolver: zodResolver(confirmSchema), defaultValues: { code: '' } });
-  const regenerateForm = useForm<z.input<typeof totpCodeSchema>>({ resolver: zodResolver(totpCodeSchema), defaultValues: { currentPassword: '', code: '' } });
-  const offForm = useForm<z.input<typeof disableTwoFactorSchema>>({ resolver: zodResolver(disableTwoFactorSchema), defaultValues: { currentPassword: '', code: '' } });
+  const startForm = useForm<z.input<typeof twoFactorSetupSchema>>({
+    resolver: zodResolver(twoFactorSetupSchema),
+    defaultValues: { currentPassword: '' },
+  });
+  const confirmForm = useForm<z.input<typeof confirmSchema>>({
+    resolver: zodResolver(confirmSchema),
+    defaultValues: { code: '' },
+  });
+  const regenerateForm = useForm<z.input<typeof totpCodeSchema>>({
+    resolver: zodResolver(totpCodeSchema),
+    defaultValues: { currentPassword: '', code: '' },
+  });
+  const offForm = useForm<z.input<typeof disableTwoFactorSchema>>({
+    resolver: zodResolver(disableTwoFactorSchema),
+    defaultValues: { currentPassword: '', code: '' },
+  });
 
   function done(result: Result) {
     setCodes(result.recoveryCodes ?? null);
@@ -130,7 +165,10 @@ export function TwoFactorSettings() {
     setStatus(null);
     setCodes(null);
     try {
-      setSetup({ ...(await apiRequest<Setup>(`${STATUS_PATH}/setup`, { json: values })), currentPassword: values.currentPassword });
+      setSetup({
+        ...(await apiRequest<Setup>(`${STATUS_PATH}/setup`, { json: values })),
+        currentPassword: values.currentPassword,
+      });
       startForm.reset();
     } catch (error) {
       showRefusal(error, ['currentPassword'], startForm.setError, setStatus);
@@ -146,7 +184,9 @@ export function TwoFactorSettings() {
     if (!setup) return;
     setStatus(null);
     try {
-      const result = await apiRequest<Result>(`${STATUS_PATH}/confirm`, { json: { currentPassword: setup.currentPassword, code: values.code } });
+      const result = await apiRequest<Result>(`${STATUS_PATH}/confirm`, {
+        json: { currentPassword: setup.currentPassword, code: values.code },
+      });
       cancelSetup();
       await done(result);
     } catch (error) {
@@ -210,7 +250,11 @@ export function TwoFactorSettings() {
 
       {!data.enabled && !setup && (
         <form onSubmit={start} noValidate className="two-factor-form" aria-label="Set up two-factor authentication">
-          <PasswordField id={`${id}-start-password`} error={startForm.formState.errors.currentPassword?.message} {...startForm.register('currentPassword')} />
+          <PasswordField
+            id={`${id}-start-password`}
+            error={startForm.formState.errors.currentPassword?.message}
+            {...startForm.register('currentPassword')}
+          />
           <button type="submit" className="btn btn-primary" disabled={startForm.formState.isSubmitting}>
             Set up two-factor authentication
           </button>
@@ -222,10 +266,18 @@ export function TwoFactorSettings() {
           <p>1. Scan this QR code with an authenticator app (such as Aegis, Google Authenticator, 1Password or Authy).</p>
           <QrCode qr={setup.qr} label="QR code for your authenticator app" />
           <p>
-            Or enter this key by hand: <code className="two-factor-secret" data-secret={setup.secret}>{setup.secret.match(/.{1,4}/g)?.join(' ')}</code>
+            Or enter this key by hand:{' '}
+            <code className="two-factor-secret" data-secret={setup.secret}>
+              {setup.secret.match(/.{1,4}/g)?.join(' ')}
+            </code>
           </p>
           <p>2. Enter the 6-digit code the app shows to turn two-factor authentication on.</p>
-          <CodeField id={`${id}-confirm`} label="Code from the app" error={confirmForm.formState.errors.code?.message} {...confirmForm.register('code')} />
+          <CodeField
+            id={`${id}-confirm`}
+            label="Code from the app"
+            error={confirmForm.formState.errors.code?.message}
+            {...confirmForm.register('code')}
+          />
           <div className="two-factor-actions">
             <button type="submit" className="btn btn-primary" disabled={confirmForm.formState.isSubmitting}>
               Turn on
@@ -241,8 +293,17 @@ export function TwoFactorSettings() {
         <form onSubmit={regenerate} noValidate className="two-factor-form" aria-label="New recovery codes">
           <h4>New recovery codes</h4>
           <p className="muted">Replaces all your recovery codes; the old ones stop working.</p>
-          <PasswordField id={`${id}-regenerate-password`} error={regenerateForm.formState.errors.currentPassword?.message} {...regenerateForm.register('currentPassword')} />
-          <CodeField id={`${id}-regenerate`} label="Code from the app" error={regenerateForm.formState.errors.code?.message} {...regenerateForm.register('code')} />
+          <PasswordField
+            id={`${id}-regenerate-password`}
+            error={regenerateForm.formState.errors.currentPassword?.message}
+            {...regenerateForm.register('currentPassword')}
+          />
+          <CodeField
+            id={`${id}-regenerate`}
+            label="Code from the app"
+            error={regenerateForm.formState.errors.code?.message}
+            {...regenerateForm.register('code')}
+          />
           <button type="submit" className="btn btn-quiet" disabled={regenerateForm.formState.isSubmitting}>
             Get new recovery codes
           </button>
@@ -254,8 +315,18 @@ export function TwoFactorSettings() {
       {data.enabled && !data.required && (
         <form onSubmit={turnOff} noValidate className="two-factor-form" aria-label="Turn off two-factor authentication">
           <h4>Turn off</h4>
-          <PasswordField id={`${id}-off-password`} error={offForm.formState.errors.currentPassword?.message} {...offForm.register('currentPassword')} />
-          <CodeField id={`${id}-off`} label="Code from the app or a recovery code" recovery error={offForm.formState.errors.code?.message} {...offForm.register('code')} />
+          <PasswordField
+            id={`${id}-off-password`}
+            error={offForm.formState.errors.currentPassword?.message}
+            {...offForm.register('currentPassword')}
+          />
+          <CodeField
+            id={`${id}-off`}
+            label="Code from the app or a recovery code"
+            recovery
+            error={offForm.formState.errors.code?.message}
+            {...offForm.register('code')}
+          />
           <button type="submit" className="btn btn-quiet" disabled={offForm.formState.isSubmitting}>
             Turn off two-factor authentication
           </button>

@@ -60,7 +60,12 @@ export function VerificationPopup({
       </p>
       <p className="muted">Can’t find it? Look in your spam folder, or send a new link.</p>
       <div className="modal-actions">
-        <button type="button" className="btn btn-primary" onClick={resend} disabled={secondsLeft > 0 || status.kind === 'sending'}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={resend}
+          disabled={secondsLeft > 0 || status.kind === 'sending'}
+        >
           {secondsLeft > 0 ? `Resend in ${secondsLeft}s` : 'Resend verification email'}
         </button>
         <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()}>

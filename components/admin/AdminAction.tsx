@@ -48,7 +48,9 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
   const id = useId();
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((field) => [field.name, field.defaultValue ?? ''])));
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.map((field) => [field.name, field.defaultValue ?? ''])),
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<Status>(null);
   const [busy, setBusy] = useState(false);
@@ -56,7 +58,11 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
   const needsForm = fields.length > 0 || Boolean(confirm);
 
   async function send() {
-    const missing = Object.fromEntries(fields.filter((field) => field.requiredMessage && !values[field.name]?.trim()).map((field) => [field.name, field.requiredMessage!]));
+    const missing = Object.fromEntries(
+      fields
+        .filter((field) => field.requiredMessage && !values[field.name]?.trim())
+        .map((field) => [field.name, field.requiredMessage!]),
+    );
     setErrors(missing);
     if (Object.keys(missing).length) return;
     const json: Record<string, unknown> = { ...body };
@@ -90,12 +96,25 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
     <div className="admin-action">
       {!open && (
         // Disabled until the page hydrates (issue 37): a click on the server's HTML before then would be lost.
-        <button ref={opener} type="button" className={buttonClass} disabled={busy || !hydrated} aria-busy={!hydrated || undefined} onClick={() => (needsForm ? setOpen(true) : void send())}>
+        <button
+          ref={opener}
+          type="button"
+          className={buttonClass}
+          disabled={busy || !hydrated}
+          aria-busy={!hydrated || undefined}
+          onClick={() => (needsForm ? setOpen(true) : void send())}
+        >
           {label}
         </button>
       )}
       {open && (
-        <form className="admin-form" onSubmit={submit} noValidate aria-label={label} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+        <form
+          className="admin-form"
+          onSubmit={submit}
+          noValidate
+          aria-label={label}
+          onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
+        >
           {confirm && <p>{confirm}</p>}
           {fields.map((field) => (
             <div className="field" key={field.name}>
@@ -105,7 +124,12 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
                   <ul>
                     {field.templates.map((template) => (
                       <li key={template}>
-                        <button type="button" className="admin-reason" aria-pressed={values[field.name] === template} onClick={() => setValues({ ...values, [field.name]: template })}>
+                        <button
+                          type="button"
+                          className="admin-reason"
+                          aria-pressed={values[field.name] === template}
+                          onClick={() => setValues({ ...values, [field.name]: template })}
+                        >
                           {template}
                         </button>
                       </li>
@@ -126,7 +150,11 @@ export function AdminAction({ label, method, url, fields = [], body, confirmLabe
                 return field.kind === 'textarea' ? (
                   <textarea {...common} />
                 ) : (
-                  <input {...common} type={field.kind === 'number' ? 'number' : 'text'} inputMode={field.kind === 'number' ? 'numeric' : undefined} />
+                  <input
+                    {...common}
+                    type={field.kind === 'number' ? 'number' : 'text'}
+                    inputMode={field.kind === 'number' ? 'numeric' : undefined}
+                  />
                 );
               })()}
               <p id={`${id}-${field.name}-error`} className="field-error">

@@ -20,7 +20,10 @@ export function useAdminAnnounce(): (message: string) => void {
  */
 export function AdminAnnouncer({ children }: { children: ReactNode }) {
   const [announcement, setAnnouncement] = useState<{ text: string; count: number } | null>(null);
-  const announce = useCallback((text: string) => setAnnouncement((previous) => ({ text, count: (previous?.count ?? 0) + 1 })), []);
+  const announce = useCallback(
+    (text: string) => setAnnouncement((previous) => ({ text, count: (previous?.count ?? 0) + 1 })),
+    [],
+  );
   return (
     <AnnounceContext.Provider value={announce}>
       {children}

@@ -18,7 +18,8 @@ export const ADMIN_SECTIONS = [
 /** The panel's sections; the current one (or the one a member page belongs to) is marked for screen readers and styled. */
 export function AdminNav() {
   const pathname = usePathname();
-  const current = (href: string) => (href === '/admin' ? pathname === '/admin' : pathname === href || pathname.startsWith(`${href}/`));
+  const current = (href: string) =>
+    href === '/admin' ? pathname === '/admin' : pathname === href || pathname.startsWith(`${href}/`);
   return (
     <nav className="admin-nav" aria-label="Admin Panel">
       <p className="admin-nav-title">Admin Panel</p>

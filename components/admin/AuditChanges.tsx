@@ -1,6 +1,8 @@
 /** An audit entry's field changes (video edits record each field before and after), shown under its summary. */
 export function AuditChanges({ details }: { details: Record<string, unknown> }) {
-  const changes = Array.isArray(details.changes) ? (details.changes as { field?: unknown; before?: unknown; after?: unknown }[]) : [];
+  const changes = Array.isArray(details.changes)
+    ? (details.changes as { field?: unknown; before?: unknown; after?: unknown }[])
+    : [];
   if (changes.length === 0) return null;
   const show = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value ?? '')) || '(empty)';
   return (

@@ -17,7 +17,12 @@ type FieldErrors = Partial<Record<keyof DailyTaskFormValues, string>>;
 /** A failed save, as the form shows it: beside the field the server named, else above the buttons. */
 export function formErrorOf(error: unknown, fallback: string): { field: keyof DailyTaskFormValues | null; message: string } {
   if (!(error instanceof ApiClientError) || !error.status) return { field: null, message: fallback };
-  const field = error.data.field === 'description' || error.data.field === 'scheduledFor' ? error.data.field : error.status === 409 ? 'scheduledFor' : null;
+  const field =
+    error.data.field === 'description' || error.data.field === 'scheduledFor'
+      ? error.data.field
+      : error.status === 409
+        ? 'scheduledFor'
+        : null;
   return { field, message: error.message };
 }
 
@@ -91,7 +96,8 @@ export function DailyTaskForm({
     }
   }
 
-  const describedBy = (field: keyof DailyTaskFormValues, extra?: string) => [extra, errors[field] ? `${id}-${field}-error` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy = (field: keyof DailyTaskFormValues, extra?: string) =>
+    [extra, errors[field] ? `${id}-${field}-error` : null].filter(Boolean).join(' ') || undefined;
 
   return (
     <form

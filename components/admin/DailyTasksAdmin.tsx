@@ -22,7 +22,13 @@ type Notice = { ok: boolean; text: string } | null;
 type SaveValues = { description: string; scheduledFor: string | null };
 
 /** "Wed 6 May 2026" for a UTC day; the day itself stays in a <time>. */
-const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const DAY_LABEL = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 const dayLabel = (day: string) => DAY_LABEL.format(new Date(`${day}T00:00:00Z`));
 const placeOf = (day: string | null) => (day ? `for ${dayLabel(day)}` : 'to the pool');
 
@@ -33,7 +39,6 @@ const placeOf = (day: string | null) => (day ? `for ${dayLabel(day)}` : 'to the 
  * the API checks every call.
  */
 export function DailyTasksAdmin() {
-
   const { data, error, isLoading, mutate } = useSWR(ADMIN_TASKS_PATH, fetchTasks);
   const [notice, setNotice] = useState<Notice>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
@@ -51,14 +56,20 @@ export function DailyTasksAdmin() {
 
   async function update(id: string, values: SaveValues) {
     const { task } = await apiRequest<{ task: AdminDailyTaskDto }>(taskPath(id), { method: 'PATCH', json: values });
-    announce({ ok: true, text: task.scheduledFor ? `Saved the task for ${dayLabel(task.scheduledFor)}.` : 'Saved the pool task.' });
+    announce({
+      ok: true,
+      text: task.scheduledFor ? `Saved the task for ${dayLabel(task.scheduledFor)}.` : 'Saved the pool task.',
+    });
     await mutate();
   }
 
   async function remove(task: AdminDailyTaskDto) {
     try {
       await apiRequest(taskPath(task._id), { method: 'DELETE' });
-      announce({ ok: true, text: `Deleted the task ${task.scheduledFor ? `for ${dayLabel(task.scheduledFor)}` : 'from the pool'}.` });
+      announce({
+        ok: true,
+        text: `Deleted the task ${task.scheduledFor ? `for ${dayLabel(task.scheduledFor)}` : 'from the pool'}.`,
+      });
     } catch (failure) {
       announce({ ok: false, text: serverMessage(failure, 'Could not delete the task. Please try again.') });
     }
@@ -71,12 +82,17 @@ export function DailyTasksAdmin() {
         <span className="eyebrow">Admin Panel</span>
         <h1>Daily tasks</h1>
         <p>
-          VIP members get one task a day, the same for everyone, from one UTC midnight to the next. Schedule a task for a day, or add it to the pool: on
-          days with nothing scheduled, the pool task used least recently is picked.
+          VIP members get one task a day, the same for everyone, from one UTC midnight to the next. Schedule a task for a day, or
+          add it to the pool: on days with nothing scheduled, the pool task used least recently is picked.
         </p>
       </header>
 
-      <p ref={noticeRef} tabIndex={-1} role="status" className={`admin-notice${notice ? (notice.ok ? ' admin-notice-ok' : ' admin-notice-error') : ''}`}>
+      <p
+        ref={noticeRef}
+        tabIndex={-1}
+        role="status"
+        className={`admin-notice${notice ? (notice.ok ? ' admin-notice-ok' : ' admin-notice-error') : ''}`}
+      >
         {notice?.text}
       </p>
 
@@ -95,7 +111,13 @@ export function DailyTasksAdmin() {
 
           <section className="tasks-admin-section form-card" aria-labelledby="task-new-title">
             <h2 id="task-new-title">Add a task</h2>
-            <DailyTaskForm label="Add a task" today={data.today.day} submitLabel="Add task" busyLabel="Adding…" onSubmit={create} />
+            <DailyTaskForm
+              label="Add a task"
+              today={data.today.day}
+              submitLabel="Add task"
+              busyLabel="Adding…"
+              onSubmit={create}
+            />
           </section>
 
           <TaskList
@@ -136,8 +158,8 @@ function TodayCard({ today }: { today: AdminDailyTasksDto['today'] }) {
             {today.task.description}
           </p>
           <p className="task-meta">
-            {today.source === 'scheduled' ? 'Scheduled for today' : 'From the pool'} · {today.completions} {today.completions === 1 ? 'member has' : 'members have'}{' '}
-            completed it
+            {today.source === 'scheduled' ? 'Scheduled for today' : 'From the pool'} · {today.completions}{' '}
+            {today.completions === 1 ? 'member has' : 'members have'} completed it
           </p>
         </>
       ) : (
@@ -191,7 +213,17 @@ function TaskList({
   );
 }
 
-function TaskItem({ task, today, onSave, onDelete }: { task: AdminDailyTaskDto; today: string; onSave: (values: SaveValues) => Promise<void>; onDelete: () => Promise<void> }) {
+function TaskItem({
+  task,
+  today,
+  onSave,
+  onDelete,
+}: {
+  task: AdminDailyTaskDto;
+  today: string;
+  onSave: (values: SaveValues) => Promise<void>;
+  onDelete: () => Promise<void>;
+}) {
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm'>('view');
   const [deleting, setDeleting] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
@@ -229,7 +261,9 @@ function TaskItem({ task, today, onSave, onDelete }: { task: AdminDailyTaskDto; 
           <p className="task-text">{task.description}</p>
           {!task.scheduledFor && (
             <p className="task-meta">
-              {task.lastUsedOn ? `Last used ${dayLabel(task.lastUsedOn)} · used ${task.timesUsed} ${task.timesUsed === 1 ? 'time' : 'times'}` : 'Not used yet'}
+              {task.lastUsedOn
+                ? `Last used ${dayLabel(task.lastUsedOn)} · used ${task.timesUsed} ${task.timesUsed === 1 ? 'time' : 'times'}`
+                : 'Not used yet'}
             </p>
           )}
           {mode === 'confirm' ? (

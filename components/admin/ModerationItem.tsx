@@ -85,7 +85,13 @@ function Description({ text }: { text: string }) {
         {long && !open ? `${text.slice(0, DESCRIPTION_PREVIEW).trimEnd()}…` : text}
       </p>
       {long && (
-        <button type="button" className="admin-link-button" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="admin-link-button"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={() => setOpen(!open)}
+        >
           {open ? 'Show less' : 'Show full description'}
         </button>
       )}
@@ -113,7 +119,17 @@ export interface ModerationItemProps {
  * Pending videos can be approved or rejected; admins correct mistakes from
  * the other lists (reject an approved video, approve a rejected one).
  */
-export function ModerationItem({ video, listStatus, error, onApprove, onReject, onChanged, selected, onSelect, ref }: ModerationItemProps) {
+export function ModerationItem({
+  video,
+  listStatus,
+  error,
+  onApprove,
+  onReject,
+  onChanged,
+  selected,
+  onSelect,
+  ref,
+}: ModerationItemProps) {
   const titleId = useId();
   const [rejecting, setRejecting] = useState(false);
   const rejectButton = useRef<HTMLButtonElement>(null);
@@ -138,7 +154,14 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
             {video.thumbnailUrl ? (
               // Thumbnails are small JPEGs from our pipeline; the image optimiser would only add work.
               // eslint-disable-next-line @next/next/no-img-element
-              <img src={video.thumbnailUrl} alt={`Thumbnail of ${video.title}`} width={160} height={90} loading="lazy" decoding="async" />
+              <img
+                src={video.thumbnailUrl}
+                alt={`Thumbnail of ${video.title}`}
+                width={160}
+                height={90}
+                loading="lazy"
+                decoding="async"
+              />
             ) : (
               <span className="admin-thumb-placeholder" data-testid="thumbnail-placeholder">
                 <VideoIcon size={24} />
@@ -152,7 +175,12 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
             </h3>
             {onSelect && (
               <label className="admin-select">
-                <input type="checkbox" checked={Boolean(selected)} onChange={(event) => onSelect(event.target.checked)} aria-label={`Select ${video.title}`} />
+                <input
+                  type="checkbox"
+                  checked={Boolean(selected)}
+                  onChange={(event) => onSelect(event.target.checked)}
+                  aria-label={`Select ${video.title}`}
+                />
                 Select
               </label>
             )}
@@ -231,12 +259,21 @@ export function ModerationItem({ video, listStatus, error, onApprove, onReject, 
             )}
             {onChanged && (
               <VideoManage
-                video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
+                video={{
+                  streamVideoId: video.streamVideoId,
+                  ownerId: video.uploader._id,
+                  title: video.title,
+                  description: video.description,
+                  category: video.category,
+                  tags: video.tags,
+                }}
                 onSaved={() => onChanged()}
                 onDeleted={onChanged}
               />
             )}
-            {!canApprove && listStatus !== 'approved' && <p className="admin-note">This video could not be processed, so it cannot be approved.</p>}
+            {!canApprove && listStatus !== 'approved' && (
+              <p className="admin-note">This video could not be processed, so it cannot be approved.</p>
+            )}
           </div>
         )}
         {rejecting && (

@@ -80,7 +80,11 @@ function AdminPanel() {
   const panel = useRef<HTMLDivElement>(null);
   const tabs = useRef(new Map<ModerationStatus, HTMLButtonElement>());
 
-  const { data, error, isLoading, size, setSize, mutate } = useSWRInfinite<ModerationPage, Error, (index: number, previous: ModerationPage | null) => QueueKey | null>(
+  const { data, error, isLoading, size, setSize, mutate } = useSWRInfinite<
+    ModerationPage,
+    Error,
+    (index: number, previous: ModerationPage | null) => QueueKey | null
+  >(
     (index, previous) => (previous && !previous.pagination.hasMore ? null : (['admin-videos', tab, index + 1] as const)),
     fetchPage,
     { revalidateAll: true, refreshInterval: (pages) => (stillProcessing(pages) ? PROCESSING_POLL_MS : 0) },
@@ -90,7 +94,9 @@ function AdminPanel() {
   const seen = new Set<string>();
   const videos = (data ?? [])
     .flatMap((page) => page.videos)
-    .filter((video) => !seen.has(video.streamVideoId) && seen.add(video.streamVideoId) && decided[video.streamVideoId]?.from !== tab);
+    .filter(
+      (video) => !seen.has(video.streamVideoId) && seen.add(video.streamVideoId) && decided[video.streamVideoId]?.from !== tab,
+    );
 
   const counts = data?.[0] && withDecisions(data[0].counts, Object.values(decided));
   const hasMore = Boolean(data?.at(-1)?.pagination.hasMore);
@@ -146,15 +152,24 @@ function AdminPanel() {
     setBulkBusy(true);
     setBulkRejecting(false);
     try {
-      const { results } = await apiRequest<{ results: { streamVideoId: string; ok: boolean; message: string | null }[] }>('/api/admin/videos/bulk', {
-        method: 'POST',
-        json: { streamVideoIds: ids, ...decision },
-      });
+      const { results } = await apiRequest<{ results: { streamVideoId: string; ok: boolean; message: string | null }[] }>(
+        '/api/admin/videos/bulk',
+        {
+          method: 'POST',
+          json: { streamVideoIds: ids, ...decision },
+        },
+      );
       const failed = results.filter((result) => !result.ok);
-      setErrors((current) => ({ ...current, ...Object.fromEntries(failed.map((result) => [result.streamVideoId, result.message ?? 'Not changed.'])) }));
+      setErrors((current) => ({
+        ...current,
+        ...Object.fromEntries(failed.map((result) => [result.streamVideoId, result.message ?? 'Not changed.'])),
+      }));
       const done = results.length - failed.length;
       const verb = decision.action === 'approve' ? 'Approved' : 'Rejected';
-      setNotice({ ok: failed.length === 0, text: `${verb} ${done} video${done === 1 ? '' : 's'}.${failed.length ? ` ${failed.length} could not be changed; see the messages below.` : ''}` });
+      setNotice({
+        ok: failed.length === 0,
+        text: `${verb} ${done} video${done === 1 ? '' : 's'}.${failed.length ? ` ${failed.length} could not be changed; see the messages below.` : ''}`,
+      });
       setSelected(new Set(failed.map((result) => result.streamVideoId)));
     } catch (failure) {
       setNotice({ ok: false, text: serverMessage(failure, 'Could not decide on the selected videos. Please try again.') });
@@ -175,11 +190,15 @@ function AdminPanel() {
   function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
     const at = LISTS.findIndex((list) => list.status === tab);
     const target =
-      event.key === 'ArrowRight' ? (at + 1) % LISTS.length
-      : event.key === 'ArrowLeft' ? (at - 1 + LISTS.length) % LISTS.length
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? LISTS.length - 1
-      : -1;
+      event.key === 'ArrowRight'
+        ? (at + 1) % LISTS.length
+        : event.key === 'ArrowLeft'
+          ? (at - 1 + LISTS.length) % LISTS.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? LISTS.length - 1
+              : -1;
     if (target < 0) return;
     event.preventDefault();
     select(LISTS[target]!.status, true);
@@ -190,7 +209,10 @@ function AdminPanel() {
       <header className="page-header">
         <span className="eyebrow">Admin Panel</span>
         <h1>Moderation</h1>
-        <p>New uploads wait here, oldest first, until an admin approves them. Watch each video, check its details, then approve it or reject it with a reason the uploader will see.</p>
+        <p>
+          New uploads wait here, oldest first, until an admin approves them. Watch each video, check its details, then approve it
+          or reject it with a reason the uploader will see.
+        </p>
       </header>
 
       <div className="admin-tabs" role="tablist" aria-label="Moderation lists" onKeyDown={onTabKey}>
@@ -215,16 +237,29 @@ function AdminPanel() {
         ))}
       </div>
 
-      <p role="status" aria-live="polite" className={`admin-notice${notice ? (notice.ok ? ' admin-notice-ok' : ' admin-notice-error') : ''}`}>
+      <p
+        role="status"
+        aria-live="polite"
+        className={`admin-notice${notice ? (notice.ok ? ' admin-notice-ok' : ' admin-notice-error') : ''}`}
+      >
         {notice?.text}
       </p>
 
-      <div className="admin-tabpanel" role="tabpanel" id="admin-tabpanel" aria-labelledby={`admin-tab-${tab}`} tabIndex={-1} ref={panel}>
+      <div
+        className="admin-tabpanel"
+        role="tabpanel"
+        id="admin-tabpanel"
+        aria-labelledby={`admin-tab-${tab}`}
+        tabIndex={-1}
+        ref={panel}
+      >
         {isLoading && !data ? (
           <Spinner label="Loading videos…" />
         ) : error && !data ? (
           <div className="empty-state" role="alert">
-            <p>Could not load the {current.label.toLowerCase()} videos. {error.message}</p>
+            <p>
+              Could not load the {current.label.toLowerCase()} videos. {error.message}
+            </p>
             <button type="button" className="btn btn-primary" onClick={() => void mutate()}>
               Try again
             </button>
@@ -240,13 +275,27 @@ function AdminPanel() {
               <div className="admin-bulkbar" role="region" aria-label="Decide on the selected videos">
                 <strong>{selected.size} selected</strong>
                 {bulkRejecting ? (
-                  <RejectForm title={`${selected.size} selected videos`} onCancel={() => setBulkRejecting(false)} onSubmit={(reason, ground) => void decideSelected({ action: 'reject', reason, ground })} />
+                  <RejectForm
+                    title={`${selected.size} selected videos`}
+                    onCancel={() => setBulkRejecting(false)}
+                    onSubmit={(reason, ground) => void decideSelected({ action: 'reject', reason, ground })}
+                  />
                 ) : (
                   <>
-                    <button type="button" className="btn btn-primary" disabled={bulkBusy} onClick={() => void decideSelected({ action: 'approve' })}>
+                    <button
+                      type="button"
+                      className="btn btn-primary"
+                      disabled={bulkBusy}
+                      onClick={() => void decideSelected({ action: 'approve' })}
+                    >
                       Approve selected
                     </button>
-                    <button type="button" className="btn admin-btn-reject" disabled={bulkBusy} onClick={() => setBulkRejecting(true)}>
+                    <button
+                      type="button"
+                      className="btn admin-btn-reject"
+                      disabled={bulkBusy}
+                      onClick={() => setBulkRejecting(true)}
+                    >
                       Reject selected…
                     </button>
                     <button type="button" className="btn btn-ghost" onClick={() => setSelected(new Set())}>
@@ -273,7 +322,12 @@ function AdminPanel() {
                     onApprove={() => void decide(video, { action: 'approve' })}
                     onReject={(reason, ground) => void decide(video, { action: 'reject', reason, ground })}
                     onChanged={() => void mutate()}
-                    {...(tab === 'pending' ? { selected: selected.has(video.streamVideoId), onSelect: (on: boolean) => toggle(video.streamVideoId, on) } : {})}
+                    {...(tab === 'pending'
+                      ? {
+                          selected: selected.has(video.streamVideoId),
+                          onSelect: (on: boolean) => toggle(video.streamVideoId, on),
+                        }
+                      : {})}
                   />
                 </li>
               ))}

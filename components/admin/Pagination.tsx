@@ -1,9 +1,20 @@
-
 /** Previous / next links for a server-rendered admin list; other query parameters are kept. */
-export function Pagination({ path, params, page, hasMore }: { path: string; params: Record<string, string | undefined>; page: number; hasMore: boolean }) {
+export function Pagination({
+  path,
+  params,
+  page,
+  hasMore,
+}: {
+  path: string;
+  params: Record<string, string | undefined>;
+  page: number;
+  hasMore: boolean;
+}) {
   if (page <= 1 && !hasMore) return null;
   const href = (to: number) => {
-    const query = new URLSearchParams(Object.entries({ ...params, page: String(to) }).filter((entry): entry is [string, string] => Boolean(entry[1])));
+    const query = new URLSearchParams(
+      Object.entries({ ...params, page: String(to) }).filter((entry): entry is [string, string] => Boolean(entry[1])),
+    );
     return `${path}?${query}`;
   };
   return (

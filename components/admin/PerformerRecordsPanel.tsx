@@ -47,12 +47,20 @@ export function PerformerRecordsPanel({ video, onChanged }: { video: ModerationV
               <li key={index}>
                 <strong>{performer.stageName}</strong> — legal name {performer.legalName}
                 <br />
-                Born {performer.dateOfBirth}, <span className={performer.ageAtRecording !== null && performer.ageAtRecording < 18 ? 'admin-records-minor' : undefined}>aged {performer.ageAtRecording} when recorded</span>
+                Born {performer.dateOfBirth},{' '}
+                <span
+                  className={
+                    performer.ageAtRecording !== null && performer.ageAtRecording < 18 ? 'admin-records-minor' : undefined
+                  }
+                >
+                  aged {performer.ageAtRecording} when recorded
+                </span>
                 <br />
                 {CONSENT_LABEL[performer.consent]}
                 {performer.release && (
                   <>
-                    : signed “{performer.release.signature}” on {performer.release.signedOn}; {performer.release.statements.length} of {RELEASE_STATEMENTS.length} statements ticked
+                    : signed “{performer.release.signature}” on {performer.release.signedOn};{' '}
+                    {performer.release.statements.length} of {RELEASE_STATEMENTS.length} statements ticked
                   </>
                 )}
                 <br />
@@ -85,7 +93,9 @@ function Withdrawal({ withdrawal, onChanged }: { withdrawal: ConsentWithdrawalDt
     setBusy(true);
     setMessage(null);
     try {
-      const answer = await apiRequest<{ message: string }>(`/api/admin/consent-withdrawals/${withdrawal._id}`, { json: { action } });
+      const answer = await apiRequest<{ message: string }>(`/api/admin/consent-withdrawals/${withdrawal._id}`, {
+        json: { action },
+      });
       setMessage(answer.message);
       onChanged?.();
     } catch (error) {
@@ -97,7 +107,8 @@ function Withdrawal({ withdrawal, onChanged }: { withdrawal: ConsentWithdrawalDt
   return (
     <div className="admin-withdrawal" role="group" aria-label="Withdrawal of consent">
       <p>
-        <strong>Consent withdrawn</strong> on {new Date(withdrawal.createdAt).toLocaleString()} by {withdrawal.legalName} (born {withdrawal.dateOfBirth}, {withdrawal.email}):
+        <strong>Consent withdrawn</strong> on {new Date(withdrawal.createdAt).toLocaleString()} by {withdrawal.legalName} (born{' '}
+        {withdrawal.dateOfBirth}, {withdrawal.email}):
       </p>
       <blockquote>{withdrawal.statement}</blockquote>
       <div className="admin-actions">

@@ -3,7 +3,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 import { DECISION_GROUNDS, GROUND_INFO, type DecisionGround } from '@/lib/trust/grounds';
-import { DEFAULT_REJECTION_GROUND, REJECTION_REASON_MAX, REJECTION_TEMPLATE_GROUNDS, REJECTION_TEMPLATES } from '@/lib/validation/videos';
+import {
+  DEFAULT_REJECTION_GROUND,
+  REJECTION_REASON_MAX,
+  REJECTION_TEMPLATE_GROUNDS,
+  REJECTION_TEMPLATES,
+} from '@/lib/validation/videos';
 
 const REASON_REQUIRED = 'Give a reason for the rejection';
 
@@ -13,7 +18,15 @@ const REASON_REQUIRED = 'Give a reason for the rejection';
  * notification). Focus moves into the text box on open and back to the
  * Reject button on cancel (the caller does that in onCancel).
  */
-export function RejectForm({ title, onSubmit, onCancel }: { title: string; onSubmit: (reason: string, ground: DecisionGround) => void; onCancel: () => void }) {
+export function RejectForm({
+  title,
+  onSubmit,
+  onCancel,
+}: {
+  title: string;
+  onSubmit: (reason: string, ground: DecisionGround) => void;
+  onCancel: () => void;
+}) {
   const id = useId();
   const [reason, setReason] = useState('');
   // The rule the statement of reasons names; a quick reason picks its own.
@@ -58,7 +71,12 @@ export function RejectForm({ title, onSubmit, onCancel }: { title: string; onSub
         <ul>
           {REJECTION_TEMPLATES.map((template) => (
             <li key={template}>
-              <button type="button" className="admin-reason" aria-pressed={reason.trim() === template} onClick={() => pick(template)}>
+              <button
+                type="button"
+                className="admin-reason"
+                aria-pressed={reason.trim() === template}
+                onClick={() => pick(template)}
+              >
                 {template}
               </button>
             </li>

@@ -28,13 +28,7 @@ export function LogoMark({ size = 32, title }: { size?: number; title?: string }
     : { 'aria-hidden': true as const, focusable: 'false' as const };
 
   return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width={size}
-      height={size}
-      viewBox="0 0 408 408"
-      {...a11y}
-    >
+    <svg xmlns="http://www.w3.org/2000/svg" width={size} height={size} viewBox="0 0 408 408" {...a11y}>
       {title ? <title id={titleId}>{title}</title> : null}
       <defs>
         <linearGradient id={gradientId} x1="34" y1="53.5" x2="374" y2="353.5" gradientUnits="userSpaceOnUse">

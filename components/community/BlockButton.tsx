@@ -29,7 +29,9 @@ export interface BlockButtonProps {
 export function BlockButton({ username, onChange, className }: BlockButtonProps) {
   const { user, loading } = useSession();
   const isSelf = Boolean(user && user.username.toLowerCase() === username.toLowerCase());
-  const { data, error, mutate } = useSWR(user && !isSelf ? myBlocksKey(user._id) : null, () => apiRequest<{ blocks: BlockDto[] }>(MY_BLOCKS_KEY));
+  const { data, error, mutate } = useSWR(user && !isSelf ? myBlocksKey(user._id) : null, () =>
+    apiRequest<{ blocks: BlockDto[] }>(MY_BLOCKS_KEY),
+  );
   const [confirming, setConfirming] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -78,7 +80,17 @@ export function BlockButton({ username, onChange, className }: BlockButtonProps)
   );
 }
 
-function ConfirmBlock({ username, blocking, onConfirm, onClose }: { username: string; blocking: boolean; onConfirm: () => Promise<void>; onClose: () => void }) {
+function ConfirmBlock({
+  username,
+  blocking,
+  onConfirm,
+  onClose,
+}: {
+  username: string;
+  blocking: boolean;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}) {
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
@@ -109,7 +121,13 @@ function ConfirmBlock({ username, blocking, onConfirm, onClose }: { username: st
   }
 
   return (
-    <dialog ref={dialog} className="modal block-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-what`} onClose={onClose}>
+    <dialog
+      ref={dialog}
+      className="modal block-dialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-what`}
+      onClose={onClose}
+    >
       <h2 id={`${id}-title`}>{blocking ? `Block ${username}?` : `Unblock ${username}?`}</h2>
       {blocking ? (
         <ul id={`${id}-what`} className="block-effects">
@@ -119,7 +137,8 @@ function ConfirmBlock({ username, blocking, onConfirm, onClose }: { username: st
         </ul>
       ) : (
         <p id={`${id}-what`}>
-          They will be able to follow you and comment on your videos again. If they followed you before, that follow is not restored.
+          They will be able to follow you and comment on your videos again. If they followed you before, that follow is not
+          restored.
         </p>
       )}
       <p role="alert" className="form-error">

@@ -21,7 +21,17 @@ export interface CommentEditorProps {
 }
 
 /** The comment form itself (CommentForm.tsx loads it): a comment text box with a character counter, the same checks as the server, and the server's messages. */
-export function CommentEditor({ label, submitLabel, busyLabel, initialBody = '', placeholder, autoFocus, onSubmit, onCancel, resetOnSuccess }: CommentEditorProps) {
+export function CommentEditor({
+  label,
+  submitLabel,
+  busyLabel,
+  initialBody = '',
+  placeholder,
+  autoFocus,
+  onSubmit,
+  onCancel,
+  resetOnSuccess,
+}: CommentEditorProps) {
   const id = useId();
   const [body, setBody] = useState(initialBody);
   const [error, setError] = useState<string | null>(null);
@@ -70,7 +80,8 @@ export function CommentEditor({ label, submitLabel, busyLabel, initialBody = '',
         // Focused with text in it (an edit, a reply's @username): the caret goes after the text, where people go on typing.
         onFocus={(event) => {
           const end = event.currentTarget.value.length;
-          if (event.currentTarget.selectionStart === 0 && event.currentTarget.selectionEnd === 0 && end > 0) event.currentTarget.setSelectionRange(end, end);
+          if (event.currentTarget.selectionStart === 0 && event.currentTarget.selectionEnd === 0 && end > 0)
+            event.currentTarget.setSelectionRange(end, end);
         }}
         aria-invalid={error || over ? true : undefined}
         aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}

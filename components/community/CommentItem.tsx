@@ -27,8 +27,18 @@ interface Props {
 
 function Avatar({ author }: { author: CommentDto['author'] }) {
   if (author.profilePhotoUrl) {
-    // eslint-disable-next-line @next/next/no-img-element -- already a 64 px WebP from our own media route
-    return <img className="comment-avatar" src={author.profilePhotoUrl} alt="" width={32} height={32} loading="lazy" decoding="async" />;
+    return (
+      // eslint-disable-next-line @next/next/no-img-element -- already a 64 px WebP from our own media route
+      <img
+        className="comment-avatar"
+        src={author.profilePhotoUrl}
+        alt=""
+        width={32}
+        height={32}
+        loading="lazy"
+        decoding="async"
+      />
+    );
   }
   return (
     <span className="comment-avatar comment-avatar-letter" aria-hidden="true">
@@ -71,7 +81,12 @@ export function CommentItem({ comment, canEdit, canDelete, canReport = false, on
 
   const profile = `/profile/${encodeURIComponent(comment.author.username)}`;
   return (
-    <article className="comment" id={`comment-${comment._id}`} data-highlight={highlight || undefined} aria-label={`Comment by ${comment.author.username}`}>
+    <article
+      className="comment"
+      id={`comment-${comment._id}`}
+      data-highlight={highlight || undefined}
+      aria-label={`Comment by ${comment.author.username}`}
+    >
       <Avatar author={comment.author} />
       <div className="comment-meta">
         <a className="comment-author" href={profile}>
@@ -117,11 +132,23 @@ export function CommentItem({ comment, canEdit, canDelete, canReport = false, on
             </button>
           )}
           {canDelete && (
-            <button ref={deleteButton} type="button" className="comment-action comment-action-danger" onClick={() => setConfirming(true)}>
+            <button
+              ref={deleteButton}
+              type="button"
+              className="comment-action comment-action-danger"
+              onClick={() => setConfirming(true)}
+            >
               Delete
             </button>
           )}
-          {canReport && <ReportDialog targetType="comment" target={comment._id} buttonClassName="comment-action" buttonAriaLabel={`Report comment by ${comment.author.username}`} />}
+          {canReport && (
+            <ReportDialog
+              targetType="comment"
+              target={comment._id}
+              buttonClassName="comment-action"
+              buttonAriaLabel={`Report comment by ${comment.author.username}`}
+            />
+          )}
         </div>
       )}
       {confirming && (

@@ -11,7 +11,13 @@ export function CommentText({ text, className = 'comment-body' }: { text: string
     <p className={className}>
       {linkify(text).map((part, index) =>
         part.type === 'link' ? (
-          <a key={index} href={part.href} rel="ugc nofollow noopener" target="_blank" title={part.text.length > part.display.length ? part.text : undefined}>
+          <a
+            key={index}
+            href={part.href}
+            rel="ugc nofollow noopener"
+            target="_blank"
+            title={part.text.length > part.display.length ? part.text : undefined}
+          >
             {part.display}
           </a>
         ) : (

@@ -35,7 +35,16 @@ const repliesLabel = (count: number) => (count === 1 ? 'View 1 reply' : `View ${
  * inline reply form. A reply to a reply joins the same thread and starts
  * with the @username it answers.
  */
-export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, initialReplies = [], highlightId, onEdit, onDelete }: Props) {
+export function CommentThread({
+  streamVideoId,
+  videoOwnerId,
+  comment,
+  viewer,
+  initialReplies = [],
+  highlightId,
+  onEdit,
+  onDelete,
+}: Props) {
   const id = useId();
   const [replies, setReplies] = useState<CommentDto[]>(initialReplies);
   const [count, setCount] = useState(Math.max(comment.replyCount, initialReplies.length));
@@ -78,7 +87,10 @@ export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, in
   }
 
   async function postReply(body: string) {
-    const { comment: reply } = await apiRequest<{ comment: CommentDto }>(`/api/videos/${encodeURIComponent(streamVideoId)}/comments`, { json: { body, parentId: comment._id } });
+    const { comment: reply } = await apiRequest<{ comment: CommentDto }>(
+      `/api/videos/${encodeURIComponent(streamVideoId)}/comments`,
+      { json: { body, parentId: comment._id } },
+    );
     setReplies((current) => [...current.filter((other) => other._id !== reply._id), reply]);
     setCount((current) => current + 1);
     setOpen(true);
@@ -86,7 +98,10 @@ export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, in
   }
 
   async function editReply(replyId: string, body: string) {
-    const { comment: edited } = await apiRequest<{ comment: CommentDto }>(`/api/comments/${encodeURIComponent(replyId)}`, { method: 'PATCH', json: { body } });
+    const { comment: edited } = await apiRequest<{ comment: CommentDto }>(`/api/comments/${encodeURIComponent(replyId)}`, {
+      method: 'PATCH',
+      json: { body },
+    });
     setReplies((current) => current.map((other) => (other._id === replyId ? edited : other)));
   }
 
@@ -98,7 +113,11 @@ export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, in
 
   const permissions = (item: CommentDto) => {
     const own = Boolean(viewer && viewer._id === item.author._id);
-    return { canEdit: own, canDelete: Boolean(viewer && (own || viewer._id === videoOwnerId || viewer.isAdmin)), canReport: !own };
+    return {
+      canEdit: own,
+      canDelete: Boolean(viewer && (own || viewer._id === videoOwnerId || viewer.isAdmin)),
+      canReport: !own,
+    };
   };
   const startReply = viewer ? (to: CommentDto) => () => setReplyingTo(to) : null;
   const listId = `${id}-replies`;
@@ -106,7 +125,14 @@ export function CommentThread({ streamVideoId, videoOwnerId, comment, viewer, in
 
   return (
     <div className="comment-thread">
-      <CommentItem comment={{ ...comment, replyCount: count }} {...permissions(comment)} onEdit={onEdit} onDelete={onDelete} onReply={startReply?.(comment)} highlight={highlightId === comment._id} />
+      <CommentItem
+        comment={{ ...comment, replyCount: count }}
+        {...permissions(comment)}
+        onEdit={onEdit}
+        onDelete={onDelete}
+        onReply={startReply?.(comment)}
+        highlight={highlightId === comment._id}
+      />
       {(count > 0 || replies.length > 0) && (
         <div className="comment-replies">
           <button type="button" className="comment-replies-toggle" aria-expanded={open} aria-controls={listId} onClick={expand}>

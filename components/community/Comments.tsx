@@ -36,7 +36,11 @@ const noChange = async () => undefined;
 export function Comments(props: CommentsProps) {
   const { loading, user } = useSession();
   const [wantsMore, setWantsMore] = useState(false);
-  const hash = useSyncExternalStore(subscribeToHash, () => window.location.hash, () => '');
+  const hash = useSyncExternalStore(
+    subscribeToHash,
+    () => window.location.hash,
+    () => '',
+  );
   const pages = props.initial ? [props.initial] : undefined;
   const view = (waiting: boolean) => (
     <CommentsView
@@ -101,7 +105,28 @@ interface CommentsViewProps {
 }
 
 /** The comments section as both the first load and LiveComments draw it. */
-export function CommentsView({ streamVideoId, videoOwnerId, user, loading, pages, failed, threads, pinned, linked, total, hasMore, loadingMore, canLoadMore, moreFailed, inert = false, onRetry, onLoadMore, onPost, onEdit, onDelete }: CommentsViewProps) {
+export function CommentsView({
+  streamVideoId,
+  videoOwnerId,
+  user,
+  loading,
+  pages,
+  failed,
+  threads,
+  pinned,
+  linked,
+  total,
+  hasMore,
+  loadingMore,
+  canLoadMore,
+  moreFailed,
+  inert = false,
+  onRetry,
+  onLoadMore,
+  onPost,
+  onEdit,
+  onDelete,
+}: CommentsViewProps) {
   const loginHref = `/login?next=${encodeURIComponent(`/video/${streamVideoId}`)}`;
 
   return (
@@ -116,7 +141,14 @@ export function CommentsView({ streamVideoId, videoOwnerId, user, loading, pages
       </div>
 
       {user ? (
-        <CommentForm label="Add a comment" placeholder="Add a comment…" submitLabel="Post comment" busyLabel="Posting…" onSubmit={onPost} resetOnSuccess />
+        <CommentForm
+          label="Add a comment"
+          placeholder="Add a comment…"
+          submitLabel="Post comment"
+          busyLabel="Posting…"
+          onSubmit={onPost}
+          resetOnSuccess
+        />
       ) : loading ? null : (
         <div className="comment-login">
           <p>Join the conversation.</p>

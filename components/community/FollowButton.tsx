@@ -39,7 +39,17 @@ interface FollowViewProps {
 }
 
 /** Follow / Following as everyone sees it. */
-export function FollowView({ username, following, member, busy = false, waiting = false, error = null, small, className, onClick }: FollowViewProps) {
+export function FollowView({
+  username,
+  following,
+  member,
+  busy = false,
+  waiting = false,
+  error = null,
+  small,
+  className,
+  onClick,
+}: FollowViewProps) {
   const errorId = useId();
   return (
     <span className={`follow${small ? ' follow-small' : ''}${className ? ` ${className}` : ''}`}>

@@ -1,4 +1,3 @@
-
 import { VideoIcon } from '@/components/icons';
 import type { CreatorSuggestionDto, VideoListDto } from '@/lib/api-types';
 import { countLabel } from '@/lib/format/numbers';
@@ -11,15 +10,31 @@ import { InfiniteVideoGrid } from './InfiniteVideoGrid';
 export const FOLLOWING_PAGE_SIZE = 12;
 
 /** The following feed: newest videos of followed creators with infinite scroll, or help finding creators. */
-export function FollowingFeed({ initial, following, suggestions }: { initial: VideoListDto; following: number; suggestions: CreatorSuggestionDto[] }) {
+export function FollowingFeed({
+  initial,
+  following,
+  suggestions,
+}: {
+  initial: VideoListDto;
+  following: number;
+  suggestions: CreatorSuggestionDto[];
+}) {
   if (initial.videos.length > 0) {
-    return <InfiniteVideoGrid initial={initial} listUrl={`/api/feed/following?limit=${FOLLOWING_PAGE_SIZE}`} label="Videos from creators you follow" />;
+    return (
+      <InfiniteVideoGrid
+        initial={initial}
+        listUrl={`/api/feed/following?limit=${FOLLOWING_PAGE_SIZE}`}
+        label="Videos from creators you follow"
+      />
+    );
   }
   return (
     <div className="following-empty">
       <div className="empty-state">
         <VideoIcon />
-        <p>{following === 0 ? 'You are not following anyone yet.' : 'The creators you follow have not published any videos yet.'}</p>
+        <p>
+          {following === 0 ? 'You are not following anyone yet.' : 'The creators you follow have not published any videos yet.'}
+        </p>
         <span>Follow creators from their profiles or video pages, and their new videos appear here, newest first.</span>
         <nav className="following-browse" aria-label="Find creators">
           <a className="btn btn-primary" href="/">

@@ -44,7 +44,9 @@ export function InfiniteVideoGrid({ initial, listUrl, label, priorityCount = 4 }
     setError(null);
     try {
       const separator = listUrl.includes('?') ? '&' : '?';
-      const answer = await apiRequest<unknown>(`${listUrl}${separator}page=${page + 1}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const answer = await apiRequest<unknown>(
+        `${listUrl}${separator}page=${page + 1}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       if (!isVideoList(answer)) {
         setError(VIDEO_ERRORS.format);
         return;
@@ -64,7 +66,15 @@ export function InfiniteVideoGrid({ initial, listUrl, label, priorityCount = 4 }
 
   const more = useCallback(() => void loadMore(), [loadMore]);
   return (
-    <VideoGrid videos={videos} label={label} priorityCount={priorityCount} loading={loading} error={error} loadMore={hasMore ? more : null} onRetry={more}>
+    <VideoGrid
+      videos={videos}
+      label={label}
+      priorityCount={priorityCount}
+      loading={loading}
+      error={error}
+      loadMore={hasMore ? more : null}
+      onRetry={more}
+    >
       {!loading && !error && hasMore && (
         <button type="button" className="btn btn-ghost" onClick={more}>
           Show more videos

@@ -91,7 +91,14 @@ export function LikeButton(props: LikeButtonProps) {
   const compact = props.compact ?? false;
   const own = Boolean(user && user._id === props.ownerId);
   if (user) {
-    const waiting = <LikeView state={{ liked: Boolean(props.likedBy?.includes(user._id)), likes: props.likes }} compact={compact} own={own} phase="loading" />;
+    const waiting = (
+      <LikeView
+        state={{ liked: Boolean(props.likedBy?.includes(user._id)), likes: props.likes }}
+        compact={compact}
+        own={own}
+        phase="loading"
+      />
+    );
     return (
       <Suspense fallback={waiting}>
         <MemberLikeButton {...props} />

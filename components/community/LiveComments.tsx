@@ -47,7 +47,9 @@ export function LiveComments({ streamVideoId, videoOwnerId, initial, loadMoreOnM
   const pages = useMemo(() => data ?? (initial ? [initial] : undefined), [data, initial]);
   const comments = useMemo(() => {
     const seen = new Set<string>();
-    return (pages ?? []).flatMap((page) => page.comments).filter((comment) => (seen.has(comment._id) ? false : (seen.add(comment._id), true)));
+    return (pages ?? [])
+      .flatMap((page) => page.comments)
+      .filter((comment) => (seen.has(comment._id) ? false : (seen.add(comment._id), true)));
   }, [pages]);
   const total = pages?.[0]?.total ?? comments.length;
   const hasMore = pages?.at(-1)?.pagination.hasMore ?? false;
@@ -65,10 +67,21 @@ export function LiveComments({ streamVideoId, videoOwnerId, initial, loadMoreOnM
   const [linked, setLinked] = useState<CommentThreadDto | null>(null);
   const askedFor = useRef<string | null>(null);
   // A link to another comment on the same page changes only the hash.
-  const hash = useSyncExternalStore(subscribeToHash, () => window.location.hash, () => '');
+  const hash = useSyncExternalStore(
+    subscribeToHash,
+    () => window.location.hash,
+    () => '',
+  );
   useEffect(() => {
     const match = /^#comment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(hash);
-    if (!match || !viewer || pages === undefined || askedFor.current === match[1] || document.getElementById(`comment-${match[1]}`)) return;
+    if (
+      !match ||
+      !viewer ||
+      pages === undefined ||
+      askedFor.current === match[1] ||
+      document.getElementById(`comment-${match[1]}`)
+    )
+      return;
     askedFor.current = match[1]!;
     apiRequest<CommentThreadDto>(`/api/comments/${match[1]}`).then(setLinked, () => undefined);
   }, [hash, pages, viewer]);
@@ -92,14 +105,31 @@ export function LiveComments({ streamVideoId, videoOwnerId, initial, loadMoreOnM
   }
 
   async function post(body: string) {
-    const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/videos/${encodeURIComponent(streamVideoId)}/comments`, { json: { body } });
-    update(([first, ...rest]) => (first ? [{ ...first, total: first.total + 1, comments: [comment, ...first.comments] }, ...rest] : [{ comments: [comment], total: 1, pagination: { limit: COMMENTS_PAGE_SIZE, hasMore: false, nextCursor: null } }]));
+    const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/videos/${encodeURIComponent(streamVideoId)}/comments`, {
+      json: { body },
+    });
+    update(([first, ...rest]) =>
+      first
+        ? [{ ...first, total: first.total + 1, comments: [comment, ...first.comments] }, ...rest]
+        : [{ comments: [comment], total: 1, pagination: { limit: COMMENTS_PAGE_SIZE, hasMore: false, nextCursor: null } }],
+    );
   }
 
   async function edit(id: string, body: string) {
-    const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/comments/${encodeURIComponent(id)}`, { method: 'PATCH', json: { body } });
-    update((current) => current.map((page) => ({ ...page, comments: page.comments.map((other) => (other._id === id ? comment : other)) })));
-    setLinked((current) => (current && !current.parent && current.comment._id === id ? { comment, parent: null } : current?.parent?._id === id ? { ...current, parent: comment } : current));
+    const { comment } = await apiRequest<{ comment: CommentDto }>(`/api/comments/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      json: { body },
+    });
+    update((current) =>
+      current.map((page) => ({ ...page, comments: page.comments.map((other) => (other._id === id ? comment : other)) })),
+    );
+    setLinked((current) =>
+      current && !current.parent && current.comment._id === id
+        ? { comment, parent: null }
+        : current?.parent?._id === id
+          ? { ...current, parent: comment }
+          : current,
+    );
   }
 
   async function remove(id: string) {

@@ -60,7 +60,10 @@ export function MemberFollowButton({ username, initial, small = false, className
   async function toggle() {
     if (pending.current) return;
     const before = state ?? { following: false, followers: 0 };
-    const next: FollowStateDto = { following: !before.following, followers: Math.max(0, before.followers + (before.following ? -1 : 1)) };
+    const next: FollowStateDto = {
+      following: !before.following,
+      followers: Math.max(0, before.followers + (before.following ? -1 : 1)),
+    };
     pending.current = true;
     setBusy(true);
     setError(null);

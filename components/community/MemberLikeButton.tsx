@@ -63,7 +63,13 @@ export function MemberLikeButton({ streamVideoId, ownerId, likes, likedBy, compa
         revalidate: false,
       });
     } catch (failure) {
-      setError(failure instanceof Error && failure.message ? failure.message : next.liked ? 'Could not like the video.' : 'Could not remove your like.');
+      setError(
+        failure instanceof Error && failure.message
+          ? failure.message
+          : next.liked
+            ? 'Could not like the video.'
+            : 'Could not remove your like.',
+      );
     } finally {
       pending.current = false;
       setBusy(false);

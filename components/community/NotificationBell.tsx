@@ -32,7 +32,8 @@ type PageKey = readonly [path: string, userId: string];
 
 /** The server's message when it sent one (spec section 8: 'Failed to load notifications.' or the server message). */
 function messageOf(error: unknown, fallback: string): string {
-  if (error instanceof ApiClientError && typeof error.data.message === 'string' && error.data.message.trim()) return error.data.message;
+  if (error instanceof ApiClientError && typeof error.data.message === 'string' && error.data.message.trim())
+    return error.data.message;
   return fallback;
 }
 
@@ -46,7 +47,11 @@ function targetOf(link: string | null | undefined): string | null {
 const fetchPage = ([path]: PageKey) => apiRequest<NotificationListDto>(path);
 
 function withRead(pages: NotificationListDto[] | undefined, isRead: (n: NotificationDto) => boolean, unreadCount: number) {
-  return pages?.map((page) => ({ ...page, unreadCount, notifications: page.notifications.map((n) => (!n.read && isRead(n) ? { ...n, read: true } : n)) }));
+  return pages?.map((page) => ({
+    ...page,
+    unreadCount,
+    notifications: page.notifications.map((n) => (!n.read && isRead(n) ? { ...n, read: true } : n)),
+  }));
 }
 
 export function NotificationBell() {
@@ -71,11 +76,22 @@ export function NotificationBell() {
       if (!userId) return null;
       if (index === 0) return [`/api/notifications?limit=${NOTIFICATIONS_PAGE_SIZE}`, userId];
       if (!previous?.pagination.hasMore || !previous.pagination.nextCursor) return null;
-      return [`/api/notifications?limit=${NOTIFICATIONS_PAGE_SIZE}&cursor=${encodeURIComponent(previous.pagination.nextCursor)}`, userId];
+      return [
+        `/api/notifications?limit=${NOTIFICATIONS_PAGE_SIZE}&cursor=${encodeURIComponent(previous.pagination.nextCursor)}`,
+        userId,
+      ];
     },
     [userId],
   );
-  const { data: pages, error, isLoading, isValidating, size, setSize, mutate } = useSWRInfinite(getKey, fetchPage, {
+  const {
+    data: pages,
+    error,
+    isLoading,
+    isValidating,
+    size,
+    setSize,
+    mutate,
+  } = useSWRInfinite(getKey, fetchPage, {
     refreshInterval: NOTIFICATIONS_POLL_MS,
     // SWR's poll timer checks document.visibilityState before each fetch: a hidden tab makes no requests,
     // and coming back (visibilitychange or focus) revalidates at once.
@@ -153,7 +169,10 @@ export function NotificationBell() {
   const markRead = async (notification: NotificationDto): Promise<void> => {
     if (notification.read) return;
     try {
-      const result = await apiRequest<{ unreadCount: number }>(`/api/notifications/${encodeURIComponent(notification._id)}/read`, { method: 'PUT' });
+      const result = await apiRequest<{ unreadCount: number }>(
+        `/api/notifications/${encodeURIComponent(notification._id)}/read`,
+        { method: 'PUT' },
+      );
       await mutate((current) => withRead(current, (n) => n._id === notification._id, result.unreadCount), { revalidate: false });
     } catch (failure) {
       setActionError(messageOf(failure, MARK_ERROR));
@@ -182,7 +201,10 @@ export function NotificationBell() {
     // Up to the newest one on screen: a notification arriving meanwhile stays unread.
     const newest = pages?.[0]?.notifications[0];
     try {
-      const result = await apiRequest<{ unreadCount: number }>(`/api/notifications/read-all${newest ? `?upTo=${encodeURIComponent(newest._id)}` : ''}`, { method: 'PUT' });
+      const result = await apiRequest<{ unreadCount: number }>(
+        `/api/notifications/read-all${newest ? `?upTo=${encodeURIComponent(newest._id)}` : ''}`,
+        { method: 'PUT' },
+      );
       await mutate((current) => withRead(current, () => true, result.unreadCount), { revalidate: result.unreadCount > 0 });
       setAnnouncement('All notifications marked as read.');
       // The button disappears with the last unread notification; keep focus in the panel.
@@ -221,7 +243,15 @@ export function NotificationBell() {
           </span>
         )}
       </button>
-      <div ref={panel} id={panelId} className="notif-panel" role="region" aria-labelledby={headingId} tabIndex={-1} hidden={!open}>
+      <div
+        ref={panel}
+        id={panelId}
+        className="notif-panel"
+        role="region"
+        aria-labelledby={headingId}
+        tabIndex={-1}
+        hidden={!open}
+      >
         {open && (
           <>
             <div className="notif-head">
@@ -266,7 +296,10 @@ export function NotificationBell() {
               <ul className="notif-list">
                 {notifications.map((notification) => (
                   <li key={notification._id}>
-                    <NotificationItem notification={notification} onClick={(event) => void onNotificationClick(notification, event)} />
+                    <NotificationItem
+                      notification={notification}
+                      onClick={(event) => void onNotificationClick(notification, event)}
+                    />
                   </li>
                 ))}
               </ul>
@@ -283,7 +316,13 @@ export function NotificationBell() {
   );
 }
 
-function NotificationItem({ notification, onClick }: { notification: NotificationDto; onClick: (event: ReactMouseEvent) => void }) {
+function NotificationItem({
+  notification,
+  onClick,
+}: {
+  notification: NotificationDto;
+  onClick: (event: ReactMouseEvent) => void;
+}) {
   const target = targetOf(notification.link);
   const content = (
     <>

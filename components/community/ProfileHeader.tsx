@@ -68,13 +68,19 @@ export function ProfileHeader({ profile, actions }: { profile: ProfileDto; actio
             {profile.bio}
           </p>
         ) : (
-          profile.isSelf && <p className="profile-bio profile-bio-empty">Tell people about yourself: add a bio with Edit profile.</p>
+          profile.isSelf && (
+            <p className="profile-bio profile-bio-empty">Tell people about yourself: add a bio with Edit profile.</p>
+          )
         )}
         <dl className="profile-counts" aria-label="Numbers">
           <Count value={profile.counts.videos} label={profile.counts.videos === 1 ? 'Video' : 'Videos'} testId="count-videos" />
           <Count value={followers} label={followers === 1 ? 'Follower' : 'Followers'} testId="count-followers" />
           <Count value={profile.counts.following} label="Following" testId="count-following" />
-          <Count value={profile.counts.likesReceived} label={profile.counts.likesReceived === 1 ? 'Like' : 'Likes'} testId="count-likes" />
+          <Count
+            value={profile.counts.likesReceived}
+            label={profile.counts.likesReceived === 1 ? 'Like' : 'Likes'}
+            testId="count-likes"
+          />
         </dl>
         <TaskRewards tasks={profile.rewards.tasks} streak={profile.rewards.streak} />
       </div>

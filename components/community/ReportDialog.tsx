@@ -24,7 +24,11 @@ export interface ReportDialogProps {
   buttonClassName?: string;
 }
 
-const DEFAULT_SUBJECT: Record<ReportTargetType, string> = { video: 'this video', comment: 'this comment', profile: 'this profile' };
+const DEFAULT_SUBJECT: Record<ReportTargetType, string> = {
+  video: 'this video',
+  comment: 'this comment',
+  profile: 'this profile',
+};
 
 /**
  * A "Report" button and its modal dialog. Reusable for videos, comments and
@@ -33,7 +37,15 @@ const DEFAULT_SUBJECT: Record<ReportTargetType, string> = { video: 'this video',
  * is inert, Escape closes it), keeps Tab inside itself, and gives focus back
  * to the button when it closes.
  */
-export function ReportDialog({ targetType, target, label = 'Report', buttonAriaLabel, subject, className, buttonClassName }: ReportDialogProps) {
+export function ReportDialog({
+  targetType,
+  target,
+  label = 'Report',
+  buttonAriaLabel,
+  subject,
+  className,
+  buttonClassName,
+}: ReportDialogProps) {
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   // Each opening is a new modal: reopened right after Escape (before React re-rendered), the old one's <dialog> is already closed.
@@ -64,7 +76,13 @@ export function ReportDialog({ targetType, target, label = 'Report', buttonAriaL
       </button>
       {open && (
         <Suspense fallback={null}>
-          <ReportModal key={opening} targetType={targetType} target={target} subject={subject ?? DEFAULT_SUBJECT[targetType]} onClose={close} />
+          <ReportModal
+            key={opening}
+            targetType={targetType}
+            target={target}
+            subject={subject ?? DEFAULT_SUBJECT[targetType]}
+            onClose={close}
+          />
         </Suspense>
       )}
     </>
@@ -73,7 +91,18 @@ export function ReportDialog({ targetType, target, label = 'Report', buttonAriaL
 
 function FlagIcon() {
   return (
-    <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden focusable={false}>
+    <svg
+      width={16}
+      height={16}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+      focusable={false}
+    >
       <path d="M5 21V4" />
       <path d="M5 4h11l-2 4 2 4H5" />
     </svg>

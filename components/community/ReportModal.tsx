@@ -24,7 +24,17 @@ const URGENT_NOTE: readonly ReportReason[] = ['underage', 'non_consensual'];
  */
 type FieldErrors = { reason?: string; details?: string };
 
-export function ReportModal({ targetType, target, subject, onClose }: { targetType: ReportTargetType; target: string; subject: string; onClose: () => void }) {
+export function ReportModal({
+  targetType,
+  target,
+  subject,
+  onClose,
+}: {
+  targetType: ReportTargetType;
+  target: string;
+  subject: string;
+  onClose: () => void;
+}) {
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const firstControl = useRef<HTMLElement | null>(null);
@@ -62,7 +72,9 @@ export function ReportModal({ targetType, target, subject, onClose }: { targetTy
   function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
     if (event.key !== 'Tab' || !dialog.current) return;
     // The first and last focusable elements are always buttons or links (Close at the top, Cancel or Done at the bottom).
-    const focusable = dialog.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled])');
+    const focusable = dialog.current.querySelectorAll<HTMLElement>(
+      'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled])',
+    );
     if (focusable.length === 0) return;
     const first = focusable[0]!;
     const last = focusable[focusable.length - 1]!;
@@ -93,7 +105,10 @@ export function ReportModal({ targetType, target, subject, onClose }: { targetTy
     setErrors({});
     setSending(true);
     try {
-      const answer = await apiRequest<{ message: string }>('/api/reports', { method: 'POST', json: parsed.success ? parsed.data : { targetType, target, reason, details: text } });
+      const answer = await apiRequest<{ message: string }>('/api/reports', {
+        method: 'POST',
+        json: parsed.success ? parsed.data : { targetType, target, reason, details: text },
+      });
       setDone(answer.message || REPORT_MESSAGES.thanks);
     } catch (error) {
       setFailure(serverMessage(error, 'The report could not be sent. Check your connection and try again.'));
@@ -115,7 +130,9 @@ export function ReportModal({ targetType, target, subject, onClose }: { targetTy
 
       {needsLogin ? (
         <div className="report-login">
-          <p>{loading ? 'Checking your session…' : 'Please log in to report comments and profiles. Anyone can report a video.'}</p>
+          <p>
+            {loading ? 'Checking your session…' : 'Please log in to report comments and profiles. Anyone can report a video.'}
+          </p>
           <div className="modal-actions">
             <a ref={setFirstControl} className="btn btn-primary" href={`/login?next=${encodeURIComponent(pathname || '/')}`}>
               Log in
@@ -157,7 +174,11 @@ export function ReportModal({ targetType, target, subject, onClose }: { targetTy
                   checked={reason === value}
                   onChange={() => {
                     setReason(value);
-                    setErrors((current) => ({ ...current, reason: undefined, details: value === 'other' ? current.details : undefined }));
+                    setErrors((current) => ({
+                      ...current,
+                      reason: undefined,
+                      details: value === 'other' ? current.details : undefined,
+                    }));
                   }}
                 />
                 <span>
@@ -186,7 +207,9 @@ export function ReportModal({ targetType, target, subject, onClose }: { targetTy
               required={detailsRequired}
               aria-invalid={Boolean(errors.details)}
               aria-describedby={`${id}-details-error ${id}-details-count`}
-              placeholder={detailsRequired ? 'Tell us what is wrong' : 'Anything that helps us find the problem, such as a time in the video'}
+              placeholder={
+                detailsRequired ? 'Tell us what is wrong' : 'Anything that helps us find the problem, such as a time in the video'
+              }
               onChange={(event) => {
                 setText(event.target.value);
                 if (errors.details) setErrors((current) => ({ ...current, details: undefined }));

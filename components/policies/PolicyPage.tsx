@@ -21,7 +21,12 @@ export function PolicyPage({ slug }: { slug: PolicySlug }) {
   const { Component } = policy;
   return (
     <article className="prose">
-      <ArticleStructuredData path={`/${slug}`} headline={policy.title} description={policy.description} dateModified={policy.lastUpdated} />
+      <ArticleStructuredData
+        path={`/${slug}`}
+        headline={policy.title}
+        description={policy.description}
+        dateModified={policy.lastUpdated}
+      />
       <header className="page-header">
         <span className="eyebrow">{operator.siteName} policies</span>
         <h1>{policy.title}</h1>
@@ -35,5 +40,10 @@ export function PolicyPage({ slug }: { slug: PolicySlug }) {
 }
 
 function formatDate(isoDate: string): string {
-  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }

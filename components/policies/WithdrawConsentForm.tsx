@@ -25,7 +25,11 @@ export function WithdrawConsentForm({ initialVideo = '' }: { initialVideo?: stri
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<Input>({ resolver: zodResolver(consentWithdrawalSchema), mode: 'onTouched', defaultValues: { video: initialVideo } });
+  } = useForm<Input>({
+    resolver: zodResolver(consentWithdrawalSchema),
+    mode: 'onTouched',
+    defaultValues: { video: initialVideo },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     setStatus({ ok: true, text: 'Sending your request…' });
@@ -42,10 +46,40 @@ export function WithdrawConsentForm({ initialVideo = '' }: { initialVideo?: stri
     <form className="form-card withdraw-form" onSubmit={onSubmit} noValidate>
       <fieldset disabled={sent} className="withdraw-fields">
         <legend className="visually-hidden">Withdraw your consent</legend>
-        <TextField id="withdraw-video" label="Link to the video" type="text" inputMode="url" autoComplete="off" placeholder="https://…/video/…" error={errors.video?.message} {...register('video')} />
-        <TextField id="withdraw-name" label="Your legal name" type="text" autoComplete="name" error={errors.legalName?.message} {...register('legalName')} />
-        <TextField id="withdraw-dob" label="Your date of birth" type="date" autoComplete="bday" error={errors.dateOfBirth?.message} {...register('dateOfBirth')} />
-        <TextField id="withdraw-email" label="Email to reach you" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+        <TextField
+          id="withdraw-video"
+          label="Link to the video"
+          type="text"
+          inputMode="url"
+          autoComplete="off"
+          placeholder="https://…/video/…"
+          error={errors.video?.message}
+          {...register('video')}
+        />
+        <TextField
+          id="withdraw-name"
+          label="Your legal name"
+          type="text"
+          autoComplete="name"
+          error={errors.legalName?.message}
+          {...register('legalName')}
+        />
+        <TextField
+          id="withdraw-dob"
+          label="Your date of birth"
+          type="date"
+          autoComplete="bday"
+          error={errors.dateOfBirth?.message}
+          {...register('dateOfBirth')}
+        />
+        <TextField
+          id="withdraw-email"
+          label="Email to reach you"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...register('email')}
+        />
         <div className="field">
           <label htmlFor="withdraw-statement">Your statement</label>
           <textarea

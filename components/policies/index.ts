@@ -65,7 +65,8 @@ export const POLICIES = {
   },
   '2257': {
     title: '18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement',
-    description: 'Everyone shown is 18 or older and verified; the records 18 U.S.C. 2257 requires are kept by our custodian of records, named here.',
+    description:
+      'Everyone shown is 18 or older and verified; the records 18 U.S.C. 2257 requires are kept by our custodian of records, named here.',
     lastUpdated: '2026-11-25',
     Component: RecordsCompliance,
   },

@@ -71,7 +71,11 @@ export interface VideoStructuredDataProps {
 }
 
 export function VideoStructuredData(video: VideoStructuredDataProps) {
-  const counter = (interactionType: string, userInteractionCount: number) => ({ '@type': 'InteractionCounter', interactionType, userInteractionCount });
+  const counter = (interactionType: string, userInteractionCount: number) => ({
+    '@type': 'InteractionCounter',
+    interactionType,
+    userInteractionCount,
+  });
   return (
     <JsonLd
       id="structured-data"
@@ -85,7 +89,10 @@ export function VideoStructuredData(video: VideoStructuredDataProps) {
         contentUrl: video.contentUrl ? absoluteUrl(video.contentUrl) : undefined,
         embedUrl: absoluteUrl(`/embed/${video.streamVideoId}`),
         duration: video.duration,
-        interactionStatistic: [counter('https://schema.org/WatchAction', video.views), counter('https://schema.org/LikeAction', video.likes)],
+        interactionStatistic: [
+          counter('https://schema.org/WatchAction', video.views),
+          counter('https://schema.org/LikeAction', video.likes),
+        ],
         author: { '@type': 'Person', name: video.uploader, url: absoluteUrl(`/profile/${encodeURIComponent(video.uploader)}`) },
         publisher: publisher(),
       }}

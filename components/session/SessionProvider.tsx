@@ -1,7 +1,17 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 
 import type { UserDto } from '@/lib/api-types';
 import { readStorage, writeStorage } from '@/lib/client/browser-store';
@@ -189,7 +199,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [setUser]);
 
   const updateUser = useCallback(
-    (partial: Partial<SessionUser>) => store.set(({ user: current }) => ({ user: current ? { ...current, ...partial } : current })),
+    (partial: Partial<SessionUser>) =>
+      store.set(({ user: current }) => ({ user: current ? { ...current, ...partial } : current })),
     [store],
   );
 

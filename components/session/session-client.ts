@@ -63,4 +63,5 @@ export async function serverLogout(): Promise<void> {
 export const passwordStep = (email: string, password: string) =>
   apiRequest<StartedSession | TwoFactorStep>('/api/auth/login', { json: { email, password } });
 
-export const codeStep = (challenge: string, code: string) => apiRequest<StartedSession>('/api/auth/login/two-factor', { json: { challenge, code } });
+export const codeStep = (challenge: string, code: string) =>
+  apiRequest<StartedSession>('/api/auth/login/two-factor', { json: { challenge, code } });

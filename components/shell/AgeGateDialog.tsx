@@ -13,8 +13,8 @@ export function AgeGateDialog({ siteName }: { siteName: string }) {
         <LogoMark size={64} />
         <h2 id="age-gate-title">This site is for adults only</h2>
         <p id="age-gate-desc">
-          {siteName} contains sexually explicit material made by and for adults. Please confirm that you are at
-          least 18 years old and that viewing adult content is legal where you are.
+          {siteName} contains sexually explicit material made by and for adults. Please confirm that you are at least 18 years old
+          and that viewing adult content is legal where you are.
         </p>
         <div className="age-gate-actions">
           <button type="button" className="btn btn-primary" data-age-gate="confirm">

@@ -34,8 +34,16 @@ export function MemberAccount() {
       </button>
       <a className="nav-link nav-username" href={`/profile/${encodeURIComponent(user.username)}`}>
         {/* The member's photo, which follows changes in settings at once; decorative beside the name. */}
-        {/* eslint-disable-next-line @next/next/no-img-element -- our own 64 px WebP */}
-        {user.profilePhotoUrl && <img className="nav-avatar" src={user.profilePhotoUrl.replace(/-256\.webp$/, '-64.webp')} alt="" width={24} height={24} />}
+        {user.profilePhotoUrl && (
+          // eslint-disable-next-line @next/next/no-img-element -- our own 64 px WebP
+          <img
+            className="nav-avatar"
+            src={user.profilePhotoUrl.replace(/-256\.webp$/, '-64.webp')}
+            alt=""
+            width={24}
+            height={24}
+          />
+        )}
         {user.username}
       </a>
       <a className="btn btn-primary" href="/upload">

@@ -13,15 +13,21 @@ export function RegionBlockedDialog({ siteName, countryCode }: { siteName: strin
   }, []);
 
   return (
-    <div className="region-blocked" role="alertdialog" aria-modal="true" aria-labelledby="region-blocked-title" aria-describedby="region-blocked-text">
+    <div
+      className="region-blocked"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="region-blocked-title"
+      aria-describedby="region-blocked-text"
+    >
       <div className="region-blocked-card">
         <h2 id="region-blocked-title">Access Denied</h2>
         <div id="region-blocked-text">
           <p>Access to {siteName} is restricted in your region.</p>
           {countryCode && <p>Your IP address appears to originate from {countryCode}.</p>}
           <p>
-            This restriction is due to regulation in your region and the cost of the age verification services it requires, which small sites
-            like ours cannot currently afford. We are looking for alternatives so that we can welcome you again.
+            This restriction is due to regulation in your region and the cost of the age verification services it requires, which
+            small sites like ours cannot currently afford. We are looking for alternatives so that we can welcome you again.
           </p>
         </div>
       </div>

@@ -1,4 +1,3 @@
-
 import { AdminFooterLink } from '@/components/admin/AdminFooterLink';
 import { RTA_LABEL } from '@/lib/site';
 
@@ -45,8 +44,8 @@ export function SiteFooter({ siteName }: { siteName: string }) {
             18+
           </span>
           <p className="footer-note">
-            {siteName} is for adults aged 18 and over. Everyone shown in videos on this site is an adult who consented to
-            being filmed and published. Labelled with the RTA label ({RTA_LABEL}) for parental filters.
+            {siteName} is for adults aged 18 and over. Everyone shown in videos on this site is an adult who consented to being
+            filmed and published. Labelled with the RTA label ({RTA_LABEL}) for parental filters.
           </p>
         </div>
       </div>

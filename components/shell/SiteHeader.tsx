@@ -46,7 +46,15 @@ function SearchBox({ id }: { id: string }) {
       <label htmlFor={id} className="visually-hidden">
         Search videos
       </label>
-      <input id={id} name="q" type="search" placeholder="Search videos" autoComplete="off" enterKeyHint="search" maxLength={200} />
+      <input
+        id={id}
+        name="q"
+        type="search"
+        placeholder="Search videos"
+        autoComplete="off"
+        enterKeyHint="search"
+        maxLength={200}
+      />
       <button type="submit" aria-label="Search">
         <SearchIcon />
       </button>
@@ -71,7 +79,13 @@ export function SiteHeader({ siteName }: { siteName: string }) {
         <SearchBox id="site-search" />
         <AccountArea />
         {/* CSS shows the icon and word for the menu's state ("Menu" or "Close"), so the button's name follows it too. */}
-        <button type="button" className="btn btn-quiet menu-toggle" popoverTarget="mobile-menu" aria-expanded="false" aria-controls="mobile-menu">
+        <button
+          type="button"
+          className="btn btn-quiet menu-toggle"
+          popoverTarget="mobile-menu"
+          aria-expanded="false"
+          aria-controls="mobile-menu"
+        >
           <span className="menu-toggle-closed">
             <MenuIcon />
             <span>Menu</span>

@@ -91,7 +91,10 @@ export function DailyTaskBanner({ fallback }: { fallback: ReactNode }) {
       const result = await apiRequest<CompleteTaskDto>('/api/users/complete-task', { method: 'POST' });
       updateUser({ tasks: result.tasks, lastTaskCompleted: result.lastTaskCompleted });
       await mutate({ ...task, completed: true, streak: result.streak }, { revalidate: false });
-      setNotice({ ok: true, text: `Well done! Task completed. You have completed ${result.tasks} ${result.tasks === 1 ? 'task' : 'tasks'}.` });
+      setNotice({
+        ok: true,
+        text: `Well done! Task completed. You have completed ${result.tasks} ${result.tasks === 1 ? 'task' : 'tasks'}.`,
+      });
     } catch (failure) {
       setNotice({ ok: false, text: serverMessage(failure, TASK_MESSAGES.completeFailed) });
       // Already done (another tab) or no task any more: show the server's view.
@@ -148,7 +151,12 @@ export function DailyTaskBanner({ fallback }: { fallback: ReactNode }) {
           {countdownText(msLeft)}
         </p>
       </div>
-      <p ref={noticeRef} tabIndex={-1} className={`daily-task-notice ${notice?.ok === false ? 'form-error' : 'form-success'}`} role="status">
+      <p
+        ref={noticeRef}
+        tabIndex={-1}
+        className={`daily-task-notice ${notice?.ok === false ? 'form-error' : 'form-success'}`}
+        role="status"
+      >
         {notice?.text ?? ''}
       </p>
     </aside>

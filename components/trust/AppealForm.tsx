@@ -27,13 +27,20 @@ export function AppealForm({ decisionId, linkKey }: { decisionId: string; linkKe
   async function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = statement.trim();
-    const problem = !trimmed ? APPEAL_MESSAGES.statementRequired : characterCount(trimmed) > APPEAL_STATEMENT_MAX ? APPEAL_MESSAGES.statementTooLong : null;
+    const problem = !trimmed
+      ? APPEAL_MESSAGES.statementRequired
+      : characterCount(trimmed) > APPEAL_STATEMENT_MAX
+        ? APPEAL_MESSAGES.statementTooLong
+        : null;
     setError(problem);
     if (problem) return;
     setBusy(true);
     setStatus({ ok: true, text: 'Sending…' });
     try {
-      const answer = await apiRequest<{ message: string }>(`/api/decisions/${decisionId}/appeal`, { method: 'POST', json: { statement: trimmed, ...linkKey } });
+      const answer = await apiRequest<{ message: string }>(`/api/decisions/${decisionId}/appeal`, {
+        method: 'POST',
+        json: { statement: trimmed, ...linkKey },
+      });
       setStatus({ ok: true, text: answer.message });
       setStatement('');
       router.refresh();

@@ -34,9 +34,19 @@ const CONTACT: Field[] = [
 
 const FIELDS: Record<LegalFormKind, Field[]> = {
   notice: [
-    { name: 'video', label: 'Address of the video', kind: 'text', hint: 'Copy it from your browser’s address bar, e.g. https://…/video/abc123, or the video’s id.' },
+    {
+      name: 'video',
+      label: 'Address of the video',
+      kind: 'text',
+      hint: 'Copy it from your browser’s address bar, e.g. https://…/video/abc123, or the video’s id.',
+    },
     { name: 'reason', label: 'What is wrong', kind: 'reason' },
-    { name: 'details', label: 'Explain why it should come down', kind: 'textarea', hint: 'Who is shown, what was not agreed, which law it breaks. Do not attach or link the images.' },
+    {
+      name: 'details',
+      label: 'Explain why it should come down',
+      kind: 'textarea',
+      hint: 'Who is shown, what was not agreed, which law it breaks. Do not attach or link the images.',
+    },
     ...CONTACT,
     { name: 'signature', label: 'Signature (type your full name)', kind: 'text' },
     {
@@ -47,27 +57,53 @@ const FIELDS: Record<LegalFormKind, Field[]> = {
     },
   ],
   dmca: [
-    { name: 'video', label: 'Address of the infringing video on this site', kind: 'text', hint: 'One video per notice: its page address, e.g. https://…/video/abc123.' },
-    { name: 'work', label: 'The copyrighted work', kind: 'textarea', hint: 'Describe the work you own or represent, and where the original can be seen if online.' },
+    {
+      name: 'video',
+      label: 'Address of the infringing video on this site',
+      kind: 'text',
+      hint: 'One video per notice: its page address, e.g. https://…/video/abc123.',
+    },
+    {
+      name: 'work',
+      label: 'The copyrighted work',
+      kind: 'textarea',
+      hint: 'Describe the work you own or represent, and where the original can be seen if online.',
+    },
     ...CONTACT,
     { name: 'address', label: 'Postal address', kind: 'textarea', autoComplete: 'street-address' },
     { name: 'phone', label: 'Phone number', kind: 'tel', autoComplete: 'tel' },
     { name: 'signature', label: 'Signature (type your full name)', kind: 'text' },
-    { name: 'goodFaith', label: 'I have a good faith belief that use of the material in the manner complained of is not authorised by the copyright owner, its agent, or the law.', kind: 'checkbox' },
+    {
+      name: 'goodFaith',
+      label:
+        'I have a good faith belief that use of the material in the manner complained of is not authorised by the copyright owner, its agent, or the law.',
+      kind: 'checkbox',
+    },
     {
       name: 'perjury',
-      label: 'The information in this notice is accurate, and under penalty of perjury, I am the owner, or authorised to act on behalf of the owner, of an exclusive right that is allegedly infringed.',
+      label:
+        'The information in this notice is accurate, and under penalty of perjury, I am the owner, or authorised to act on behalf of the owner, of an exclusive right that is allegedly infringed.',
       kind: 'checkbox',
     },
   ],
   counter: [
     { name: 'video', label: 'Your video’s id', kind: 'text' },
-    { name: 'material', label: 'The material that was removed and where it appeared', kind: 'textarea', hint: 'Its title and its address on this site before it was removed.' },
+    {
+      name: 'material',
+      label: 'The material that was removed and where it appeared',
+      kind: 'textarea',
+      hint: 'Its title and its address on this site before it was removed.',
+    },
     { name: 'name', label: 'Your full legal name', kind: 'text', autoComplete: 'name' },
     { name: 'address', label: 'Postal address', kind: 'textarea', autoComplete: 'street-address' },
     { name: 'phone', label: 'Phone number', kind: 'tel', autoComplete: 'tel' },
     { name: 'signature', label: 'Signature (type your full legal name)', kind: 'text' },
-    { name: 'mistake', label: 'I swear, under penalty of perjury, that I have a good faith belief that the material was removed or disabled as a result of mistake or misidentification of the material.', kind: 'checkbox' },
+    {
+      name: 'mistake',
+      label:
+        'I swear, under penalty of perjury, that I have a good faith belief that the material was removed or disabled as a result of mistake or misidentification of the material.',
+      kind: 'checkbox',
+    },
     {
       name: 'jurisdiction',
       label:
@@ -75,12 +111,29 @@ const FIELDS: Record<LegalFormKind, Field[]> = {
       kind: 'checkbox',
     },
   ],
-  lawsuit: [{ name: 'details', label: 'The court and the case number', kind: 'textarea', hint: 'The action you filed seeking a court order to restrain the uploader.' }],
+  lawsuit: [
+    {
+      name: 'details',
+      label: 'The court and the case number',
+      kind: 'textarea',
+      hint: 'The action you filed seeking a court order to restrain the uploader.',
+    },
+  ],
 };
 
 const SCHEMAS = { notice: noticeSchema, dmca: dmcaNoticeSchema, counter: counterNoticeSchema, lawsuit: lawsuitSchema } as const;
-const ENDPOINTS: Record<LegalFormKind, string> = { notice: '/api/notices', dmca: '/api/copyright/notices', counter: '/api/copyright/counter-notices', lawsuit: '/api/copyright/lawsuits' };
-const SUBMIT: Record<LegalFormKind, string> = { notice: 'Send the notice', dmca: 'Send the copyright notice', counter: 'Send the counter-notice', lawsuit: 'Tell us about the lawsuit' };
+const ENDPOINTS: Record<LegalFormKind, string> = {
+  notice: '/api/notices',
+  dmca: '/api/copyright/notices',
+  counter: '/api/copyright/counter-notices',
+  lawsuit: '/api/copyright/lawsuits',
+};
+const SUBMIT: Record<LegalFormKind, string> = {
+  notice: 'Send the notice',
+  dmca: 'Send the copyright notice',
+  counter: 'Send the counter-notice',
+  lawsuit: 'Tell us about the lawsuit',
+};
 
 export function LegalNoticeForm({ kind, defaults = {} }: { kind: LegalFormKind; defaults?: Record<string, string> }) {
   const [status, setStatus] = useState<Status>(null);
@@ -90,7 +143,11 @@ export function LegalNoticeForm({ kind, defaults = {} }: { kind: LegalFormKind; 
     handleSubmit,
     control,
     formState: { errors, isSubmitting },
-  } = useForm<FieldValues>({ resolver: zodResolver(SCHEMAS[kind] as never) as unknown as Resolver<FieldValues>, mode: 'onTouched', defaultValues: { ...defaults } });
+  } = useForm<FieldValues>({
+    resolver: zodResolver(SCHEMAS[kind] as never) as unknown as Resolver<FieldValues>,
+    mode: 'onTouched',
+    defaultValues: { ...defaults },
+  });
   const reason = useWatch({ control, name: 'reason' }) as string | undefined;
 
   const onSubmit = handleSubmit(async (values) => {
@@ -122,7 +179,12 @@ export function LegalNoticeForm({ kind, defaults = {} }: { kind: LegalFormKind; 
         const id = `${kind}-${field.name}`;
         const error = errors[field.name]?.message as string | undefined;
         const described = `${field.hint ? `${id}-hint ` : ''}${id}-error`;
-        const props = { id, 'aria-invalid': Boolean(error), 'aria-describedby': described, ...register(field.name as Path<FieldValues>) };
+        const props = {
+          id,
+          'aria-invalid': Boolean(error),
+          'aria-describedby': described,
+          ...register(field.name as Path<FieldValues>),
+        };
         if (field.kind === 'checkbox')
           return (
             <div className="field legal-check" key={field.name}>
@@ -151,7 +213,11 @@ export function LegalNoticeForm({ kind, defaults = {} }: { kind: LegalFormKind; 
                 </option>
                 {NOTICE_REASONS.map((value) => (
                   <option key={value} value={value}>
-                    {value === 'non_consensual' ? 'Intimate images shared without consent' : value === 'underage' ? 'Someone under 18' : REPORT_REASON_LABELS[value].label}
+                    {value === 'non_consensual'
+                      ? 'Intimate images shared without consent'
+                      : value === 'underage'
+                        ? 'Someone under 18'
+                        : REPORT_REASON_LABELS[value].label}
                   </option>
                 ))}
               </select>
@@ -163,14 +229,19 @@ export function LegalNoticeForm({ kind, defaults = {} }: { kind: LegalFormKind; 
             </p>
             {field.kind === 'reason' && reason === 'copyright' && (
               <p className="legal-hint">
-                Copyright complaints need the details the law asks for: please use the <a href="/copyright/notice">copyright notice form</a>.
+                Copyright complaints need the details the law asks for: please use the{' '}
+                <a href="/copyright/notice">copyright notice form</a>.
               </p>
             )}
           </div>
         );
       })}
       <StatusLine status={status} />
-      <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting || (kind === 'notice' && reason === 'copyright')}>
+      <button
+        type="submit"
+        className="btn btn-primary btn-block"
+        disabled={isSubmitting || (kind === 'notice' && reason === 'copyright')}
+      >
         {isSubmitting ? 'Sending…' : SUBMIT[kind]}
       </button>
     </form>

@@ -22,7 +22,8 @@ function StateCard({ verification }: { verification: MyVerificationDto }) {
         <section className="verify-state" data-state="approved" aria-labelledby="verify-state-title">
           <h2 id="verify-state-title">You are verified</h2>
           <p>
-            Your identity was verified on {when(verification.reviewedAt)}. Your videos are published once they pass review. <a href="/upload">Upload a video</a>
+            Your identity was verified on {when(verification.reviewedAt)}. Your videos are published once they pass review.{' '}
+            <a href="/upload">Upload a video</a>
           </p>
         </section>
       );
@@ -30,7 +31,10 @@ function StateCard({ verification }: { verification: MyVerificationDto }) {
       return (
         <section className="verify-state" data-state="pending" aria-labelledby="verify-state-title">
           <h2 id="verify-state-title">Under review</h2>
-          <p>We received your documents on {when(verification.submittedAt)}. We will tell you when they have been reviewed, usually within two working days.</p>
+          <p>
+            We received your documents on {when(verification.submittedAt)}. We will tell you when they have been reviewed, usually
+            within two working days.
+          </p>
         </section>
       );
     case 'rejected':
@@ -106,7 +110,10 @@ export function VerificationPanel({ initial }: { initial: MyVerificationDto }) {
     }
   }
 
-  const described = (field: string) => ({ 'aria-invalid': Boolean(errors[field]), 'aria-describedby': `${id}-${field}-hint ${id}-${field}-error` });
+  const described = (field: string) => ({
+    'aria-invalid': Boolean(errors[field]),
+    'aria-describedby': `${id}-${field}-hint ${id}-${field}-error`,
+  });
 
   return (
     <>
@@ -117,11 +124,25 @@ export function VerificationPanel({ initial }: { initial: MyVerificationDto }) {
         </p>
       )}
       {canSubmit ? (
-        <form ref={formRef} className="verify-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`} encType="multipart/form-data">
+        <form
+          ref={formRef}
+          className="verify-form"
+          onSubmit={submit}
+          noValidate
+          aria-labelledby={`${id}-title`}
+          encType="multipart/form-data"
+        >
           <h2 id={`${id}-title`}>{verification.status === 'rejected' ? 'Send new documents' : 'Verify your identity'}</h2>
           <div className="field">
             <label htmlFor={`${id}-legalName`}>Full legal name</label>
-            <input id={`${id}-legalName`} name="legalName" autoComplete="name" maxLength={LEGAL_NAME_MAX} required {...described('legalName')} />
+            <input
+              id={`${id}-legalName`}
+              name="legalName"
+              autoComplete="name"
+              maxLength={LEGAL_NAME_MAX}
+              required
+              {...described('legalName')}
+            />
             <p id={`${id}-legalName-hint`} className="field-hint">
               Exactly as on your ID.
             </p>
@@ -131,7 +152,14 @@ export function VerificationPanel({ initial }: { initial: MyVerificationDto }) {
           </div>
           <div className="field">
             <label htmlFor={`${id}-dateOfBirth`}>Date of birth</label>
-            <input id={`${id}-dateOfBirth`} name="dateOfBirth" type="date" autoComplete="bday" required {...described('dateOfBirth')} />
+            <input
+              id={`${id}-dateOfBirth`}
+              name="dateOfBirth"
+              type="date"
+              autoComplete="bday"
+              required
+              {...described('dateOfBirth')}
+            />
             <p id={`${id}-dateOfBirth-hint`} className="field-hint">
               You must be 18 or older.
             </p>
@@ -141,9 +169,17 @@ export function VerificationPanel({ initial }: { initial: MyVerificationDto }) {
           </div>
           <div className="field">
             <label htmlFor={`${id}-idDocument`}>Government ID</label>
-            <input id={`${id}-idDocument`} name="idDocument" type="file" accept="image/jpeg,image/png,image/webp,application/pdf" required {...described('idDocument')} />
+            <input
+              id={`${id}-idDocument`}
+              name="idDocument"
+              type="file"
+              accept="image/jpeg,image/png,image/webp,application/pdf"
+              required
+              {...described('idDocument')}
+            />
             <p id={`${id}-idDocument-hint`} className="field-hint">
-              A passport, ID card or driving licence: a sharp photo (JPEG, PNG or WebP) or a PDF of the whole document, at most 10 MB.
+              A passport, ID card or driving licence: a sharp photo (JPEG, PNG or WebP) or a PDF of the whole document, at most 10
+              MB.
             </p>
             <p id={`${id}-idDocument-error`} className="field-error">
               {errors.idDocument}
@@ -151,7 +187,15 @@ export function VerificationPanel({ initial }: { initial: MyVerificationDto }) {
           </div>
           <div className="field">
             <label htmlFor={`${id}-selfie`}>Selfie holding your ID</label>
-            <input id={`${id}-selfie`} name="selfie" type="file" accept="image/jpeg,image/png,image/webp" capture="user" required {...described('selfie')} />
+            <input
+              id={`${id}-selfie`}
+              name="selfie"
+              type="file"
+              accept="image/jpeg,image/png,image/webp"
+              capture="user"
+              required
+              {...described('selfie')}
+            />
             <p id={`${id}-selfie-hint`} className="field-hint">
               A photo of your face with the same ID held beside it, at most 10 MB.
             </p>

@@ -7,19 +7,33 @@ import { Spinner } from '@/components/shell/Spinner';
 import type { OwnVideoDto } from '@/lib/api-types';
 import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 
-import { checkPerformers, EMPTY_PERFORMERS, performerFieldId, PerformerFields, savePerformers, type PerformerDraft } from './PerformerFields';
+import {
+  checkPerformers,
+  EMPTY_PERFORMERS,
+  performerFieldId,
+  PerformerFields,
+  savePerformers,
+  type PerformerDraft,
+} from './PerformerFields';
 
 const fetchVideo = (path: string) => apiRequest<{ video: OwnVideoDto }>(path);
 
 /** The owner completes (or replaces, before publication) the performer records of one video. */
 export function CompletePerformerRecords({ streamVideoId }: { streamVideoId: string }) {
-  const { data, error, mutate } = useSWR(`/api/videos/${encodeURIComponent(streamVideoId)}`, fetchVideo, { revalidateOnFocus: false });
+  const { data, error, mutate } = useSWR(`/api/videos/${encodeURIComponent(streamVideoId)}`, fetchVideo, {
+    revalidateOnFocus: false,
+  });
   const [draft, setDraft] = useState<PerformerDraft>(EMPTY_PERFORMERS);
   const [problem, setProblem] = useState<ReturnType<typeof checkPerformers>>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
 
-  if (error) return <p className="form-error form-card">{error instanceof ApiClientError ? error.message : 'This video could not be loaded.'}</p>;
+  if (error)
+    return (
+      <p className="form-error form-card">
+        {error instanceof ApiClientError ? error.message : 'This video could not be loaded.'}
+      </p>
+    );
   if (!data) return <Spinner label="Loading the video…" />;
   const video = data.video;
 
@@ -54,7 +68,15 @@ export function CompletePerformerRecords({ streamVideoId }: { streamVideoId: str
           ? 'Records are saved for this video. Saving again replaces them (and their documents) while the video is not yet public.'
           : 'Performer records incomplete: this video cannot be published until you complete them.'}
       </p>
-      <PerformerFields value={draft} onChange={(next) => { setDraft(next); if (problem) setProblem(checkPerformers(next)); }} problem={problem} disabled={saving} />
+      <PerformerFields
+        value={draft}
+        onChange={(next) => {
+          setDraft(next);
+          if (problem) setProblem(checkPerformers(next));
+        }}
+        problem={problem}
+        disabled={saving}
+      />
       <p role="status" className="form-success">
         {saved}
       </p>

@@ -1,4 +1,3 @@
-
 import { DURATION_FILTERS, DURATION_LABELS, SORT_LABELS, type DurationFilter, type SearchSort } from '@/lib/validation/videos';
 
 interface ListOrderControlProps<S extends SearchSort> {
@@ -26,7 +25,12 @@ export function ListOrderControl<S extends SearchSort>({ sorts, current, href }:
         <ul className="list-order-choices" aria-labelledby="list-order-sort">
           {sorts.map((sort) => (
             <li key={sort}>
-              <a className="chip chip-small" href={href({ sort, duration: current.duration })} rel="nofollow" aria-current={sort === current.sort ? 'page' : undefined}>
+              <a
+                className="chip chip-small"
+                href={href({ sort, duration: current.duration })}
+                rel="nofollow"
+                aria-current={sort === current.sort ? 'page' : undefined}
+              >
                 {SORT_LABELS[sort]}
               </a>
             </li>
@@ -40,7 +44,12 @@ export function ListOrderControl<S extends SearchSort>({ sorts, current, href }:
         <ul className="list-order-choices" aria-labelledby="list-order-length">
           {durations.map((duration) => (
             <li key={duration ?? 'any'}>
-              <a className="chip chip-small" href={href({ sort: current.sort, duration })} rel="nofollow" aria-current={duration === current.duration ? 'page' : undefined}>
+              <a
+                className="chip chip-small"
+                href={href({ sort: current.sort, duration })}
+                rel="nofollow"
+                aria-current={duration === current.duration ? 'page' : undefined}
+              >
                 {duration ? DURATION_LABELS[duration] : 'Any length'}
               </a>
             </li>

@@ -25,10 +25,14 @@ export function MemberOwnerPreview() {
   const pathname = usePathname();
   const { user } = useSession();
   const streamVideoId = /^\/video\/([A-Za-z0-9_-]{1,32})$/.exec(pathname)?.[1];
-  const { data } = useSWR(user && streamVideoId ? `/api/videos/${streamVideoId}` : null, (url: string) => apiRequest<{ video: OwnVideoDto }>(url), {
-    shouldRetryOnError: false,
-    refreshInterval: (latest) => (latest && latest.video.status !== 'ready' && latest.video.status !== 'failed' ? 3000 : 0),
-  });
+  const { data } = useSWR(
+    user && streamVideoId ? `/api/videos/${streamVideoId}` : null,
+    (url: string) => apiRequest<{ video: OwnVideoDto }>(url),
+    {
+      shouldRetryOnError: false,
+      refreshInterval: (latest) => (latest && latest.video.status !== 'ready' && latest.video.status !== 'failed' ? 3000 : 0),
+    },
+  );
   const video = data?.video;
   if (!video || !('status' in video)) return null;
   return (

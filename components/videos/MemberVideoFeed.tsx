@@ -27,17 +27,31 @@ export interface MemberVideoFeedProps {
 }
 
 /** A member's own list of videos (liked, watch later), newest first; the next page loads when the end of the grid comes into view. */
-export function MemberVideoFeed({ endpoint, path, icon, loadingText, loginText, emptyText, emptyHint, gridLabel }: MemberVideoFeedProps) {
+export function MemberVideoFeed({
+  endpoint,
+  path,
+  icon,
+  loadingText,
+  loginText,
+  emptyText,
+  emptyHint,
+  gridLabel,
+}: MemberVideoFeedProps) {
   const { loading, user } = useSession();
   const memberId = user?._id ?? null;
   // Keys per member and cursor: another login on this browser never sees the last member's list.
-  const { data, error, isLoading, isValidating, size, setSize, mutate } = useSWRInfinite<VideoListDto, Error, (index: number, previous: VideoListDto | null) => readonly [string, string, string | null] | null>(
+  const { data, error, isLoading, isValidating, size, setSize, mutate } = useSWRInfinite<
+    VideoListDto,
+    Error,
+    (index: number, previous: VideoListDto | null) => readonly [string, string, string | null] | null
+  >(
     (index, previous) => {
       if (!memberId) return null;
       if (previous && !previous.pagination.hasMore) return null;
       return [endpoint, memberId, previous?.pagination.nextCursor ?? null];
     },
-    ([url, , cursor]) => apiRequest<VideoListDto>(`${url}?limit=${MEMBER_FEED_PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    ([url, , cursor]) =>
+      apiRequest<VideoListDto>(`${url}?limit=${MEMBER_FEED_PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
     { revalidateOnFocus: false, revalidateFirstPage: false },
   );
   const videos = data?.flatMap((page) => page.videos) ?? [];
@@ -88,6 +102,14 @@ export function MemberVideoFeed({ endpoint, path, icon, loadingText, loginText, 
     );
   }
   return (
-    <VideoGrid videos={videos} label={gridLabel} priorityCount={4} loading={loadingMore} error={error ? LOAD_ERROR : null} loadMore={hasMore ? more : null} onRetry={retry} />
+    <VideoGrid
+      videos={videos}
+      label={gridLabel}
+      priorityCount={4}
+      loading={loadingMore}
+      error={error ? LOAD_ERROR : null}
+      loadMore={hasMore ? more : null}
+      onRetry={retry}
+    />
   );
 }

@@ -24,7 +24,10 @@ export function MemberWatchLaterButton({ streamVideoId, title, compact = false }
   const [error, setError] = useState<string | null>(null);
   const [queued, setQueued] = useState(false);
   const pending = useRef(false);
-  const { data: ids, mutate } = useSWR(user ? idsKey(user._id) : null, fetchIds, { revalidateOnFocus: false, shouldRetryOnError: false });
+  const { data: ids, mutate } = useSWR(user ? idsKey(user._id) : null, fetchIds, {
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+  });
   const saved = Boolean(user && ids?.includes(streamVideoId));
 
   async function toggle() {
@@ -39,11 +42,19 @@ export function MemberWatchLaterButton({ streamVideoId, title, compact = false }
     setError(null);
     try {
       await mutate(
-        apiRequest<WatchLaterStateDto>(`/api/videos/${streamVideoId}/watch-later`, { method: saved ? 'DELETE' : 'PUT' }).then(() => next),
+        apiRequest<WatchLaterStateDto>(`/api/videos/${streamVideoId}/watch-later`, { method: saved ? 'DELETE' : 'PUT' }).then(
+          () => next,
+        ),
         { optimisticData: next, rollbackOnError: true, populateCache: true, revalidate: false },
       );
     } catch (failure) {
-      setError(failure instanceof Error && failure.message ? failure.message : saved ? 'Could not remove the video from Watch later.' : 'Could not save the video to Watch later.');
+      setError(
+        failure instanceof Error && failure.message
+          ? failure.message
+          : saved
+            ? 'Could not remove the video from Watch later.'
+            : 'Could not save the video to Watch later.',
+      );
     } finally {
       pending.current = false;
     }

@@ -1,6 +1,5 @@
 'use client';
 
-
 import { VideoIcon } from '@/components/icons';
 import { useHasStoredToken } from '@/lib/client/stored-session';
 

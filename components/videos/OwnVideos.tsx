@@ -37,7 +37,8 @@ export function useRefreshOwnVideos(): () => void {
 export function OwnVideos() {
   const { loading, user } = useSession();
   const { data, error, isLoading, size, setSize, mutate } = useSWRInfinite(user ? ownVideosKey : () => null, fetchPage, {
-    refreshInterval: (pages) => (pages?.some((page) => page.videos.some((video) => !videoStatusView(video).settled)) ? PROCESSING_REFRESH_MS : 0),
+    refreshInterval: (pages) =>
+      pages?.some((page) => page.videos.some((video) => !videoStatusView(video).settled)) ? PROCESSING_REFRESH_MS : 0,
   });
   const videos = data?.flatMap((page) => page.videos) ?? [];
   const hasMore = data?.at(-1)?.pagination.hasMore ?? false;
@@ -138,7 +139,14 @@ function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): vo
           </p>
         )}
         <VideoManage
-          video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
+          video={{
+            streamVideoId: video.streamVideoId,
+            ownerId: video.uploader._id,
+            title: video.title,
+            description: video.description,
+            category: video.category,
+            tags: video.tags,
+          }}
           onSaved={({ message }) => {
             setSaved(message);
             onChanged();

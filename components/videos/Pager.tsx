@@ -1,6 +1,15 @@
-
 /** Previous / page N / next links for server-rendered lists (crawlable, work without JavaScript). */
-export function Pager({ page, hasMore, href, labels = ['← Previous', 'Next →'] }: { page: number; hasMore: boolean; href: (page: number) => string; labels?: [string, string] }) {
+export function Pager({
+  page,
+  hasMore,
+  href,
+  labels = ['← Previous', 'Next →'],
+}: {
+  page: number;
+  hasMore: boolean;
+  href: (page: number) => string;
+  labels?: [string, string];
+}) {
   if (page <= 1 && !hasMore) return null;
   return (
     <nav className="pager" aria-label="Pages">

@@ -1,6 +1,5 @@
 'use client';
 
-
 import { apiRequest } from '@/lib/client/api-client';
 import { performerLabel, RELEASE_STATEMENTS, MAX_CO_PERFORMERS } from '@/lib/trust/performers';
 import { idDocumentField, parsePerformerRecords, releaseDocumentField, type PerformerProblem } from '@/lib/validation/performers';
@@ -53,7 +52,8 @@ function recordsOf(draft: PerformerDraft) {
       stageName: p.stageName,
       dateOfBirth: p.dateOfBirth,
       consent: p.consent,
-      release: p.consent === 'release_form' ? { signature: p.signature, signedOn: p.signedOn, statements: p.statements } : undefined,
+      release:
+        p.consent === 'release_form' ? { signature: p.signature, signedOn: p.signedOn, statements: p.statements } : undefined,
     })),
   };
 }
@@ -65,7 +65,8 @@ export function checkPerformers(draft: PerformerDraft): PerformerProblem | null 
   for (const [index, p] of draft.coPerformers.entries()) {
     const label = performerLabel(p, index);
     if (!p.idDocument) return { message: `${label}: attach a photo or PDF of their ID document.`, field: idDocumentField(index) };
-    if (p.consent === 'signed_pdf' && !p.releaseDocument) return { message: `${label}: attach their signed release (a PDF or a photo of it).`, field: releaseDocumentField(index) };
+    if (p.consent === 'signed_pdf' && !p.releaseDocument)
+      return { message: `${label}: attach their signed release (a PDF or a photo of it).`, field: releaseDocumentField(index) };
   }
   return null;
 }
@@ -76,7 +77,8 @@ export async function savePerformers(streamVideoId: string, draft: PerformerDraf
   form.append('records', JSON.stringify(recordsOf(draft)));
   draft.coPerformers.forEach((p, index) => {
     if (p.idDocument) form.append(idDocumentField(index), p.idDocument, p.idDocument.name);
-    if (p.consent === 'signed_pdf' && p.releaseDocument) form.append(releaseDocumentField(index), p.releaseDocument, p.releaseDocument.name);
+    if (p.consent === 'signed_pdf' && p.releaseDocument)
+      form.append(releaseDocumentField(index), p.releaseDocument, p.releaseDocument.name);
   });
   await apiRequest(`/api/videos/${encodeURIComponent(streamVideoId)}/performers`, { method: 'PUT', form });
 }
@@ -106,9 +108,10 @@ export function PerformerFields({ value, onChange, problem, disabled }: Performe
     <fieldset className="performers" disabled={disabled} aria-describedby="performers-hint">
       <legend className="performers-legend">Who appears in this video?</legend>
       <p id="performers-hint" className="performers-hint">
-        Everyone in the video must have been 18 or older on the day it was recorded and must have agreed to be filmed and to this upload. We keep these records
-        privately for moderators, as the law requires (see our <a href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</a>). A
-        video is not published until they are complete.
+        Everyone in the video must have been 18 or older on the day it was recorded and must have agreed to be filmed and to this
+        upload. We keep these records privately for moderators, as the law requires (see our{' '}
+        <a href="/community-standards#consent-and-age-of-everyone-shown">Community Standards</a>). A video is not published until
+        they are complete.
       </p>
 
       <div className="field">
@@ -144,7 +147,11 @@ export function PerformerFields({ value, onChange, problem, disabled }: Performe
       ))}
 
       {value.coPerformers.length < MAX_CO_PERFORMERS && (
-        <button type="button" className="btn btn-ghost performers-add" onClick={() => onChange({ ...value, coPerformers: [...value.coPerformers, newCoPerformer()] })}>
+        <button
+          type="button"
+          className="btn btn-ghost performers-add"
+          onClick={() => onChange({ ...value, coPerformers: [...value.coPerformers, newCoPerformer()] })}
+        >
           Add a co-performer
         </button>
       )}
@@ -183,15 +190,35 @@ function CoPerformerFields({
       <div className="performer-grid">
         <div className="field">
           <label htmlFor={id('legalName')}>Legal name</label>
-          <input id={id('legalName')} type="text" autoComplete="off" value={performer.legalName} aria-invalid={invalid(field('legalName'))} onChange={(e) => onChange({ legalName: e.target.value })} />
+          <input
+            id={id('legalName')}
+            type="text"
+            autoComplete="off"
+            value={performer.legalName}
+            aria-invalid={invalid(field('legalName'))}
+            onChange={(e) => onChange({ legalName: e.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor={id('stageName')}>Stage name</label>
-          <input id={id('stageName')} type="text" autoComplete="off" value={performer.stageName} aria-invalid={invalid(field('stageName'))} onChange={(e) => onChange({ stageName: e.target.value })} />
+          <input
+            id={id('stageName')}
+            type="text"
+            autoComplete="off"
+            value={performer.stageName}
+            aria-invalid={invalid(field('stageName'))}
+            onChange={(e) => onChange({ stageName: e.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor={id('dateOfBirth')}>Date of birth</label>
-          <input id={id('dateOfBirth')} type="date" value={performer.dateOfBirth} aria-invalid={invalid(field('dateOfBirth'))} onChange={(e) => onChange({ dateOfBirth: e.target.value })} />
+          <input
+            id={id('dateOfBirth')}
+            type="date"
+            value={performer.dateOfBirth}
+            aria-invalid={invalid(field('dateOfBirth'))}
+            onChange={(e) => onChange({ dateOfBirth: e.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor={id('idDocument')}>ID document (photo or PDF)</label>
@@ -208,25 +235,43 @@ function CoPerformerFields({
       <fieldset className="performer-consent">
         <legend>How did they consent?</legend>
         <label className="performers-check">
-          <input type="radio" name={`consent-${performer.key}`} checked={performer.consent === 'release_form'} onChange={() => onChange({ consent: 'release_form' })} />
+          <input
+            type="radio"
+            name={`consent-${performer.key}`}
+            checked={performer.consent === 'release_form'}
+            onChange={() => onChange({ consent: 'release_form' })}
+          />
           <span>They sign the release form here</span>
         </label>
         <label className="performers-check">
-          <input type="radio" name={`consent-${performer.key}`} checked={performer.consent === 'signed_pdf'} onChange={() => onChange({ consent: 'signed_pdf' })} />
+          <input
+            type="radio"
+            name={`consent-${performer.key}`}
+            checked={performer.consent === 'signed_pdf'}
+            onChange={() => onChange({ consent: 'signed_pdf' })}
+          />
           <span>I upload their signed release</span>
         </label>
       </fieldset>
 
       {performer.consent === 'release_form' ? (
         <div className="performer-release">
-          <p className="performers-hint">Release: the co-performer reads and ticks each statement, then types their full legal name as their signature.</p>
+          <p className="performers-hint">
+            Release: the co-performer reads and ticks each statement, then types their full legal name as their signature.
+          </p>
           {RELEASE_STATEMENTS.map((statement) => (
             <label key={statement.id} className="performers-check">
               <input
                 type="checkbox"
                 aria-invalid={invalid(field('release.statements'))}
                 checked={performer.statements.includes(statement.id)}
-                onChange={(e) => onChange({ statements: e.target.checked ? [...performer.statements, statement.id] : performer.statements.filter((s) => s !== statement.id) })}
+                onChange={(e) =>
+                  onChange({
+                    statements: e.target.checked
+                      ? [...performer.statements, statement.id]
+                      : performer.statements.filter((s) => s !== statement.id),
+                  })
+                }
               />
               <span>{statement.text}</span>
             </label>
@@ -245,7 +290,13 @@ function CoPerformerFields({
             </div>
             <div className="field">
               <label htmlFor={id('release-signedOn')}>Date signed</label>
-              <input id={id('release-signedOn')} type="date" value={performer.signedOn} aria-invalid={invalid(field('release.signedOn'))} onChange={(e) => onChange({ signedOn: e.target.value })} />
+              <input
+                id={id('release-signedOn')}
+                type="date"
+                value={performer.signedOn}
+                aria-invalid={invalid(field('release.signedOn'))}
+                onChange={(e) => onChange({ signedOn: e.target.value })}
+              />
             </div>
           </div>
         </div>

@@ -60,21 +60,22 @@ export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countVi
       if (wasPlaying) void video.play().catch(() => {});
     };
     // hls.js (about 90 KB) and its first segments wait for the first play: until then the page costs a phone only the poster.
-    const withHlsJs = () => void import('hls.js').then(({ default: Hls }) => {
-      if (destroyed || !Hls.isSupported()) return;
-      const at = video.currentTime;
-      const wasPlaying = !video.paused;
-      hls = new Hls({ capLevelToPlayerSize: true, startPosition: at });
-      hls.on(Hls.Events.ERROR, (_event, data) => {
-        if (!data.fatal) return;
-        hls?.destroy();
-        hls = null;
-        fallBack();
+    const withHlsJs = () =>
+      void import('hls.js').then(({ default: Hls }) => {
+        if (destroyed || !Hls.isSupported()) return;
+        const at = video.currentTime;
+        const wasPlaying = !video.paused;
+        hls = new Hls({ capLevelToPlayerSize: true, startPosition: at });
+        hls.on(Hls.Events.ERROR, (_event, data) => {
+          if (!data.fatal) return;
+          hls?.destroy();
+          hls = null;
+          fallBack();
+        });
+        hls.loadSource(hlsUrl);
+        hls.attachMedia(video);
+        if (wasPlaying) void video.play().catch(() => {});
       });
-      hls.loadSource(hlsUrl);
-      hls.attachMedia(video);
-      if (wasPlaying) void video.play().catch(() => {});
-    });
     const upgrade = hasMediaSource || !video.canPlayType('application/vnd.apple.mpegurl') ? withHlsJs : playNatively;
     if (!video.paused) upgrade();
     else video.addEventListener('play', upgrade, { once: true });

@@ -42,14 +42,14 @@ export function ShareButton({ url, embedCode, title }: ShareButtonProps) {
       {open && (
         <Suspense fallback={null}>
           <ShareDialog
-          key={opening}
-          url={url}
-          embedCode={embedCode}
-          title={title}
-          onClose={() => {
-            setOpen(false);
-            button.current?.focus();
-          }}
+            key={opening}
+            url={url}
+            embedCode={embedCode}
+            title={title}
+            onClose={() => {
+              setOpen(false);
+              button.current?.focus();
+            }}
           />
         </Suspense>
       )}
@@ -59,7 +59,18 @@ export function ShareButton({ url, embedCode, title }: ShareButtonProps) {
 
 function ShareIcon() {
   return (
-    <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden focusable={false}>
+    <svg
+      width={16}
+      height={16}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+      focusable={false}
+    >
       <circle cx="18" cy="5" r="3" />
       <circle cx="6" cy="12" r="3" />
       <circle cx="18" cy="19" r="3" />

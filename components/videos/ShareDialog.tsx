@@ -78,7 +78,14 @@ export default function ShareDialog({ url, embedCode, title, onClose }: Props) {
       <div className="field share-field">
         <label htmlFor={`${id}-link`}>Link</label>
         <div className="share-row">
-          <input ref={linkField} id={`${id}-link`} type="url" readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
+          <input
+            ref={linkField}
+            id={`${id}-link`}
+            type="url"
+            readOnly
+            value={url}
+            onFocus={(event) => event.currentTarget.select()}
+          />
           <button ref={copyLink} type="button" className="btn btn-primary" onClick={() => void copy('link')}>
             Copy link
           </button>
@@ -89,7 +96,15 @@ export default function ShareDialog({ url, embedCode, title, onClose }: Props) {
         <label htmlFor={`${id}-embed`}>
           Embed code <span className="muted">(640 × 360)</span>
         </label>
-        <textarea ref={embedField} id={`${id}-embed`} className="share-embed" readOnly rows={4} value={embedCode} onFocus={(event) => event.currentTarget.select()} />
+        <textarea
+          ref={embedField}
+          id={`${id}-embed`}
+          className="share-embed"
+          readOnly
+          rows={4}
+          value={embedCode}
+          onFocus={(event) => event.currentTarget.select()}
+        />
         <div className="share-row share-row-end">
           <button type="button" className="btn btn-ghost" onClick={() => void copy('embed')}>
             Copy embed code

@@ -5,14 +5,36 @@ import { useRef, useState, type DragEvent, type Ref } from 'react';
 import { formatBytes } from '@/lib/client/format';
 
 const UploadCloudIcon = () => (
-  <svg width={40} height={40} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+  <svg
+    width={40}
+    height={40}
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={1.8}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+  >
     <path d="M7 18a4.5 4.5 0 0 1-.9-8.9A6 6 0 0 1 17.7 8 4.5 4.5 0 0 1 17 18" />
     <path d="M12 12v9M8.5 15.5 12 12l3.5 3.5" />
   </svg>
 );
 
 const FilmIcon = () => (
-  <svg width={22} height={22} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+  <svg
+    width={22}
+    height={22}
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={2}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+  >
     <rect x="3" y="3" width="18" height="18" rx="3" />
     <path d="M7 3v18M17 3v18M3 8h4M3 16h4M17 8h4M17 16h4" />
   </svg>
@@ -69,7 +91,15 @@ export function UploadDropZone({
     if (dropped) onChoose(dropped);
   };
 
-  const className = ['upload-drop', dragging && 'is-dragging', error && 'has-error', file && 'has-file', disabled && 'is-disabled'].filter(Boolean).join(' ');
+  const className = [
+    'upload-drop',
+    dragging && 'is-dragging',
+    error && 'has-error',
+    file && 'has-file',
+    disabled && 'is-disabled',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div className="field upload-file-field">
       <span className="upload-field-label" id={`${id}-label`}>
@@ -99,7 +129,13 @@ export function UploadDropZone({
             <UploadCloudIcon />
           </span>
           <span className="upload-drop-title">
-            <span className="upload-drop-pointer">{dragging ? 'Drop the video to add it' : file ? 'Drag another video here to replace it' : 'Drag and drop a video here'}</span>
+            <span className="upload-drop-pointer">
+              {dragging
+                ? 'Drop the video to add it'
+                : file
+                  ? 'Drag another video here to replace it'
+                  : 'Drag and drop a video here'}
+            </span>
             <span className="upload-drop-touch">{file ? 'Tap to choose a different video' : 'Tap to choose a video'}</span>
           </span>
           <span className="upload-drop-or upload-drop-pointer">
@@ -120,7 +156,13 @@ export function UploadDropZone({
                 <span className="upload-chosen-name">{file.name}</span>
                 <span className="upload-chosen-size">{formatBytes(file.size)}</span>
               </span>
-              <button type="button" className="btn btn-quiet upload-chosen-remove" disabled={disabled} onClick={() => onChoose(null)} aria-label={`Remove ${file.name}`}>
+              <button
+                type="button"
+                className="btn btn-quiet upload-chosen-remove"
+                disabled={disabled}
+                onClick={() => onChoose(null)}
+                aria-label={`Remove ${file.name}`}
+              >
                 Remove
               </button>
             </>

@@ -15,7 +15,14 @@ import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/li
 import { DESCRIPTION_MAX, splitTags, TAG_MAX, TAGS_MAX, TITLE_MAX } from '@/lib/validation/videos';
 
 import { useRefreshOwnVideos } from './OwnVideos';
-import { checkPerformers, EMPTY_PERFORMERS, performerFieldId, PerformerFields, savePerformers, type PerformerDraft } from './PerformerFields';
+import {
+  checkPerformers,
+  EMPTY_PERFORMERS,
+  performerFieldId,
+  PerformerFields,
+  savePerformers,
+  type PerformerDraft,
+} from './PerformerFields';
 import { UploadDropZone } from './UploadDropZone';
 import { UploadProgressBar } from './UploadProgress';
 import { UploadStatus, type UploadedVideo } from './UploadStatus';
@@ -39,7 +46,10 @@ function plainForm(fields: Record<string, string>, file: File): FormData {
   return form;
 }
 
-type Phase = { name: 'editing' } | { name: 'uploading' } | { name: 'done'; video: UploadedVideo; bytes: number; recordsError: string | null };
+type Phase =
+  | { name: 'editing' }
+  | { name: 'uploading' }
+  | { name: 'done'; video: UploadedVideo; bytes: number; recordsError: string | null };
 type RetryState = Omit<UploadRetry, 'error'> & { until: number; serverError: boolean };
 
 interface UploadLimits {
@@ -92,12 +102,17 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
     reset,
     control,
     formState: { errors },
-  } = useForm<UploadFormInput, unknown, UploadFormValues>({ resolver: zodResolver(uploadFormSchema), mode: 'onTouched', defaultValues: EMPTY });
+  } = useForm<UploadFormInput, unknown, UploadFormValues>({
+    resolver: zodResolver(uploadFormSchema),
+    mode: 'onTouched',
+    defaultValues: EMPTY,
+  });
   const [title = '', description = '', tagsText = ''] = useWatch({ control, name: ['title', 'description', 'tags'] });
   const tags = splitTags(tagsText);
   const uploading = phase.name === 'uploading';
   const limitText = formatBytes(maxUploadBytes, { trim: true });
-  const maxAttempts = (file && file.size >= resumableThresholdBytes ? RESUMABLE_RETRY_DELAYS_MS : UPLOAD_RETRY_DELAYS_MS).length + 1;
+  const maxAttempts =
+    (file && file.size >= resumableThresholdBytes ? RESUMABLE_RETRY_DELAYS_MS : UPLOAD_RETRY_DELAYS_MS).length + 1;
 
   // Leaving the page cancels the upload; while it runs, the browser asks first.
   useEffect(() => () => controller.current?.abort(), []);
@@ -147,7 +162,12 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
     }
     // Checked before the video is sent: a long upload should not end in a refusal of its records.
     if (!performersAreFine(true)) return;
-    const fields = { title: values.title, description: values.description, category: values.category, tags: splitTags(values.tags).join(',') };
+    const fields = {
+      title: values.title,
+      description: values.description,
+      category: values.category,
+      tags: splitTags(values.tags).join(','),
+    };
     const abort = new AbortController();
     controller.current = abort;
     setProgress({ loaded: 0, total: file.size });
@@ -220,7 +240,11 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
       return setFormError(error.status >= 500 ? `Upload failed after ${maxAttempts} attempts: ${error.message}` : error.message);
     }
     // No answer after every attempt (network down, timeout): the client's own words.
-    setFormError(error instanceof ApiClientError ? `Upload failed after ${maxAttempts} attempts. ${error.message}` : 'The upload failed. Please try again.');
+    setFormError(
+      error instanceof ApiClientError
+        ? `Upload failed after ${maxAttempts} attempts. ${error.message}`
+        : 'The upload failed. Please try again.',
+    );
   }
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) =>
@@ -244,7 +268,10 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
     setTimeout(() => setFocus('title'), 0);
   }
 
-  if (phase.name === 'done') return <UploadStatus upload={phase.video} bytes={phase.bytes} recordsError={phase.recordsError} onUploadAnother={uploadAnother} />;
+  if (phase.name === 'done')
+    return (
+      <UploadStatus upload={phase.video} bytes={phase.bytes} recordsError={phase.recordsError} onUploadAnother={uploadAnother} />
+    );
 
   const secondsLeft = retry ? Math.max(0, Math.ceil((retry.until - now) / 1000)) : 0;
   return (
@@ -253,7 +280,15 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
         <legend className="visually-hidden">Video details</legend>
         <div className="upload-grid">
           <div className="upload-col upload-col-file">
-            <UploadDropZone id={FILE_INPUT_ID} file={file} error={fileError} disabled={uploading} limitText={limitText} onChoose={chooseFile} inputRef={fileInput} />
+            <UploadDropZone
+              id={FILE_INPUT_ID}
+              file={file}
+              error={fileError}
+              disabled={uploading}
+              limitText={limitText}
+              onChoose={chooseFile}
+              inputRef={fileInput}
+            />
           </div>
 
           <div className="upload-col">
@@ -282,7 +317,10 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
                 <label htmlFor="upload-description">
                   Description <span className="upload-optional">(optional)</span>
                 </label>
-                <span id="upload-description-count" className={`upload-count${description.length > DESCRIPTION_MAX ? ' is-over' : ''}`}>
+                <span
+                  id="upload-description-count"
+                  className={`upload-count${description.length > DESCRIPTION_MAX ? ' is-over' : ''}`}
+                >
                   {description.length}/{DESCRIPTION_MAX}
                 </span>
               </div>
@@ -301,7 +339,13 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
 
             <div className="field">
               <label htmlFor="upload-category">Category</label>
-              <select id="upload-category" className="upload-select" aria-invalid={Boolean(errors.category)} aria-describedby="upload-category-error" {...register('category')}>
+              <select
+                id="upload-category"
+                className="upload-select"
+                aria-invalid={Boolean(errors.category)}
+                aria-describedby="upload-category-error"
+                {...register('category')}
+              >
                 <option value="">Choose a category</option>
                 {CATEGORIES.map((category) => (
                   <option key={category} value={category}>
@@ -334,7 +378,9 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
               />
               <div id="upload-tags-hint" className="upload-tags-hint">
                 {tags.length === 0 ? (
-                  <span>Separate tags with commas: up to {TAGS_MAX}, each up to {TAG_MAX} characters.</span>
+                  <span>
+                    Separate tags with commas: up to {TAGS_MAX}, each up to {TAG_MAX} characters.
+                  </span>
                 ) : (
                   <ul className="upload-tags" aria-label="Your tags">
                     {tags.map((tag) => (
@@ -376,7 +422,12 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
           <UploadProgressBar loaded={progress.loaded} total={progress.total || file.size} />
           <p role="status" aria-live="polite" className={retry ? 'upload-retry' : 'upload-attempt'}>
             {retry
-              ? retryLabel({ secondsLeft, attempt: retry.attempt, maxAttempts: retry.maxAttempts, serverError: retry.serverError })
+              ? retryLabel({
+                  secondsLeft,
+                  attempt: retry.attempt,
+                  maxAttempts: retry.maxAttempts,
+                  serverError: retry.serverError,
+                })
               : resumedAt !== null
                 ? `Resuming from ${resumedAt} %. Keep this page open until the upload finishes.`
                 : attempt > 1
@@ -395,8 +446,9 @@ function MemberUploadForm({ maxUploadBytes, resumableThresholdBytes }: UploadLim
             {notice}
           </p>
           <p className="upload-terms">
-            By uploading you confirm that the people listed above are everyone in the video, that each was an adult when it was recorded and agreed to be filmed and
-            to this upload, as our <a href="/community-standards">Community Standards</a> require. Every video is reviewed before it goes public.
+            By uploading you confirm that the people listed above are everyone in the video, that each was an adult when it was
+            recorded and agreed to be filmed and to this upload, as our <a href="/community-standards">Community Standards</a>{' '}
+            require. Every video is reviewed before it goes public.
           </p>
           <button type="submit" className="btn btn-primary upload-submit-button">
             Upload video

@@ -17,8 +17,10 @@ export type UploadedVideo = Pick<OwnVideoDto, '_id' | 'streamVideoId' | 'title' 
 export const STATUS_POLL_MS = 3_000;
 
 const HELP: Record<VideoStatusTone, string> = {
-  working: 'We are preparing your video for playback. You can leave this page: processing carries on, and the video stays under Your videos.',
-  waiting: 'A moderator reviews every upload before it goes public; you will get a notification when it is decided. Meanwhile you can preview it on its page.',
+  working:
+    'We are preparing your video for playback. You can leave this page: processing carries on, and the video stays under Your videos.',
+  waiting:
+    'A moderator reviews every upload before it goes public; you will get a notification when it is decided. Meanwhile you can preview it on its page.',
   live: 'Everyone can watch it now.',
   bad: 'You can fix the problem and upload the video again.',
 };

@@ -14,7 +14,8 @@ import { WatchLaterButton } from './WatchLaterButton';
  */
 export type CardLoading = 'lcp' | 'lazy';
 
-export const cardLoading = (index: number, priorityCount: number): CardLoading => (index === 0 && priorityCount > 0 ? 'lcp' : 'lazy');
+export const cardLoading = (index: number, priorityCount: number): CardLoading =>
+  index === 0 && priorityCount > 0 ? 'lcp' : 'lazy';
 
 /**
  * A video in a grid: thumbnail (a placeholder when there is none), title,
@@ -62,7 +63,13 @@ export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loadin
             <EyeIcon /> {countLabel(video.views, 'view').split(' ')[0]}
           </span>
           {/* A small island: the count for everyone, the heart for members (state from likedBy, no request per card). */}
-          <LikeButton compact streamVideoId={video.streamVideoId} ownerId={video.uploader._id} likes={likes} likedBy={video.likedBy} />
+          <LikeButton
+            compact
+            streamVideoId={video.streamVideoId}
+            ownerId={video.uploader._id}
+            likes={likes}
+            likedBy={video.likedBy}
+          />
         </span>
       </p>
     </article>

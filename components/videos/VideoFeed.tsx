@@ -44,7 +44,16 @@ function mergeUnique(first: VideoDto[], second: VideoDto[]): VideoDto[] {
  * With `infinite`, the next page loads when the last card becomes visible
  * and hasMore is true.
  */
-export function VideoFeed({ initial, cacheKey, listUrl, pageSize, label, infinite = false, emptyMessage, priorityCount = 0 }: FeedProps) {
+export function VideoFeed({
+  initial,
+  cacheKey,
+  listUrl,
+  pageSize,
+  label,
+  infinite = false,
+  emptyMessage,
+  priorityCount = 0,
+}: FeedProps) {
   const [videos, setVideos] = useState<VideoDto[]>(initial?.videos ?? []);
   const [hasMore, setHasMore] = useState(initial?.hasMore ?? true);
   const [page, setPage] = useState(1);
@@ -109,6 +118,14 @@ export function VideoFeed({ initial, cacheKey, listUrl, pageSize, label, infinit
   if (settled && !loading && !error && videos.length === 0) return <NoVideos message={emptyMessage} />;
 
   return (
-    <VideoGrid videos={videos} label={label} priorityCount={priorityCount} loading={loading} error={error} loadMore={infinite && hasMore ? next : null} onRetry={retry} />
+    <VideoGrid
+      videos={videos}
+      label={label}
+      priorityCount={priorityCount}
+      loading={loading}
+      error={error}
+      loadMore={infinite && hasMore ? next : null}
+      onRetry={retry}
+    />
   );
 }

@@ -39,7 +39,15 @@ type FieldName = (typeof FIELDS)[number];
  * here, the server decides again). `onSaved` and `onDeleted` let the place
  * refresh itself: the video page re-renders, "Your videos" reloads its list.
  */
-export function VideoManage({ video, onSaved, onDeleted }: { video: ManagedVideo; onSaved(answer: EditAnswer): void; onDeleted(): void }) {
+export function VideoManage({
+  video,
+  onSaved,
+  onDeleted,
+}: {
+  video: ManagedVideo;
+  onSaved(answer: EditAnswer): void;
+  onDeleted(): void;
+}) {
   const { user } = useSession();
   const [open, setOpen] = useState<'edit' | 'delete' | null>(null);
   if (!user || (user._id !== video.ownerId && !user.isAdmin)) return null;
@@ -48,7 +56,12 @@ export function VideoManage({ video, onSaved, onDeleted }: { video: ManagedVideo
       <button type="button" className="btn btn-ghost btn-small" onClick={() => setOpen('edit')} aria-haspopup="dialog">
         Edit
       </button>
-      <button type="button" className="btn btn-ghost btn-small video-manage-delete" onClick={() => setOpen('delete')} aria-haspopup="dialog">
+      <button
+        type="button"
+        className="btn btn-ghost btn-small video-manage-delete"
+        onClick={() => setOpen('delete')}
+        aria-haspopup="dialog"
+      >
         Delete
       </button>
       {open === 'edit' && (
@@ -77,7 +90,15 @@ function useShowModal(dialog: RefObject<HTMLDialogElement | null>) {
   }, [dialog]);
 }
 
-function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onClose(): void; onSaved(answer: EditAnswer): void }) {
+function EditVideoDialog({
+  video,
+  onClose,
+  onSaved,
+}: {
+  video: ManagedVideo;
+  onClose(): void;
+  onSaved(answer: EditAnswer): void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   useShowModal(dialog);
   const id = useId();
@@ -98,7 +119,8 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
       onSaved(answer);
     } catch (error) {
       const field = error instanceof ApiClientError ? error.data.field : undefined;
-      if (FIELDS.includes(field as FieldName)) setError(field as FieldName, { type: 'server', message: (error as Error).message }, { shouldFocus: true });
+      if (FIELDS.includes(field as FieldName))
+        setError(field as FieldName, { type: 'server', message: (error as Error).message }, { shouldFocus: true });
       else setStatus({ ok: false, text: serverMessage(error, 'Failed to save the video.') });
     }
   });
@@ -120,7 +142,12 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
               {title.length}/{TITLE_MAX}
             </span>
           </div>
-          <input id={fieldId('title')} aria-invalid={Boolean(e.title)} aria-describedby={`${fieldId('title')}-count ${fieldId('title')}-error`} {...register('title')} />
+          <input
+            id={fieldId('title')}
+            aria-invalid={Boolean(e.title)}
+            aria-describedby={`${fieldId('title')}-count ${fieldId('title')}-error`}
+            {...register('title')}
+          />
           <p id={`${fieldId('title')}-error`} className="field-error">
             {e.title?.message}
           </p>
@@ -130,7 +157,10 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
             <label htmlFor={fieldId('description')}>
               Description <span className="upload-optional">(optional)</span>
             </label>
-            <span className={`upload-count${description.length > DESCRIPTION_MAX ? ' is-over' : ''}`} id={`${fieldId('description')}-count`}>
+            <span
+              className={`upload-count${description.length > DESCRIPTION_MAX ? ' is-over' : ''}`}
+              id={`${fieldId('description')}-count`}
+            >
               {description.length}/{DESCRIPTION_MAX}
             </span>
           </div>
@@ -148,7 +178,13 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
         </div>
         <div className="field">
           <label htmlFor={fieldId('category')}>Category</label>
-          <select id={fieldId('category')} className="upload-select" aria-invalid={Boolean(e.category)} aria-describedby={`${fieldId('category')}-error`} {...register('category')}>
+          <select
+            id={fieldId('category')}
+            className="upload-select"
+            aria-invalid={Boolean(e.category)}
+            aria-describedby={`${fieldId('category')}-error`}
+            {...register('category')}
+          >
             {CATEGORIES.map((category) => (
               <option key={category} value={category}>
                 {category}
@@ -163,12 +199,19 @@ function EditVideoDialog({ video, onClose, onSaved }: { video: ManagedVideo; onC
           <label htmlFor={fieldId('tags')}>
             Tags <span className="upload-optional">(comma-separated, at most {TAGS_MAX})</span>
           </label>
-          <input id={fieldId('tags')} aria-invalid={Boolean(e.tags)} aria-describedby={`${fieldId('tags')}-error`} {...register('tags')} />
+          <input
+            id={fieldId('tags')}
+            aria-invalid={Boolean(e.tags)}
+            aria-describedby={`${fieldId('tags')}-error`}
+            {...register('tags')}
+          />
           <p id={`${fieldId('tags')}-error`} className="field-error">
             {e.tags?.message}
           </p>
         </div>
-        <p className="video-manage-note">Changes to the title, description or tags of an approved video go back to review before they are shown.</p>
+        <p className="video-manage-note">
+          Changes to the title, description or tags of an approved video go back to review before they are shown.
+        </p>
         <div className="modal-actions">
           <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
             {formState.isSubmitting ? 'Saving…' : 'Save changes'}
@@ -201,11 +244,16 @@ function DeleteVideoDialog({ video, onClose, onDeleted }: { video: ManagedVideo;
     }
   }
   return (
-    <dialog ref={dialog} className="modal video-manage-dialog" role="alertdialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} onClose={onClose}>
+    <dialog
+      ref={dialog}
+      className="modal video-manage-dialog"
+      role="alertdialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
+      onClose={onClose}
+    >
       <h2 id={`${id}-title`}>Delete this video?</h2>
-      <p id={`${id}-text`}>
-        “{video.title}” will be removed for good, with its likes and comments. This cannot be undone.
-      </p>
+      <p id={`${id}-text`}>“{video.title}” will be removed for good, with its likes and comments. This cannot be undone.</p>
       <div className="modal-actions">
         <button type="button" className="btn btn-danger" onClick={() => void confirm()} disabled={busy}>
           {busy ? 'Deleting…' : 'Delete video'}

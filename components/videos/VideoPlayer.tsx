@@ -27,7 +27,17 @@ interface PlayerProps extends PlayerSource {
  * JavaScript, and for crawlers), plays at once however long the page's scripts take, and is enhanced by
  * PlayerEnhancer (HLS, autoplay preference, view count), a client component that renders nothing but the autoplay note.
  */
-export function VideoPlayer({ streamVideoId, title, poster, durationSeconds = null, mp4Url, hlsUrl, countView = true, allowAutoplay = true, startButton = true }: PlayerProps) {
+export function VideoPlayer({
+  streamVideoId,
+  title,
+  poster,
+  durationSeconds = null,
+  mp4Url,
+  hlsUrl,
+  countView = true,
+  allowAutoplay = true,
+  startButton = true,
+}: PlayerProps) {
   const videoId = `player-${streamVideoId}`;
   const source = mp4Url ?? hlsUrl;
   const withStart = startButton && source !== null;
@@ -35,7 +45,15 @@ export function VideoPlayer({ streamVideoId, title, poster, durationSeconds = nu
   return (
     <>
       <div className="player">
-        <video id={videoId} controls={!withStart} playsInline preload="metadata" poster={poster ?? undefined} aria-label={`Video: ${title}`} src={mp4Url ?? undefined}>
+        <video
+          id={videoId}
+          controls={!withStart}
+          playsInline
+          preload="metadata"
+          poster={poster ?? undefined}
+          aria-label={`Video: ${title}`}
+          src={mp4Url ?? undefined}
+        >
           Your browser cannot play this video.{mp4Url && <a href={mp4Url}> Download it instead.</a>}
         </video>
         {withStart && (
@@ -46,7 +64,14 @@ export function VideoPlayer({ streamVideoId, title, poster, durationSeconds = nu
             {duration && <span className="video-duration">{duration}</span>}
           </a>
         )}
-        <PlayerEnhancer videoId={videoId} streamVideoId={streamVideoId} mp4Url={mp4Url} hlsUrl={hlsUrl} countView={countView} allowAutoplay={allowAutoplay} />
+        <PlayerEnhancer
+          videoId={videoId}
+          streamVideoId={streamVideoId}
+          mp4Url={mp4Url}
+          hlsUrl={hlsUrl}
+          countView={countView}
+          allowAutoplay={allowAutoplay}
+        />
       </div>
       {withStart && <script dangerouslySetInnerHTML={{ __html: PLAYER_START_SCRIPT.text }} />}
     </>

@@ -9,7 +9,9 @@ import { useHydrated } from '@/lib/client/use-hydrated';
 import { ClockIcon } from './ClockIcon';
 
 // A member's saved list and toggling (with SWR) load once the session has a member: visitors never fetch them.
-const MemberWatchLaterButton = lazy(() => import('./MemberWatchLaterButton').then((m) => ({ default: m.MemberWatchLaterButton })));
+const MemberWatchLaterButton = lazy(() =>
+  import('./MemberWatchLaterButton').then((m) => ({ default: m.MemberWatchLaterButton })),
+);
 
 export interface WatchLaterButtonProps {
   streamVideoId: string;
@@ -32,7 +34,15 @@ interface WatchLaterViewProps extends WatchLaterButtonProps {
 }
 
 /** The button as everyone sees it. */
-export function WatchLaterView({ title, compact = false, saved, error = null, phase, busy = false, onClick }: WatchLaterViewProps) {
+export function WatchLaterView({
+  title,
+  compact = false,
+  saved,
+  error = null,
+  phase,
+  busy = false,
+  onClick,
+}: WatchLaterViewProps) {
   const errorId = useId();
   const label = saved ? `Remove “${title}” from Watch later` : `Save “${title}” to Watch later`;
   return (

@@ -18,7 +18,8 @@ function PlanCard({ plan, action, current }: { plan: VipPlanDto; action: ReactNo
     <li className={`vip-plan${current ? ' vip-plan-current' : ''}`} data-plan={plan.id}>
       <h3>{plan.name}</h3>
       <p className="vip-price">
-        <span className="vip-price-amount">{formatPrice(plan.priceAmount, plan.priceCurrency)}</span> <span className="vip-price-term">{billingLabel(plan)}</span>
+        <span className="vip-price-amount">{formatPrice(plan.priceAmount, plan.priceCurrency)}</span>{' '}
+        <span className="vip-price-term">{billingLabel(plan)}</span>
       </p>
       <p className="vip-plan-note">
         {plan.recurring
@@ -31,12 +32,22 @@ function PlanCard({ plan, action, current }: { plan: VipPlanDto; action: ReactNo
 }
 
 /** The message for a member coming back from Verotel's payment page. */
-function ReturnNotice({ returnStatus, isVip, stillWaiting, gaveUpWaiting }: { returnStatus: ReturnStatus; isVip: boolean; stillWaiting: boolean; gaveUpWaiting: boolean }) {
+function ReturnNotice({
+  returnStatus,
+  isVip,
+  stillWaiting,
+  gaveUpWaiting,
+}: {
+  returnStatus: ReturnStatus;
+  isVip: boolean;
+  stillWaiting: boolean;
+  gaveUpWaiting: boolean;
+}) {
   if (returnStatus === 'declined' && !isVip) {
     return (
       <div className="vip-notice vip-notice-bad" role="alert">
-        <strong>Your payment did not go through, and you have not been charged.</strong> You can try again below, with another card or
-        payment method.
+        <strong>Your payment did not go through, and you have not been charged.</strong> You can try again below, with another
+        card or payment method.
       </div>
     );
   }
@@ -47,8 +58,8 @@ function ReturnNotice({ returnStatus, isVip, stillWaiting, gaveUpWaiting }: { re
         <strong>Thank you! Your payment is confirmed and your VIP has started.</strong>
       ) : gaveUpWaiting ? (
         <>
-          <strong>Thank you! We have not received Verotel’s confirmation yet.</strong> It can take a few minutes: reload this page later. Your VIP
-          starts as soon as the payment is confirmed.
+          <strong>Thank you! We have not received Verotel’s confirmation yet.</strong> It can take a few minutes: reload this page
+          later. Your VIP starts as soon as the payment is confirmed.
         </>
       ) : (
         <>
@@ -103,7 +114,12 @@ export function SubscribePanel({ plans, siteName }: { plans: VipPlanDto[]; siteN
     }
     if (!canBuy) return null;
     return (
-      <button type="button" className="btn btn-primary btn-block" disabled={pendingPlan !== null} onClick={() => void choose(plan)}>
+      <button
+        type="button"
+        className="btn btn-primary btn-block"
+        disabled={pendingPlan !== null}
+        onClick={() => void choose(plan)}
+      >
         {pendingPlan === plan.id ? 'Opening secure checkout…' : `Choose ${plan.name}`}
       </button>
     );
@@ -147,7 +163,14 @@ export function SubscribePanel({ plans, siteName }: { plans: VipPlanDto[]; siteN
 
   return (
     <div className="vip-panel">
-      {user && <ReturnNotice returnStatus={returnStatus} isVip={isVip} stillWaiting={vip.stillWaiting} gaveUpWaiting={vip.gaveUpWaiting} />}
+      {user && (
+        <ReturnNotice
+          returnStatus={returnStatus}
+          isVip={isVip}
+          stillWaiting={vip.stillWaiting}
+          gaveUpWaiting={vip.gaveUpWaiting}
+        />
+      )}
       {!loading && !user && returnStatus === 'success' && (
         <div className="vip-notice" role="status">
           <strong>Thank you!</strong> Log in to see your VIP: it starts as soon as Verotel confirms the payment.

@@ -1,4 +1,3 @@
-
 import type { VipEntitlementDto } from '@/lib/api-types';
 import { formatVipEndDate } from '@/lib/format/vip';
 

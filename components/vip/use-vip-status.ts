@@ -60,5 +60,12 @@ export function useVipStatus(returnStatus: ReturnStatus) {
     if (confirmedVip && user && !user.isVIP) void refreshUser().catch(() => undefined);
   }, [confirmedVip, user, refreshUser]);
 
-  return { status: data, error, retry: () => mutate(), isLoading, stillWaiting: awaitingConfirmation && !confirmedVip, gaveUpWaiting: returnStatus === 'success' && waitedLongEnough && !confirmedVip };
+  return {
+    status: data,
+    error,
+    retry: () => mutate(),
+    isLoading,
+    stillWaiting: awaitingConfirmation && !confirmedVip,
+    gaveUpWaiting: returnStatus === 'success' && waitedLongEnough && !confirmedVip,
+  };
 }

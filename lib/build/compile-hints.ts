@@ -50,7 +50,9 @@ function* routeManifests(dir: string): Generator<ClientReferenceManifest> {
 
 /** The chunks (paths under `distDir`, e.g. `static/chunks/x.js`) that some page's HTML names as it starts. */
 export function startupChunks(distDir: string): string[] {
-  const buildManifest = JSON.parse(readFileSync(path.join(distDir, 'build-manifest.json'), 'utf8')) as { rootMainFiles?: string[] };
+  const buildManifest = JSON.parse(readFileSync(path.join(distDir, 'build-manifest.json'), 'utf8')) as {
+    rootMainFiles?: string[];
+  };
   const chunks = new Set(buildManifest.rootMainFiles ?? []);
   for (const manifest of routeManifests(path.join(distDir, 'server', 'app'))) {
     for (const files of Object.values(manifest.entryJSFiles ?? {})) for (const file of files) chunks.add(file);

@@ -54,7 +54,8 @@ export function getAuthToken(): string | null {
 }
 
 /** Local development API addresses (localhost or a LAN address on port 5000) point at the real API base. */
-const LOCAL_DEV_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}):5000(?=\/|$)/i;
+const LOCAL_DEV_ORIGIN =
+  /^https?:\/\/(localhost|127\.0\.0\.1|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}):5000(?=\/|$)/i;
 export function rewriteLocalUrl(url: string, base: string = API_BASE_URL): string {
   return url.replace(LOCAL_DEV_ORIGIN, base);
 }
@@ -82,8 +83,12 @@ export function classify(status: number, path: string, body: string, contentType
       data = {};
     }
   }
-  const message = typeof data.message === 'string' && data.message.trim() ? data.message : `Something went wrong (status ${status}). Please try again.`;
-  if (status === 401 && new URL(path, 'http://relative.invalid').pathname !== CURRENT_USER_PATH) emit({ type: 'unauthorized', path });
+  const message =
+    typeof data.message === 'string' && data.message.trim()
+      ? data.message
+      : `Something went wrong (status ${status}). Please try again.`;
+  if (status === 401 && new URL(path, 'http://relative.invalid').pathname !== CURRENT_USER_PATH)
+    emit({ type: 'unauthorized', path });
   if (status === 403) {
     if (contentType.includes('text/html')) emit({ type: 'regionBlocked', countryCode: countryFromHtml(body) });
     else if (BAN_OR_ADMIN.has(message)) emit({ type: 'forbidden', message });
@@ -113,10 +118,21 @@ export async function apiRequest<T = Record<string, unknown>>(path: string, opti
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await fetch(apiUrl(path), { method: options.method ?? (body ? 'POST' : 'GET'), headers, body, credentials: 'include', signal });
+    response = await fetch(apiUrl(path), {
+      method: options.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      credentials: 'include',
+      signal,
+    });
   } catch {
     const timedOut = timeout.aborted;
-    throw new ApiClientError(timedOut ? 'The request timed out. Please try again.' : 'Network error. Check your connection and try again.', undefined, {}, timedOut ? 'timeout' : 'network');
+    throw new ApiClientError(
+      timedOut ? 'The request timed out. Please try again.' : 'Network error. Check your connection and try again.',
+      undefined,
+      {},
+      timedOut ? 'timeout' : 'network',
+    );
   }
   const text = await response.text();
   const contentType = response.headers.get('content-type') ?? '';

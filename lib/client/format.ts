@@ -40,7 +40,17 @@ export function progressLabel(loaded: number, total: number): string {
 }
 
 /** "Connection lost. Retrying in 2 s… (attempt 2 of 3)"; a server error reads differently from a lost connection. */
-export function retryLabel({ secondsLeft, attempt, maxAttempts, serverError }: { secondsLeft: number; attempt: number; maxAttempts: number; serverError: boolean }): string {
+export function retryLabel({
+  secondsLeft,
+  attempt,
+  maxAttempts,
+  serverError,
+}: {
+  secondsLeft: number;
+  attempt: number;
+  maxAttempts: number;
+  serverError: boolean;
+}): string {
   const cause = serverError ? 'The server had a problem.' : 'Connection lost.';
   const when = secondsLeft > 0 ? `Retrying in ${secondsLeft} s…` : 'Retrying…';
   return `${cause} ${when} (attempt ${attempt} of ${maxAttempts})`;
@@ -80,7 +90,8 @@ export function videoStatusView(video: StatusFields): VideoStatusView {
   if (video.status === 'queued' || video.status === 'processing') {
     return { badge: 'Processing', text: 'Processing…', tone: 'working', reason: null, settled };
   }
-  if (video.moderationStatus === 'approved') return { badge: 'Live', text: 'Approved — live', tone: 'live', reason: null, settled };
+  if (video.moderationStatus === 'approved')
+    return { badge: 'Live', text: 'Approved — live', tone: 'live', reason: null, settled };
   return { badge: 'Waiting for review', text: 'Ready — waiting for review', tone: 'waiting', reason: null, settled };
 }
 
@@ -98,6 +109,7 @@ export function checkVideoFile(file: Pick<File, 'name' | 'size' | 'type'> | null
   if (file.size > maxBytes) return `This video is too large. The limit is ${formatBytes(maxBytes, { trim: true })}.`;
   const type = file.type.toLowerCase();
   const plainlyNotVideo = type !== '' && type !== 'application/octet-stream' && !type.startsWith('video/');
-  if (plainlyNotVideo && !VIDEO_EXTENSIONS.test(file.name)) return 'This file is not a video. Choose a video file (MP4, MOV, WebM…).';
+  if (plainlyNotVideo && !VIDEO_EXTENSIONS.test(file.name))
+    return 'This file is not a video. Choose a video file (MP4, MOV, WebM…).';
   return null;
 }

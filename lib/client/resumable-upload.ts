@@ -52,13 +52,23 @@ const wait = (ms: number, signal?: AbortSignal) =>
  * found, with HEAD, that nothing is left to send (it reports that as success,
  * with no answer). Retried as tus retries, with the same waits.
  */
-export async function finishUpload(url: string, size: number, token: string | null, options: Pick<ResumableOptions, 'onRetry' | 'signal'> = {}): Promise<string> {
+export async function finishUpload(
+  url: string,
+  size: number,
+  token: string | null,
+  options: Pick<ResumableOptions, 'onRetry' | 'signal'> = {},
+): Promise<string> {
   for (let attempt = 0; ; attempt += 1) {
     let response: Response | null = null;
     try {
       response = await fetch(url, {
         method: 'PATCH',
-        headers: { 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(size), 'Content-Type': 'application/offset+octet-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'Tus-Resumable': '1.0.0',
+          'Upload-Offset': String(size),
+          'Content-Type': 'application/offset+octet-stream',
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
         // As every upload request: the bearer token, never the cookies (the spec's upload client).
         credentials: 'omit',
         signal: options.signal,
@@ -70,7 +80,9 @@ export async function finishUpload(url: string, size: number, token: string | nu
     const body = response ? await response.text() : '';
     if (response?.ok) return body;
     const status = response?.status ?? 0;
-    const failure = response ? classify(status, RESUMABLE_UPLOAD_PATH, body, response.headers.get('content-type') ?? '') : new ApiClientError('Network error. Check your connection and try again.', undefined, {}, 'network');
+    const failure = response
+      ? classify(status, RESUMABLE_UPLOAD_PATH, body, response.headers.get('content-type') ?? '')
+      : new ApiClientError('Network error. Check your connection and try again.', undefined, {}, 'network');
     const delayMs = RESUMABLE_RETRY_DELAYS_MS[attempt];
     if (!retryable(status) || delayMs === undefined) throw failure;
     options.onRetry?.({ attempt: attempt + 2, maxAttempts: RESUMABLE_RETRY_DELAYS_MS.length + 1, delayMs, error: failure });
@@ -82,10 +94,20 @@ export async function finishUpload(url: string, size: number, token: string | nu
 export type ResumableFields = Record<'title' | 'description' | 'category' | 'tags', string>;
 
 /** Our error for what tus-js-client reports: the server's JSON message when there was an answer, the network words when not. */
-function errorOf(error: Error & { originalResponse?: { getStatus(): number; getBody(): string; getHeader(name: string): string | undefined } | null }): ApiClientError {
+function errorOf(
+  error: Error & {
+    originalResponse?: { getStatus(): number; getBody(): string; getHeader(name: string): string | undefined } | null;
+  },
+): ApiClientError {
   const response = error.originalResponse;
-  if (!response || !response.getStatus()) return new ApiClientError('Network error. Check your connection and try again.', undefined, {}, 'network');
-  return classify(response.getStatus(), RESUMABLE_UPLOAD_PATH, response.getBody() ?? '', response.getHeader('content-type') ?? 'application/json');
+  if (!response || !response.getStatus())
+    return new ApiClientError('Network error. Check your connection and try again.', undefined, {}, 'network');
+  return classify(
+    response.getStatus(),
+    RESUMABLE_UPLOAD_PATH,
+    response.getBody() ?? '',
+    response.getHeader('content-type') ?? 'application/json',
+  );
 }
 
 export async function resumableUpload<T>(file: File, fields: ResumableFields, options: ResumableOptions = {}): Promise<T> {
@@ -122,13 +144,20 @@ export async function resumableUpload<T>(file: File, fields: ResumableFields, op
       },
       onSuccess: ({ lastResponse }) => {
         // No answer: a retry found every byte on the server (HEAD), whose last step had failed; it runs again now.
-        const answer = lastResponse.getBody() ? Promise.resolve(lastResponse.getBody()) : finishUpload(upload.url!, file.size, token, options);
+        const answer = lastResponse.getBody()
+          ? Promise.resolve(lastResponse.getBody())
+          : finishUpload(upload.url!, file.size, token, options);
         answer.then(
           (body) => {
             try {
               resolve(JSON.parse(body) as T);
             } catch {
-              reject(new ApiClientError('The upload finished, but the answer could not be read. Check Your videos below.', lastResponse.getStatus()));
+              reject(
+                new ApiClientError(
+                  'The upload finished, but the answer could not be read. Check Your videos below.',
+                  lastResponse.getStatus(),
+                ),
+              );
             }
           },
           (error: unknown) => reject(error),

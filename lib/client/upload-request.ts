@@ -64,7 +64,11 @@ function waitUnlessCancelled(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** The upload client: XHR for progress, no cookies, up to 3 attempts; a cancelled upload is never retried. */
-export async function uploadRequest<T = Record<string, unknown>>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+export async function uploadRequest<T = Record<string, unknown>>(
+  path: string,
+  form: FormData,
+  options: UploadOptions = {},
+): Promise<T> {
   const delays = options.retryDelaysMs ?? UPLOAD_RETRY_DELAYS_MS;
   for (let attempt = 0; ; attempt += 1) {
     if (options.signal?.aborted) throw new UploadCancelledError();
@@ -110,7 +114,8 @@ function uploadOnce<T>(path: string, form: FormData, { onProgress, signal }: Upl
           reject(classify(xhr.status, path, xhr.responseText, contentType));
         }
       });
-    xhr.onerror = () => settle(() => reject(new ApiClientError('Network error. Check your connection and try again.', undefined, {}, 'network')));
+    xhr.onerror = () =>
+      settle(() => reject(new ApiClientError('Network error. Check your connection and try again.', undefined, {}, 'network')));
     xhr.ontimeout = () => settle(() => reject(new ApiClientError('The upload timed out.', undefined, {}, 'timeout')));
     xhr.onabort = () => settle(() => reject(new UploadCancelledError()));
     if (signal?.aborted) {

@@ -18,7 +18,11 @@ type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 const storageOf = (): Storage => window.localStorage;
 
-export function readVideoCache(key: string, now: number = Date.now(), storage: () => Storage = storageOf): VideoCacheEntry | null {
+export function readVideoCache(
+  key: string,
+  now: number = Date.now(),
+  storage: () => Storage = storageOf,
+): VideoCacheEntry | null {
   const name = STORAGE_KEYS.videoCachePrefix + key;
   try {
     const raw = storage().getItem(name);
@@ -36,7 +40,12 @@ export function readVideoCache(key: string, now: number = Date.now(), storage: (
   }
 }
 
-export function writeVideoCache(key: string, videos: VideoDto[], now: number = Date.now(), storage: () => Storage = storageOf): void {
+export function writeVideoCache(
+  key: string,
+  videos: VideoDto[],
+  now: number = Date.now(),
+  storage: () => Storage = storageOf,
+): void {
   const name = STORAGE_KEYS.videoCachePrefix + key;
   try {
     storage().setItem(name, JSON.stringify({ timestamp: now, videos } satisfies VideoCacheEntry));
@@ -49,7 +58,11 @@ export function writeVideoCache(key: string, videos: VideoDto[], now: number = D
 export function isVideoList(value: unknown): value is { videos: VideoDto[] } {
   if (typeof value !== 'object' || value === null || !Array.isArray((value as { videos?: unknown }).videos)) return false;
   return (value as { videos: unknown[] }).videos.every(
-    (video) => typeof video === 'object' && video !== null && typeof (video as VideoDto).streamVideoId === 'string' && typeof (video as VideoDto).title === 'string',
+    (video) =>
+      typeof video === 'object' &&
+      video !== null &&
+      typeof (video as VideoDto).streamVideoId === 'string' &&
+      typeof (video as VideoDto).title === 'string',
   );
 }
 

@@ -38,7 +38,9 @@ export const vipPlanSchema = z.object({
   name: z.string().trim().min(1).max(60),
   /** Decimal price with two places, as the processor takes it, e.g. "9.99". */
   priceAmount: z.string().regex(/^\d{1,6}\.\d{2}$/, 'priceAmount is a string like "9.99"'),
-  priceCurrency: z.enum(['USD', 'EUR', 'GBP', 'AUD', 'CAD', 'CHF', 'DKK', 'NOK', 'SEK'], { error: 'priceCurrency must be one of USD, EUR, GBP, AUD, CAD, CHF, DKK, NOK, SEK' }),
+  priceCurrency: z.enum(['USD', 'EUR', 'GBP', 'AUD', 'CAD', 'CHF', 'DKK', 'NOK', 'SEK'], {
+    error: 'priceCurrency must be one of USD, EUR, GBP, AUD, CAD, CHF, DKK, NOK, SEK',
+  }),
   /** Days of VIP a payment buys (the billing period of a recurring plan). */
   periodDays: z.number().int().min(1).max(3650),
   /** Renewed by the processor until cancelled, or a one-time pass. */
@@ -62,7 +64,10 @@ const vipPlans = z.preprocess(
     }
   },
   z
-    .array(vipPlanSchema, { error: 'must be a JSON array of plans like [{"id":"monthly","name":"Monthly","priceAmount":"9.99","priceCurrency":"USD","periodDays":30,"recurring":true}]' })
+    .array(vipPlanSchema, {
+      error:
+        'must be a JSON array of plans like [{"id":"monthly","name":"Monthly","priceAmount":"9.99","priceCurrency":"USD","periodDays":30,"recurring":true}]',
+    })
     .min(1, 'must list at least one plan')
     .refine((plans) => new Set(plans.map((plan) => plan.id)).size === plans.length, 'plan ids must be unique')
     .default(DEFAULT_VIP_PLANS),
@@ -70,7 +75,10 @@ const vipPlans = z.preprocess(
 
 /** A whole number from min to max (an empty variable means the default), with one message for every way it can be wrong. */
 const wholeNumber = (message: string, min: number, max: number, fallback: number) =>
-  z.preprocess(emptyToUndefined, z.coerce.number({ error: message }).int(message).min(min, message).max(max, message).default(fallback));
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: message }).int(message).min(min, message).max(max, message).default(fallback),
+  );
 
 /** A TCP port (PORT, METRICS_PORT). */
 const portNumber = z.coerce
@@ -82,7 +90,11 @@ const portNumber = z.coerce
 /** LOG_LEVEL (lib/server/log): pino's levels, from the most to the least said. */
 export const logLevelSchema = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
-  z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], { error: 'must be one of trace, debug, info, warn, error, fatal, silent' }).default('info'),
+  z
+    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+      error: 'must be one of trace, debug, info, warn, error, fatal, silent',
+    })
+    .default('info'),
 );
 
 export const envSchema = z
@@ -90,10 +102,7 @@ export const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.preprocess(emptyToUndefined, portNumber.default(3000)),
     SITE_URL: z.preprocess(emptyToUndefined, httpOrigin.optional()),
-    SITE_NAME: z.preprocess(
-      emptyToUndefined,
-      z.string().trim().max(60, 'must be at most 60 characters').default('Chrysalis'),
-    ),
+    SITE_NAME: z.preprocess(emptyToUndefined, z.string().trim().max(60, 'must be at most 60 characters').default('Chrysalis')),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
     DATABASE_URL: z.preprocess(
       emptyToUndefined,
@@ -104,7 +113,14 @@ export const envSchema = z
         .optional(),
     ),
     /** A direct (session) connection for LISTEN/NOTIFY when DATABASE_URL goes through a transaction pooler (decision 022). */
-    DATABASE_LISTEN_URL: z.preprocess(emptyToUndefined, z.string().trim().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL').optional()),
+    DATABASE_LISTEN_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL')
+        .optional(),
+    ),
     SESSION_SECRET: z.preprocess(
       emptyToUndefined,
       z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
@@ -143,7 +159,11 @@ export const envSchema = z
     // Who checks uploaders' identities (lib/server/verification): 'manual' (admins review documents) is the built-in one.
     VERIFICATION_PROVIDER: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
-      z.enum(['manual'], { error: 'must be manual (admins review the documents members submit); it is the only built-in provider' }).default('manual'),
+      z
+        .enum(['manual'], {
+          error: 'must be manual (admins review the documents members submit); it is the only built-in provider',
+        })
+        .default('manual'),
     ),
     // Days identity documents are kept after an account ends, unless the law requires them kept longer.
     VERIFICATION_RETENTION_DAYS: z.preprocess(
@@ -223,8 +243,18 @@ export const envSchema = z
       z
         .string()
         .trim()
-        .regex(/^[a-z0-9][a-z0-9-]*(\s*,\s*[a-z0-9][a-z0-9-]*)*\s*,?$/, 'must be a comma-separated list of job types, e.g. process-video,package-hls (see docs/configuration.md)')
-        .transform((value) => [...new Set(value.split(',').map((type) => type.trim()).filter(Boolean))])
+        .regex(
+          /^[a-z0-9][a-z0-9-]*(\s*,\s*[a-z0-9][a-z0-9-]*)*\s*,?$/,
+          'must be a comma-separated list of job types, e.g. process-video,package-hls (see docs/configuration.md)',
+        )
+        .transform((value) => [
+          ...new Set(
+            value
+              .split(',')
+              .map((type) => type.trim())
+              .filter(Boolean),
+          ),
+        ])
         .optional(),
     ),
     WORKER_POLL_MS: wholeNumber('must be a whole number of milliseconds from 50 to 60000', 50, 60_000, 1_000),
@@ -268,14 +298,20 @@ export const envSchema = z
         .default(3),
     ),
     // The custodian of records named on /2257 (18 U.S.C. 2257 and 28 C.F.R. 75.6): a person's name and a street address (no P.O. box).
-    RECORDS_CUSTODIAN_NAME: z.preprocess(emptyToUndefined, z.string().trim().max(200, 'must be at most 200 characters').optional()),
+    RECORDS_CUSTODIAN_NAME: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().max(200, 'must be at most 200 characters').optional(),
+    ),
     RECORDS_CUSTODIAN_ADDRESS: z.preprocess(
       emptyToUndefined,
       z
         .string()
         .trim()
         .max(500, 'must be at most 500 characters')
-        .refine((value) => !/\bP\.?\s*O\.?\s*Box\b/i.test(value), 'must be a street address: 28 C.F.R. 75.6 does not accept a P.O. box')
+        .refine(
+          (value) => !/\bP\.?\s*O\.?\s*Box\b/i.test(value),
+          'must be a street address: 28 C.F.R. 75.6 does not accept a P.O. box',
+        )
         .optional(),
     ),
     MEDIA_S3_BUCKET: z.preprocess(
@@ -283,7 +319,10 @@ export const envSchema = z
       z
         .string()
         .trim()
-        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,62}$/, 'must be a bucket name: 3 to 63 letters, digits, dots, hyphens or underscores')
+        .regex(
+          /^[A-Za-z0-9][A-Za-z0-9._-]{1,62}$/,
+          'must be a bucket name: 3 to 63 letters, digits, dots, hyphens or underscores',
+        )
         .optional(),
     ),
     MEDIA_S3_REGION: z.preprocess(emptyToUndefined, z.string().trim().default('us-east-1')),
@@ -297,13 +336,20 @@ export const envSchema = z
         .string()
         .trim()
         .transform((value) => value.replace(/^\/+|\/+$/g, ''))
-        .refine((value) => value === '' || !value.split('/').some((part) => part === '' || part === '.' || part === '..'), 'must be a key prefix such as chrysalis or site/media (no empty, . or .. parts)')
+        .refine(
+          (value) => value === '' || !value.split('/').some((part) => part === '' || part === '.' || part === '..'),
+          'must be a key prefix such as chrysalis or site/media (no empty, . or .. parts)',
+        )
         .optional(),
     ),
     // Who sends media bytes once the app has checked access (decision 021): the app itself, nginx from disk (X-Accel-Redirect), or the bucket (302 to a presigned URL).
     MEDIA_OFFLOAD: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
-      z.enum(['none', 'x-accel', 'redirect'], { error: 'must be none (the app sends media), x-accel (nginx sends it from disk) or redirect (a presigned S3 URL)' }).default('none'),
+      z
+        .enum(['none', 'x-accel', 'redirect'], {
+          error: 'must be none (the app sends media), x-accel (nginx sends it from disk) or redirect (a presigned S3 URL)',
+        })
+        .default('none'),
     ),
     // The internal nginx location that maps to DATA_DIR/media/ (deploy/nginx.conf: location /_media/ { internal; alias …; }).
     MEDIA_ACCEL_PREFIX: z.preprocess(
@@ -311,7 +357,10 @@ export const envSchema = z
       z
         .string()
         .trim()
-        .regex(/^\/([A-Za-z0-9._~-]+\/)+$/, 'must be an internal location path such as /_media/ (starts and ends with /, letters, digits, . _ ~ -)')
+        .regex(
+          /^\/([A-Za-z0-9._~-]+\/)+$/,
+          'must be an internal location path such as /_media/ (starts and ends with /, letters, digits, . _ ~ -)',
+        )
         .refine((value) => !value.split('/').some((part) => part === '.' || part === '..'), 'must not contain . or .. segments')
         .default('/_media/'),
     ),
@@ -331,53 +380,102 @@ export const envSchema = z
     BACKUP_KEY_FILE: optionalString,
     VIP_PLANS: vipPlans,
     // Verotel FlexPay (an adult-capable card processor): the website's shop id and signature key from its Control Center.
-    VEROTEL_SHOP_ID: z.preprocess(emptyToUndefined, z.string().trim().regex(/^\d{1,12}$/, 'must be the numeric shop (website) id from the Verotel Control Center').optional()),
-    VEROTEL_SIGNATURE_KEY: z.preprocess(emptyToUndefined, z.string().trim().min(8, 'must be the signature key from the Verotel Control Center').optional()),
+    VEROTEL_SHOP_ID: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,12}$/, 'must be the numeric shop (website) id from the Verotel Control Center')
+        .optional(),
+    ),
+    VEROTEL_SIGNATURE_KEY: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().min(8, 'must be the signature key from the Verotel Control Center').optional(),
+    ),
     // Verotel's other brands (CardBilling, GayCharge…) use their own host for the same protocol.
     VEROTEL_FLEXPAY_BASE_URL: z.preprocess(emptyToUndefined, httpOrigin.default('https://secure.verotel.com')),
     LOG_LEVEL: logLevelSchema,
     // Prometheus metrics (docs/operations.md, Metrics): a bearer token for /metrics on the site's port, and/or a port of their own.
-    METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(16, 'must be at least 16 characters (for example: openssl rand -hex 32)').optional()),
+    METRICS_TOKEN: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().min(16, 'must be at least 16 characters (for example: openssl rand -hex 32)').optional(),
+    ),
     METRICS_PORT: z.preprocess(emptyToUndefined, portNumber.optional()),
     METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.VEROTEL_SHOP_ID) !== Boolean(env.VEROTEL_SIGNATURE_KEY)) {
       const missing = env.VEROTEL_SHOP_ID ? 'VEROTEL_SIGNATURE_KEY' : 'VEROTEL_SHOP_ID';
-      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required when the other VEROTEL_* variable is set (Verotel payments)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'is required when the other VEROTEL_* variable is set (Verotel payments)',
+      });
     }
     const admin = [env.ADMIN_USERNAME, env.ADMIN_EMAIL, env.ADMIN_PASSWORD];
     if (admin.some(Boolean) && !admin.every(Boolean)) {
-      for (const [name, value] of [['ADMIN_USERNAME', env.ADMIN_USERNAME], ['ADMIN_EMAIL', env.ADMIN_EMAIL], ['ADMIN_PASSWORD', env.ADMIN_PASSWORD]] as const) {
-        if (!value) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when any of ADMIN_USERNAME, ADMIN_EMAIL, ADMIN_PASSWORD is set' });
+      for (const [name, value] of [
+        ['ADMIN_USERNAME', env.ADMIN_USERNAME],
+        ['ADMIN_EMAIL', env.ADMIN_EMAIL],
+        ['ADMIN_PASSWORD', env.ADMIN_PASSWORD],
+      ] as const) {
+        if (!value)
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is required when any of ADMIN_USERNAME, ADMIN_EMAIL, ADMIN_PASSWORD is set',
+          });
       }
     }
     if (env.MEDIA_S3_BUCKET) {
-      for (const [name, value] of [['MEDIA_S3_ACCESS_KEY_ID', env.MEDIA_S3_ACCESS_KEY_ID], ['MEDIA_S3_SECRET_ACCESS_KEY', env.MEDIA_S3_SECRET_ACCESS_KEY]] as const) {
-        if (!value) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when MEDIA_S3_BUCKET is set (S3 media storage)' });
+      for (const [name, value] of [
+        ['MEDIA_S3_ACCESS_KEY_ID', env.MEDIA_S3_ACCESS_KEY_ID],
+        ['MEDIA_S3_SECRET_ACCESS_KEY', env.MEDIA_S3_SECRET_ACCESS_KEY],
+      ] as const) {
+        if (!value)
+          ctx.addIssue({ code: 'custom', path: [name], message: 'is required when MEDIA_S3_BUCKET is set (S3 media storage)' });
       }
     } else if (env.MEDIA_S3_ENDPOINT || env.MEDIA_S3_ACCESS_KEY_ID || env.MEDIA_S3_SECRET_ACCESS_KEY || env.MEDIA_S3_PREFIX) {
       // Otherwise media would quietly go to DATA_DIR while the operator believes it is in a bucket.
-      ctx.addIssue({ code: 'custom', path: ['MEDIA_S3_BUCKET'], message: 'is required when other MEDIA_S3_* variables are set (or unset them to keep media in DATA_DIR/media)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MEDIA_S3_BUCKET'],
+        message: 'is required when other MEDIA_S3_* variables are set (or unset them to keep media in DATA_DIR/media)',
+      });
     }
     if (env.MEDIA_OFFLOAD === 'redirect' && !env.MEDIA_S3_BUCKET) {
-      ctx.addIssue({ code: 'custom', path: ['MEDIA_OFFLOAD'], message: 'redirect needs S3 media storage (MEDIA_S3_BUCKET); with media in DATA_DIR/media use x-accel behind nginx' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MEDIA_OFFLOAD'],
+        message: 'redirect needs S3 media storage (MEDIA_S3_BUCKET); with media in DATA_DIR/media use x-accel behind nginx',
+      });
     }
     if (env.MEDIA_OFFLOAD === 'x-accel' && env.MEDIA_S3_BUCKET) {
-      ctx.addIssue({ code: 'custom', path: ['MEDIA_OFFLOAD'], message: 'x-accel serves media from the local disk, but MEDIA_S3_BUCKET keeps it in a bucket: use redirect (or none)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MEDIA_OFFLOAD'],
+        message: 'x-accel serves media from the local disk, but MEDIA_S3_BUCKET keeps it in a bucket: use redirect (or none)',
+      });
     }
     if (env.JOB_FAILED_RETENTION_DAYS < env.JOB_RETENTION_DAYS) {
-      ctx.addIssue({ code: 'custom', path: ['JOB_FAILED_RETENTION_DAYS'], message: `must be at least JOB_RETENTION_DAYS (${env.JOB_RETENTION_DAYS}): failed jobs are kept at least as long as finished ones` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JOB_FAILED_RETENTION_DAYS'],
+        message: `must be at least JOB_RETENTION_DAYS (${env.JOB_RETENTION_DAYS}): failed jobs are kept at least as long as finished ones`,
+      });
     }
     if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL) {
-      ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'is only used with DATABASE_URL (PostgreSQL); set both, or neither' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_LISTEN_URL'],
+        message: 'is only used with DATABASE_URL (PostgreSQL); set both, or neither',
+      });
     }
     if (env.DATABASE_URL && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({
         code: 'custom',
         path: ['SESSION_SECRET'],
-        message:
-          'is required in production when DATABASE_URL is set, so every web process seals sessions with the same key',
+        message: 'is required in production when DATABASE_URL is set, so every web process seals sessions with the same key',
       });
     }
   });
@@ -412,7 +510,16 @@ export function parseEnv(env: Record<string, string | undefined>): RawEnv {
         // A connection URL is shown with its password masked: the rest is what the operator needs to see the mistake.
         const got = URL_WITH_PASSWORD.includes(variable) ? maskPassword(env[variable]) : env[variable];
         const shown = got === undefined ? '' : ` (got ${JSON.stringify(got.length > 80 ? `${got.slice(0, 80)}…` : got)})`;
-        const secret = ['SESSION_SECRET', 'VERIFICATION_KEY', 'ADMIN_PASSWORD', 'SMTP_URL', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'VEROTEL_SIGNATURE_KEY', 'METRICS_TOKEN'].includes(variable);
+        const secret = [
+          'SESSION_SECRET',
+          'VERIFICATION_KEY',
+          'ADMIN_PASSWORD',
+          'SMTP_URL',
+          'MEDIA_S3_ACCESS_KEY_ID',
+          'MEDIA_S3_SECRET_ACCESS_KEY',
+          'VEROTEL_SIGNATURE_KEY',
+          'METRICS_TOKEN',
+        ].includes(variable);
         const message = secret ? issue.message : `${issue.message}${shown}`;
         return { variable, message };
       }),

@@ -25,7 +25,8 @@ export interface MediaS3Config {
   prefix: string;
 }
 
-export type MediaOffload = { mode: 'none' } | { mode: 'x-accel'; accelPrefix: string } | { mode: 'redirect'; redirectSeconds: number };
+export type MediaOffload =
+  { mode: 'none' } | { mode: 'x-accel'; accelPrefix: string } | { mode: 'redirect'; redirectSeconds: number };
 
 export interface ServerConfig {
   nodeEnv: 'development' | 'production' | 'test';
@@ -155,7 +156,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       repeatInfringerStrikes: raw.REPEAT_INFRINGER_STRIKES,
       counterNoticeWaitBusinessDays: raw.COUNTER_NOTICE_WAIT_BUSINESS_DAYS,
       recordsCustodianName: raw.RECORDS_CUSTODIAN_NAME ?? placeholder('RECORDS_CUSTODIAN_NAME', 'Custodian of records'),
-      recordsCustodianAddress: raw.RECORDS_CUSTODIAN_ADDRESS ?? placeholder('RECORDS_CUSTODIAN_ADDRESS', 'Custodian of records street address'),
+      recordsCustodianAddress:
+        raw.RECORDS_CUSTODIAN_ADDRESS ?? placeholder('RECORDS_CUSTODIAN_ADDRESS', 'Custodian of records street address'),
       recordsCustodianConfigured: Boolean(raw.RECORDS_CUSTODIAN_NAME && raw.RECORDS_CUSTODIAN_ADDRESS),
       verificationRetentionDays: raw.VERIFICATION_RETENTION_DAYS,
       recordsRetentionYears: raw.RECORDS_RETENTION_YEARS,

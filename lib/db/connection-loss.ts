@@ -58,7 +58,10 @@ export function reportDatabaseOutage(error: unknown, where: string): void {
   unreported += 1;
   const now = performance.now();
   if (now - lastReportedAt < REPORT_EVERY_MS) return;
-  log.warn({ err: error, failures: unreported }, `the database connection was lost or refused (${where}; ${unreported} failure(s) since the last report); requests answer 503 and jobs wait until it is back`);
+  log.warn(
+    { err: error, failures: unreported },
+    `the database connection was lost or refused (${where}; ${unreported} failure(s) since the last report); requests answer 503 and jobs wait until it is back`,
+  );
   lastReportedAt = now;
   unreported = 0;
 }

@@ -66,7 +66,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (process.env.NEXT_PHASE === 'phase-production-build') {
     // A build worker holding the PGlite lock would block the server it builds,
     // and build output must not depend on one machine's data.
-    throw new Error('The database is not opened during `next build`; data pages must render at request time or from the runtime cache.');
+    throw new Error(
+      'The database is not opened during `next build`; data pages must render at request time or from the runtime cache.',
+    );
   }
   const handle = options.databaseUrl ? await openPostgres(options) : await openPglite(options);
   return handle;
@@ -106,7 +108,10 @@ export async function lockPgliteDirectory(directory: string, waitMs: number = LO
         update: 2_000,
         onCompromised: (error) => {
           // Another process may now open the files under us; stopping is the only safe move.
-          log.fatal({ directory, err: error }, `lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`);
+          log.fatal(
+            { directory, err: error },
+            `lost the lock on ${directory}: ${error.message}. Exiting to protect the database.`,
+          );
           process.exit(1);
         },
       });
@@ -130,7 +135,9 @@ export async function lockPgliteDirectory(directory: string, waitMs: number = LO
     if (Date.now() >= deadline) throw new DatabaseLockedError(directory);
     if (Date.now() - told >= 5_000) {
       told = Date.now();
-      log.info(`waiting for the lock on ${directory} to clear (held by a process we cannot see; up to ${Math.ceil((deadline - Date.now()) / 1000)} s more)`);
+      log.info(
+        `waiting for the lock on ${directory} to clear (held by a process we cannot see; up to ${Math.ceil((deadline - Date.now()) / 1000)} s more)`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

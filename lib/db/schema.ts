@@ -1,5 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, boolean, check, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  check,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 import { REPORT_REASONS, REPORT_TARGETS } from '../report-reasons';
 
@@ -171,7 +189,9 @@ export const jobs = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     type: text('type').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
-    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('queued'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(5),
     runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
@@ -244,10 +264,17 @@ export const videos = pgTable(
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
     category: text('category', { enum: ['Sissy', 'Beta', 'Censor'] }).notNull(),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    processingState: text('processing_state', { enum: ['queued', 'processing', 'ready', 'failed'] }).notNull().default('queued'),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    processingState: text('processing_state', { enum: ['queued', 'processing', 'ready', 'failed'] })
+      .notNull()
+      .default('queued'),
     processingError: text('processing_error'),
-    moderationStatus: text('moderation_status', { enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
+    moderationStatus: text('moderation_status', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
     rejectionReason: text('rejection_reason'),
     /** The original file as uploaded, under the media storage root. */
     sourceKey: text('source_key').notNull(),
@@ -301,17 +328,27 @@ export const videos = pgTable(
     // Public lists read only these partial indexes, newest first or by rank, so deep pages stay cheap.
     index('videos_public_recent_idx').on(t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
     index('videos_public_category_idx').on(t.category, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
-    index('videos_public_top_idx').on(sql`(${t.views} + 10 * ${t.likesCount}) desc`, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    index('videos_public_top_idx')
+      .on(sql`(${t.views} + 10 * ${t.likesCount}) desc`, t.publishedAt.desc(), t.id.desc())
+      .where(PUBLIC_VIDEO),
     index('videos_search_idx').using('gin', t.searchVector).where(PUBLIC_VIDEO),
-    index('videos_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`).where(PUBLIC_VIDEO),
+    index('videos_title_trgm_idx')
+      .using('gin', sql`lower(${t.title}) gin_trgm_ops`)
+      .where(PUBLIC_VIDEO),
     index('videos_moderation_queue_idx').on(t.moderationStatus, t.createdAt),
     // A creator's public videos, newest first: profiles and the following feed.
     index('videos_public_owner_idx').on(t.ownerId, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
     // Sorted and filtered lists (decision 011): one index per sort, led by (category, duration bucket), read as a merge of index-only range scans.
     index('videos_public_newest_idx').on(t.category, t.durationBucket, t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
-    index('videos_public_views_idx').on(t.category, t.durationBucket, t.views.desc(), t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
-    index('videos_public_likes_idx').on(t.category, t.durationBucket, t.likesCount.desc(), t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
-    index('videos_public_longest_idx').on(t.category, t.durationBucket, t.durationSeconds.desc(), t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
+    index('videos_public_views_idx')
+      .on(t.category, t.durationBucket, t.views.desc(), t.publishedAt.desc(), t.id.desc())
+      .where(PUBLIC_VIDEO),
+    index('videos_public_likes_idx')
+      .on(t.category, t.durationBucket, t.likesCount.desc(), t.publishedAt.desc(), t.id.desc())
+      .where(PUBLIC_VIDEO),
+    index('videos_public_longest_idx')
+      .on(t.category, t.durationBucket, t.durationSeconds.desc(), t.publishedAt.desc(), t.id.desc())
+      .where(PUBLIC_VIDEO),
   ],
 );
 
@@ -344,7 +381,11 @@ export const watchLater = pgTable(
       .references(() => videos.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.videoId] }), index('watch_later_user_idx').on(t.userId, t.createdAt.desc(), t.videoId.desc()), index('watch_later_video_idx').on(t.videoId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.videoId] }),
+    index('watch_later_user_idx').on(t.userId, t.createdAt.desc(), t.videoId.desc()),
+    index('watch_later_video_idx').on(t.videoId),
+  ],
 );
 
 /**
@@ -387,7 +428,9 @@ export const notifications = pgTable(
   },
   (t) => [
     index('notifications_recipient_idx').on(t.recipientId, t.createdAt.desc(), t.id.desc()),
-    index('notifications_unread_idx').on(t.recipientId).where(sql`read_at IS NULL`),
+    index('notifications_unread_idx')
+      .on(t.recipientId)
+      .where(sql`read_at IS NULL`),
     uniqueIndex('notifications_dedupe_key').on(t.dedupeKey),
   ],
 );
@@ -434,7 +477,9 @@ export const comments = pgTable(
     index('comments_video_idx').on(t.videoId, t.createdAt.desc(), t.id.desc()),
     index('comments_author_idx').on(t.authorId),
     // Replies oldest first, and reply counts computed at read time (never stored: deletions elsewhere must keep them exact).
-    index('comments_parent_idx').on(t.parentId, t.createdAt, t.id).where(sql`parent_id IS NOT NULL`),
+    index('comments_parent_idx')
+      .on(t.parentId, t.createdAt, t.id)
+      .where(sql`parent_id IS NOT NULL`),
   ],
 );
 
@@ -452,7 +497,11 @@ export const blocks = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked_idx').on(t.blockedId), check('blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`)],
+  (t) => [
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    index('blocks_blocked_idx').on(t.blockedId),
+    check('blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`),
+  ],
 );
 
 // The one list of reasons (lib/report-reasons.ts), shared with the validation schema and every report dialog.
@@ -478,7 +527,9 @@ export const reports = pgTable(
     reporterId: uuid('reporter_id').references(() => users.id, { onDelete: 'set null' }),
     /** A keyed hash of the anonymous reporter's address, for rate limits and duplicate detection; no raw addresses. */
     reporterKey: text('reporter_key').notNull(),
-    status: text('status', { enum: ['open', 'resolved', 'dismissed'] }).notNull().default('open'),
+    status: text('status', { enum: ['open', 'resolved', 'dismissed'] })
+      .notNull()
+      .default('open'),
     resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolutionNote: text('resolution_note'),
@@ -499,7 +550,9 @@ export const reports = pgTable(
     index('reports_due_idx').on(t.status, t.dueAt),
     index('reports_target_idx').on(t.targetType, t.targetId),
     // One open report per reporter and target: reporting twice does not flood the queue.
-    uniqueIndex('reports_once_per_reporter').on(t.targetType, t.targetId, t.reporterKey).where(sql`status = 'open'`),
+    uniqueIndex('reports_once_per_reporter')
+      .on(t.targetType, t.targetId, t.reporterKey)
+      .where(sql`status = 'open'`),
   ],
 );
 
@@ -538,9 +591,13 @@ export const entitlements = pgTable(
   },
   (t) => [
     index('entitlements_user_idx').on(t.userId, t.periodEnd.desc()),
-    uniqueIndex('entitlements_external_key').on(t.source, t.externalId).where(sql`external_id IS NOT NULL`),
+    uniqueIndex('entitlements_external_key')
+      .on(t.source, t.externalId)
+      .where(sql`external_id IS NOT NULL`),
     // The expiry job reads only entitlements that still grant VIP.
-    index('entitlements_live_end_idx').on(t.periodEnd).where(sql`status IN ('active', 'cancelled')`),
+    index('entitlements_live_end_idx')
+      .on(t.periodEnd)
+      .where(sql`status IN ('active', 'cancelled')`),
   ],
 );
 
@@ -832,7 +889,10 @@ export const videoPerformers = pgTable(
     /** Set when the video or the account is deleted; a sweep deletes the record after it. */
     deleteAfter: timestamp('delete_after', { withTimezone: true }),
   },
-  (t) => [index('video_performers_video_idx').on(t.videoId, t.position), index('video_performers_delete_after_idx').on(t.deleteAfter)],
+  (t) => [
+    index('video_performers_video_idx').on(t.videoId, t.position),
+    index('video_performers_delete_after_idx').on(t.deleteAfter),
+  ],
 );
 
 export type VideoPerformer = typeof videoPerformers.$inferSelect;
@@ -867,7 +927,10 @@ export const consentWithdrawals = pgTable(
     resolutionNote: text('resolution_note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('consent_withdrawals_video_idx').on(t.videoId, t.status), index('consent_withdrawals_open_idx').on(t.status, t.createdAt)],
+  (t) => [
+    index('consent_withdrawals_video_idx').on(t.videoId, t.status),
+    index('consent_withdrawals_open_idx').on(t.status, t.createdAt),
+  ],
 );
 
 export type ConsentWithdrawal = typeof consentWithdrawals.$inferSelect;
@@ -953,7 +1016,11 @@ export const appeals = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('appeals_decision_key').on(t.decisionId), index('appeals_open_idx').on(t.status, t.createdAt), index('appeals_created_idx').on(t.createdAt)],
+  (t) => [
+    uniqueIndex('appeals_decision_key').on(t.decisionId),
+    index('appeals_open_idx').on(t.status, t.createdAt),
+    index('appeals_created_idx').on(t.createdAt),
+  ],
 );
 
 export type Appeal = typeof appeals.$inferSelect;
@@ -999,7 +1066,9 @@ export const identityVerifications = pgTable(
   (t) => [
     index('identity_verifications_user_idx').on(t.userId, t.submittedAt.desc()),
     index('identity_verifications_queue_idx').on(t.status, t.submittedAt),
-    uniqueIndex('identity_verifications_one_pending_key').on(t.userId).where(sql`status = 'pending'`),
+    uniqueIndex('identity_verifications_one_pending_key')
+      .on(t.userId)
+      .where(sql`status = 'pending'`),
     index('identity_verifications_delete_after_idx').on(t.deleteAfter),
   ],
 );

@@ -26,4 +26,3 @@ export function addBusinessDays(start: Date | string | number, days: number): Da
   }
   return new Date(time);
 }
-

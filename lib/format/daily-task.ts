@@ -44,7 +44,9 @@ export function countdownText(msLeft: number): string {
 
 /** The calendar day of a moment in a time zone (default: the one this code runs in, the browser's), as YYYY-MM-DD. */
 function calendarDay(at: Date, timeZone?: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(
+    at,
+  );
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
@@ -53,7 +55,11 @@ function calendarDay(at: Date, timeZone?: string): string {
  * Whether a moment falls on the same local calendar day as `now`: in the
  * browser's time zone unless one is named. Null or unreadable: false.
  */
-export function isSameLocalDay(moment: string | Date | null | undefined, now: Date | number = Date.now(), timeZone?: string): boolean {
+export function isSameLocalDay(
+  moment: string | Date | null | undefined,
+  now: Date | number = Date.now(),
+  timeZone?: string,
+): boolean {
   if (moment === null || moment === undefined) return false;
   const then = new Date(moment);
   if (Number.isNaN(then.getTime())) return false;
@@ -65,7 +71,11 @@ export function isSameLocalDay(moment: string | Date | null | undefined, now: Da
  * its last day is today or yesterday (today's task can still extend it);
  * after a missed day it is 0.
  */
-export function currentStreak(storedStreak: number, lastCompleted: Date | string | null, now: Date | number = Date.now()): number {
+export function currentStreak(
+  storedStreak: number,
+  lastCompleted: Date | string | null,
+  now: Date | number = Date.now(),
+): number {
   const last = lastCompleted === null ? NaN : new Date(lastCompleted).getTime();
   if (Number.isNaN(last) || storedStreak <= 0) return 0;
   const lastDay = utcDay(last);

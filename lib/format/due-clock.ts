@@ -16,5 +16,7 @@ export function durationInWords(ms: number): string {
 
 export function dueClock(dueAt: Date, now: number): { overdue: boolean; text: string } {
   const left = dueAt.getTime() - now;
-  return left >= 0 ? { overdue: false, text: `${durationInWords(left)} left` } : { overdue: true, text: `overdue by ${durationInWords(-left)}` };
+  return left >= 0
+    ? { overdue: false, text: `${durationInWords(left)} left` }
+    : { overdue: true, text: `overdue by ${durationInWords(-left)}` };
 }

@@ -17,7 +17,7 @@ export const LINK_DISPLAY_MAX = 60;
 const URL_START = /https?:\/\//.source;
 /** Characters that end a URL in running text. */
 const URL_END = /[\s<>"'`]/;
-const TRAILING = new Set(['.', ',', ':', ';', '!', '?', '*', '_', '~', '\'', '"']);
+const TRAILING = new Set(['.', ',', ':', ';', '!', '?', '*', '_', '~', "'", '"']);
 const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 
 const count = (text: string, char: string) => text.split(char).length - 1;

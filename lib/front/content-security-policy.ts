@@ -33,7 +33,13 @@ export function contentSecurityPolicy(scriptSources: readonly string[], settings
     // hls.js runs its demuxer in a worker made from a blob: URL.
     "worker-src 'self' blob:",
     "font-src 'self'",
-    ['connect-src', "'self'", ...(settings.apiBaseUrl ? [settings.apiBaseUrl] : []), ...media, ...(settings.dev ? ['ws:'] : [])].join(' '),
+    [
+      'connect-src',
+      "'self'",
+      ...(settings.apiBaseUrl ? [settings.apiBaseUrl] : []),
+      ...media,
+      ...(settings.dev ? ['ws:'] : []),
+    ].join(' '),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -71,7 +71,8 @@ export function isBlocked(place: Place, rules: GeoRules): boolean {
   return Boolean((place.country && rules.blocked.has(place.country)) || (place.region && rules.blocked.has(place.region)));
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The 403 page: the spec's explanation, with the country code in a data attribute the app's modal reads. */
 export function accessDeniedHtml(siteName: string, place: Place): string {
@@ -97,7 +98,12 @@ function varyOnRegion(res: ServerResponse, rules: GeoRules) {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((...args: unknown[]) => {
     const earlier = res.getHeader('vary');
-    if (!String(earlier ?? '').toLowerCase().includes(rules.countryHeader)) res.setHeader('vary', [earlier, regionHeaders].filter(Boolean).join(', '));
+    if (
+      !String(earlier ?? '')
+        .toLowerCase()
+        .includes(rules.countryHeader)
+    )
+      res.setHeader('vary', [earlier, regionHeaders].filter(Boolean).join(', '));
     return writeHead(...args);
   }) as ServerResponse['writeHead'];
 }
@@ -116,7 +122,11 @@ export function isMachinePath(url: string | undefined): boolean {
 }
 
 /** A blocked request's answer (403 and a page without scripts), or null when the request may go on. */
-export function blockedAnswer(req: NodeRequestLike & { url?: string; method?: string }, rules: GeoRules, siteName: string): { status: 403; headers: Record<string, string>; body: string } | null {
+export function blockedAnswer(
+  req: NodeRequestLike & { url?: string; method?: string },
+  rules: GeoRules,
+  siteName: string,
+): { status: 403; headers: Record<string, string>; body: string } | null {
   if (rules.blocked.size === 0 || isMachinePath(req.url)) return null;
   const place = locate(req, rules);
   if (!isBlocked(place, rules)) return null;
@@ -127,7 +137,8 @@ export function blockedAnswer(req: NodeRequestLike & { url?: string; method?: st
     'Cache-Control': 'private, no-store',
     'X-Content-Type-Options': 'nosniff',
     // A page without scripts: nothing on it may run or load (decision 008).
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    'Content-Security-Policy':
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   };
   return { status: 403, headers, body: req.method === 'HEAD' ? '' : body };
 }

@@ -80,7 +80,12 @@ export interface KnownScripts {
 export function isKnownScript(script: InlineScript, { appScripts, renderNonce }: KnownScripts): boolean {
   if (renderNonce && script.nonce === renderNonce) return true;
   const { text } = script;
-  return text === NEXT_BOOTSTRAP || appScripts.includes(text) || isCallWithJson(text, NEXT_PAYLOAD) || isCallWithJson(text, TURBOPACK_CHUNKS);
+  return (
+    text === NEXT_BOOTSTRAP ||
+    appScripts.includes(text) ||
+    isCallWithJson(text, NEXT_PAYLOAD) ||
+    isCallWithJson(text, TURBOPACK_CHUNKS)
+  );
 }
 
 export interface PageScriptHashes {

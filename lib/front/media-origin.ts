@@ -9,7 +9,10 @@
  */
 import { parseEnv, type RawEnv } from '../config/schema';
 
-type OffloadEnv = Pick<RawEnv, 'MEDIA_OFFLOAD' | 'MEDIA_S3_BUCKET' | 'MEDIA_S3_REGION' | 'MEDIA_S3_ENDPOINT' | 'MEDIA_S3_FORCE_PATH_STYLE'>;
+type OffloadEnv = Pick<
+  RawEnv,
+  'MEDIA_OFFLOAD' | 'MEDIA_S3_BUCKET' | 'MEDIA_S3_REGION' | 'MEDIA_S3_ENDPOINT' | 'MEDIA_S3_FORCE_PATH_STYLE'
+>;
 
 /** A bucket name that can be a DNS label over https (no dots, upper case or underscores). */
 const VIRTUAL_HOSTABLE = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;

@@ -45,10 +45,26 @@ export const FILL_HEADER = 'x-chrysalis-cache-fill';
 export const STATUS_HEADER = 'x-chrysalis-cache';
 
 /** Headers Next uses for client-side navigation and server actions: those requests are never cached. */
-const BYPASS_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-action', 'next-url', FILL_HEADER];
+const BYPASS_HEADERS = [
+  'rsc',
+  'next-router-prefetch',
+  'next-router-state-tree',
+  'next-router-segment-prefetch',
+  'next-action',
+  'next-url',
+  FILL_HEADER,
+];
 
 /** Response headers that describe the transfer, not the page; recomputed on every answer (x-request-id names the fill's own request). */
-const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'x-request-id']);
+const TRANSFER_HEADERS = new Set([
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'date',
+  'x-request-id',
+]);
 /** Headers a stored entry sets itself (its own freshness and validator) instead of Next's. */
 const ENTRY_HEADERS = new Set(['etag', 'cache-control', 'vary']);
 /** What a stored page varies on: Next's client-navigation headers (bypassed above) and the encoding. */
@@ -223,16 +239,30 @@ export class PageCache {
       ? [previous.gzip, previous.br]
       : await Promise.all([
           gzipAsync(body, { level: 9 }),
-          brotliAsync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+          brotliAsync(body, {
+            params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+          }),
         ]);
     if (!current()) return page;
-    const stored = { headers: page.headers.filter(([name]) => !ENTRY_HEADERS.has(name)), identity: body, gzip: gzipped, br: brotli, etag };
+    const stored = {
+      headers: page.headers.filter(([name]) => !ENTRY_HEADERS.has(name)),
+      identity: body,
+      gzip: gzipped,
+      br: brotli,
+      etag,
+    };
     const headsOf = (status: StoredStatus) => ({
       br: this.headList(stored, status, ENTRY_VARY, 'br'),
       gzip: this.headList(stored, status, ENTRY_VARY, 'gzip'),
       identity: this.headList(stored, status, ENTRY_VARY, 'identity'),
     });
-    const entry: CachedPage = { ...stored, renderNonce: page.renderNonce, heads: { HIT: headsOf('HIT'), STALE: headsOf('STALE') }, storedAt: this.now(), bytes: 0 };
+    const entry: CachedPage = {
+      ...stored,
+      renderNonce: page.renderNonce,
+      heads: { HIT: headsOf('HIT'), STALE: headsOf('STALE') },
+      storedAt: this.now(),
+      bytes: 0,
+    };
     entry.bytes = entry.identity.length + entry.gzip.length + entry.br.length;
     this.remove(key);
     this.entries.set(key, entry);
@@ -247,10 +277,12 @@ export class PageCache {
 
   /** A miss, or a page not to be stored: the visitor waits for Next's answer, sent with its hash-based policy. */
   private async answerFetched(req: IncomingMessage, res: ServerResponse, route: { path: string; store: boolean }) {
-    const page = route.store ? await this.fill(route.path) : await this.fetchPage(route.path).catch((error: unknown) => {
-      log.error({ err: error, path: scrubPath(route.path) }, 'could not fetch a page');
-      return undefined;
-    });
+    const page = route.store
+      ? await this.fill(route.path)
+      : await this.fetchPage(route.path).catch((error: unknown) => {
+          log.error({ err: error, path: scrubPath(route.path) }, 'could not fetch a page');
+          return undefined;
+        });
     if (!page) {
       res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       res.end('The page could not be loaded. Please try again.');
@@ -260,7 +292,8 @@ export class PageCache {
     if (route.store) {
       res.setHeader(STATUS_HEADER, 'MISS');
       // A page the cache keeps is the same for everyone: a hit's header, not Next's no-store, which also bars the back/forward cache.
-      if (page.status === 200 && !page.headers.some(([name]) => name === 'set-cookie')) res.setHeader('cache-control', this.publicCacheControl());
+      if (page.status === 200 && !page.headers.some(([name]) => name === 'set-cookie'))
+        res.setHeader('cache-control', this.publicCacheControl());
     }
     // Compressed quickly for this one answer; the stored entry gets the slow, small encodings.
     const gzipped = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && page.body.length > 0;
@@ -298,7 +331,12 @@ export class PageCache {
   }
 
   /** A stored page's header list (flat, as writeHead takes it); without an encoding, a 304's (no body, so no length). */
-  private headList(entry: Pick<CachedPage, 'headers' | Encoding | 'etag'>, status: StoredStatus, vary: string, encoding?: Encoding): string[] {
+  private headList(
+    entry: Pick<CachedPage, 'headers' | Encoding | 'etag'>,
+    status: StoredStatus,
+    vary: string,
+    encoding?: Encoding,
+  ): string[] {
     const list = entry.headers.flat();
     list.push('cache-control', this.publicCacheControl(), 'vary', vary, 'etag', entry.etag, STATUS_HEADER, status);
     if (encoding && encoding !== 'identity') list.push('content-encoding', encoding);

@@ -23,7 +23,12 @@ export function noncePolicy(nonce: string, settings: PolicySettings): string {
  * The policy of a finished page, rendered with `renderNonce` when Next rendered it for the fill; `onUnknown`
  * hears of inline scripts it leaves blocked (none, unless something injected one).
  */
-export function hashPolicy(html: string, renderNonce: string, settings: PolicySettings, onUnknown: (scripts: string[]) => void): string {
+export function hashPolicy(
+  html: string,
+  renderNonce: string,
+  settings: PolicySettings,
+  onUnknown: (scripts: string[]) => void,
+): string {
   const { sources, unknown } = pageScriptHashes(html, { appScripts: APP_INLINE_SCRIPTS, renderNonce });
   if (unknown.length > 0) onUnknown(unknown);
   return contentSecurityPolicy(sources, settings);

@@ -44,7 +44,11 @@ export function normaliseAddress(raw: string | null | undefined): string | null 
  * hop count (fewer proxies on this path) ends at its leftmost entry; an entry
  * that is not an address stops the walk at the last one that was.
  */
-export function resolveClientAddress(socketAddress: string | null | undefined, forwardedFor: string | null | undefined, trustedHops: number): string {
+export function resolveClientAddress(
+  socketAddress: string | null | undefined,
+  forwardedFor: string | null | undefined,
+  trustedHops: number,
+): string {
   let client = normaliseAddress(socketAddress);
   const hops = (forwardedFor ?? '').split(',').reverse();
   for (const hop of hops.slice(0, trustedHops)) {

@@ -62,7 +62,9 @@ export function routeLabeller(routes: Iterable<string>): (pathname: string) => s
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
     let label = remembered.get(pathname);
     if (label === undefined) {
-      label = pathname.startsWith('/_next/') ? '/_next/*' : (compiled.find((route) => route.pattern.test(pathname))?.label ?? OTHER_ROUTE);
+      label = pathname.startsWith('/_next/')
+        ? '/_next/*'
+        : (compiled.find((route) => route.pattern.test(pathname))?.label ?? OTHER_ROUTE);
       if (pathname.length <= 256) {
         if (remembered.size >= REMEMBERED_PATHS) remembered.clear();
         remembered.set(pathname, label);
@@ -75,7 +77,10 @@ export function routeLabeller(routes: Iterable<string>): (pathname: string) => s
 /** The labeller of a build (its `.next/app-path-routes-manifest.json`); everything `other` when there is none. */
 export function routeLabellerFromBuild(distDir = path.join(process.cwd(), '.next')): (pathname: string) => string {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(distDir, 'app-path-routes-manifest.json'), 'utf8')) as Record<string, string>;
+    const manifest = JSON.parse(readFileSync(path.join(distDir, 'app-path-routes-manifest.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
     return routeLabeller(Object.values(manifest));
   } catch {
     return routeLabeller([]);

@@ -36,7 +36,13 @@ export interface BodyWritten {
  * `stop` (another request wants the upload's lock), ends the write with what
  * arrived, as tus does.
  */
-export async function writeBody(source: Readable, file: string, offset: number, room: number, stop?: AbortSignal): Promise<BodyWritten> {
+export async function writeBody(
+  source: Readable,
+  file: string,
+  offset: number,
+  room: number,
+  stop?: AbortSignal,
+): Promise<BodyWritten> {
   let received = 0;
   let ended = false;
   const limiter = new Transform({

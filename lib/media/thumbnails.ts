@@ -24,7 +24,9 @@ export const thumbnailVariantFile = (version: string, width: ThumbnailWidth) => 
  */
 export function thumbnailSrcSet(streamVideoId: string, version: string | null): string | null {
   if (version === null || !THUMBNAIL_VERSION.test(version)) return null;
-  return THUMBNAIL_WIDTHS.map((width) => `/media/videos/${streamVideoId}/${thumbnailVariantFile(version, width)} ${width}w`).join(', ');
+  return THUMBNAIL_WIDTHS.map((width) => `/media/videos/${streamVideoId}/${thumbnailVariantFile(version, width)} ${width}w`).join(
+    ', ',
+  );
 }
 
 /**

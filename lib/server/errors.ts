@@ -19,7 +19,8 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     // Every 429 says when to come back (its Retry-After, set where errors are answered): only tooManyRequests makes one.
-    if (status === 429 && !isRetrySeconds(extra.retryAfter)) throw new TypeError('A 429 needs the seconds to wait: use tooManyRequests(seconds, message).');
+    if (status === 429 && !isRetrySeconds(extra.retryAfter))
+      throw new TypeError('A 429 needs the seconds to wait: use tooManyRequests(seconds, message).');
   }
 }
 
@@ -31,8 +32,14 @@ const isRetrySeconds = (value: unknown): value is number => typeof value === 'nu
  * route wrapper (lib/server/route-handler.ts) and tus's answers (resumable.ts) take
  * them from, so no 429 goes out without one.
  */
-export function errorHeaders(status: number, body: Record<string, unknown>, own: Record<string, string> = {}): Record<string, string> {
-  return isRetrySeconds(body.retryAfter) && (status === 429 || status === 503) ? { ...own, 'Retry-After': String(body.retryAfter) } : own;
+export function errorHeaders(
+  status: number,
+  body: Record<string, unknown>,
+  own: Record<string, string> = {},
+): Record<string, string> {
+  return isRetrySeconds(body.retryAfter) && (status === 429 || status === 503)
+    ? { ...own, 'Retry-After': String(body.retryAfter) }
+    : own;
 }
 
 export const badRequest = (message: string, extra?: Record<string, unknown>) => new ApiError(400, message, extra);
@@ -44,7 +51,8 @@ export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many a
   new ApiError(429, message, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) });
 
 /** A lost database connection (lib/db/connection-loss.ts): an outage the client waits out, never a 500. */
-export const databaseUnavailable = () => new ApiError(503, DATABASE_UNAVAILABLE_MESSAGE, { retryAfter: DATABASE_RETRY_AFTER_SECONDS });
+export const databaseUnavailable = () =>
+  new ApiError(503, DATABASE_UNAVAILABLE_MESSAGE, { retryAfter: DATABASE_RETRY_AFTER_SECONDS });
 
 export const BANNED_MESSAGE = 'Account is banned';
 export const ADMIN_REQUIRED_MESSAGE = 'Forbidden: Admin access required';

@@ -18,7 +18,8 @@ export async function forPage<T>(work: Promise<T>, returnTo: string): Promise<T>
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 401) redirect(`/login?next=${encodeURIComponent(returnTo)}`);
     // An admin without two-factor, or in a session that did not pass it: to Security settings, to enrol or log in again (decision 018).
-    if (error.status === 403 && error.extra.twoFactorRequired) redirect(`/settings/security?next=${encodeURIComponent(returnTo)}`);
+    if (error.status === 403 && error.extra.twoFactorRequired)
+      redirect(`/settings/security?next=${encodeURIComponent(returnTo)}`);
     if (error.status === 403) redirect('/');
     if (error.status === 404) notFound();
     throw error;

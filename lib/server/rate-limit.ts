@@ -115,7 +115,12 @@ async function limiter(name: LimitName): Promise<RateLimiterDrizzle> {
 
 /** A wait in words for 429 messages: "40 seconds", "15 minutes", "5 hours". */
 export function waitInWords(seconds: number): string {
-  const [amount, unit] = seconds < 60 ? [seconds, 'second'] : seconds < 3600 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
+  const [amount, unit] =
+    seconds < 60
+      ? [seconds, 'second']
+      : seconds < 3600
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.ceil(seconds / 3600), 'hour'];
   return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }
 

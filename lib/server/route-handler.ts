@@ -69,7 +69,11 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
  * database connection a 503 with Retry-After; anything unexpected a logged
  * 500 that reveals nothing.
  */
-export function handler<P extends AnySchema | undefined = undefined, Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined>(
+export function handler<
+  P extends AnySchema | undefined = undefined,
+  Q extends AnySchema | undefined = undefined,
+  B extends AnySchema | undefined = undefined,
+>(
   options: RouteOptions<P, Q, B>,
   run: (context: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<unknown>,
 ): (request: NextRequest, context: NextContext) => Promise<Response> {
@@ -80,8 +84,12 @@ export function handler<P extends AnySchema | undefined = undefined, Q extends A
       else if (options.auth === 'member') requireMember(actor);
       const params = (options.params ? parseInput(options.params, (await nextContext?.params) ?? {}) : undefined) as Infer<P>;
       const query = (options.query ? parseInput(options.query, queryOf(request.url)) : undefined) as Infer<Q>;
-      const body = (options.body ? parseInput(options.body, await readJsonBody(request, options.optionalBody)) : undefined) as Infer<B>;
-      const form = options.form ? await readForm(request, options.form.tooLargeMessage, options.form.maxBytes) : { fields: {}, files: {} };
+      const body = (
+        options.body ? parseInput(options.body, await readJsonBody(request, options.optionalBody)) : undefined
+      ) as Infer<B>;
+      const form = options.form
+        ? await readForm(request, options.form.tooLargeMessage, options.form.maxBytes)
+        : { fields: {}, files: {} };
       const result = await run({ request, actor, params, query, body, form });
       return result instanceof Response ? result : json(result, { status: options.status ?? 200 });
     } catch (error) {
@@ -160,8 +168,10 @@ export async function readBodyBytes(request: Request, maxBytes: number, tooLarge
 /** A JSON object body; malformed, non-object or oversized JSON is a 4xx, never a 500. */
 async function readJsonBody(request: Request, optional = false): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
-  if (optional && !type && !request.headers.get('transfer-encoding') && (request.headers.get('content-length') ?? '0') === '0') return {};
-  if (!/^application\/json\b/i.test(type.trim())) throw new ApiError(415, 'Send the request body as JSON (Content-Type: application/json).');
+  if (optional && !type && !request.headers.get('transfer-encoding') && (request.headers.get('content-length') ?? '0') === '0')
+    return {};
+  if (!/^application\/json\b/i.test(type.trim()))
+    throw new ApiError(415, 'Send the request body as JSON (Content-Type: application/json).');
   const bytes = await readBodyBytes(request, MAX_JSON_BYTES, 'The request body is too large.');
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(bytes));

@@ -38,7 +38,9 @@ export async function startServer(): Promise<void> {
     log.info({ engine }, `${config.siteName} ready: ${config.siteUrl} · database: ${where}, migrations applied`);
     // Not a start-up error (decision 017): /2257 says plainly that no custodian is named, and this says it to the operator.
     if (config.nodeEnv === 'production' && !config.operator.recordsCustodianConfigured) {
-      log.warn('RECORDS_CUSTODIAN_NAME and RECORDS_CUSTODIAN_ADDRESS are not set: /2257 names no custodian of records (see docs/configuration.md).');
+      log.warn(
+        'RECORDS_CUSTODIAN_NAME and RECORDS_CUSTODIAN_ADDRESS are not set: /2257 names no custodian of records (see docs/configuration.md).',
+      );
     }
     // After a crash or kill -9: uploads cut off go (startQuarantineSweeper), jobs of dead workers are due at once, stale work folders go (decision 020).
     await recoverAtStart(db, 'chrysalis');
@@ -80,7 +82,10 @@ export async function startServer(): Promise<void> {
     }
     const admin = await ensureAdmin();
     // Admin tools answer only after two-factor (decision 018): the operator is told where the first admin turns it on.
-    if (admin === 'created' || admin === 'promoted') log.info(`admin account ${config.admin!.username} ${admin}; log in and turn on two-factor authentication at /settings/security to use the admin panel`);
+    if (admin === 'created' || admin === 'promoted')
+      log.info(
+        `admin account ${config.admin!.username} ${admin}; log in and turn on two-factor authentication at /settings/security to use the admin panel`,
+      );
     if (admin === 'missing') {
       log.info(
         'there is no admin account yet. To create one, start with ADMIN_USERNAME, ADMIN_EMAIL and ' +

@@ -26,8 +26,10 @@ export const PERFORMER_MESSAGES = {
   recordedOnPast: 'Enter a recording date after 1 January 1900.',
   tooMany: `You can list up to ${MAX_CO_PERFORMERS} co-performers per video.`,
   tooLarge: 'The documents together must be 40 MB or smaller. Use smaller photos or PDFs.',
-  locked: 'This video is public, so its performer records can no longer be changed. If they are wrong, delete the video and upload it again with the right records.',
-  withdrawalOpen: 'A performer has withdrawn consent for this video. The records cannot be changed until an admin has reviewed the withdrawal.',
+  locked:
+    'This video is public, so its performer records can no longer be changed. If they are wrong, delete the video and upload it again with the right records.',
+  withdrawalOpen:
+    'A performer has withdrawn consent for this video. The records cannot be changed until an admin has reviewed the withdrawal.',
 } as const;
 
 /** Whether a YYYY-MM-DD string is a real calendar date. */

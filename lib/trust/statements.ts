@@ -26,7 +26,11 @@ export const DECISION_SOURCE_LABELS: Record<string, string> = {
   appeal: 'An appeal',
 };
 
-export const APPEAL_STATUS_LABELS = { open: 'Waiting for review', upheld: 'Upheld: the decision stands', reversed: 'Reversed: the decision was wrong' } as const;
+export const APPEAL_STATUS_LABELS = {
+  open: 'Waiting for review',
+  upheld: 'Upheld: the decision stands',
+  reversed: 'Reversed: the decision was wrong',
+} as const;
 
 export interface AppealDto {
   _id: string;

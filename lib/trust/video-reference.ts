@@ -8,7 +8,8 @@
  */
 const STREAM_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
-export const VIDEO_REFERENCE_MESSAGE = 'Enter the address of one video on this site (the link of its page, for example /video/abc123) or its id.';
+export const VIDEO_REFERENCE_MESSAGE =
+  'Enter the address of one video on this site (the link of its page, for example /video/abc123) or its id.';
 
 export function parseVideoReference(input: string, siteUrl: string): string | null {
   const value = input.trim();

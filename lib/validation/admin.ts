@@ -11,7 +11,10 @@ export const memberIdParamsSchema = z.object({
   id: z.uuid({ error: 'That is not a valid member id.' }),
 });
 
-const note = multilineText('note must be text').trim().max(ADMIN_NOTE_MAX, `The note must be at most ${ADMIN_NOTE_MAX} characters.`).optional();
+const note = multilineText('note must be text')
+  .trim()
+  .max(ADMIN_NOTE_MAX, `The note must be at most ${ADMIN_NOTE_MAX} characters.`)
+  .optional();
 
 export const vipGrantSchema = z.object({
   days: z.coerce
@@ -42,7 +45,10 @@ export const BAN_REASON_MAX = 500;
 /** A ban rests on how members treat each other unless the admin names another rule. */
 export const DEFAULT_BAN_GROUND = 'standards-behaviour' as const;
 export const banSchema = z.object({
-  reason: multilineText('Give a reason for the ban.').trim().min(1, 'Give a reason for the ban.').max(BAN_REASON_MAX, `The reason must be at most ${BAN_REASON_MAX} characters.`),
+  reason: multilineText('Give a reason for the ban.')
+    .trim()
+    .min(1, 'Give a reason for the ban.')
+    .max(BAN_REASON_MAX, `The reason must be at most ${BAN_REASON_MAX} characters.`),
   ground: z.enum(DECISION_GROUNDS, { error: `ground must be one of ${DECISION_GROUNDS.join(', ')}` }).default(DEFAULT_BAN_GROUND),
 });
 
@@ -62,7 +68,12 @@ export const auditLogQuerySchema = z.object({
 });
 
 export const statsQuerySchema = z.object({
-  days: z.coerce.number({ error: 'days must be a whole number from 1 to 90' }).int('days must be a whole number from 1 to 90').min(1, 'days must be a whole number from 1 to 90').max(90, 'days must be a whole number from 1 to 90').default(14),
+  days: z.coerce
+    .number({ error: 'days must be a whole number from 1 to 90' })
+    .int('days must be a whole number from 1 to 90')
+    .min(1, 'days must be a whole number from 1 to 90')
+    .max(90, 'days must be a whole number from 1 to 90')
+    .default(14),
 });
 
 export const paymentEventsQuerySchema = z.object({ page, limit: limit(100, 50) });
@@ -72,7 +83,10 @@ export const reportIdParamsSchema = z.object({ id: z.uuid({ error: 'That is not 
 export const REPORT_NOTE_MAX = 1000;
 export const reportDecisionSchema = z.object({
   action: z.enum(['remove', 'dismiss'], { error: 'action must be remove (take the content down) or dismiss (nothing wrong)' }),
-  note: multilineText('note must be text').trim().max(REPORT_NOTE_MAX, `The note must be at most ${REPORT_NOTE_MAX} characters.`).default(''),
+  note: multilineText('note must be text')
+    .trim()
+    .max(REPORT_NOTE_MAX, `The note must be at most ${REPORT_NOTE_MAX} characters.`)
+    .default(''),
   /** The rule a removal rests on; by default the one the report's reason points to (REPORT_REASON_GROUNDS). */
   ground: z.enum(DECISION_GROUNDS, { error: `ground must be one of ${DECISION_GROUNDS.join(', ')}` }).optional(),
 });

@@ -21,7 +21,10 @@ const email = z
   .pipe(z.email('Invalid email address'))
   .transform((value) => value.toLowerCase());
 
-const requiredPassword = z.string({ error: 'Password is required' }).min(1, 'Password is required').max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+const requiredPassword = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
 
 const newPassword = z
   .string({ error: 'Password is required' })
@@ -69,7 +72,10 @@ export const dateOfBirthSchema = (today: () => string = () => todayIso()) =>
     .min(1, 'Date of birth is required')
     .refine(isRealDate, 'Enter a valid date of birth')
     .refine((value) => !isRealDate(value) || value <= today(), 'Date of birth cannot be in the future')
-    .refine((value) => !isRealDate(value) || value > today() || ageOn(value, today()) >= MIN_AGE, 'You must be at least 18 years old');
+    .refine(
+      (value) => !isRealDate(value) || value > today() || ageOn(value, today()) >= MIN_AGE,
+      'You must be at least 18 years old',
+    );
 
 export const loginSchema = z.object({
   email,
@@ -77,7 +83,8 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-const confirmedPassword = (v: { password: string; confirmPassword: string }) => !v.confirmPassword || v.password === v.confirmPassword;
+const confirmedPassword = (v: { password: string; confirmPassword: string }) =>
+  !v.confirmPassword || v.password === v.confirmPassword;
 const PASSWORDS_MUST_MATCH = { path: ['confirmPassword'], message: 'Passwords must match' };
 
 /** Registration fields (the optional profile photo travels beside them as a file). */
@@ -99,13 +106,19 @@ export const preferencesSchema = z.object({
   autoPlayVideos: z.boolean({ error: 'autoPlayVideos must be true or false' }),
 });
 
-const currentPassword = z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX);
+const currentPassword = z
+  .string({ error: 'Current password is required' })
+  .min(1, 'Current password is required')
+  .max(PASSWORD_MAX);
 
 const changeEmailFields = z.object({ currentPassword, newEmail: email, confirmNewEmail: email });
 const emailsMatch = (v: z.infer<typeof changeEmailFields>) => v.newEmail === v.confirmNewEmail;
 
 /** PUT /api/users/settings/email. */
-export const changeEmailSchema = changeEmailFields.refine(emailsMatch, { path: ['confirmNewEmail'], message: 'New emails do not match.' });
+export const changeEmailSchema = changeEmailFields.refine(emailsMatch, {
+  path: ['confirmNewEmail'],
+  message: 'New emails do not match.',
+});
 /** The settings form: the same fields and rules, with the spec's inline message for a mismatch. */
 export const changeEmailFormSchema = changeEmailFields
   .extend({ confirmNewEmail: z.string().trim().min(1, 'Please confirm your new email').pipe(email) })
@@ -119,9 +132,15 @@ const changePasswordFields = z.object({
 const passwordsMatch = (v: z.infer<typeof changePasswordFields>) => v.newPassword === v.confirmNewPassword;
 
 /** PUT /api/users/settings/password. */
-export const changePasswordSchema = changePasswordFields.refine(passwordsMatch, { path: ['confirmNewPassword'], message: 'New passwords do not match.' });
+export const changePasswordSchema = changePasswordFields.refine(passwordsMatch, {
+  path: ['confirmNewPassword'],
+  message: 'New passwords do not match.',
+});
 /** The settings form: the same fields and rules, with the spec's inline message for a mismatch. */
-export const changePasswordFormSchema = changePasswordFields.refine(passwordsMatch, { path: ['confirmNewPassword'], message: 'Passwords do not match.' });
+export const changePasswordFormSchema = changePasswordFields.refine(passwordsMatch, {
+  path: ['confirmNewPassword'],
+  message: 'Passwords do not match.',
+});
 
 /** What a reset answers, and what the login page says after one. */
 export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please log in with your new password.';

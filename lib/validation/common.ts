@@ -31,7 +31,10 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F
  * turned into spaces.
  */
 export function cleanText(value: string, { multiline = false }: { multiline?: boolean } = {}): string {
-  const lines = value.toWellFormed().replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(CONTROL_CHARACTERS, '');
+  const lines = value
+    .toWellFormed()
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(CONTROL_CHARACTERS, '');
   return multiline ? lines : lines.replace(/[\t\n]/g, ' ');
 }
 
@@ -40,7 +43,9 @@ export function cleanText(value: string, { multiline = false }: { multiline?: bo
  * (then adds trim, limits and messages), so no field lets a NUL or a
  * control character through. `message` is the error for a non-string.
  */
-export const text = (message?: string) => z.string(message ? { error: message } : undefined).overwrite((value) => cleanText(value));
+export const text = (message?: string) =>
+  z.string(message ? { error: message } : undefined).overwrite((value) => cleanText(value));
 
 /** Like `text`, keeping line breaks (descriptions, comments, bios, notes). */
-export const multilineText = (message?: string) => z.string(message ? { error: message } : undefined).overwrite((value) => cleanText(value, { multiline: true }));
+export const multilineText = (message?: string) =>
+  z.string(message ? { error: message } : undefined).overwrite((value) => cleanText(value, { multiline: true }));

@@ -9,7 +9,14 @@ import { characterCount, cleanText, multilineText, positiveInt, text } from './c
 // ---------- Reports and blocks ----------
 
 // One list of reasons and labels for the database, this schema and every dialog (lib/report-reasons.ts).
-export { REPORT_REASON_LABELS, REPORT_REASONS, REPORT_TARGETS, URGENT_REPORT_REASONS, type ReportReason, type ReportTargetType } from '@/lib/report-reasons';
+export {
+  REPORT_REASON_LABELS,
+  REPORT_REASONS,
+  REPORT_TARGETS,
+  URGENT_REPORT_REASONS,
+  type ReportReason,
+  type ReportTargetType,
+} from '@/lib/report-reasons';
 
 export const REPORT_DETAILS_MAX = 2000;
 /** Admins get a due date this many business days after a report arrives. */
@@ -35,7 +42,8 @@ export const reportSchema = z
     details: multilineText('details must be text').trim().max(REPORT_DETAILS_MAX, REPORT_MESSAGES.detailsTooLong).default(''),
   })
   .superRefine((value, context) => {
-    if (value.reason === 'other' && !value.details) context.addIssue({ code: 'custom', path: ['details'], message: REPORT_MESSAGES.detailsRequired });
+    if (value.reason === 'other' && !value.details)
+      context.addIssue({ code: 'custom', path: ['details'], message: REPORT_MESSAGES.detailsRequired });
   });
 
 export type ReportInput = z.infer<typeof reportSchema>;
@@ -137,7 +145,12 @@ export const commentBodySchema = z.object({
   body: z
     .string({ error: COMMENT_MESSAGES.empty })
     .transform(normalizeCommentBody)
-    .pipe(z.string().min(1, COMMENT_MESSAGES.empty).refine((body) => commentLength(body) <= COMMENT_MAX, COMMENT_MESSAGES.tooLong)),
+    .pipe(
+      z
+        .string()
+        .min(1, COMMENT_MESSAGES.empty)
+        .refine((body) => commentLength(body) <= COMMENT_MAX, COMMENT_MESSAGES.tooLong),
+    ),
 });
 
 export type CommentBodyInput = z.infer<typeof commentBodySchema>;
@@ -178,7 +191,9 @@ export const bioLength = characterCount;
 
 /** Cleaned as every text is (lib/validation/common.ts), runs of blank lines shrink to one, then it is trimmed. */
 export function normalizeBio(text: string): string {
-  return cleanText(text, { multiline: true }).replace(/\n{3,}/g, '\n\n').trim();
+  return cleanText(text, { multiline: true })
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** PUT /api/users/settings/profile: the bio is plain text (shown escaped, never as HTML); empty clears it. */
@@ -210,7 +225,10 @@ export const followListQuerySchema = z
     page: followListInt('page', 10_000, 1),
     cursor: text().max(200).optional(),
   })
-  .refine((query) => Boolean(query.cursor) || query.page <= FOLLOW_OFFSET_PAGE_MAX, { path: ['page'], message: PROFILE_MESSAGES.deepPage });
+  .refine((query) => Boolean(query.cursor) || query.page <= FOLLOW_OFFSET_PAGE_MAX, {
+    path: ['page'],
+    message: PROFILE_MESSAGES.deepPage,
+  });
 
 /** Usernames as registration allows them; anything else cannot name a member. */
 export const PROFILE_USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,30}$/;

@@ -14,8 +14,14 @@ export const DELETE_ACCOUNT_MESSAGES = {
 
 /** DELETE /api/users/settings/account: the current password and the username typed out. */
 export const deleteAccountSchema = z.object({
-  currentPassword: z.string({ error: DELETE_ACCOUNT_MESSAGES.passwordRequired }).min(1, DELETE_ACCOUNT_MESSAGES.passwordRequired).max(PASSWORD_MAX),
-  username: text(DELETE_ACCOUNT_MESSAGES.usernameRequired).trim().min(1, DELETE_ACCOUNT_MESSAGES.usernameRequired).max(100, DELETE_ACCOUNT_MESSAGES.wrongUsername),
+  currentPassword: z
+    .string({ error: DELETE_ACCOUNT_MESSAGES.passwordRequired })
+    .min(1, DELETE_ACCOUNT_MESSAGES.passwordRequired)
+    .max(PASSWORD_MAX),
+  username: text(DELETE_ACCOUNT_MESSAGES.usernameRequired)
+    .trim()
+    .min(1, DELETE_ACCOUNT_MESSAGES.usernameRequired)
+    .max(100, DELETE_ACCOUNT_MESSAGES.wrongUsername),
 });
 
 export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;

@@ -34,7 +34,8 @@ export const NOTICE_MESSAGES = {
   sent: 'Thank you. We have received your notice and emailed you a reference. We will tell you what we decide.',
 } as const;
 
-const limit = (max: number, label: string) => (value: string) => characterCount(value) <= max || `${label} must be at most ${max} characters`;
+const limit = (max: number, label: string) => (value: string) =>
+  characterCount(value) <= max || `${label} must be at most ${max} characters`;
 const required = (message: string, max: number, label: string) =>
   text(message)
     .trim()

@@ -5,7 +5,15 @@
  */
 import { z } from '@/lib/validation/zod';
 
-import { isCalendarDate, latestToday, MAX_CO_PERFORMERS, PERFORMER_MESSAGES, performerLabel, RELEASE_STATEMENTS, ageOn } from '@/lib/trust/performers';
+import {
+  isCalendarDate,
+  latestToday,
+  MAX_CO_PERFORMERS,
+  PERFORMER_MESSAGES,
+  performerLabel,
+  RELEASE_STATEMENTS,
+  ageOn,
+} from '@/lib/trust/performers';
 
 import { multilineText, text } from './common';
 
@@ -21,30 +29,56 @@ const pastDate = (missing: string, future: string) =>
     .refine((value) => value <= latestToday(), future);
 
 const releaseSchema = z.object({
-  signature: text('Type their full legal name as the signature of the release.').trim().min(1, 'Type their full legal name as the signature of the release.').max(200, 'The signature can be at most 200 characters.'),
+  signature: text('Type their full legal name as the signature of the release.')
+    .trim()
+    .min(1, 'Type their full legal name as the signature of the release.')
+    .max(200, 'The signature can be at most 200 characters.'),
   signedOn: pastDate('Enter the date the release was signed.', 'The release cannot be signed in the future.'),
-  statements: z.array(z.string(), { error: 'Tick every statement of the release.' }).max(STATEMENT_IDS.length * 2, 'Tick every statement of the release.'),
+  statements: z
+    .array(z.string(), { error: 'Tick every statement of the release.' })
+    .max(STATEMENT_IDS.length * 2, 'Tick every statement of the release.'),
 });
 
 const coPerformerSchema = z
   .object({
-    legalName: text('Enter their legal name.').trim().min(1, 'Enter their legal name.').max(200, 'The legal name can be at most 200 characters.'),
-    stageName: text('Enter their stage name (the name they use on screen).').trim().min(1, 'Enter their stage name (the name they use on screen).').max(100, 'The stage name can be at most 100 characters.'),
+    legalName: text('Enter their legal name.')
+      .trim()
+      .min(1, 'Enter their legal name.')
+      .max(200, 'The legal name can be at most 200 characters.'),
+    stageName: text('Enter their stage name (the name they use on screen).')
+      .trim()
+      .min(1, 'Enter their stage name (the name they use on screen).')
+      .max(100, 'The stage name can be at most 100 characters.'),
     dateOfBirth: pastDate('Enter their date of birth.', 'The date of birth cannot be in the future.'),
-    consent: z.enum(['release_form', 'signed_pdf'], { error: 'Choose how they consented: the release form here, or an uploaded signed release.' }),
+    consent: z.enum(['release_form', 'signed_pdf'], {
+      error: 'Choose how they consented: the release form here, or an uploaded signed release.',
+    }),
     release: releaseSchema.optional(),
   })
   .superRefine((value, context) => {
     if (value.consent !== 'release_form') return;
     if (!value.release) {
-      context.addIssue({ code: 'custom', path: ['release', 'signature'], message: 'Fill in the release form: their signature, the date and every statement.' });
+      context.addIssue({
+        code: 'custom',
+        path: ['release', 'signature'],
+        message: 'Fill in the release form: their signature, the date and every statement.',
+      });
       return;
     }
     const ticked = new Set(value.release.statements);
     const missing = RELEASE_STATEMENTS.find((statement) => !ticked.has(statement.id));
-    if (missing) context.addIssue({ code: 'custom', path: ['release', 'statements'], message: `Tick every statement of the release; missing: “${missing.text}”` });
+    if (missing)
+      context.addIssue({
+        code: 'custom',
+        path: ['release', 'statements'],
+        message: `Tick every statement of the release; missing: “${missing.text}”`,
+      });
     if (value.release.statements.some((id) => !STATEMENT_IDS.includes(id as (typeof STATEMENT_IDS)[number]))) {
-      context.addIssue({ code: 'custom', path: ['release', 'statements'], message: 'The release has a statement we do not know.' });
+      context.addIssue({
+        code: 'custom',
+        path: ['release', 'statements'],
+        message: 'The release has a statement we do not know.',
+      });
     }
   });
 
@@ -52,10 +86,14 @@ export const performerRecordsSchema = z
   .object({
     recordedOn: pastDate(PERFORMER_MESSAGES.recordedOn, PERFORMER_MESSAGES.recordedOnFuture),
     uploaderAppears: z.boolean({ error: 'Say whether you appear in the video.' }),
-    coPerformers: z.array(coPerformerSchema, { error: PERFORMER_MESSAGES.nobody }).max(MAX_CO_PERFORMERS, PERFORMER_MESSAGES.tooMany).default([]),
+    coPerformers: z
+      .array(coPerformerSchema, { error: PERFORMER_MESSAGES.nobody })
+      .max(MAX_CO_PERFORMERS, PERFORMER_MESSAGES.tooMany)
+      .default([]),
   })
   .superRefine((value, context) => {
-    if (!value.uploaderAppears && value.coPerformers.length === 0) context.addIssue({ code: 'custom', path: ['coPerformers'], message: PERFORMER_MESSAGES.nobody });
+    if (!value.uploaderAppears && value.coPerformers.length === 0)
+      context.addIssue({ code: 'custom', path: ['coPerformers'], message: PERFORMER_MESSAGES.nobody });
   });
 
 export type PerformerRecordsInput = z.infer<typeof performerRecordsSchema>;
@@ -72,7 +110,9 @@ export interface PerformerProblem {
  * it is about ("Alex Star: enter their date of birth."), so the sentence is
  * clear without the form around it.
  */
-export function parsePerformerRecords(input: unknown): { ok: true; value: PerformerRecordsInput } | { ok: false; problem: PerformerProblem } {
+export function parsePerformerRecords(
+  input: unknown,
+): { ok: true; value: PerformerRecordsInput } | { ok: false; problem: PerformerProblem } {
   const result = performerRecordsSchema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -81,7 +121,13 @@ export function parsePerformerRecords(input: unknown): { ok: true; value: Perfor
     if (first === 'coPerformers' && typeof index === 'number') {
       const raw = (input as { coPerformers?: unknown[] }).coPerformers?.[index];
       const named = typeof raw === 'object' && raw ? (raw as { stageName?: unknown; legalName?: unknown }) : {};
-      const label = performerLabel({ stageName: typeof named.stageName === 'string' ? named.stageName : null, legalName: typeof named.legalName === 'string' ? named.legalName : null }, index);
+      const label = performerLabel(
+        {
+          stageName: typeof named.stageName === 'string' ? named.stageName : null,
+          legalName: typeof named.legalName === 'string' ? named.legalName : null,
+        },
+        index,
+      );
       message = `${label}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
     }
     return { ok: false, problem: { message, field: issue.path.join('.') || 'performers' } };
@@ -137,19 +183,27 @@ export const consentWithdrawalSchema = z.object({
     .trim()
     .max(500, WITHDRAWAL_MESSAGES.video)
     .refine((value) => streamIdFromVideoLink(value) !== null, WITHDRAWAL_MESSAGES.video),
-  legalName: text(WITHDRAWAL_MESSAGES.legalName).trim().min(1, WITHDRAWAL_MESSAGES.legalName).max(200, 'Your legal name can be at most 200 characters.'),
+  legalName: text(WITHDRAWAL_MESSAGES.legalName)
+    .trim()
+    .min(1, WITHDRAWAL_MESSAGES.legalName)
+    .max(200, 'Your legal name can be at most 200 characters.'),
   dateOfBirth: text(WITHDRAWAL_MESSAGES.dateOfBirth)
     .trim()
     .refine(isCalendarDate, WITHDRAWAL_MESSAGES.dateOfBirth)
     .refine((value) => value >= '1900-01-01' && value <= latestToday(), WITHDRAWAL_MESSAGES.dateOfBirth),
   email: text(WITHDRAWAL_MESSAGES.email).trim().max(254, WITHDRAWAL_MESSAGES.email).pipe(z.email(WITHDRAWAL_MESSAGES.email)),
-  statement: multilineText(WITHDRAWAL_MESSAGES.statement).trim().min(10, WITHDRAWAL_MESSAGES.statement).max(2000, 'The statement can be at most 2000 characters.'),
+  statement: multilineText(WITHDRAWAL_MESSAGES.statement)
+    .trim()
+    .min(10, WITHDRAWAL_MESSAGES.statement)
+    .max(2000, 'The statement can be at most 2000 characters.'),
 });
 
 export type ConsentWithdrawalInput = z.infer<typeof consentWithdrawalSchema>;
 
 export const withdrawalResolutionSchema = z.object({
-  action: z.enum(['confirm', 'dismiss'], { error: 'Choose confirm (remove the video) or dismiss (not a performer of this video).' }),
+  action: z.enum(['confirm', 'dismiss'], {
+    error: 'Choose confirm (remove the video) or dismiss (not a performer of this video).',
+  }),
   note: multilineText('The note must be text.').trim().max(1000, 'The note can be at most 1000 characters.').default(''),
 });
 

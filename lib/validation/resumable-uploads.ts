@@ -29,7 +29,10 @@ const byteCount = (missing: string, malformed = missing) =>
 
 const absent = (message: string) => z.undefined({ error: message });
 
-const common = { 'tus-resumable': z.literal(TUS_VERSION, { error: TUS_VERSION_MESSAGE }), 'upload-concat': absent(CONCAT_MESSAGE) };
+const common = {
+  'tus-resumable': z.literal(TUS_VERSION, { error: TUS_VERSION_MESSAGE }),
+  'upload-concat': absent(CONCAT_MESSAGE),
+};
 
 /** Per method: the headers tus reads, as they may arrive (each one's first problem is the answer). */
 export const tusHeadersSchemas = {
@@ -50,4 +53,11 @@ export const tusHeadersSchemas = {
 } as const;
 
 /** The header names the schemas read, to pick from a request. */
-export const TUS_HEADER_NAMES = ['tus-resumable', 'upload-concat', 'upload-defer-length', 'upload-length', 'upload-offset', 'content-type'] as const;
+export const TUS_HEADER_NAMES = [
+  'tus-resumable',
+  'upload-concat',
+  'upload-defer-length',
+  'upload-length',
+  'upload-offset',
+  'content-type',
+] as const;

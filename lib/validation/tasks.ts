@@ -23,7 +23,12 @@ export function isCalendarDay(value: string): boolean {
 const description = z
   .string({ error: TASK_MESSAGES.descriptionRequired })
   .transform(normalizeTaskDescription)
-  .pipe(z.string().min(1, TASK_MESSAGES.descriptionRequired).refine((text) => taskLength(text) <= DAILY_TASK_MAX, TASK_MESSAGES.descriptionTooLong));
+  .pipe(
+    z
+      .string()
+      .min(1, TASK_MESSAGES.descriptionRequired)
+      .refine((text) => taskLength(text) <= DAILY_TASK_MAX, TASK_MESSAGES.descriptionTooLong),
+  );
 
 /** A UTC day, or null for the pool; an empty string (a cleared date field) means the pool too. */
 const scheduledFor = z

@@ -25,8 +25,14 @@ export const appealIdParamsSchema = z.object({ id: z.uuid({ error: 'That is not 
  * its expiry (seconds since 1970) and signature. A banned member cannot log in, so this is how they read and appeal.
  */
 export const decisionLinkSchema = z.object({
-  e: z.string().regex(/^\d{1,12}$/, 'This link is not valid.').optional(),
-  k: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'This link is not valid.').optional(),
+  e: z
+    .string()
+    .regex(/^\d{1,12}$/, 'This link is not valid.')
+    .optional(),
+  k: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'This link is not valid.')
+    .optional(),
 });
 export type DecisionLinkKey = z.infer<typeof decisionLinkSchema>;
 
@@ -56,4 +62,3 @@ export const appealListQuerySchema = z.object({
 });
 
 export const decisionListQuerySchema = z.object({ page: positiveInt('page', 10_000, 1), limit: positiveInt('limit', 100, 25) });
-

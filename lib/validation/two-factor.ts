@@ -34,7 +34,10 @@ export const totpCode = text(TWO_FACTOR_MESSAGES.totpRequired)
 
 /** POST /api/auth/login/two-factor: the challenge the password step returned, and a code. */
 export const twoFactorLoginSchema = z.object({
-  challenge: z.string({ error: TWO_FACTOR_MESSAGES.challengeRequired }).min(1, TWO_FACTOR_MESSAGES.challengeRequired).max(4096, TWO_FACTOR_MESSAGES.challengeRequired),
+  challenge: z
+    .string({ error: TWO_FACTOR_MESSAGES.challengeRequired })
+    .min(1, TWO_FACTOR_MESSAGES.challengeRequired)
+    .max(4096, TWO_FACTOR_MESSAGES.challengeRequired),
   code: twoFactorCode,
 });
 export type TwoFactorLoginInput = z.infer<typeof twoFactorLoginSchema>;
@@ -44,7 +47,10 @@ export type TwoFactorLoginInput = z.infer<typeof twoFactorLoginSchema>;
  * session (a stolen cookie or token alone must not turn it on, which would
  * lock the owner out, nor replace or remove it).
  */
-const currentPassword = z.string({ error: TWO_FACTOR_MESSAGES.currentPasswordRequired }).min(1, TWO_FACTOR_MESSAGES.currentPasswordRequired).max(PASSWORD_MAX);
+const currentPassword = z
+  .string({ error: TWO_FACTOR_MESSAGES.currentPasswordRequired })
+  .min(1, TWO_FACTOR_MESSAGES.currentPasswordRequired)
+  .max(PASSWORD_MAX);
 
 /** POST /api/users/settings/two-factor/setup. */
 export const twoFactorSetupSchema = z.object({ currentPassword });

@@ -8,7 +8,8 @@ export const LEGAL_NAME_MAX = 200;
 export const VERIFICATION_REASON_MAX = 1000;
 
 export const VERIFICATION_MESSAGES = {
-  submitted: 'Thank you. Your documents are with our team; we will tell you when they have been reviewed, usually within two working days.',
+  submitted:
+    'Thank you. Your documents are with our team; we will tell you when they have been reviewed, usually within two working days.',
   alreadyPending: 'Your documents are already being reviewed. You can send new ones if they are rejected.',
   alreadyApproved: 'Your identity is already verified.',
   idDocumentRequired: 'Add a photo or PDF of your government ID.',

@@ -10,7 +10,10 @@ const upload = uploadFieldsSchema.shape;
 
 /** Tags as a list or as "a, b, c": trimmed, lower-case and unique, as at upload. */
 const tags = z.preprocess(
-  (value) => (typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')) ? splitTags(value as string | string[]) : value),
+  (value) =>
+    typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+      ? splitTags(value as string | string[])
+      : value,
   upload.tags.unwrap(),
 );
 

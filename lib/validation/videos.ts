@@ -18,8 +18,14 @@ export function splitTags(input: string | string[] | undefined): string[] {
 }
 
 export const uploadFieldsSchema = z.object({
-  title: text('Title is required').trim().min(1, 'Title is required').max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
-  description: multilineText().trim().max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`).default(''),
+  title: text('Title is required')
+    .trim()
+    .min(1, 'Title is required')
+    .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
+  description: multilineText()
+    .trim()
+    .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`)
+    .default(''),
   category: z.enum(CATEGORIES, { error: `Category must be one of ${CATEGORIES.join(', ')}` }),
   tags: z
     .array(text().max(TAG_MAX, `Each tag must be at most ${TAG_MAX} characters`))
@@ -43,10 +49,17 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 export const DURATION_FILTERS = ['short', 'medium', 'long'] as const;
 export type DurationFilter = (typeof DURATION_FILTERS)[number];
 
-export const SORT_LABELS: Record<SearchSort, string> = { relevance: 'Best match', newest: 'Newest', views: 'Most viewed', likes: 'Most liked', longest: 'Longest' };
+export const SORT_LABELS: Record<SearchSort, string> = {
+  relevance: 'Best match',
+  newest: 'Newest',
+  views: 'Most viewed',
+  likes: 'Most liked',
+  longest: 'Longest',
+};
 export const DURATION_LABELS: Record<DurationFilter, string> = { short: 'Under 5 min', medium: '5–20 min', long: 'Over 20 min' };
 
-const sortField = <S extends readonly [string, ...string[]]>(sorts: S) => z.enum(sorts, { error: `sort must be one of ${sorts.join(', ')}` });
+const sortField = <S extends readonly [string, ...string[]]>(sorts: S) =>
+  z.enum(sorts, { error: `sort must be one of ${sorts.join(', ')}` });
 const durationField = z.enum(DURATION_FILTERS, { error: `duration must be one of ${DURATION_FILTERS.join(', ')}` });
 
 /**
@@ -56,7 +69,10 @@ const durationField = z.enum(DURATION_FILTERS, { error: `duration must be one of
  * `page` does), so an old or mistyped link still shows a list.
  */
 export const listOrderSchema = z.object({ sort: sortField(VIDEO_SORTS).default('newest'), duration: durationField.optional() });
-export const searchOrderSchema = z.object({ sort: sortField(SEARCH_SORTS).default('relevance'), duration: durationField.optional() });
+export const searchOrderSchema = z.object({
+  sort: sortField(SEARCH_SORTS).default('relevance'),
+  duration: durationField.optional(),
+});
 
 export type ListOrder = z.infer<typeof listOrderSchema>;
 export type SearchOrder = z.infer<typeof searchOrderSchema>;
@@ -64,11 +80,17 @@ export type SearchOrder = z.infer<typeof searchOrderSchema>;
 type RawParams = Record<string, string | string[] | undefined>;
 
 /** A page's `sort` and `duration` through the API's schema, each falling back to its default when it is not one of the choices. */
-export function readListOrder<S extends typeof listOrderSchema | typeof searchOrderSchema>(schema: S, params: RawParams): z.infer<S> {
+export function readListOrder<S extends typeof listOrderSchema | typeof searchOrderSchema>(
+  schema: S,
+  params: RawParams,
+): z.infer<S> {
   const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
   const sort = schema.shape.sort.safeParse(first(params.sort));
   const duration = schema.shape.duration.safeParse(first(params.duration));
-  return schema.parse({ sort: sort.success ? sort.data : undefined, duration: duration.success ? duration.data : undefined }) as z.infer<S>;
+  return schema.parse({
+    sort: sort.success ? sort.data : undefined,
+    duration: duration.success ? duration.data : undefined,
+  }) as z.infer<S>;
 }
 
 /** The query string of an order, defaults left out (so the default order keeps the plain URL); '' when there is nothing to add. */
@@ -122,14 +144,23 @@ export const REJECTION_REASON_MAX = 500;
  */
 export const DEFAULT_REJECTION_GROUND: DecisionGround = 'standards-what-you-can-share';
 
-export const moderationSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('approve') }),
-  z.object({
-    action: z.literal('reject'),
-    reason: multilineText('Give a reason for the rejection').trim().min(1, 'Give a reason for the rejection').max(REJECTION_REASON_MAX, `The reason must be at most ${REJECTION_REASON_MAX} characters`),
-    ground: z.enum(DECISION_GROUNDS, { error: `ground must be one of ${DECISION_GROUNDS.join(', ')}` }).default(DEFAULT_REJECTION_GROUND),
-  }),
-], { error: 'action must be approve or reject' });
+export const moderationSchema = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.literal('approve') }),
+    z.object({
+      action: z.literal('reject'),
+      reason: multilineText('Give a reason for the rejection')
+        .trim()
+        .min(1, 'Give a reason for the rejection')
+        .max(REJECTION_REASON_MAX, `The reason must be at most ${REJECTION_REASON_MAX} characters`),
+      ground: z
+        .enum(DECISION_GROUNDS, { error: `ground must be one of ${DECISION_GROUNDS.join(', ')}` })
+        .default(DEFAULT_REJECTION_GROUND),
+    }),
+  ],
+  { error: 'action must be approve or reject' },
+);
 
 /** Quick picks for the rejection reasons admins give most; the text stays editable. */
 export const REJECTION_TEMPLATES = [
@@ -155,7 +186,9 @@ export const BULK_MODERATION_MAX = 50;
 export const bulkModerationSchema = z.intersection(
   z.object({
     streamVideoIds: z
-      .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'That is not a valid video id.'), { error: 'streamVideoIds must be a list of video ids' })
+      .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'That is not a valid video id.'), {
+        error: 'streamVideoIds must be a list of video ids',
+      })
       .min(1, 'Choose at least one video.')
       .max(BULK_MODERATION_MAX, `Choose at most ${BULK_MODERATION_MAX} videos at a time.`),
   }),

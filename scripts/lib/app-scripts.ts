@@ -100,7 +100,9 @@ export function generateAppScripts(): string {
     '',
     ...constants,
     "/** Those of the site's pages, in the order the nonce policy lists their hashes (lib/front/page-policy.ts). */",
-    `export const APP_SCRIPTS: readonly AppScript[] = [${SCRIPTS.filter(({ onSitePages }) => onSitePages).map(({ name }) => name).join(', ')}];`,
+    `export const APP_SCRIPTS: readonly AppScript[] = [${SCRIPTS.filter(({ onSitePages }) => onSitePages)
+      .map(({ name }) => name)
+      .join(', ')}];`,
     '',
   ].join('\n');
 }

@@ -30,9 +30,16 @@ async function main() {
     const { default: next } = await import('next');
     await next({ dev: false }).prepare();
   }
-  const decode = (answer: CapturedAnswer) => ({ status: answer.status, headers: answer.headers, body: Buffer.from(answer.body, 'base64') });
+  const decode = (answer: CapturedAnswer) => ({
+    status: answer.status,
+    headers: answer.headers,
+    body: Buffer.from(answer.body, 'base64'),
+  });
   const pages = new Map(
-    (JSON.parse(readFileSync(file, 'utf8')) as CapturedPage[]).map((page) => [page.path, { br: decode(page.br), gzip: decode(page.gzip), identity: decode(page.identity) }]),
+    (JSON.parse(readFileSync(file, 'utf8')) as CapturedPage[]).map((page) => [
+      page.path,
+      { br: decode(page.br), gzip: decode(page.gzip), identity: decode(page.identity) },
+    ]),
   );
   const server = createServer((req, res) => {
     const page = pages.get(req.url ?? '');

@@ -39,9 +39,13 @@ export function createSummary() {
     print(say: (line: string) => void, sectionWidth = 10) {
       const width = Math.max(...rows.map((row) => row.measure.length));
       const resultWidth = Math.max(...rows.map((row) => row.result.length));
-      say(`${'section'.padEnd(sectionWidth)}${'measure'.padEnd(width + 2)}${'result'.padEnd(resultWidth + 2)}${'target'.padEnd(10)}ok`);
+      say(
+        `${'section'.padEnd(sectionWidth)}${'measure'.padEnd(width + 2)}${'result'.padEnd(resultWidth + 2)}${'target'.padEnd(10)}ok`,
+      );
       for (const row of rows) {
-        say(`${row.section.padEnd(sectionWidth)}${row.measure.padEnd(width + 2)}${row.result.padEnd(resultWidth + 2)}${row.target.padEnd(10)}${row.ok === null ? '' : row.ok ? 'yes' : 'NO'}`);
+        say(
+          `${row.section.padEnd(sectionWidth)}${row.measure.padEnd(width + 2)}${row.result.padEnd(resultWidth + 2)}${row.target.padEnd(10)}${row.ok === null ? '' : row.ok ? 'yes' : 'NO'}`,
+        );
       }
     },
   };
@@ -60,13 +64,19 @@ export async function withPostgres<T>(url: string, work: (client: Client) => Pro
 /** `npm run seed -- --videos size …` in a child process (its output goes to stderr); resolves with its time in ms. */
 export function seedCatalogue(size: number, env: NodeJS.ProcessEnv, extraArgs: string[] = []): Promise<number> {
   const started = performance.now();
-  const child = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/seed.ts', '--videos', String(size), ...extraArgs], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    path.join(process.cwd(), 'node_modules', '.bin', 'tsx'),
+    ['--conditions=react-server', 'scripts/seed.ts', '--videos', String(size), ...extraArgs],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   child.stdout!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`seed of ${size} videos exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`seed of ${size} videos exited with ${code}`)),
+    );
   });
 }

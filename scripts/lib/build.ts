@@ -13,9 +13,37 @@ import { writeAppScripts } from './app-scripts';
 
 const ROOT = process.cwd();
 const STAMP = path.join(ROOT, '.next', 'chrysalis-build.json');
-const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.ts',
+  'package-lock.json',
+  'tsconfig.json',
+];
 /** Settings read at build time into prerendered HTML. */
-const BAKED_ENV = ['SITE_URL', 'SITE_NAME', 'PORT', 'NEXT_PUBLIC_API_BASE_URL', 'VIP_PLANS', 'OPERATOR_NAME', 'OPERATOR_EMAIL', 'OPERATOR_ADDRESS', 'DMCA_AGENT_NAME', 'DMCA_AGENT_EMAIL', 'DMCA_AGENT_ADDRESS', 'VERIFICATION_RETENTION_DAYS', 'RECORDS_RETENTION_YEARS', 'REPEAT_INFRINGER_STRIKES', 'COUNTER_NOTICE_WAIT_BUSINESS_DAYS', 'RECORDS_CUSTODIAN_NAME', 'RECORDS_CUSTODIAN_ADDRESS'];
+const BAKED_ENV = [
+  'SITE_URL',
+  'SITE_NAME',
+  'PORT',
+  'NEXT_PUBLIC_API_BASE_URL',
+  'VIP_PLANS',
+  'OPERATOR_NAME',
+  'OPERATOR_EMAIL',
+  'OPERATOR_ADDRESS',
+  'DMCA_AGENT_NAME',
+  'DMCA_AGENT_EMAIL',
+  'DMCA_AGENT_ADDRESS',
+  'VERIFICATION_RETENTION_DAYS',
+  'RECORDS_RETENTION_YEARS',
+  'REPEAT_INFRINGER_STRIKES',
+  'COUNTER_NOTICE_WAIT_BUSINESS_DAYS',
+  'RECORDS_CUSTODIAN_NAME',
+  'RECORDS_CUSTODIAN_ADDRESS',
+];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

@@ -35,7 +35,11 @@ export function moduleScriptSources(html: string): string[] {
 }
 
 /** The first-load JS of `pathname` on the running server at `origin`. */
-export async function firstLoadJsGzip(origin: string, pathname: string, headers: Record<string, string> = {}): Promise<FirstLoadJs> {
+export async function firstLoadJsGzip(
+  origin: string,
+  pathname: string,
+  headers: Record<string, string> = {},
+): Promise<FirstLoadJs> {
   const answer = await fetch(new URL(pathname, origin), { headers });
   if (!answer.ok) throw new Error(`${pathname}: HTTP ${answer.status}`);
   const files = moduleScriptSources(await answer.text());
@@ -51,7 +55,10 @@ export async function firstLoadJsGzip(origin: string, pathname: string, headers:
 /** Sums the gzipped module scripts an HTML file names, read from a build's static folder. */
 function firstLoadJsOfBuiltPage(distDir: string, htmlFile: string): FirstLoadJs {
   const files = moduleScriptSources(readFileSync(path.join(distDir, 'server', 'app', htmlFile), 'utf8'));
-  const bytes = files.reduce((sum, src) => sum + gzipSync(readFileSync(path.join(distDir, src.replace(/^\/_next\//, '')))).length, 0);
+  const bytes = files.reduce(
+    (sum, src) => sum + gzipSync(readFileSync(path.join(distDir, src.replace(/^\/_next\//, '')))).length,
+    0,
+  );
   return { bytes, files };
 }
 
@@ -62,7 +69,8 @@ function firstLoadJsOfBuiltPage(distDir: string, htmlFile: string): FirstLoadJs 
  */
 const FLOOR_APP = path.join(os.tmpdir(), 'chrysalis-bench-floor-app');
 const FLOOR_SOURCES: Record<string, string> = {
-  'app/layout.tsx': 'export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>{children}</body>\n    </html>\n  );\n}\n',
+  'app/layout.tsx':
+    'export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>{children}</body>\n    </html>\n  );\n}\n',
   'app/page.tsx': 'export default function Page() {\n  return <p>The runtime floor.</p>;\n}\n',
   'package.json': '{ "name": "bench-floor-app", "private": true }\n',
   'next.config.mjs': `export default { turbopack: { root: '/' } };\n`,
@@ -76,12 +84,17 @@ const FLOOR_SOURCES: Record<string, string> = {
  */
 export function floorApp(): { dir: string; versions: string } {
   const versions = ['next', 'react', 'react-dom']
-    .map((name) => `${name}@${(JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`)
+    .map(
+      (name) =>
+        `${name}@${(JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`,
+    )
     .join(' ');
   const stamp = path.join(FLOOR_APP, 'versions.txt');
   // The hint step's source is part of the stamp: any change to which chunks it marks, or how, rebuilds the floor.
   const hintStep = readFileSync(path.join(process.cwd(), 'lib', 'build', 'compile-hints.ts'), 'utf8');
-  const built = `${versions}\n${createHash('sha256').update(JSON.stringify(FLOOR_SOURCES) + hintStep).digest('hex')}`;
+  const built = `${versions}\n${createHash('sha256')
+    .update(JSON.stringify(FLOOR_SOURCES) + hintStep)
+    .digest('hex')}`;
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== built) {
     rmSync(FLOOR_APP, { recursive: true, force: true });
     for (const [file, text] of Object.entries(FLOOR_SOURCES)) {
@@ -125,14 +138,18 @@ export async function firstVideoPath(origin: string): Promise<string | undefined
 export async function firstLoadReport(origin: string, extraPaths: string[] = []): Promise<string[]> {
   const floor = runtimeFloorGzip();
   const video = await firstVideoPath(origin);
-  const lines = [`runtime floor (a page with no client component, ${floor.versions}): ${kilobytes(floor.bytes)} in ${floor.files.length} files`];
+  const lines = [
+    `runtime floor (a page with no client component, ${floor.versions}): ${kilobytes(floor.bytes)} in ${floor.files.length} files`,
+  ];
   if (!video) lines.push('no video linked from home: the video page is not measured');
   for (const pathname of ['/', ...(video ? [video] : []), ...extraPaths]) {
     const js = await firstLoadJsGzip(origin, pathname);
     const over = js.bytes - floor.bytes;
     // Bytes as well as KB: a page near the budget is over or under it by a few bytes, which a rounded KB hides.
     const verdict = over <= FIRST_LOAD_BUDGET_BYTES ? 'met' : 'NOT MET';
-    lines.push(`${pathname}: ${kilobytes(js.bytes)} in ${js.files.length} files, floor + ${kilobytes(over)} (${over} B; target ≤ floor + ${FIRST_LOAD_BUDGET_BYTES} B): ${verdict}`);
+    lines.push(
+      `${pathname}: ${kilobytes(js.bytes)} in ${js.files.length} files, floor + ${kilobytes(over)} (${over} B; target ≤ floor + ${FIRST_LOAD_BUDGET_BYTES} B): ${verdict}`,
+    );
   }
   return lines;
 }

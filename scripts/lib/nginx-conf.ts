@@ -42,7 +42,8 @@ export function renderNginxConf(values: NginxValues, template = readFileSync(NGI
   ];
   let conf = template;
   for (const [from, to] of replacements) {
-    if (!conf.includes(from)) throw new Error(`deploy/nginx.conf no longer contains ${JSON.stringify(from)}: update scripts/lib/nginx-conf.ts with it`);
+    if (!conf.includes(from))
+      throw new Error(`deploy/nginx.conf no longer contains ${JSON.stringify(from)}: update scripts/lib/nginx-conf.ts with it`);
     conf = conf.replaceAll(from, to);
   }
   return conf;

@@ -38,7 +38,8 @@ function capture(url: string, headers: Record<string, string>): Promise<Captured
         if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`));
         const kept: string[] = [];
         for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          if (!PER_CONNECTION_HEADERS.has(res.rawHeaders[i]!.toLowerCase())) kept.push(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+          if (!PER_CONNECTION_HEADERS.has(res.rawHeaders[i]!.toLowerCase()))
+            kept.push(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
         }
         resolve({ status: res.statusCode, headers: kept, body: Buffer.concat(chunks).toString('base64') });
       });
@@ -50,7 +51,12 @@ function capture(url: string, headers: Record<string, string>): Promise<Captured
  * Each page as the server answers it with Brotli, gzip and no compression (requests otherwise carry
  * `headers`), written to `file` for the bare server. Call it once the pages are in the page cache.
  */
-export async function capturePages(origin: string, paths: string[], headers: Record<string, string>, file: string): Promise<void> {
+export async function capturePages(
+  origin: string,
+  paths: string[],
+  headers: Record<string, string>,
+  file: string,
+): Promise<void> {
   const { 'accept-encoding': _ignored, ...rest } = headers;
   const pages: CapturedPage[] = [];
   for (const pagePath of paths) {
@@ -70,10 +76,16 @@ export async function capturePages(origin: string, paths: string[], headers: Rec
  * server, with a DATA_DIR of its own) its twin inside the prepared Next app; resolves with the process
  * and its origin once it listens.
  */
-export function startBareServer(file: string, inApp?: { env: NodeJS.ProcessEnv }): Promise<{ process: ChildProcess; origin: string }> {
+export function startBareServer(
+  file: string,
+  inApp?: { env: NodeJS.ProcessEnv },
+): Promise<{ process: ChildProcess; origin: string }> {
   const args = ['scripts/lib/bare-page-server.ts', file, ...(inApp ? ['--in-app'] : [])];
   const env = inApp ? productionServerEnv(inApp.env) : process.env;
-  const child = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   return new Promise((resolve, reject) => {
     let output = '';

@@ -45,7 +45,9 @@ export function withoutFrameworkScripts(html: string): string {
       const type = (double ?? single ?? bare ?? '').trim().toLowerCase();
       return APP_SCRIPTS.has(text) || !isExecutable({ type, nonce: '', text }) ? element : '';
     })
-    .replace(LINK_ELEMENT, (element, attributes: string) => (MODULE_PRELOAD.test(attributes) || (PRELOAD.test(attributes) && AS_SCRIPT.test(attributes)) ? '' : element));
+    .replace(LINK_ELEMENT, (element, attributes: string) =>
+      MODULE_PRELOAD.test(attributes) || (PRELOAD.test(attributes) && AS_SCRIPT.test(attributes)) ? '' : element,
+    );
 }
 
 /** Headers that describe the body as the server sent it, not as the proxy sends it. */
@@ -55,15 +57,23 @@ const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-en
  * Starts the proxy on 127.0.0.1:port in front of `origin`, its HTML pages rewritten by `rewriteHtml` (as they are
  * without it). Request bodies are not forwarded: a page load sends none.
  */
-export async function startPageProxy(origin: string, port: number, rewriteHtml: (html: string) => string = (html) => html): Promise<Server> {
+export async function startPageProxy(
+  origin: string,
+  port: number,
+  rewriteHtml: (html: string) => string = (html) => html,
+): Promise<Server> {
   const server = createServer((req, res) => {
     const headers = Object.fromEntries(
-      Object.entries(req.headers as IncomingHttpHeaders).filter(([name, value]) => typeof value === 'string' && !['host', 'connection', 'accept-encoding'].includes(name)),
+      Object.entries(req.headers as IncomingHttpHeaders).filter(
+        ([name, value]) => typeof value === 'string' && !['host', 'connection', 'accept-encoding'].includes(name),
+      ),
     ) as Record<string, string>;
     void fetch(`${origin}${req.url ?? '/'}`, { method: req.method, headers, redirect: 'manual' })
       .then(async (answer) => {
         const type = answer.headers.get('content-type') ?? '';
-        let body = type.startsWith('text/html') ? Buffer.from(rewriteHtml(await answer.text())) : Buffer.from(await answer.arrayBuffer());
+        let body = type.startsWith('text/html')
+          ? Buffer.from(rewriteHtml(await answer.text()))
+          : Buffer.from(await answer.arrayBuffer());
         const out: Record<string, string | string[]> = {};
         if (COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
           body = gzipSync(body);

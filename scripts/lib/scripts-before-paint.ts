@@ -38,7 +38,10 @@ export function scriptsBeforeLargestPaint(audits: PaintAudits): ScriptsBeforePai
   const navigationStart = metrics?.observedNavigationStartTs;
   const offsetMs = start !== undefined && navigationStart !== undefined ? (start - navigationStart) / 1000 : 0;
   const before = requests.items.filter(
-    (request) => request.resourceType === 'Script' && request.networkEndTime !== undefined && request.networkEndTime + offsetMs <= observedLcp,
+    (request) =>
+      request.resourceType === 'Script' &&
+      request.networkEndTime !== undefined &&
+      request.networkEndTime + offsetMs <= observedLcp,
   );
   return { bytes: before.reduce((sum, request) => sum + (request.transferSize ?? 0), 0), observedLcp };
 }

@@ -72,6 +72,7 @@ export async function stopServerProcess(server: ChildProcess, graceMs = 5_000): 
  */
 export function ownServerPid(server: ChildProcess, port: number): number {
   const pid = server.pid === undefined ? undefined : listeningPid(port, processTree(server.pid));
-  if (pid === undefined) throw new Error(`port ${port} is not served by the server this script started (is another program using it? set BENCH_PORT)`);
+  if (pid === undefined)
+    throw new Error(`port ${port} is not served by the server this script started (is another program using it? set BENCH_PORT)`);
   return pid;
 }

@@ -21,7 +21,8 @@ export function fetchPageHtml(url: string): Promise<Buffer> {
       res.on('error', reject);
       res.on('end', () => {
         if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}`));
-        else if (res.headers['content-encoding'] && res.headers['content-encoding'] !== 'identity') reject(new Error(`${url} came ${res.headers['content-encoding']}-encoded`));
+        else if (res.headers['content-encoding'] && res.headers['content-encoding'] !== 'identity')
+          reject(new Error(`${url} came ${res.headers['content-encoding']}-encoded`));
         else resolve(Buffer.concat(chunks));
       });
     }).on('error', reject);

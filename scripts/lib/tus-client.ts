@@ -23,16 +23,30 @@ interface Answer {
   sentAt: number;
 }
 
-function send(target: TusTarget, method: string, url: string, headers: Record<string, string | number>, body?: { file: string; start: number; end: number; sent: { bytes: number }; cutAt?: number }): Promise<Answer> {
+function send(
+  target: TusTarget,
+  method: string,
+  url: string,
+  headers: Record<string, string | number>,
+  body?: { file: string; start: number; end: number; sent: { bytes: number }; cutAt?: number },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let sentAt = performance.now();
     const req = request(
-      { host: '127.0.0.1', port: target.port, path: url, method, headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${target.token}`, ...headers } },
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path: url,
+        method,
+        headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${target.token}`, ...headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), sentAt }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), sentAt }),
+        );
       },
     );
     req.on('error', reject);
@@ -75,15 +89,33 @@ export interface TusResult {
  * share of the file was sent; the client then asks HEAD for the offset and
  * continues from there.
  */
-export async function tusUpload(target: TusTarget, file: string, metadata: Record<string, string>, chunkBytes: number, cutAtFraction?: number): Promise<TusResult> {
+export async function tusUpload(
+  target: TusTarget,
+  file: string,
+  metadata: Record<string, string>,
+  chunkBytes: number,
+  cutAtFraction?: number,
+): Promise<TusResult> {
   const size = statSync(file).size;
   const started = performance.now();
   const sent = { bytes: 0 };
   const encoded = Object.entries({ filename: path.basename(file), ...metadata })
     .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
     .join(',');
-  const created = await send(target, 'POST', target.endpoint, { 'upload-length': size, 'upload-metadata': encoded, 'content-length': 0 });
-  if (created.status !== 201) return { status: created.status, body: created.body, sentBytes: 0, ms: performance.now() - started, at: performance.now(), tailMs: 0 };
+  const created = await send(target, 'POST', target.endpoint, {
+    'upload-length': size,
+    'upload-metadata': encoded,
+    'content-length': 0,
+  });
+  if (created.status !== 201)
+    return {
+      status: created.status,
+      body: created.body,
+      sentBytes: 0,
+      ms: performance.now() - started,
+      at: performance.now(),
+      tailMs: 0,
+    };
   const url = String(created.headers.location);
   let offset = 0;
   let cut = cutAtFraction === undefined ? undefined : Math.floor(size * cutAtFraction);
@@ -91,7 +123,13 @@ export async function tusUpload(target: TusTarget, file: string, metadata: Recor
   while (offset < size) {
     const end = Math.min(size, offset + chunkBytes);
     try {
-      last = await send(target, 'PATCH', url, { 'upload-offset': offset, 'content-type': 'application/offset+octet-stream', 'content-length': end - offset }, { file, start: offset, end, sent, cutAt: cut });
+      last = await send(
+        target,
+        'PATCH',
+        url,
+        { 'upload-offset': offset, 'content-type': 'application/offset+octet-stream', 'content-length': end - offset },
+        { file, start: offset, end, sent, cutAt: cut },
+      );
     } catch {
       cut = undefined;
       // Where the server stands after the cut (its PATCH ends when it sees the socket close: ask until it lets go of the lock).

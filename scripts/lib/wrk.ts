@@ -34,7 +34,10 @@ export function parseWrkReport(report: string): WrkResult {
 }
 
 /** One wrk run: one thread, `connections` keep-alive connections, for `durationS` seconds. */
-export function runWrk(url: string, options: { connections: number; durationS: number; headers: Record<string, string> }): Promise<WrkResult> {
+export function runWrk(
+  url: string,
+  options: { connections: number; durationS: number; headers: Record<string, string> },
+): Promise<WrkResult> {
   const args = ['-t1', `-c${options.connections}`, `-d${options.durationS}s`, '--latency'];
   for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}: ${value}`);
   return new Promise((resolve, reject) => {

@@ -38,7 +38,8 @@ declareClientAddressStamping();
  */
 export async function call(handler: RouteHandler, pathname: string, options: CallOptions = {}) {
   const headers = new Headers(options.headers);
-  if (options.ip !== null && !headers.has(CLIENT_ADDRESS_HEADER)) headers.set(CLIENT_ADDRESS_HEADER, options.ip ?? '203.0.113.10');
+  if (options.ip !== null && !headers.has(CLIENT_ADDRESS_HEADER))
+    headers.set(CLIENT_ADDRESS_HEADER, options.ip ?? '203.0.113.10');
   if (options.bearer) headers.set('authorization', `Bearer ${options.bearer}`);
   if (options.cookie) headers.set('cookie', options.cookie);
   let body: BodyInit | undefined = options.body;
@@ -53,7 +54,11 @@ export async function call(handler: RouteHandler, pathname: string, options: Cal
     headers.set('content-type', encoded.headers.get('content-type')!);
     headers.set('content-length', String(body.byteLength));
   }
-  const request = new NextRequest(new URL(pathname, ORIGIN), { method: options.method ?? (body ? 'POST' : 'GET'), headers, body });
+  const request = new NextRequest(new URL(pathname, ORIGIN), {
+    method: options.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+  });
   return readResponse(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
 }
 
@@ -73,7 +78,9 @@ export function outbox(dataDir: string): { to: string; subject: string; link: st
   const dir = path.join(dataDir, 'outbox');
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
   } catch {
     return [];
   }
@@ -134,7 +141,9 @@ const HTML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', '#3
  * however it was encoded.
  */
 export function decodedMail(raw: string): string {
-  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((match) => match[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((match) =>
+    match[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+  );
   const sections = boundaries.length ? raw.split(new RegExp(`--(?:${boundaries.join('|')})(?:--)?`)) : [raw];
   return sections
     .map((section) => {
@@ -142,8 +151,15 @@ export function decodedMail(raw: string): string {
       const headers = split ? section.slice(0, split.index) : section;
       const body = split ? section.slice(split.index + split[0].length) : '';
       const encoding = /Content-Transfer-Encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
-      const text = encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : body;
-      const shown = /Content-Type:\s*text\/html/i.test(headers) ? text.replace(/&(lt|gt|quot|#39|amp);/g, (_all, name: string) => HTML_ENTITIES[name]!) : text;
+      const text =
+        encoding === 'base64'
+          ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+          : encoding === 'quoted-printable'
+            ? decodeQuotedPrintable(body)
+            : body;
+      const shown = /Content-Type:\s*text\/html/i.test(headers)
+        ? text.replace(/&(lt|gt|quot|#39|amp);/g, (_all, name: string) => HTML_ENTITIES[name]!)
+        : text;
       return `${decodeHeaderWords(headers)}\n\n${shown}`;
     })
     .join('\n');

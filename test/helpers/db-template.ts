@@ -13,7 +13,18 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import {
+  constants,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -41,7 +52,11 @@ export function migrationsHash(extra: string, folder = MIGRATIONS): string {
 }
 
 function pgliteVersion(): string {
-  return (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(path.join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 }
 
 const PGLITE_PREFIX = 'chrysalis-test-template-';
@@ -66,7 +81,8 @@ export async function ensureTemplates(): Promise<void> {
 /** A fresh PGlite DATA_DIR's database: a copy of the template's closed cluster into `<dataDir>/pglite`. */
 export function copyPgliteTemplate(dataDir: string): void {
   const template = path.join(pgliteTemplateDir(), 'pglite');
-  if (!existsSync(template)) throw new Error(`No PGlite template at ${template}: run the tests through Jest (its globalSetup makes it).`);
+  if (!existsSync(template))
+    throw new Error(`No PGlite template at ${template}: run the tests through Jest (its globalSetup makes it).`);
   // A copy-on-write clone where the file system can (btrfs, XFS), a plain copy elsewhere. Never hard links: PGlite writes its files in place.
   cpSync(template, path.join(dataDir, 'pglite'), { recursive: true, mode: constants.COPYFILE_FICLONE });
 }
@@ -189,7 +205,9 @@ function migrate(env: Record<string, string>): Promise<void> {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run db:migrate for the test template failed (${code}):\n${output}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm run db:migrate for the test template failed (${code}):\n${output}`)),
+    );
   });
 }
 

@@ -10,7 +10,9 @@ export function flexpaySign(secret: string, params: Record<string, string>): str
   const pairs = Object.keys(params)
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
     .map((key) => `${key}=${params[key]}`);
-  return createHash('sha256').update([secret, ...pairs].join(':')).digest('hex');
+  return createHash('sha256')
+    .update([secret, ...pairs].join(':'))
+    .digest('hex');
 }
 
 /** A postback as Verotel sends it: every parameter signed. */

@@ -21,7 +21,13 @@ export function totpNow(secret = TEST_TOTP_SECRET, step = Math.floor(Date.now() 
 export async function verifiedMemberToken(db: Database, username: string): Promise<string> {
   const email = `${username}@example.org`;
   const password = `${username}-password-1`;
-  await db.insert(users).values({ username, email, passwordHash: await hashPassword(password), dateOfBirth: '1990-01-01', emailVerifiedAt: new Date() });
+  await db.insert(users).values({
+    username,
+    email,
+    passwordHash: await hashPassword(password),
+    dateOfBirth: '1990-01-01',
+    emailVerifiedAt: new Date(),
+  });
   const response = await call(login, '/api/auth/login', { json: { email, password }, ip: '198.18.9.9' });
   if (response.status !== 200) throw new Error(`login failed: ${JSON.stringify(response.body)}`);
   return response.body.token as string;
@@ -42,9 +48,17 @@ export async function promoteToAdmin(db: Database, userId: string): Promise<void
   const [user] = await db.select({ enabledAt: users.twoFactorEnabledAt }).from(users).where(eq(users.id, userId));
   await db
     .update(users)
-    .set({ isAdmin: true, ...(user?.enabledAt ? {} : { twoFactorSecret: await sealSecret(TEST_TOTP_SECRET), twoFactorEnabledAt: new Date(), twoFactorLastStep: null }) })
+    .set({
+      isAdmin: true,
+      ...(user?.enabledAt
+        ? {}
+        : { twoFactorSecret: await sealSecret(TEST_TOTP_SECRET), twoFactorEnabledAt: new Date(), twoFactorLastStep: null }),
+    })
     .where(eq(users.id, userId));
-  await db.update(sessions).set({ secondFactorAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.secondFactorAt), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ secondFactorAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.secondFactorAt), isNull(sessions.revokedAt)));
 }
 
 /**
@@ -53,11 +67,20 @@ export async function promoteToAdmin(db: Database, userId: string): Promise<void
  * forgotten first (test-only), so a test can log the same admin in several
  * times within one 30-second step without its codes counting as reused.
  */
-export async function logInWithCode(db: Database, email: string, password: string, { ip = '198.18.9.9', secret = TEST_TOTP_SECRET } = {}): Promise<string> {
+export async function logInWithCode(
+  db: Database,
+  email: string,
+  password: string,
+  { ip = '198.18.9.9', secret = TEST_TOTP_SECRET } = {},
+): Promise<string> {
   const first = await call(login, '/api/auth/login', { json: { email, password }, ip });
-  if (first.status !== 200 || !first.body.challenge) throw new Error(`login did not ask for a code: ${first.status} ${JSON.stringify(first.body)}`);
+  if (first.status !== 200 || !first.body.challenge)
+    throw new Error(`login did not ask for a code: ${first.status} ${JSON.stringify(first.body)}`);
   await db.update(users).set({ twoFactorLastStep: null }).where(eq(users.email, email.toLowerCase()));
-  const second = await call(loginTwoFactor, '/api/auth/login/two-factor', { json: { challenge: first.body.challenge, code: totpNow(secret) }, ip });
+  const second = await call(loginTwoFactor, '/api/auth/login/two-factor', {
+    json: { challenge: first.body.challenge, code: totpNow(secret) },
+    ip,
+  });
   if (second.status !== 200) throw new Error(`two-factor login failed: ${second.status} ${JSON.stringify(second.body)}`);
   return second.body.token as string;
 }
@@ -68,5 +91,7 @@ export async function logInWithCode(db: Database, email: string, password: strin
  * verification flow itself go through the routes instead.
  */
 export async function verifiedUploader(db: Database, userId: string): Promise<void> {
-  await db.insert(identityVerifications).values({ userId, legalName: 'Test Uploader', dateOfBirth: '1990-01-01', status: 'approved', reviewedAt: new Date() });
+  await db
+    .insert(identityVerifications)
+    .values({ userId, legalName: 'Test Uploader', dateOfBirth: '1990-01-01', status: 'approved', reviewedAt: new Date() });
 }

@@ -27,8 +27,11 @@ export function scriptedServer(script: { status: number; body: string; type?: st
   });
   return new Promise<{ url: string; seen: typeof seen; close: () => Promise<void> }>((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((done) => server.close(() => done())) }),
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        seen,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
     ),
   );
 }
-

@@ -20,7 +20,11 @@ export async function userId(db: Database, username: string): Promise<string> {
  * the approval gate lets it through; pass `performersDeclaredAt: null` for
  * a video whose records are missing.
  */
-export async function insertVideo(db: Database, ownerId: string, fields: Partial<typeof videos.$inferInsert> = {}): Promise<Video> {
+export async function insertVideo(
+  db: Database,
+  ownerId: string,
+  fields: Partial<typeof videos.$inferInsert> = {},
+): Promise<Video> {
   const id = fields.id ?? crypto.randomUUID();
   const [row] = await db
     .insert(videos)

@@ -45,7 +45,10 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
   const mailsTo = (address: string) => outbox(dataDir).filter((m) => m.to.includes(address));
 
   async function registerAndVerify(username: string, email: string, password = 'velvet-chrysalis-42') {
-    const created = await call(register, '/api/auth/register', { form: registrationForm({ username, email, password, confirmPassword: password }), ip: ip() });
+    const created = await call(register, '/api/auth/register', {
+      form: registrationForm({ username, email, password, confirmPassword: password }),
+      ip: ip(),
+    });
     expect(created.status).toBe(201);
     const link = mailsTo(email).at(-1)!.link!;
     const verified = await call(verifyEmail, link.replace(ORIGIN, ''));
@@ -71,9 +74,15 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       expect(stored?.emailVerifiedAt).toBeNull();
 
-      const beforeVerifying = await call(login, '/api/auth/login', { json: { email: 'new.member@example.org', password: 'velvet-chrysalis-42' }, ip: ip() });
+      const beforeVerifying = await call(login, '/api/auth/login', {
+        json: { email: 'new.member@example.org', password: 'velvet-chrysalis-42' },
+        ip: ip(),
+      });
       expect(beforeVerifying.status).toBe(403);
-      expect(beforeVerifying.body).toMatchObject({ needsVerification: true, message: expect.stringMatching(/verify your email/) });
+      expect(beforeVerifying.body).toMatchObject({
+        needsVerification: true,
+        message: expect.stringMatching(/verify your email/),
+      });
 
       const verified = await call(verifyEmail, mail!.link!.replace(ORIGIN, ''));
       expect(verified.status).toBe(303);
@@ -81,19 +90,37 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       // A second open (a mail scanner, a double click) still lands on success for a verified address.
       expect((await call(verifyEmail, mail!.link!.replace(ORIGIN, ''))).headers.get('location')).toBe(`${ORIGIN}/email-verified`);
 
-      const loggedIn = await call(login, '/api/auth/login', { json: { email: 'NEW.member@example.org', password: 'velvet-chrysalis-42' }, ip: ip() });
+      const loggedIn = await call(login, '/api/auth/login', {
+        json: { email: 'NEW.member@example.org', password: 'velvet-chrysalis-42' },
+        ip: ip(),
+      });
       expect(loggedIn.status).toBe(200);
-      expect(loggedIn.body.user).toMatchObject({ username: 'NewMember', email: 'new.member@example.org', isAdmin: false, isVIP: false, autoPlayVideos: true, tasks: 0, lastTaskCompleted: null });
+      expect(loggedIn.body.user).toMatchObject({
+        username: 'NewMember',
+        email: 'new.member@example.org',
+        isAdmin: false,
+        isVIP: false,
+        autoPlayVideos: true,
+        tasks: 0,
+        lastTaskCompleted: null,
+      });
       expect(typeof loggedIn.body.token).toBe('string');
       expect(loggedIn.setCookie[0]).toMatch(/^chrysalis_session=.+; Path=\/; .*HttpOnly/i);
       expect(loggedIn.setCookie[0]).toMatch(/SameSite=lax/i);
     });
 
     it('sends bad, tampered and expired links to the failure page', async () => {
-      expect((await call(verifyEmail, '/api/auth/verify-email?token=not-a-real-token')).headers.get('location')).toBe(`${ORIGIN}/email-verification-failed`);
-      expect((await call(verifyEmail, '/api/auth/verify-email')).headers.get('location')).toBe(`${ORIGIN}/email-verification-failed`);
+      expect((await call(verifyEmail, '/api/auth/verify-email?token=not-a-real-token')).headers.get('location')).toBe(
+        `${ORIGIN}/email-verification-failed`,
+      );
+      expect((await call(verifyEmail, '/api/auth/verify-email')).headers.get('location')).toBe(
+        `${ORIGIN}/email-verification-failed`,
+      );
 
-      await call(register, '/api/auth/register', { form: registrationForm({ username: 'Expiring', email: 'expiring@example.org' }), ip: ip() });
+      await call(register, '/api/auth/register', {
+        form: registrationForm({ username: 'Expiring', email: 'expiring@example.org' }),
+        ip: ip(),
+      });
       const link = mailsTo('expiring@example.org')[0]!.link!;
       await database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) });
       const expired = await call(verifyEmail, link.replace(ORIGIN, ''));
@@ -116,10 +143,16 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       [{ dateOfBirth: '' }, 'Date of birth is required'],
       [{ dateOfBirth: '2999-01-01' }, 'Date of birth cannot be in the future'],
       [{ dateOfBirth: `${new Date().getUTCFullYear() - 17}-01-01` }, 'You must be at least 18 years old'],
-      [{ password: 'password123', confirmPassword: 'password123' }, 'This password is too common and easy to guess. Please choose a different one.'],
+      [
+        { password: 'password123', confirmPassword: 'password123' },
+        'This password is too common and easy to guess. Please choose a different one.',
+      ],
     ])('refuses %p with %p and stores nothing', async (change, message) => {
       const email = `refused-${Math.random().toString(36).slice(2)}@example.org`;
-      const response = await call(register, '/api/auth/register', { form: registrationForm({ username: 'Refused_1', email, ...change }), ip: ip() });
+      const response = await call(register, '/api/auth/register', {
+        form: registrationForm({ username: 'Refused_1', email, ...change }),
+        ip: ip(),
+      });
       expect(response.status).toBe(400);
       expect(response.body.message).toBe(message);
       expect(await database.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
@@ -127,8 +160,14 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
     });
 
     it('answers 409 for a username taken in any letter case', async () => {
-      await call(register, '/api/auth/register', { form: registrationForm({ username: 'Taken.Name', email: 'taken@example.org' }), ip: ip() });
-      const sameName = await call(register, '/api/auth/register', { form: registrationForm({ username: 'taken.name', email: 'other@example.org' }), ip: ip() });
+      await call(register, '/api/auth/register', {
+        form: registrationForm({ username: 'Taken.Name', email: 'taken@example.org' }),
+        ip: ip(),
+      });
+      const sameName = await call(register, '/api/auth/register', {
+        form: registrationForm({ username: 'taken.name', email: 'other@example.org' }),
+        ip: ip(),
+      });
       expect(sameName.status).toBe(409);
       expect(sameName.body.message).toBe('That username is already taken. Please choose another.');
     });
@@ -143,7 +182,10 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
           return [];
         }
       };
-      const photo = () => sharp({ create: { width: 80, height: 80, channels: 3, background: '#6b4fff' } }).png().toBuffer();
+      const photo = () =>
+        sharp({ create: { width: 80, height: 80, channels: 3, background: '#6b4fff' } })
+          .png()
+          .toBuffer();
 
       it('gets the answer a new account gets, makes no account, and the owner is told instead', async () => {
         await registerAndVerify('Owner1', 'owner@example.org');
@@ -195,31 +237,52 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
     });
 
     describe('the two-request probe: a name, then the same name with a fresh email', () => {
-      const signUp = (username: string, email: string) => call(register, '/api/auth/register', { form: registrationForm({ username, email }), ip: ip() });
+      const signUp = (username: string, email: string) =>
+        call(register, '/api/auth/register', { form: registrationForm({ username, email }), ip: ip() });
       /** What a prober sees: each answer's status and body, and which header names came back. */
       const seen = async (username: string, email: string) => {
         const answers = [await signUp(username, email), await signUp(username, `fresh.${username.toLowerCase()}@example.net`)];
-        return answers.map((answer) => ({ status: answer.status, body: answer.body, headers: [...answer.headers.keys()].sort() }));
+        return answers.map((answer) => ({
+          status: answer.status,
+          body: answer.body,
+          headers: [...answer.headers.keys()].sort(),
+        }));
       };
       /** Time passes for a name: its sign-up hold runs out (what SIGN_UP_HOLD_MS after the sign-up brings). */
       const holdRunsOut = (username: string) =>
-        database.db.update(signUpHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(signUpHolds.usernameKey, username.toLowerCase()));
+        database.db
+          .update(signUpHolds)
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where(eq(signUpHolds.usernameKey, username.toLowerCase()));
 
       it('sees the same answers whether the email is registered (any case), unverified or unknown', async () => {
         await registerAndVerify('ProbeOwner', 'probe.owner@example.org');
         await signUp('ProbeUnverified', 'probe.unverified@example.org');
         const unknown = await seen('ProbeA', 'nobody.here@example.org');
         expect(unknown).toEqual([
-          expect.objectContaining({ status: 201, body: { message: 'Registration successful! Please check your email to verify your account.' } }),
+          expect.objectContaining({
+            status: 201,
+            body: { message: 'Registration successful! Please check your email to verify your account.' },
+          }),
           expect.objectContaining({ status: 409, body: { message: 'That username is already taken. Please choose another.' } }),
         ]);
         expect(await seen('ProbeB', 'probe.owner@example.org')).toEqual(unknown);
         expect(await seen('ProbeC', 'PROBE.Owner@Example.ORG')).toEqual(unknown);
         expect(await seen('ProbeD', 'probe.unverified@example.org')).toEqual(unknown);
         // From another network, or with the name in other letters, the second request is refused alike.
-        for (const [name, email] of [['ProbeE', 'probe.owner@example.org'], ['ProbeF', 'someone.new@example.org']] as const) {
+        for (const [name, email] of [
+          ['ProbeE', 'probe.owner@example.org'],
+          ['ProbeF', 'someone.new@example.org'],
+        ] as const) {
           expect((await signUp(name, email)).status).toBe(201);
-          expect((await call(register, '/api/auth/register', { form: registrationForm({ username: name.toUpperCase(), email: 'third@example.net' }), ip: '203.0.113.77' })).status).toBe(409);
+          expect(
+            (
+              await call(register, '/api/auth/register', {
+                form: registrationForm({ username: name.toUpperCase(), email: 'third@example.net' }),
+                ip: '203.0.113.77',
+              })
+            ).status,
+          ).toBe(409);
         }
         // A taken email made no account; a fresh one did (only the owner of the address can tell, from their mail).
         expect(await database.db.select().from(users).where(eq(users.username, 'ProbeB'))).toHaveLength(0);
@@ -233,7 +296,8 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         const holds = await database.db.select().from(signUpHolds);
         const until = (name: string) => holds.find((hold) => hold.usernameKey === name)!.expiresAt.getTime();
         // Both a week from now (within the few seconds between the two requests).
-        for (const name of ['heldtaken', 'heldfresh']) expect(Math.abs(until(name) - (Date.now() + SIGN_UP_HOLD_MS))).toBeLessThan(60_000);
+        for (const name of ['heldtaken', 'heldfresh'])
+          expect(Math.abs(until(name) - (Date.now() + SIGN_UP_HOLD_MS))).toBeLessThan(60_000);
 
         for (const name of ['HeldTaken', 'HeldFresh']) {
           await holdRunsOut(name);
@@ -245,10 +309,15 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       it('then logging in with the email and the password the sign-up chose: the same answers whether or not it made an account', async () => {
         await registerAndVerify('LoginOwner', 'login.owner@example.org', 'the-owners-own-password-1');
         const chosen = 'velvet-chrysalis-42';
-        const logIn = (email: string, password: string) => call(login, '/api/auth/login', { json: { email, password }, ip: ip() });
+        const logIn = (email: string, password: string) =>
+          call(login, '/api/auth/login', { json: { email, password }, ip: ip() });
         const probe = async (username: string, email: string) => {
           expect((await signUp(username, email)).status).toBe(201);
-          const answers = [await logIn(email, chosen), await logIn(email.toUpperCase(), chosen), await logIn(email, 'some-other-guess-7')];
+          const answers = [
+            await logIn(email, chosen),
+            await logIn(email.toUpperCase(), chosen),
+            await logIn(email, 'some-other-guess-7'),
+          ];
           await holdRunsOut(username);
           answers.push(await logIn(email, chosen));
           return answers.map((answer) => ({ status: answer.status, body: answer.body }));
@@ -268,7 +337,9 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         const member = await registerAndVerify('squatted', 'real.member@example.org');
         expect(member.token).toEqual(expect.any(String));
         // The squatter's never-verified account went with its name: its link no longer verifies anything.
-        expect((await call(verifyEmail, squatterLink.replace(ORIGIN, ''))).headers.get('location')).toBe(`${ORIGIN}/email-verification-failed`);
+        expect((await call(verifyEmail, squatterLink.replace(ORIGIN, ''))).headers.get('location')).toBe(
+          `${ORIGIN}/email-verification-failed`,
+        );
         expect(await database.db.select().from(users).where(eq(users.email, 'squatter@example.net'))).toHaveLength(0);
         // A verified member keeps the name after any hold has run out.
         await holdRunsOut('Squatted');
@@ -282,7 +353,11 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         .withExif({ IFD0: { Copyright: 'secret-location-data' } })
         .toBuffer();
       const ok = await call(register, '/api/auth/register', {
-        form: registrationForm({ username: 'WithPhoto', email: 'photo@example.org', profilePhoto: new File([jpeg], 'me.jpg', { type: 'image/jpeg' }) }),
+        form: registrationForm({
+          username: 'WithPhoto',
+          email: 'photo@example.org',
+          profilePhoto: new File([jpeg], 'me.jpg', { type: 'image/jpeg' }),
+        }),
         ip: ip(),
       });
       expect(ok.status).toBe(201);
@@ -295,37 +370,60 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect(meta.exif).toBeUndefined();
 
       const text = new File(['#!/bin/sh\necho not an image'], 'photo.png', { type: 'image/png' });
-      const bad = await call(register, '/api/auth/register', { form: registrationForm({ username: 'FakePhoto', email: 'fake@example.org', profilePhoto: text }), ip: ip() });
+      const bad = await call(register, '/api/auth/register', {
+        form: registrationForm({ username: 'FakePhoto', email: 'fake@example.org', profilePhoto: text }),
+        ip: ip(),
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.message).toMatch(/Profile photo must be an image file/);
       expect(await database.db.select().from(users).where(eq(users.email, 'fake@example.org'))).toHaveLength(0);
 
       const huge = new File([new Uint8Array(7 * 1024 * 1024)], 'huge.png', { type: 'image/png' });
-      const tooBig = await call(register, '/api/auth/register', { form: registrationForm({ username: 'HugePhoto', email: 'huge@example.org', profilePhoto: huge }), ip: ip() });
+      const tooBig = await call(register, '/api/auth/register', {
+        form: registrationForm({ username: 'HugePhoto', email: 'huge@example.org', profilePhoto: huge }),
+        ip: ip(),
+      });
       expect(tooBig.status).toBe(413);
       expect(tooBig.body.message).toMatch(/too large/);
     });
 
     it('answers malformed bodies with 400 or 415 and a message, never 500', async () => {
-      const garbage = await call(register, '/api/auth/register', { body: '--xyz\r\nbroken', headers: { 'content-type': 'multipart/form-data; boundary=xyz' }, ip: ip() });
+      const garbage = await call(register, '/api/auth/register', {
+        body: '--xyz\r\nbroken',
+        headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+        ip: ip(),
+      });
       expect(garbage.status).toBe(400);
       expect(garbage.body.message).toBe('The form data could not be read.');
       const wrongType = await call(register, '/api/auth/register', { json: { username: 'x' }, ip: ip() });
       expect(wrongType.status).toBe(415);
-      const badJson = await call(login, '/api/auth/login', { body: '{"email":', headers: { 'content-type': 'application/json' }, ip: ip() });
+      const badJson = await call(login, '/api/auth/login', {
+        body: '{"email":',
+        headers: { 'content-type': 'application/json' },
+        ip: ip(),
+      });
       expect(badJson.status).toBe(400);
       expect(badJson.body.message).toBe('The request body is not valid JSON.');
-      const notObject = await call(login, '/api/auth/login', { body: '[1,2]', headers: { 'content-type': 'application/json' }, ip: ip() });
+      const notObject = await call(login, '/api/auth/login', {
+        body: '[1,2]',
+        headers: { 'content-type': 'application/json' },
+        ip: ip(),
+      });
       expect(notObject.status).toBe(400);
     });
   });
 
   describe('resend verification', () => {
     it('gives the same answer for unknown, verified and unverified addresses, and sends only to the unverified one', async () => {
-      await call(register, '/api/auth/register', { form: registrationForm({ username: 'Resender', email: 'resend@example.org' }), ip: ip() });
+      await call(register, '/api/auth/register', {
+        form: registrationForm({ username: 'Resender', email: 'resend@example.org' }),
+        ip: ip(),
+      });
       const before = mailsTo('resend@example.org').length;
       const answers = await Promise.all(
-        ['resend@example.org', 'nobody-here@example.org'].map((email) => call(resend, '/api/auth/resend-verification', { json: { email }, ip: ip() })),
+        ['resend@example.org', 'nobody-here@example.org'].map((email) =>
+          call(resend, '/api/auth/resend-verification', { json: { email }, ip: ip() }),
+        ),
       );
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       expect(answers[0]!.body).toEqual(answers[1]!.body);
@@ -334,7 +432,9 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
 
       // The previous link is replaced by the new one.
       const [oldLink, newLink] = mailsTo('resend@example.org').map((m) => m.link!);
-      expect((await call(verifyEmail, oldLink!.replace(ORIGIN, ''))).headers.get('location')).toMatch(/email-verification-failed/);
+      expect((await call(verifyEmail, oldLink!.replace(ORIGIN, ''))).headers.get('location')).toMatch(
+        /email-verification-failed/,
+      );
       expect((await call(verifyEmail, newLink!.replace(ORIGIN, ''))).headers.get('location')).toBe(`${ORIGIN}/email-verified`);
     });
 
@@ -357,8 +457,14 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
   describe('login', () => {
     it('gives unknown emails and wrong passwords the same status and message', async () => {
       await registerAndVerify('Sameness', 'same@example.org');
-      const unknown = await call(login, '/api/auth/login', { json: { email: 'ghost@example.org', password: 'whatever-123' }, ip: ip() });
-      const wrong = await call(login, '/api/auth/login', { json: { email: 'same@example.org', password: 'wrong-password-1' }, ip: ip() });
+      const unknown = await call(login, '/api/auth/login', {
+        json: { email: 'ghost@example.org', password: 'whatever-123' },
+        ip: ip(),
+      });
+      const wrong = await call(login, '/api/auth/login', {
+        json: { email: 'same@example.org', password: 'wrong-password-1' },
+        ip: ip(),
+      });
       expect(unknown.status).toBe(401);
       expect(wrong.status).toBe(401);
       expect(unknown.body).toEqual({ message: 'Invalid email or password' });
@@ -375,7 +481,8 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
     });
 
     describe('login limits count failures, by account and address', () => {
-      const attempt = (email: string, password: string, from: string) => call(login, '/api/auth/login', { json: { email, password }, ip: from });
+      const attempt = (email: string, password: string, from: string) =>
+        call(login, '/api/auth/login', { json: { email, password }, ip: from });
       const statusesOf = async (count: number, email: string, password: string, from: string) => {
         const statuses: number[] = [];
         for (let i = 0; i < count; i += 1) statuses.push((await attempt(email, password, from)).status);
@@ -385,7 +492,11 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       it('lets the member in from a clean address however often others failed, and limits the failing address', async () => {
         await registerAndVerify('Targeted', 'targeted@example.org');
         const attacker = '192.0.2.10';
-        expect(await statusesOf(12, 'targeted@example.org', 'guess-guess-1', attacker)).toEqual([...Array(10).fill(401), 429, 429]);
+        expect(await statusesOf(12, 'targeted@example.org', 'guess-guess-1', attacker)).toEqual([
+          ...Array(10).fill(401),
+          429,
+          429,
+        ]);
         // The member, from home: not refused because someone else failed.
         expect((await attempt('targeted@example.org', 'velvet-chrysalis-42', '198.18.50.1')).status).toBe(200);
         // From the failing address even the right password waits, and is told how long.
@@ -415,7 +526,8 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         expect((await attempt('stuffed@example.org', 'velvet-chrysalis-42', sprayer)).status).toBe(429);
         // An IPv6 sprayer gains nothing by moving around its /64.
         const v6 = [];
-        for (let i = 0; i < 16; i += 1) v6.push((await attempt(`spray${i}@example.org`, 'nope-nope', `2001:db8:77:1::${(i + 1).toString(16)}`)).status);
+        for (let i = 0; i < 16; i += 1)
+          v6.push((await attempt(`spray${i}@example.org`, 'nope-nope', `2001:db8:77:1::${(i + 1).toString(16)}`)).status);
         expect(v6.at(-1)).toBe(429);
         // Twenty good logins from one office address in a few minutes are all fine.
         expect(await statusesOf(20, 'stuffed@example.org', 'velvet-chrysalis-42', '198.18.52.1')).toEqual(Array(20).fill(200));
@@ -423,7 +535,9 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
 
       it('counts parallel guesses before their passwords are checked, so a burst cannot overshoot the budget', async () => {
         await registerAndVerify('Burst', 'burst@example.org');
-        const burst = await Promise.all(Array.from({ length: 25 }, () => attempt('burst@example.org', 'parallel-guess', '192.0.2.88')));
+        const burst = await Promise.all(
+          Array.from({ length: 25 }, () => attempt('burst@example.org', 'parallel-guess', '192.0.2.88')),
+        );
         expect(burst.filter((response) => response.status === 401)).toHaveLength(10);
         expect(burst.filter((response) => response.status === 429)).toHaveLength(15);
       });
@@ -432,8 +546,16 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
     it('refuses a banned account with 403 Account is banned, at login and on every call', async () => {
       const { token } = await registerAndVerify('Banned', 'banned@example.org');
       await database.db.update(users).set({ bannedAt: new Date() }).where(eq(users.email, 'banned@example.org'));
-      expect(await call(me, '/api/auth/me', { bearer: token })).toMatchObject({ status: 403, body: { message: 'Account is banned' } });
-      expect(await call(login, '/api/auth/login', { json: { email: 'banned@example.org', password: 'velvet-chrysalis-42' }, ip: ip() })).toMatchObject({
+      expect(await call(me, '/api/auth/me', { bearer: token })).toMatchObject({
+        status: 403,
+        body: { message: 'Account is banned' },
+      });
+      expect(
+        await call(login, '/api/auth/login', {
+          json: { email: 'banned@example.org', password: 'velvet-chrysalis-42' },
+          ip: ip(),
+        }),
+      ).toMatchObject({
         status: 403,
         body: { message: 'Account is banned' },
       });
@@ -443,7 +565,10 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
   describe('the session', () => {
     it('works by bearer token and by cookie, and logout ends it for both', async () => {
       const { token, cookie } = await registerAndVerify('Sessioned', 'session@example.org');
-      expect((await call(me, '/api/auth/me', { bearer: token })).body.user).toMatchObject({ username: 'Sessioned', email: 'session@example.org' });
+      expect((await call(me, '/api/auth/me', { bearer: token })).body.user).toMatchObject({
+        username: 'Sessioned',
+        email: 'session@example.org',
+      });
       expect((await call(me, '/api/auth/me', { cookie })).status).toBe(200);
 
       const out = await call(logout, '/api/auth/logout', { bearer: token });
@@ -471,7 +596,12 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         headers: { origin: 'https://evil.example' },
       });
       expect(crossSite.status).toBe(403);
-      const sameSite = await call(preferences, '/api/users/settings/preferences', { method: 'PUT', json: { autoPlayVideos: false }, cookie, headers: { origin: ORIGIN } });
+      const sameSite = await call(preferences, '/api/users/settings/preferences', {
+        method: 'PUT',
+        json: { autoPlayVideos: false },
+        cookie,
+        headers: { origin: ORIGIN },
+      });
       expect(sameSite).toMatchObject({ status: 200, body: { success: true } });
     });
   });
@@ -479,12 +609,26 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
   describe('settings', () => {
     it('saves the autoplay preference', async () => {
       const { token } = await registerAndVerify('Prefs', 'prefs@example.org');
-      expect(await call(preferences, '/api/users/settings/preferences', { method: 'PUT', json: { autoPlayVideos: false }, bearer: token })).toMatchObject({
+      expect(
+        await call(preferences, '/api/users/settings/preferences', {
+          method: 'PUT',
+          json: { autoPlayVideos: false },
+          bearer: token,
+        }),
+      ).toMatchObject({
         status: 200,
         body: { success: true },
       });
       expect((await call(me, '/api/auth/me', { bearer: token })).body.user).toMatchObject({ autoPlayVideos: false });
-      expect((await call(preferences, '/api/users/settings/preferences', { method: 'PUT', json: { autoPlayVideos: 'yes' }, bearer: token })).status).toBe(400);
+      expect(
+        (
+          await call(preferences, '/api/users/settings/preferences', {
+            method: 'PUT',
+            json: { autoPlayVideos: 'yes' },
+            bearer: token,
+          })
+        ).status,
+      ).toBe(400);
     });
 
     it('changes the email only after the new address is verified', async () => {
@@ -504,10 +648,20 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
 
       const changed = await call(changeEmail, '/api/users/settings/email', {
         method: 'PUT',
-        json: { currentPassword: 'velvet-chrysalis-42', newEmail: 'mover-new@example.org', confirmNewEmail: 'mover-new@example.org' },
+        json: {
+          currentPassword: 'velvet-chrysalis-42',
+          newEmail: 'mover-new@example.org',
+          confirmNewEmail: 'mover-new@example.org',
+        },
         bearer: token,
       });
-      expect(changed).toMatchObject({ status: 200, body: { message: 'Email updated successfully! Please check your new email for verification.', emailVerificationSent: true } });
+      expect(changed).toMatchObject({
+        status: 200,
+        body: {
+          message: 'Email updated successfully! Please check your new email for verification.',
+          emailVerificationSent: true,
+        },
+      });
       expect((await call(me, '/api/auth/me', { bearer: token })).body.user).toMatchObject({ email: 'mover-old@example.org' });
 
       const link = mailsTo('mover-new@example.org')[0]!.link!;
@@ -517,7 +671,10 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
 
     it('changes the password, ending other sessions but not this one', async () => {
       const first = await registerAndVerify('Rotator', 'rotator@example.org');
-      const second = await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'velvet-chrysalis-42' }, ip: ip() });
+      const second = await call(login, '/api/auth/login', {
+        json: { email: 'rotator@example.org', password: 'velvet-chrysalis-42' },
+        ip: ip(),
+      });
       const otherToken = second.body.token as string;
 
       const bad = await call(changePassword, '/api/users/settings/password', {
@@ -542,15 +699,33 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
       expect(ok).toMatchObject({ status: 200, body: { message: 'Password updated successfully!' } });
       expect((await call(me, '/api/auth/me', { bearer: first.token })).status).toBe(200);
       expect((await call(me, '/api/auth/me', { bearer: otherToken })).status).toBe(401);
-      expect((await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'velvet-chrysalis-42' }, ip: ip() })).status).toBe(401);
-      expect((await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'brand-new-secret' }, ip: ip() })).status).toBe(200);
+      expect(
+        (
+          await call(login, '/api/auth/login', {
+            json: { email: 'rotator@example.org', password: 'velvet-chrysalis-42' },
+            ip: ip(),
+          })
+        ).status,
+      ).toBe(401);
+      expect(
+        (await call(login, '/api/auth/login', { json: { email: 'rotator@example.org', password: 'brand-new-secret' }, ip: ip() }))
+          .status,
+      ).toBe(200);
     });
 
     describe('limits on changes that need the current password', () => {
       const newPassword = (token: string, currentPassword: string, next = 'brand-new-secret-9') =>
-        call(changePassword, '/api/users/settings/password', { method: 'PUT', json: { currentPassword, newPassword: next, confirmNewPassword: next }, bearer: token });
+        call(changePassword, '/api/users/settings/password', {
+          method: 'PUT',
+          json: { currentPassword, newPassword: next, confirmNewPassword: next },
+          bearer: token,
+        });
       const newEmail = (token: string, currentPassword: string, address: string) =>
-        call(changeEmail, '/api/users/settings/email', { method: 'PUT', json: { currentPassword, newEmail: address, confirmNewEmail: address }, bearer: token });
+        call(changeEmail, '/api/users/settings/email', {
+          method: 'PUT',
+          json: { currentPassword, newEmail: address, confirmNewEmail: address },
+          bearer: token,
+        });
 
       it('counts wrong current passwords per member, for password and email changes alike, then answers 429 with Retry-After', async () => {
         const { token } = await registerAndVerify('Guessed', 'guessed@example.org');
@@ -564,7 +739,9 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         expect(guesses.map((answer) => answer.status)).toEqual(Array(5).fill(400));
         const limited = await newEmail(token, 'guess-6', 'thief-3@example.org');
         expect(limited.status).toBe(429);
-        expect(limited.body.message).toMatch(/^Too many wrong current passwords\. Please wait (\d+ minutes?|\d+ seconds?) and try again\.$/);
+        expect(limited.body.message).toMatch(
+          /^Too many wrong current passwords\. Please wait (\d+ minutes?|\d+ seconds?) and try again\.$/,
+        );
         expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
         // While the budget is spent even the right password waits: the guesser cannot tell it was right.
         expect((await newPassword(token, 'velvet-chrysalis-42')).status).toBe(429);
@@ -579,14 +756,19 @@ describe.each(ENGINES)('accounts on %s', (engine) => {
         for (let i = 0; i < 4; i += 1) expect((await newPassword(token, `fumble-${i}`)).status).toBe(400);
         expect((await newPassword(token, 'velvet-chrysalis-42', 'fumbler-second-secret')).status).toBe(200);
         // Not cleared, the second of these would be the sixth wrong password and refused.
-        for (let i = 0; i < 4; i += 1) expect((await newPassword(token, `fumble-again-${i}`, 'whatever-secret-1')).status).toBe(400);
+        for (let i = 0; i < 4; i += 1)
+          expect((await newPassword(token, `fumble-again-${i}`, 'whatever-secret-1')).status).toBe(400);
       });
 
       it('allows five email changes a day, since each one sends mail', async () => {
         const { token } = await registerAndVerify('Restless', 'restless@example.org');
-        for (let i = 1; i <= 5; i += 1) expect((await newEmail(token, 'velvet-chrysalis-42', `restless-${i}@example.org`)).status).toBe(200);
+        for (let i = 1; i <= 5; i += 1)
+          expect((await newEmail(token, 'velvet-chrysalis-42', `restless-${i}@example.org`)).status).toBe(200);
         const sixth = await newEmail(token, 'velvet-chrysalis-42', 'restless-6@example.org');
-        expect(sixth).toMatchObject({ status: 429, body: { message: 'You can change your email address at most 5 times a day. Please try again in 24 hours.' } });
+        expect(sixth).toMatchObject({
+          status: 429,
+          body: { message: 'You can change your email address at most 5 times a day. Please try again in 24 hours.' },
+        });
         expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(23 * 60 * 60);
         expect(mailsTo('restless-')).toHaveLength(5);
         // The password is checked before the day's count: a wrong one is still told so.

@@ -43,11 +43,17 @@ describe.each(ENGINES)('the first admin on %s', (engine) => {
     expect(admin).toMatchObject({ email: 'admin@example.org', isAdmin: true });
     expect(admin?.emailVerifiedAt).not.toBeNull();
 
-    const loggedIn = await call(login, '/api/auth/login', { json: { email: 'admin@example.org', password: 'a-long-admin-password' }, ip: '198.18.0.1' });
+    const loggedIn = await call(login, '/api/auth/login', {
+      json: { email: 'admin@example.org', password: 'a-long-admin-password' },
+      ip: '198.18.0.1',
+    });
     expect(loggedIn.status).toBe(200);
     expect(loggedIn.body.user).toMatchObject({ isAdmin: true });
     // It enrols in two-factor on first login like any admin: until then admin tools refuse it (decision 018).
-    expect(await call(stats, '/api/admin/stats', { bearer: loggedIn.body.token as string })).toMatchObject({ status: 403, body: { twoFactorRequired: true, twoFactor: 'enrol' } });
+    expect(await call(stats, '/api/admin/stats', { bearer: loggedIn.body.token as string })).toMatchObject({
+      status: 403,
+      body: { twoFactorRequired: true, twoFactor: 'enrol' },
+    });
     for (const name of ['ADMIN_USERNAME', 'ADMIN_EMAIL', 'ADMIN_PASSWORD']) delete process.env[name];
   });
 });

@@ -39,11 +39,15 @@ describe.each(ENGINES)('admin VIP grants on %s', (engine) => {
   }, 60_000);
   afterAll(() => database.destroy());
 
-  const grantDays = (days: unknown, token = adminToken, id = member) => call(grant, `/api/admin/users/${id}/vip`, { json: { days, note: 'support ticket 42' }, bearer: token, params: { id } });
+  const grantDays = (days: unknown, token = adminToken, id = member) =>
+    call(grant, `/api/admin/users/${id}/vip`, { json: { days, note: 'support ticket 42' }, bearer: token, params: { id } });
   const isVip = async () => ((await call(me, '/api/auth/me', { bearer: memberToken })).body.user as { isVIP: boolean }).isVIP;
 
   it('refuses members (403 with the spec message) and visitors (401)', async () => {
-    expect(await grantDays(30, memberToken)).toMatchObject({ status: 403, body: { message: 'Forbidden: Admin access required' } });
+    expect(await grantDays(30, memberToken)).toMatchObject({
+      status: 403,
+      body: { message: 'Forbidden: Admin access required' },
+    });
     const anonymous = await call(grant, `/api/admin/users/${member}/vip`, { json: { days: 30 }, params: { id: member } });
     expect(anonymous.status).toBe(401);
     expect(await isVip()).toBe(false);
@@ -71,7 +75,10 @@ describe.each(ENGINES)('admin VIP grants on %s', (engine) => {
     const second = await grantDays(10);
     expect(Date.parse(second.body.vipUntil as string) - firstUntil).toBeGreaterThan(10 * DAY - 60_000);
 
-    const events = await queryRows<{ event: string; outcome: string }>(database.db, sql`SELECT event, outcome FROM payment_events WHERE user_id = ${member}`);
+    const events = await queryRows<{ event: string; outcome: string }>(
+      database.db,
+      sql`SELECT event, outcome FROM payment_events WHERE user_id = ${member}`,
+    );
     expect(events).toEqual([
       { event: 'grant', outcome: 'applied' },
       { event: 'grant', outcome: 'applied' },
@@ -81,14 +88,25 @@ describe.each(ENGINES)('admin VIP grants on %s', (engine) => {
       sql`SELECT action, summary, admin_username FROM admin_audit_log WHERE target_id = ${member} ORDER BY created_at`,
     );
     expect(audit.map((row) => row.action)).toEqual(['member.vip_grant', 'member.vip_grant']);
-    expect(audit[0]).toMatchObject({ admin_username: 'vipadmin', summary: 'Granted vipcandidate 30 days of VIP: support ticket 42' });
+    expect(audit[0]).toMatchObject({
+      admin_username: 'vipadmin',
+      summary: 'Granted vipcandidate 30 days of VIP: support ticket 42',
+    });
   });
 
   it('revokes VIP at once, and a second revoke is a 409', async () => {
-    const revoked = await call(revoke, `/api/admin/users/${member}/vip`, { method: 'DELETE', bearer: adminToken, params: { id: member } });
+    const revoked = await call(revoke, `/api/admin/users/${member}/vip`, {
+      method: 'DELETE',
+      bearer: adminToken,
+      params: { id: member },
+    });
     expect(revoked).toMatchObject({ status: 200, body: { revoked: 2 } });
     expect(await isVip()).toBe(false);
-    const again = await call(revoke, `/api/admin/users/${member}/vip`, { method: 'DELETE', bearer: adminToken, params: { id: member } });
+    const again = await call(revoke, `/api/admin/users/${member}/vip`, {
+      method: 'DELETE',
+      bearer: adminToken,
+      params: { id: member },
+    });
     expect(again).toMatchObject({ status: 409, body: { message: 'vipcandidate does not have VIP.' } });
     const [row] = await queryRows<{ vip_until: unknown }>(database.db, sql`SELECT vip_until FROM users WHERE id = ${member}`);
     expect(row!.vip_until).toBeNull();

@@ -14,7 +14,17 @@ import { POST as appealRoute } from '@/app/api/decisions/[id]/appeal/route';
 import { GET as decisionRoute } from '@/app/api/decisions/[id]/route';
 import { GET as myDecisions } from '@/app/api/decisions/route';
 import { installDatabase } from '@/lib/db';
-import { adminAuditLog, appeals, comments, jobs, moderationDecisions, notifications, reports, users, videos } from '@/lib/db/schema';
+import {
+  adminAuditLog,
+  appeals,
+  comments,
+  jobs,
+  moderationDecisions,
+  notifications,
+  reports,
+  users,
+  videos,
+} from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { APPEAL_RESULT_MESSAGES } from '@/lib/server/trust/appeals';
 import { decisionKey } from '@/lib/server/trust/decision-links';
@@ -45,11 +55,17 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
   let counter = 0;
 
   const decisionsAbout = (subjectUserId: string) =>
-    db.select().from(moderationDecisions).where(eq(moderationDecisions.subjectUserId, subjectUserId)).orderBy(desc(moderationDecisions.createdAt));
+    db
+      .select()
+      .from(moderationDecisions)
+      .where(eq(moderationDecisions.subjectUserId, subjectUserId))
+      .orderBy(desc(moderationDecisions.createdAt));
   const readDecision = (id: string, options: { bearer?: string; query?: string } = {}) =>
     call(decisionRoute, `/api/decisions/${id}${options.query ?? ''}`, { bearer: options.bearer, params: { id } });
-  const appeal = (id: string, json: unknown, bearer?: string) => call(appealRoute, `/api/decisions/${id}/appeal`, { method: 'POST', json, bearer, params: { id } });
-  const decide = (id: string, json: unknown, bearer: string) => call(decideAppealRoute, `/api/admin/appeals/${id}`, { method: 'PATCH', json, bearer, params: { id } });
+  const appeal = (id: string, json: unknown, bearer?: string) =>
+    call(appealRoute, `/api/decisions/${id}/appeal`, { method: 'POST', json, bearer, params: { id } });
+  const decide = (id: string, json: unknown, bearer: string) =>
+    call(decideAppealRoute, `/api/admin/appeals/${id}`, { method: 'PATCH', json, bearer, params: { id } });
 
   /** A statement of reasons about the creator, decided by the first admin (a rejected video unless told otherwise). */
   async function decisionFor(fields: Partial<typeof moderationDecisions.$inferInsert> = {}): Promise<string> {
@@ -87,7 +103,10 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
   }
 
   async function runEmailJobs() {
-    const queued = await db.select().from(jobs).where(and(eq(jobs.type, DECISION_EMAIL_JOB), eq(jobs.status, 'queued')));
+    const queued = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.type, DECISION_EMAIL_JOB), eq(jobs.status, 'queued')));
     for (const job of queued) {
       await sendDecisionEmail(job, heldJobContext());
       await db.delete(jobs).where(eq(jobs.id, job.id));
@@ -130,7 +149,12 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
       });
       // Six months to appeal (DSA Art. 20).
       expect(decision!.appealUntil.getTime() - decision!.createdAt.getTime()).toBeGreaterThan(180 * 86_400_000);
-      const [notice] = await db.select().from(notifications).where(and(eq(notifications.recipientId, creatorId), eq(notifications.type, 'video_rejected'))).orderBy(desc(notifications.createdAt)).limit(1);
+      const [notice] = await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.recipientId, creatorId), eq(notifications.type, 'video_rejected')))
+        .orderBy(desc(notifications.createdAt))
+        .limit(1);
       expect(notice!.link).toBe(`/decisions/${decisionId}`);
     });
 
@@ -148,7 +172,9 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
       });
       expect(response.status).toBe(400);
       expect(response.body.field).toBe('ground');
-      expect(await db.select().from(moderationDecisions).where(eq(moderationDecisions.targetId, video.streamVideoId))).toHaveLength(0);
+      expect(
+        await db.select().from(moderationDecisions).where(eq(moderationDecisions.targetId, video.streamVideoId)),
+      ).toHaveLength(0);
       const [unchanged] = await db.select().from(videos).where(eq(videos.id, video.id));
       expect(unchanged!.moderationStatus).toBe('approved');
     });
@@ -156,10 +182,25 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
     it('removing a reported video, comment or profile records video_removed, comment_removed and account_banned with the ground of the reason', async () => {
       const video = await insertVideo(db, creatorId, { title: 'Reported video' });
       const host = await insertVideo(db, firstAdminId, { title: 'Host video' });
-      const [comment] = await db.insert(comments).values({ videoId: host.id, authorId: creatorId, body: 'Rude </script > words\nhere' }).returning();
-      const fileReport = async (targetType: 'video' | 'comment' | 'profile', targetId: string, reason: 'copyright' | 'harassment' | 'spam') => {
-        const [row] = await db.insert(reports).values({ targetType, targetId, reason, details: '', reporterKey: `k${counter++}` }).returning({ id: reports.id });
-        const response = await call(decideReport, `/api/admin/reports/${row!.id}`, { method: 'PATCH', json: { action: 'remove', note: 'Checked' }, bearer: firstAdminToken, params: { id: row!.id } });
+      const [comment] = await db
+        .insert(comments)
+        .values({ videoId: host.id, authorId: creatorId, body: 'Rude </script > words\nhere' })
+        .returning();
+      const fileReport = async (
+        targetType: 'video' | 'comment' | 'profile',
+        targetId: string,
+        reason: 'copyright' | 'harassment' | 'spam',
+      ) => {
+        const [row] = await db
+          .insert(reports)
+          .values({ targetType, targetId, reason, details: '', reporterKey: `k${counter++}` })
+          .returning({ id: reports.id });
+        const response = await call(decideReport, `/api/admin/reports/${row!.id}`, {
+          method: 'PATCH',
+          json: { action: 'remove', note: 'Checked' },
+          bearer: firstAdminToken,
+          params: { id: row!.id },
+        });
         expect(response.status).toBe(200);
       };
       await fileReport('video', video.id, 'copyright');
@@ -170,22 +211,46 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
       await fileReport('profile', memberId, 'spam');
 
       const [removed] = await db.select().from(moderationDecisions).where(eq(moderationDecisions.targetId, video.streamVideoId));
-      expect(removed).toMatchObject({ action: 'video_removed', ground: 'law-copyright-dmca', source: 'report', subjectUserId: creatorId, decidedBy: firstAdminId });
+      expect(removed).toMatchObject({
+        action: 'video_removed',
+        ground: 'law-copyright-dmca',
+        source: 'report',
+        subjectUserId: creatorId,
+        decidedBy: firstAdminId,
+      });
       expect(removed!.explanation).toContain('Checked');
       const [commentDecision] = await db.select().from(moderationDecisions).where(eq(moderationDecisions.targetId, comment!.id));
-      expect(commentDecision).toMatchObject({ action: 'comment_removed', ground: 'standards-behaviour', source: 'report', subjectUserId: creatorId, targetType: 'comment' });
+      expect(commentDecision).toMatchObject({
+        action: 'comment_removed',
+        ground: 'standards-behaviour',
+        source: 'report',
+        subjectUserId: creatorId,
+        targetType: 'comment',
+      });
       expect(commentDecision!.targetLabel).toContain('Host video');
-      const [commentNotice] = await db.select().from(notifications).where(eq(notifications.link, `/decisions/${commentDecision!.id}`));
+      const [commentNotice] = await db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.link, `/decisions/${commentDecision!.id}`));
       expect(commentNotice).toMatchObject({ recipientId: creatorId, type: 'site_notice' });
       const [banDecision] = await decisionsAbout(memberId);
-      expect(banDecision).toMatchObject({ action: 'account_banned', ground: 'standards-what-you-can-share', targetType: 'account', targetId: memberId });
+      expect(banDecision).toMatchObject({
+        action: 'account_banned',
+        ground: 'standards-what-you-can-share',
+        targetType: 'account',
+        targetId: memberId,
+      });
 
       // The banned member cannot log in, so the statement goes by email with a link that opens it.
       await runEmailJobs();
-      const mail = outbox(dataDir).find((m) => m.to.includes(`${bannedName}@example.org`) && m.raw.replace(/=\r?\n/g, '').includes(banDecision!.id));
+      const mail = outbox(dataDir).find(
+        (m) => m.to.includes(`${bannedName}@example.org`) && m.raw.replace(/=\r?\n/g, '').includes(banDecision!.id),
+      );
       expect(mail).toBeDefined();
       const unfolded = mail!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-      const link = new RegExp(`${ORIGIN}/decisions/${banDecision!.id}\\?e=(\\d+)&amp;k=([A-Za-z0-9_-]+)|${ORIGIN}/decisions/${banDecision!.id}\\?e=(\\d+)&k=([A-Za-z0-9_-]+)`).exec(unfolded);
+      const link = new RegExp(
+        `${ORIGIN}/decisions/${banDecision!.id}\\?e=(\\d+)&amp;k=([A-Za-z0-9_-]+)|${ORIGIN}/decisions/${banDecision!.id}\\?e=(\\d+)&k=([A-Za-z0-9_-]+)`,
+      ).exec(unfolded);
       expect(link).not.toBeNull();
       const e = link![1] ?? link![3];
       const k = link![2] ?? link![4];
@@ -198,17 +263,36 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
     it('a ban from the member page records account_banned with the default or the chosen ground, and queues the email', async () => {
       await verifiedMemberToken(db, `ban${counter}`);
       const id = await userId(db, `ban${counter}`);
-      const response = await call(ban, `/api/admin/users/${id}/ban`, { method: 'POST', json: { reason: 'Threats in comments' }, bearer: firstAdminToken, params: { id } });
+      const response = await call(ban, `/api/admin/users/${id}/ban`, {
+        method: 'POST',
+        json: { reason: 'Threats in comments' },
+        bearer: firstAdminToken,
+        params: { id },
+      });
       expect(response.status).toBe(200);
       const [decision] = await decisionsAbout(id);
-      expect(decision).toMatchObject({ action: 'account_banned', ground: 'standards-behaviour', explanation: 'Threats in comments', source: 'moderation', decidedBy: firstAdminId });
-      const queued = await db.select().from(jobs).where(eq(jobs.dedupeKey, `${DECISION_EMAIL_JOB}:statement:${decision!.id}`));
+      expect(decision).toMatchObject({
+        action: 'account_banned',
+        ground: 'standards-behaviour',
+        explanation: 'Threats in comments',
+        source: 'moderation',
+        decidedBy: firstAdminId,
+      });
+      const queued = await db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `${DECISION_EMAIL_JOB}:statement:${decision!.id}`));
       expect(queued).toHaveLength(1);
 
       counter += 1;
       await verifiedMemberToken(db, `ban${counter}`);
       const second = await userId(db, `ban${counter}`);
-      await call(ban, `/api/admin/users/${second}/ban`, { method: 'POST', json: { reason: 'Underage content', ground: 'law-child-protection' }, bearer: firstAdminToken, params: { id: second } });
+      await call(ban, `/api/admin/users/${second}/ban`, {
+        method: 'POST',
+        json: { reason: 'Underage content', ground: 'law-child-protection' },
+        bearer: firstAdminToken,
+        params: { id: second },
+      });
       expect((await decisionsAbout(second))[0]!.ground).toBe('law-child-protection');
       await runEmailJobs();
     });
@@ -329,7 +413,11 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
     it('lets a banned member appeal through the signed link, not through a forged one', async () => {
       const id = await decisionFor({ action: 'account_banned', targetType: 'account', targetId: creatorId });
       const key = decisionKey(id, creatorId, new Date(Date.now() + 3_600_000));
-      const forged = await appeal(id, { statement: 'Let me back.', e: key.e, k: key.k.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) });
+      const forged = await appeal(id, {
+        statement: 'Let me back.',
+        e: key.e,
+        k: key.k.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+      });
       expect(forged.status).toBe(404);
       const expired = decisionKey(id, creatorId, new Date(Date.now() - 1000));
       expect((await appeal(id, { statement: 'Let me back.', ...expired })).status).toBe(410);
@@ -361,7 +449,10 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
       expect(same.status).toBe(403);
       expect(same.body.message).toBe(APPEAL_RESULT_MESSAGES.sameAdmin);
       expect((await decide(appealId, { outcome: 'maybe', note: 'x' }, secondAdminToken)).body.field).toBe('outcome');
-      expect((await decide(appealId, { outcome: 'uphold', note: ' ' }, secondAdminToken)).body).toMatchObject({ field: 'note', message: 'Write a note for the member: why the decision stands or why it was wrong.' });
+      expect((await decide(appealId, { outcome: 'uphold', note: ' ' }, secondAdminToken)).body).toMatchObject({
+        field: 'note',
+        message: 'Write a note for the member: why the decision stands or why it was wrong.',
+      });
       expect((await decide(appealId, { outcome: 'uphold', note: 'x'.repeat(1001) }, secondAdminToken)).status).toBe(400);
       expect((await decide(crypto.randomUUID(), { outcome: 'uphold', note: 'x' }, secondAdminToken)).status).toBe(404);
       expect((await decide(appealId, { outcome: 'uphold', note: 'x' }, creatorToken)).status).toBe(403);
@@ -376,20 +467,28 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
       expect(response.body.appeal).toBe('upheld');
       const [row] = await db.select().from(appeals).where(eq(appeals.id, appealId));
       expect(row).toMatchObject({ status: 'upheld', outcomeNote: 'The video is off-topic.' });
-      const [notice] = await db.select().from(notifications).where(and(eq(notifications.link, `/decisions/${decisionId}`), eq(notifications.type, 'site_notice')));
+      const [notice] = await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.link, `/decisions/${decisionId}`), eq(notifications.type, 'site_notice')));
       expect(notice!.recipientId).toBe(creatorId);
       expect(notice!.message).toContain('the decision stands');
       const [entry] = await db.select().from(adminAuditLog).where(eq(adminAuditLog.targetId, appealId));
       expect(entry).toMatchObject({ action: 'appeal.uphold', adminUsername: 'secondadmin', targetType: 'appeal' });
       await runEmailJobs();
-      const mail = outbox(dataDir).filter((m) => m.to.includes('creator@example.org') && m.subject.includes('outcome of your appeal'));
+      const mail = outbox(dataDir).filter(
+        (m) => m.to.includes('creator@example.org') && m.subject.includes('outcome of your appeal'),
+      );
       expect(mail.length).toBeGreaterThan(0);
       const again = await decide(appealId, { outcome: 'reverse', note: 'Changed my mind.' }, secondAdminToken);
       expect(again.status).toBe(409);
       expect(again.body.message).toBe('This appeal was already decided (upheld).');
       // The member sees the outcome on the statement.
       const seen = await readDecision(decisionId, { bearer: creatorToken });
-      expect(seen.body.decision).toMatchObject({ appeal: { status: 'upheld', outcomeNote: 'The video is off-topic.' }, appealRefusal: DECISION_MESSAGES.appealDecided });
+      expect(seen.body.decision).toMatchObject({
+        appeal: { status: 'upheld', outcomeNote: 'The video is off-topic.' },
+        appealRefusal: DECISION_MESSAGES.appealDecided,
+      });
     });
 
     it('reverses a rejection: the video is public again; the queue lists it under reversed', async () => {
@@ -400,7 +499,9 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
       const listed = (queue.body.appeals as { _id: string; mayDecide: boolean }[]).find((a) => a._id === appealId);
       expect(listed!.mayDecide).toBe(true);
       const asFirst = await call(appealQueue, '/api/admin/appeals', { bearer: firstAdminToken });
-      expect((asFirst.body.appeals as { _id: string; mayDecide: boolean }[]).find((a) => a._id === appealId)!.mayDecide).toBe(false);
+      expect((asFirst.body.appeals as { _id: string; mayDecide: boolean }[]).find((a) => a._id === appealId)!.mayDecide).toBe(
+        false,
+      );
 
       const response = await decide(appealId, { outcome: 'reverse', note: 'It fits the category.' }, secondAdminToken);
       expect(response.status).toBe(200);
@@ -431,17 +532,29 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
       const name = `appellant${counter++}`;
       await verifiedMemberToken(db, name);
       const id = await userId(db, name);
-      await call(ban, `/api/admin/users/${id}/ban`, { method: 'POST', json: { reason: 'Spam' }, bearer: firstAdminToken, params: { id } });
+      await call(ban, `/api/admin/users/${id}/ban`, {
+        method: 'POST',
+        json: { reason: 'Spam' },
+        bearer: firstAdminToken,
+        params: { id },
+      });
       const [decision] = await decisionsAbout(id);
       const key = decisionKey(decision!.id, id, new Date(Date.now() + 3_600_000));
       const filed = await appeal(decision!.id, { statement: 'That was not spam.', ...key });
       expect(filed.status).toBe(201);
-      const response = await decide((filed.body.appeal as { _id: string })._id, { outcome: 'reverse', note: 'Not spam.' }, secondAdminToken);
+      const response = await decide(
+        (filed.body.appeal as { _id: string })._id,
+        { outcome: 'reverse', note: 'Not spam.' },
+        secondAdminToken,
+      );
       expect(response.status).toBe(200);
       expect(response.body.message).toBe('Decision reversed. The ban is lifted: you can log in again.');
       const [user] = await db.select().from(users).where(eq(users.id, id));
       expect(user!.bannedAt).toBeNull();
-      const relogin = await call(login, '/api/auth/login', { json: { email: `${name}@example.org`, password: `${name}-password-1` }, ip: '198.18.9.10' });
+      const relogin = await call(login, '/api/auth/login', {
+        json: { email: `${name}@example.org`, password: `${name}-password-1` },
+        ip: '198.18.9.10',
+      });
       expect(relogin.status).toBe(200);
     });
 
@@ -452,7 +565,9 @@ describe.each(ENGINES)('statements of reasons and appeals on %s', (engine) => {
       expect(response.body.message).toContain('cannot be restored');
 
       const automated = await openAppeal({ automated: true, decidedBy: null, action: 'video_hidden', source: 'notice' });
-      expect((await decide(automated.appealId, { outcome: 'uphold', note: 'The notice stands.' }, firstAdminToken)).status).toBe(200);
+      expect((await decide(automated.appealId, { outcome: 'uphold', note: 'The notice stands.' }, firstAdminToken)).status).toBe(
+        200,
+      );
     });
   });
 });

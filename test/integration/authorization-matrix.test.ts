@@ -36,7 +36,20 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 
 import { installDatabase } from '@/lib/db';
-import { appeals, comments, consentWithdrawals, dataExports, identityVerifications, jobs, moderationDecisions, notifications, reports, users, videos, type User } from '@/lib/db/schema';
+import {
+  appeals,
+  comments,
+  consentWithdrawals,
+  dataExports,
+  identityVerifications,
+  jobs,
+  moderationDecisions,
+  notifications,
+  reports,
+  users,
+  videos,
+  type User,
+} from '@/lib/db/schema';
 import { TWO_FACTOR_ENROL_MESSAGE, TWO_FACTOR_LOGIN_MESSAGE } from '@/lib/server/auth/actor';
 import { startSession } from '@/lib/server/auth/session';
 import { sealSecret } from '@/lib/server/auth/two-factor-codes';
@@ -56,7 +69,19 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 /** The first bytes of a JPEG: enough for the document store, which reads the type from them. */
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 
-const ACTORS = ['visitor', 'member', 'other', 'enrolled', 'banned', 'unverified', 'admin', 'demoted', 'loggedOut', 'passwordOnly', 'notEnrolled'] as const;
+const ACTORS = [
+  'visitor',
+  'member',
+  'other',
+  'enrolled',
+  'banned',
+  'unverified',
+  'admin',
+  'demoted',
+  'loggedOut',
+  'passwordOnly',
+  'notEnrolled',
+] as const;
 type ActorName = (typeof ACTORS)[number];
 /** The admins without admin power, each with the plain member whose answers it must get. */
 const TWINS = { passwordOnly: 'enrolled', notEnrolled: 'other' } as const satisfies Partial<Record<ActorName, ActorName>>;
@@ -105,7 +130,14 @@ interface Row {
   /** Why an admin without admin power is refused here where a member is not (a duty of the role, never a power): a 4xx may differ from the twin's answer. */
   stricterForAdmins?: string;
   /** Path with its dynamic segments filled, params as Next passes them, and a body (and headers) that are valid for the right caller. */
-  build(f: Fixtures): Promise<{ path: string; params?: Record<string, string | string[]>; json?: unknown; form?: FormData; body?: string; headers?: Record<string, string> }>;
+  build(f: Fixtures): Promise<{
+    path: string;
+    params?: Record<string, string | string[]>;
+    json?: unknown;
+    form?: FormData;
+    body?: string;
+    headers?: Record<string, string>;
+  }>;
 }
 
 const simple = (access: Access, route: string): Row => ({ access, build: async () => ({ path: route }) });
@@ -114,7 +146,10 @@ const simple = (access: Access, route: string): Row => ({ access, build: async (
 const TABLE: Record<string, Row> = {
   'GET api/admin/audit-log/route.ts': simple('admin', '/api/admin/audit-log'),
   'GET api/admin/daily-tasks/route.ts': simple('admin', '/api/admin/daily-tasks'),
-  'POST api/admin/daily-tasks/route.ts': { access: 'admin', build: async () => ({ path: '/api/admin/daily-tasks', json: { description: 'Stretch for ten minutes.' } }) },
+  'POST api/admin/daily-tasks/route.ts': {
+    access: 'admin',
+    build: async () => ({ path: '/api/admin/daily-tasks', json: { description: 'Stretch for ten minutes.' } }),
+  },
   'PATCH api/admin/daily-tasks/[id]/route.ts': {
     access: 'admin',
     build: async (f) => {
@@ -160,7 +195,10 @@ const TABLE: Record<string, Row> = {
   'POST api/admin/jobs/[id]/retry/route.ts': {
     access: 'admin',
     build: async (f) => {
-      const [job] = await f.db.insert(jobs).values({ type: 'process-video', status: 'failed', attempts: 5, lastError: 'gave up', finishedAt: new Date() }).returning({ id: jobs.id });
+      const [job] = await f.db
+        .insert(jobs)
+        .values({ type: 'process-video', status: 'failed', attempts: 5, lastError: 'gave up', finishedAt: new Date() })
+        .returning({ id: jobs.id });
       return { path: `/api/admin/jobs/${job!.id}/retry`, params: { id: job!.id } };
     },
   },
@@ -179,7 +217,16 @@ const TABLE: Record<string, Row> = {
       const [video] = await f.db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId));
       const [row] = await f.db
         .insert(consentWithdrawals)
-        .values({ videoId: video!.id, streamVideoId, videoTitle: video!.title, legalName: 'Sam Doe', dateOfBirth: '1990-01-01', email: 'sam@example.org', statement: 'I appear in it and withdraw.', senderKey: 'a:test' })
+        .values({
+          videoId: video!.id,
+          streamVideoId,
+          videoTitle: video!.title,
+          legalName: 'Sam Doe',
+          dateOfBirth: '1990-01-01',
+          email: 'sam@example.org',
+          statement: 'I appear in it and withdraw.',
+          senderKey: 'a:test',
+        })
         .returning();
       return { path: `/api/admin/consent-withdrawals/${row!.id}`, params: { id: row!.id }, json: { action: 'dismiss' } };
     },
@@ -188,12 +235,19 @@ const TABLE: Record<string, Row> = {
     access: 'admin',
     build: async () => {
       const id = crypto.randomUUID();
-      return { path: `/api/admin/copyright/takedowns/${id}/lawsuit`, params: { id }, json: { details: 'Case 1:26-cv-00001, S.D.N.Y.' } };
+      return {
+        path: `/api/admin/copyright/takedowns/${id}/lawsuit`,
+        params: { id },
+        json: { details: 'Case 1:26-cv-00001, S.D.N.Y.' },
+      };
     },
   },
   'GET api/admin/stats/route.ts': simple('admin', '/api/admin/stats'),
   'GET api/admin/users/route.ts': simple('admin', '/api/admin/users'),
-  'GET api/admin/users/[id]/route.ts': { access: 'admin', build: async (f) => ({ path: `/api/admin/users/${f.memberId}`, params: { id: f.memberId } }) },
+  'GET api/admin/users/[id]/route.ts': {
+    access: 'admin',
+    build: async (f) => ({ path: `/api/admin/users/${f.memberId}`, params: { id: f.memberId } }),
+  },
   'POST api/admin/users/[id]/admin/route.ts': {
     access: 'admin',
     build: async (f) => {
@@ -280,31 +334,54 @@ const TABLE: Record<string, Row> = {
     access: 'admin',
     build: async (f) => ({ path: '/api/admin/videos/bulk', json: { streamVideoIds: [await f.video()], action: 'approve' } }),
   },
-  'POST api/auth/login/route.ts': { access: 'public', everyone: 401, build: async () => ({ path: '/api/auth/login', json: { email: 'nobody@example.org', password: 'wrong-password' } }) },
+  'POST api/auth/login/route.ts': {
+    access: 'public',
+    everyone: 401,
+    build: async () => ({ path: '/api/auth/login', json: { email: 'nobody@example.org', password: 'wrong-password' } }),
+  },
   'GET api/auth/me/route.ts': simple('member', '/api/auth/me'),
-  'POST api/auth/login/two-factor/route.ts': { access: 'public', everyone: 401, build: async () => ({ path: '/api/auth/login/two-factor', json: { challenge: 'not-a-challenge', code: '123456' } }) },
+  'POST api/auth/login/two-factor/route.ts': {
+    access: 'public',
+    everyone: 401,
+    build: async () => ({ path: '/api/auth/login/two-factor', json: { challenge: 'not-a-challenge', code: '123456' } }),
+  },
   'POST api/auth/forgot-password/route.ts': {
     access: 'public',
-    build: async () => ({ path: '/api/auth/forgot-password', json: { email: `nobody-${Math.random().toString(36).slice(2, 10)}@example.org` } }),
+    build: async () => ({
+      path: '/api/auth/forgot-password',
+      json: { email: `nobody-${Math.random().toString(36).slice(2, 10)}@example.org` },
+    }),
   },
   // A forged link: every caller is told so alike; a session plays no part in a reset.
   'POST api/auth/reset-password/route.ts': {
     access: 'public',
     everyone: 400,
-    build: async () => ({ path: '/api/auth/reset-password', json: { token: 'not-a-real-token', password: 'a-long-password-1', confirmPassword: 'a-long-password-1' } }),
+    build: async () => ({
+      path: '/api/auth/reset-password',
+      json: { token: 'not-a-real-token', password: 'a-long-password-1', confirmPassword: 'a-long-password-1' },
+    }),
   },
   'POST api/auth/register/route.ts': {
     access: 'public',
     build: async () => {
       const form = new FormData();
       const name = `reg${Math.random().toString(36).slice(2, 10)}`;
-      for (const [key, value] of Object.entries({ username: name, email: `${name}@example.org`, password: 'a-long-password-1', confirmPassword: 'a-long-password-1', dateOfBirth: '1990-01-01' })) {
+      for (const [key, value] of Object.entries({
+        username: name,
+        email: `${name}@example.org`,
+        password: 'a-long-password-1',
+        confirmPassword: 'a-long-password-1',
+        dateOfBirth: '1990-01-01',
+      })) {
         form.set(key, value);
       }
       return { path: '/api/auth/register', form };
     },
   },
-  'POST api/auth/resend-verification/route.ts': { access: 'public', build: async () => ({ path: '/api/auth/resend-verification', json: { email: 'nobody@example.org' } }) },
+  'POST api/auth/resend-verification/route.ts': {
+    access: 'public',
+    build: async () => ({ path: '/api/auth/resend-verification', json: { email: 'nobody@example.org' } }),
+  },
   'GET api/auth/verify-email/route.ts': simple('public', '/api/auth/verify-email?token=not-a-token'),
   'GET api/comments/[id]/route.ts': {
     access: 'public',
@@ -348,7 +425,10 @@ const TABLE: Record<string, Row> = {
       return { path: `/api/notifications/${id}/read`, params: { id } };
     },
   },
-  'GET api/payments/verotel/postback/route.ts': { ...simple('public', '/api/payments/verotel/postback?type=purchase&signature=forged'), everyone: 503 },
+  'GET api/payments/verotel/postback/route.ts': {
+    ...simple('public', '/api/payments/verotel/postback?type=purchase&signature=forged'),
+    everyone: 503,
+  },
   'POST api/payments/verotel/postback/route.ts': {
     access: 'public',
     everyone: 503,
@@ -363,7 +443,15 @@ const TABLE: Record<string, Row> = {
     access: 'public',
     build: async (f) => ({
       path: '/api/notices',
-      json: { video: await f.video(), reason: 'other', details: 'Shows a private address.', name: 'Sam Doe', email: 'sam@example.org', signature: 'Sam Doe', goodFaith: true },
+      json: {
+        video: await f.video(),
+        reason: 'other',
+        details: 'Shows a private address.',
+        name: 'Sam Doe',
+        email: 'sam@example.org',
+        signature: 'Sam Doe',
+        goodFaith: true,
+      },
     }),
   },
   'POST api/copyright/notices/route.ts': {
@@ -387,19 +475,40 @@ const TABLE: Record<string, Row> = {
     access: 'member',
     build: async (f) => ({
       path: '/api/copyright/counter-notices',
-      json: { video: await f.video(), material: 'My video, at /video/x', name: 'Alex', address: '2 Side St', phone: '+44 20 7946 0000', signature: 'Alex', mistake: true, jurisdiction: true },
+      json: {
+        video: await f.video(),
+        material: 'My video, at /video/x',
+        name: 'Alex',
+        address: '2 Side St',
+        phone: '+44 20 7946 0000',
+        signature: 'Alex',
+        mistake: true,
+        jurisdiction: true,
+      },
     }),
   },
-  'POST api/copyright/lawsuits/route.ts': { access: 'public', build: async () => ({ path: '/api/copyright/lawsuits', json: { token: 'not-a-real-token', details: 'Case 1' } }) },
+  'POST api/copyright/lawsuits/route.ts': {
+    access: 'public',
+    build: async () => ({ path: '/api/copyright/lawsuits', json: { token: 'not-a-real-token', details: 'Case 1' } }),
+  },
   'POST api/reports/route.ts': {
     access: 'open',
-    build: async (f) => ({ path: '/api/reports', json: { targetType: 'video', target: await f.video(), reason: 'spam', details: '' } }),
+    build: async (f) => ({
+      path: '/api/reports',
+      json: { targetType: 'video', target: await f.video(), reason: 'spam', details: '' },
+    }),
   },
   'POST api/consent-withdrawals/route.ts': {
     access: 'public',
     build: async (f) => ({
       path: '/api/consent-withdrawals',
-      json: { video: `/video/${await f.video()}`, legalName: 'Sam Doe', dateOfBirth: '1990-01-01', email: 'sam@example.org', statement: 'I appear in this video and withdraw my consent.' },
+      json: {
+        video: `/video/${await f.video()}`,
+        legalName: 'Sam Doe',
+        dateOfBirth: '1990-01-01',
+        email: 'sam@example.org',
+        statement: 'I appear in this video and withdraw my consent.',
+      },
     }),
   },
   'POST api/users/[username]/block/route.ts': {
@@ -482,28 +591,49 @@ const TABLE: Record<string, Row> = {
   'PUT api/users/settings/email/route.ts': {
     access: 'member',
     // A wrong current password changes nothing, so the caller's token survives for the next rows.
-    build: async () => ({ path: '/api/users/settings/email', json: { newEmail: 'new-address@example.org', currentPassword: 'not-the-password' } }),
+    build: async () => ({
+      path: '/api/users/settings/email',
+      json: { newEmail: 'new-address@example.org', currentPassword: 'not-the-password' },
+    }),
   },
   'PUT api/users/settings/password/route.ts': {
     access: 'member',
-    build: async () => ({ path: '/api/users/settings/password', json: { currentPassword: 'not-the-password', newPassword: 'another-password-2', confirmNewPassword: 'another-password-2' } }),
+    build: async () => ({
+      path: '/api/users/settings/password',
+      json: { currentPassword: 'not-the-password', newPassword: 'another-password-2', confirmNewPassword: 'another-password-2' },
+    }),
   },
-  'GET api/users/settings/two-factor/route.ts': { ...simple('member', '/api/users/settings/two-factor'), roleFields: ['required', 'adminGap'] },
+  'GET api/users/settings/two-factor/route.ts': {
+    ...simple('member', '/api/users/settings/two-factor'),
+    roleFields: ['required', 'adminGap'],
+  },
   // A wrong password changes nothing (an admin is told 409: admins keep two-factor on).
   'DELETE api/users/settings/two-factor/route.ts': {
     access: 'member',
     stricterForAdmins: 'admins keep two-factor on',
-    build: async () => ({ path: '/api/users/settings/two-factor', json: { currentPassword: 'not-the-password', code: '000000' } }),
+    build: async () => ({
+      path: '/api/users/settings/two-factor',
+      json: { currentPassword: 'not-the-password', code: '000000' },
+    }),
   },
   // Every two-factor change needs the current password: a wrong one changes nothing, whoever calls.
-  'POST api/users/settings/two-factor/setup/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/two-factor/setup', json: { currentPassword: 'not-the-password' } }) },
+  'POST api/users/settings/two-factor/setup/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/two-factor/setup', json: { currentPassword: 'not-the-password' } }),
+  },
   'POST api/users/settings/two-factor/confirm/route.ts': {
     access: 'member',
-    build: async () => ({ path: '/api/users/settings/two-factor/confirm', json: { currentPassword: 'not-the-password', code: '000000' } }),
+    build: async () => ({
+      path: '/api/users/settings/two-factor/confirm',
+      json: { currentPassword: 'not-the-password', code: '000000' },
+    }),
   },
   'POST api/users/settings/two-factor/recovery-codes/route.ts': {
     access: 'member',
-    build: async () => ({ path: '/api/users/settings/two-factor/recovery-codes', json: { currentPassword: 'not-the-password', code: '000000' } }),
+    build: async () => ({
+      path: '/api/users/settings/two-factor/recovery-codes',
+      json: { currentPassword: 'not-the-password', code: '000000' },
+    }),
   },
   'PUT api/users/settings/photo/route.ts': {
     access: 'member',
@@ -518,10 +648,19 @@ const TABLE: Record<string, Row> = {
   // A wrong password: the row checks who may ask without deleting the member every other row acts as (deletion.test.ts deletes for real).
   'DELETE api/users/settings/account/route.ts': {
     access: 'member',
-    build: async () => ({ path: '/api/users/settings/account', json: { currentPassword: 'not-the-password', username: 'nobody' } }),
+    build: async () => ({
+      path: '/api/users/settings/account',
+      json: { currentPassword: 'not-the-password', username: 'nobody' },
+    }),
   },
-  'PUT api/users/settings/preferences/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/preferences', json: { autoPlayVideos: true } }) },
-  'PUT api/users/settings/profile/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/profile', json: { bio: 'Hello.' } }) },
+  'PUT api/users/settings/preferences/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/preferences', json: { autoPlayVideos: true } }),
+  },
+  'PUT api/users/settings/profile/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/profile', json: { bio: 'Hello.' } }),
+  },
   'GET api/videos/route.ts': simple('public', '/api/videos'),
   'GET api/videos/mine/route.ts': simple('member', '/api/videos/mine'),
   'GET api/videos/search/route.ts': simple('public', '/api/videos/search?q=video'),
@@ -536,7 +675,10 @@ const TABLE: Record<string, Row> = {
       return { path: '/api/videos/upload', form };
     },
   },
-  'POST api/videos/uploads/[[...id]]/route.ts': { access: 'member', build: async () => ({ path: '/api/videos/uploads', headers: TUS_CREATE }) },
+  'POST api/videos/uploads/[[...id]]/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/videos/uploads', headers: TUS_CREATE }),
+  },
   // Ten bytes of the member's unfinished upload; anyone else is told it does not exist (404).
   'PATCH api/videos/uploads/[[...id]]/route.ts': {
     access: 'owner',
@@ -651,7 +793,10 @@ const TABLE: Record<string, Row> = {
       return { path: `/api/videos/${streamVideoId}/view`, params: { streamVideoId } };
     },
   },
-  'POST api/vip/checkout/route.ts': { access: 'member', build: async () => ({ path: '/api/vip/checkout', json: { plan: 'no-such-plan' } }) },
+  'POST api/vip/checkout/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/vip/checkout', json: { plan: 'no-such-plan' } }),
+  },
   'GET api/vip/status/route.ts': simple('public', '/api/vip/status'),
   'GET embed/[streamVideoId]/route.ts': {
     access: 'public',
@@ -663,7 +808,10 @@ const TABLE: Record<string, Row> = {
   },
   'GET feed.xml/route.ts': simple('public', '/feed.xml'),
   'GET security.txt/route.ts': simple('public', '/security.txt'),
-  'GET media/avatars/[file]/route.ts': { access: 'public', build: async () => ({ path: '/media/avatars/nothing-256.webp', params: { file: 'nothing-256.webp' } }) },
+  'GET media/avatars/[file]/route.ts': {
+    access: 'public',
+    build: async () => ({ path: '/media/avatars/nothing-256.webp', params: { file: 'nothing-256.webp' } }),
+  },
   'GET media/videos/[streamVideoId]/[...file]/route.ts': {
     access: 'public',
     build: async (f) => {
@@ -672,7 +820,10 @@ const TABLE: Record<string, Row> = {
     },
   },
   // Ends the caller's other sessions, so it comes last with logout (the callers that write get a fresh token each).
-  'DELETE api/users/settings/sessions/route.ts': { access: 'member', build: async () => ({ path: '/api/users/settings/sessions', json: { which: 'others' } }) },
+  'DELETE api/users/settings/sessions/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/settings/sessions', json: { which: 'others' } }),
+  },
   'POST api/auth/logout/route.ts': simple('public', '/api/auth/logout'),
 };
 
@@ -715,7 +866,18 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
     installDatabase(database);
     resetLimiters();
     const db = database.db;
-    for (const name of ['member', 'other', 'enrolled', 'admin', 'demoted', 'loggedOut', 'banned', 'unverified', 'passwordOnly', 'notEnrolled'] as const) {
+    for (const name of [
+      'member',
+      'other',
+      'enrolled',
+      'admin',
+      'demoted',
+      'loggedOut',
+      'banned',
+      'unverified',
+      'passwordOnly',
+      'notEnrolled',
+    ] as const) {
       tokens[name] = await verifiedMemberToken(db, `authz${name.toLowerCase()}`);
       ids[name] = await userId(db, `authz${name.toLowerCase()}`);
     }
@@ -734,14 +896,20 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
     const [passwordOnly] = await db.select().from(users).where(eq(users.id, ids.passwordOnly));
     tokens.passwordOnly = (await startSession(passwordOnly as User)).token;
     // passwordOnly's twin: a plain member with two-factor on, whose token's login did not pass it.
-    await db.update(users).set({ twoFactorSecret: await sealSecret(TEST_TOTP_SECRET), twoFactorEnabledAt: new Date() }).where(eq(users.id, ids.enrolled));
+    await db
+      .update(users)
+      .set({ twoFactorSecret: await sealSecret(TEST_TOTP_SECRET), twoFactorEnabledAt: new Date() })
+      .where(eq(users.id, ids.enrolled));
     // The one admin made without promoteToAdmin: the flag alone, no two-factor.
     await db.update(users).set({ isAdmin: true }).where(eq(users.id, ids.notEnrolled));
     await db.update(users).set({ isAdmin: false }).where(eq(users.id, ids.demoted));
     const { POST: logout } = await import('@/app/api/auth/logout/route');
     expect((await call(logout, '/api/auth/logout', { method: 'POST', bearer: tokens.loggedOut })).status).toBe(200);
     await db.update(users).set({ isAdmin: false }).where(eq(users.id, ids.loggedOut));
-    await db.update(users).set({ bannedAt: new Date(), banReason: 'Spam', tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, ids.banned));
+    await db
+      .update(users)
+      .set({ bannedAt: new Date(), banReason: 'Spam', tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.id, ids.banned));
     await db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, ids.unverified));
 
     fixtures = {
@@ -752,7 +920,13 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         const username = `bystander${counter}`;
         const [row] = await db
           .insert(users)
-          .values({ username, email: `${username}@example.org`, passwordHash: 'x', dateOfBirth: '1990-01-01', emailVerifiedAt: new Date() })
+          .values({
+            username,
+            email: `${username}@example.org`,
+            passwordHash: 'x',
+            dateOfBirth: '1990-01-01',
+            emailVerifiedAt: new Date(),
+          })
           .returning({ id: users.id });
         return { id: row!.id, username };
       },
@@ -761,7 +935,10 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
       },
       async comment() {
         const video = await insertVideo(db, ids.admin);
-        const [row] = await db.insert(comments).values({ videoId: video.id, authorId: ids.member, body: 'Mine.' }).returning({ id: comments.id });
+        const [row] = await db
+          .insert(comments)
+          .values({ videoId: video.id, authorId: ids.member, body: 'Mine.' })
+          .returning({ id: comments.id });
         return row!.id;
       },
       async report() {
@@ -774,13 +951,23 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         return row!.id;
       },
       async notification() {
-        const [row] = await db.insert(notifications).values({ recipientId: ids.member, type: 'comment', message: 'Hello' }).returning({ id: notifications.id });
+        const [row] = await db
+          .insert(notifications)
+          .values({ recipientId: ids.member, type: 'comment', message: 'Hello' })
+          .returning({ id: notifications.id });
         return row!.id;
       },
       async task() {
         const { POST } = await import('@/app/api/admin/daily-tasks/route');
-        const adminToken = (await startSession((await db.select().from(users).where(eq(users.id, ids.admin)))[0] as User, undefined, { secondFactor: true })).token;
-        const created = await call(POST, '/api/admin/daily-tasks', { bearer: adminToken, json: { description: `Task ${counter++}` } });
+        const adminToken = (
+          await startSession((await db.select().from(users).where(eq(users.id, ids.admin)))[0] as User, undefined, {
+            secondFactor: true,
+          })
+        ).token;
+        const created = await call(POST, '/api/admin/daily-tasks', {
+          bearer: adminToken,
+          json: { description: `Task ${counter++}` },
+        });
         return (created.body.task as { _id: string })._id;
       },
       async dataExport() {
@@ -789,7 +976,15 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         const fileKey = `exports/${ids.member}/${id}.zip`;
         mkdirSync(path.join(dataDir, 'media', 'exports', ids.member), { recursive: true });
         writeFileSync(path.join(dataDir, 'media', fileKey), 'PK\u0005\u0006'.padEnd(22, '\u0000'));
-        await db.insert(dataExports).values({ id, userId: ids.member, status: 'ready', fileKey, sizeBytes: 22, readyAt: new Date(), expiresAt: new Date(Date.now() + 86_400_000) });
+        await db.insert(dataExports).values({
+          id,
+          userId: ids.member,
+          status: 'ready',
+          fileKey,
+          sizeBytes: 22,
+          readyAt: new Date(),
+          expiresAt: new Date(Date.now() + 86_400_000),
+        });
         return id;
       },
       async decision() {
@@ -812,15 +1007,31 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
       },
       async appeal() {
         const decisionId = await this.decision();
-        await db.update(moderationDecisions).set({ decidedBy: null, automated: true }).where(eq(moderationDecisions.id, decisionId));
-        const [row] = await db.insert(appeals).values({ decisionId, appellantId: ids.member, statement: 'Please look again.' }).returning({ id: appeals.id });
+        await db
+          .update(moderationDecisions)
+          .set({ decidedBy: null, automated: true })
+          .where(eq(moderationDecisions.id, decisionId));
+        const [row] = await db
+          .insert(appeals)
+          .values({ decisionId, appellantId: ids.member, statement: 'Please look again.' })
+          .returning({ id: appeals.id });
         return row!.id;
       },
       async verification() {
         const { id: owner } = await this.bystander();
         const { storePrivateDocument } = await import('@/lib/server/trust/documents');
-        const idDocumentId = await storePrivateDocument(db, { ownerId: owner, purpose: 'verification_id', bytes: JPEG, field: 'idDocument' });
-        const selfieDocumentId = await storePrivateDocument(db, { ownerId: owner, purpose: 'verification_selfie', bytes: JPEG, field: 'selfie' });
+        const idDocumentId = await storePrivateDocument(db, {
+          ownerId: owner,
+          purpose: 'verification_id',
+          bytes: JPEG,
+          field: 'idDocument',
+        });
+        const selfieDocumentId = await storePrivateDocument(db, {
+          ownerId: owner,
+          purpose: 'verification_selfie',
+          bytes: JPEG,
+          field: 'selfie',
+        });
         const [row] = await db
           .insert(identityVerifications)
           .values({ userId: owner, legalName: 'Bystander Example', dateOfBirth: '1990-01-01', idDocumentId, selfieDocumentId })
@@ -829,7 +1040,11 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
       },
       async resumableUpload() {
         const { POST } = await import('@/app/api/videos/uploads/[[...id]]/route');
-        const created = await call(POST, '/api/videos/uploads', { method: 'POST', bearer: await freshToken('member'), headers: TUS_CREATE });
+        const created = await call(POST, '/api/videos/uploads', {
+          method: 'POST',
+          bearer: await freshToken('member'),
+          headers: TUS_CREATE,
+        });
         return created.headers.get('location')!.split('/').pop()!;
       },
     };
@@ -856,7 +1071,10 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
       const answers = {} as Record<ActorName, { status: number; body: unknown }>;
       for (const actor of ACTORS) {
         // A fresh session for callers whose token the row may end (logout) or change; stale callers keep their old token.
-        const bearer = ['member', 'other', 'admin', 'unverified'].includes(actor) && method !== 'GET' ? await freshToken(actor) : tokens[actor];
+        const bearer =
+          ['member', 'other', 'admin', 'unverified'].includes(actor) && method !== 'GET'
+            ? await freshToken(actor)
+            : tokens[actor];
         const request = await row.build(fixtures);
         let response: Awaited<ReturnType<typeof call>>;
         try {
@@ -874,21 +1092,33 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
           failures.push(`${key} as ${actor}: threw ${String(error).slice(0, 160)}`);
           continue;
         }
-        answers[actor] = { status: response.status, body: await normalised(actor, request, response.body, [...ROLE_FIELDS, ...(row.roleFields ?? [])]) };
+        answers[actor] = {
+          status: response.status,
+          body: await normalised(actor, request, response.body, [...ROLE_FIELDS, ...(row.roleFields ?? [])]),
+        };
         const expected = row.everyone ? { status: [row.everyone] } : expectation(row.access, actor);
-        const ok = (response.status < 500 || row.everyone === response.status) && (expected.status ? expected.status.includes(response.status) : !expected.not!.includes(response.status));
+        const ok =
+          (response.status < 500 || row.everyone === response.status) &&
+          (expected.status ? expected.status.includes(response.status) : !expected.not!.includes(response.status));
         if (!ok) failures.push(`${key} as ${actor}: ${response.status} ${JSON.stringify(response.body).slice(0, 120)}`);
         if (row.access === 'admin' && response.status === 403 && actor !== 'banned') {
-          const message = actor === 'passwordOnly' ? TWO_FACTOR_LOGIN_MESSAGE : actor === 'notEnrolled' ? TWO_FACTOR_ENROL_MESSAGE : 'Forbidden: Admin access required';
+          const message =
+            actor === 'passwordOnly'
+              ? TWO_FACTOR_LOGIN_MESSAGE
+              : actor === 'notEnrolled'
+                ? TWO_FACTOR_ENROL_MESSAGE
+                : 'Forbidden: Admin access required';
           if (response.body.message !== message) failures.push(`${key} as ${actor}: 403 without the expected message`);
-          if (['passwordOnly', 'notEnrolled'].includes(actor) && response.body.twoFactorRequired !== true) failures.push(`${key} as ${actor}: 403 without twoFactorRequired`);
+          if (['passwordOnly', 'notEnrolled'].includes(actor) && response.body.twoFactorRequired !== true)
+            failures.push(`${key} as ${actor}: 403 without twoFactorRequired`);
         }
       }
       if (row.access === 'admin') continue;
       for (const [actor, twin] of Object.entries(TWINS) as [keyof typeof TWINS, ActorName][]) {
         const [got, wanted] = [JSON.stringify(answers[actor]), JSON.stringify(answers[twin])];
         const stricter = row.stricterForAdmins && answers[actor].status >= 400 && answers[actor].status < 500;
-        if (got !== wanted && !stricter) failures.push(`${key} as ${actor}: ${got.slice(0, 300)}, but the plain member ${twin} got ${wanted.slice(0, 300)}`);
+        if (got !== wanted && !stricter)
+          failures.push(`${key} as ${actor}: ${got.slice(0, 300)}, but the plain member ${twin} got ${wanted.slice(0, 300)}`);
       }
     }
     expect(failures).toEqual([]);
@@ -900,10 +1130,16 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
    * fixtures' bystanders, ids and timestamps are replaced by what they stand
    * for; the role fields and random fields are left out.
    */
-  async function normalised(actor: ActorName, request: Awaited<ReturnType<Row['build']>>, body: unknown, roleFields: string[]): Promise<unknown> {
+  async function normalised(
+    actor: ActorName,
+    request: Awaited<ReturnType<Row['build']>>,
+    body: unknown,
+    roleFields: string[],
+  ): Promise<unknown> {
     const known = new Map<string, string>();
     const formValues = request.form ? [...request.form.values()].filter((value) => typeof value === 'string') : [];
-    for (const value of [...Object.values(request.params ?? {}).flat(), ...stringsIn(request.json), ...formValues]) known.set(value, '<request>');
+    for (const value of [...Object.values(request.params ?? {}).flat(), ...stringsIn(request.json), ...formValues])
+      known.set(value, '<request>');
     if (actor !== 'visitor') {
       const [user] = await database.db.select().from(users).where(eq(users.id, ids[actor]));
       known.set(user!.id, '<caller id>').set(user!.username, '<caller username>').set(user!.email, '<caller email>');

@@ -30,9 +30,13 @@ describe.each(ENGINES)('blocks on %s', (engine) => {
   let bob: string;
   let carol: string;
 
-  const post = (username: string, bearer?: string, extra: { json?: unknown; cookie?: string; headers?: Record<string, string> } = {}) =>
-    call(block, `/api/users/${username}/block`, { method: 'POST', bearer, params: { username }, ...extra });
-  const remove = (username: string, bearer?: string) => call(unblock, `/api/users/${username}/block`, { method: 'DELETE', bearer, params: { username } });
+  const post = (
+    username: string,
+    bearer?: string,
+    extra: { json?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+  ) => call(block, `/api/users/${username}/block`, { method: 'POST', bearer, params: { username }, ...extra });
+  const remove = (username: string, bearer?: string) =>
+    call(unblock, `/api/users/${username}/block`, { method: 'DELETE', bearer, params: { username } });
   const list = async (bearer: string) => (await call(myBlocks, '/api/users/me/blocks', { bearer })).body.blocks as BlockDto[];
 
   beforeAll(async () => {
@@ -105,18 +109,30 @@ describe.each(ENGINES)('blocks on %s', (engine) => {
     expect((await post('bob', aliceToken)).status).toBe(201);
     const remaining = await database.db.select({ followerId: follows.followerId, followeeId: follows.followeeId }).from(follows);
     expect(remaining).toHaveLength(2);
-    expect(remaining).toEqual(expect.arrayContaining([{ followerId: alice, followeeId: bob }, { followerId: bob, followeeId: carol }]));
+    expect(remaining).toEqual(
+      expect.arrayContaining([
+        { followerId: alice, followeeId: bob },
+        { followerId: bob, followeeId: carol },
+      ]),
+    );
 
     // Unblocking does not bring the follow back.
     await remove('bob', aliceToken);
-    expect(await database.db.select().from(follows).where(and(eq(follows.followerId, bob), eq(follows.followeeId, alice)))).toHaveLength(0);
+    expect(
+      await database.db
+        .select()
+        .from(follows)
+        .where(and(eq(follows.followerId, bob), eq(follows.followeeId, alice))),
+    ).toHaveLength(0);
   });
 
   it('only ever blocks for the caller: nobody can make a block for someone else', async () => {
     // Whatever the body claims, the block is the caller's.
     const response = await post('carol', bobToken, { json: { blockerId: alice, blocker: 'Alice', username: 'Alice' } });
     expect(response.status).toBe(201);
-    expect(await database.db.select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId }).from(blocks)).toEqual([{ blockerId: bob, blockedId: carol }]);
+    expect(await database.db.select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId }).from(blocks)).toEqual([
+      { blockerId: bob, blockedId: carol },
+    ]);
     expect(await list(aliceToken)).toEqual([]);
 
     // Bob cannot lift Alice's block either: his DELETE only touches his own.
@@ -125,7 +141,10 @@ describe.each(ENGINES)('blocks on %s', (engine) => {
     expect((await list(aliceToken)).map((b) => b.username)).toEqual(['carol']);
 
     // A cookie-authenticated block from another site is refused (CSRF); from ours it works.
-    const crossSite = await post('bob', undefined, { cookie: `chrysalis_session=${aliceToken}`, headers: { origin: 'https://evil.example' } });
+    const crossSite = await post('bob', undefined, {
+      cookie: `chrysalis_session=${aliceToken}`,
+      headers: { origin: 'https://evil.example' },
+    });
     expect(crossSite.status).toBe(403);
     expect(await hasBlocked(database.db, alice, bob)).toBe(false);
     const sameSite = await post('bob', undefined, { cookie: `chrysalis_session=${aliceToken}`, headers: { origin: ORIGIN } });

@@ -34,7 +34,11 @@ const MB = 1024 * 1024;
 const BODY_BYTES = 256 * MB;
 const MUST_STOP_BEFORE = 48 * MB;
 const CHUNK = new Uint8Array(64 * 1024).fill(0x61);
-const SEGMENTS: Record<string, string> = { id: '3f1c1a8e-5b7d-4c1e-9a3b-2d4e6f8a0b1c', streamVideoId: 'abcdefgh', username: 'somebody' };
+const SEGMENTS: Record<string, string> = {
+  id: '3f1c1a8e-5b7d-4c1e-9a3b-2d4e6f8a0b1c',
+  streamVideoId: 'abcdefgh',
+  username: 'somebody',
+};
 
 type RouteHandler = (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
@@ -71,7 +75,9 @@ describe.each(ENGINES)('body caps on %s', (engine) => {
     for (const file of routeFiles().filter((name) => name !== 'api/auth/logout/route.ts')) {
       const routeModule = (await import(`@/app/${file}`)) as Record<string, RouteHandler | undefined>;
       // Well-formed segments, so no route refuses the path before it would read the body.
-      const params = Object.fromEntries([...file.matchAll(/\[(?:\.\.\.)?([^\]]+)\]/g)].map((match) => [match[1]!, SEGMENTS[match[1]!] ?? 'x']));
+      const params = Object.fromEntries(
+        [...file.matchAll(/\[(?:\.\.\.)?([^\]]+)\]/g)].map((match) => [match[1]!, SEGMENTS[match[1]!] ?? 'x']),
+      );
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
         const handler = routeModule[method];
         if (!handler) continue;
@@ -86,7 +92,9 @@ describe.each(ENGINES)('body caps on %s', (engine) => {
           const response = await handler(request, { params: Promise.resolve(params) });
           const pulled = body.pulled();
           // The upload refuses a form with no file part in its first megabyte (400) long before its own cap.
-          const cut = response.status === 413 || (file === 'api/videos/upload/route.ts' && type.startsWith('multipart/') && response.status === 400);
+          const cut =
+            response.status === 413 ||
+            (file === 'api/videos/upload/route.ts' && type.startsWith('multipart/') && response.status === 400);
           if (cut) bodyRoutes += 1;
           if (process.env.BODY_LIMITS_VERBOSE) console.log(`${method} ${file} ${type} ${response.status} ${pulled}`);
           const line = `${method} ${file} (${type.split(';')[0]}): ${response.status} after ${(pulled / MB).toFixed(2)} MB`;

@@ -17,7 +17,10 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db';
  * test/integration/several-web-processes.test.ts runs the real processes.
  */
 const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-if (!process.env.TEST_DATABASE_URL) console.warn('Skipped: the LISTEN/NOTIFY bridge tests need PostgreSQL; set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run them.');
+if (!process.env.TEST_DATABASE_URL)
+  console.warn(
+    'Skipped: the LISTEN/NOTIFY bridge tests need PostgreSQL; set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run them.',
+  );
 
 type Received = { message: ClusterMessage; why: 'remote' | 'reconnected' };
 
@@ -85,16 +88,32 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
   afterAll(() => database.destroy());
 
   /** A bridge as one process runs it, recording what it delivers locally. */
-  async function node(name: string, log?: (line: string) => void): Promise<{ bridge: ClusterBridge; got: Received[]; remote: () => ClusterMessage[] }> {
+  async function node(
+    name: string,
+    log?: (line: string) => void,
+  ): Promise<{ bridge: ClusterBridge; got: Received[]; remote: () => ClusterMessage[] }> {
     const got: Received[] = [];
-    const bridge = new ClusterBridge({ connectionString: url, key: KEY, id: name, deliver: (message, why) => got.push({ message, why }), minRetryMs: 50, maxRetryMs: 200, log });
+    const bridge = new ClusterBridge({
+      connectionString: url,
+      key: KEY,
+      id: name,
+      deliver: (message, why) => got.push({ message, why }),
+      minRetryMs: 50,
+      maxRetryMs: 200,
+      log,
+    });
     bridges.push(bridge);
     await bridge.start();
     return { bridge, got, remote: () => got.filter((entry) => entry.why === 'remote').map((entry) => entry.message) };
   }
 
   /** Every notification on the channel, as a bystander session sees it. */
-  async function wiretap(): Promise<{ raw: string[]; payloads: unknown[]; notify: (payload: string) => Promise<unknown>; close: () => Promise<void> }> {
+  async function wiretap(): Promise<{
+    raw: string[];
+    payloads: unknown[];
+    notify: (payload: string) => Promise<unknown>;
+    close: () => Promise<void>;
+  }> {
     const client = new Client({ connectionString: url });
     await client.connect();
     const raw: string[] = [];
@@ -105,7 +124,12 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
       payloads.push(JSON.parse((notification.payload ?? '').replace(/^[^.{]*\./, '')));
     });
     await client.query(`LISTEN ${CLUSTER_CHANNEL}`);
-    return { raw, payloads, notify: (payload) => client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, payload]), close: () => client.end() };
+    return {
+      raw,
+      payloads,
+      notify: (payload) => client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, payload]),
+      close: () => client.end(),
+    };
   }
 
   async function terminate(bridge: ClusterBridge) {
@@ -169,7 +193,14 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
     const proxy = await freezableProxy(new URL(url));
     try {
       const got: Received[] = [];
-      const bridge = new ClusterBridge({ connectionString: proxy.url, key: KEY, id: 'behind-proxy', deliver: (message, why) => got.push({ message, why }), minRetryMs: 50, heartbeatMs: 200 });
+      const bridge = new ClusterBridge({
+        connectionString: proxy.url,
+        key: KEY,
+        id: 'behind-proxy',
+        deliver: (message, why) => got.push({ message, why }),
+        minRetryMs: 50,
+        heartbeatMs: 200,
+      });
       bridges.push(bridge);
       await bridge.start();
       const firstPid = bridge.pid;
@@ -197,7 +228,10 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
       await until(() => cluster.bridge.connected, 3_000, 'the process bridge listening');
       const purged: string[] = [];
       let woken = 0;
-      const off = [onAppEvent('public-content-changed', (prefix) => purged.push(prefix)), onAppEvent('jobs-enqueued', () => (woken += 1))];
+      const off = [
+        onAppEvent('public-content-changed', (prefix) => purged.push(prefix)),
+        onAppEvent('jobs-enqueued', () => (woken += 1)),
+      ];
       try {
         purgePublicPages('/category/Sissy');
         await until(() => remote.remote().length === 1);
@@ -224,17 +258,30 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
     try {
       // Any role that can connect may NOTIFY: the old unsigned form, a MAC under another key, garbage.
       await tap.notify(JSON.stringify({ from: 'mallory', purge: ['/'], jobs: true }));
-      await tap.notify(sealMessage(randomBytes(32), CLUSTER_CHANNEL, { v: 1, from: 'mallory', seq: 1, t: Date.now(), purge: ['/'], jobs: true }));
+      await tap.notify(
+        sealMessage(randomBytes(32), CLUSTER_CHANNEL, { v: 1, from: 'mallory', seq: 1, t: Date.now(), purge: ['/'], jobs: true }),
+      );
       await tap.notify(`${'A'.repeat(43)}.{"v":1}`);
       // The right key, but a clock ten minutes old (a message recorded then).
-      await tap.notify(sealMessage(KEY, CLUSTER_CHANNEL, { v: 1, from: 'old', seq: 1, t: Date.now() - 600_000, purge: ['/'], jobs: true }));
+      await tap.notify(
+        sealMessage(KEY, CLUSTER_CHANNEL, { v: 1, from: 'old', seq: 1, t: Date.now() - 600_000, purge: ['/'], jobs: true }),
+      );
 
       // A real message, then the same bytes sent again by the eavesdropper.
       a.bridge.publish({ purge: ['/video/real'] });
       await until(() => b.remote().length === 1 && tap.raw.length === 5, 2_000, 'the real message');
       await tap.notify(tap.raw[4]!);
       // A process holding the key, sending now: accepted (the check refuses the others, not every stranger).
-      await tap.notify(sealMessage(KEY, CLUSTER_CHANNEL, { v: 1, from: 'other-process', seq: 7, t: Date.now(), purge: ['/category/Beta'], jobs: false }));
+      await tap.notify(
+        sealMessage(KEY, CLUSTER_CHANNEL, {
+          v: 1,
+          from: 'other-process',
+          seq: 7,
+          t: Date.now(),
+          purge: ['/category/Beta'],
+          jobs: false,
+        }),
+      );
       await until(() => b.remote().length === 2, 2_000, 'the message of another key holder');
       await sleep(200);
 
@@ -244,7 +291,9 @@ describeOnPostgres('cluster events over LISTEN/NOTIFY (PostgreSQL only; skipped 
       ]);
       expect(b.bridge.refused).toEqual({ forged: 3, malformed: 0, stale: 1, replayed: 1, oversized: 0 });
       // Five refusals, one line: a flood of forgeries does not flood the log.
-      expect(logged.filter((line) => line.includes('dropped'))).toEqual([expect.stringMatching(/dropped 1 notification\(s\) .* failed the check \(latest: forged\)/)]);
+      expect(logged.filter((line) => line.includes('dropped'))).toEqual([
+        expect.stringMatching(/dropped 1 notification\(s\) .* failed the check \(latest: forged\)/),
+      ]);
     } finally {
       await tap.close();
     }

@@ -18,7 +18,17 @@ import { POST as reportRoute } from '@/app/api/reports/route';
 import { GET as listRoute, POST as postRoute } from '@/app/api/videos/[streamVideoId]/comments/route';
 import type { AdminReportDto, CommentDto, CommentPageDto, CommentThreadDto, ReplyPageDto } from '@/lib/api-types';
 import { installDatabase } from '@/lib/db';
-import { blocks, comments, notifications, rateLimits, reports, REPORT_REASONS as DB_REASONS, users, videos, type Video } from '@/lib/db/schema';
+import {
+  blocks,
+  comments,
+  notifications,
+  rateLimits,
+  reports,
+  REPORT_REASONS as DB_REASONS,
+  users,
+  videos,
+  type Video,
+} from '@/lib/db/schema';
 import { REPORT_REASON_LABELS, REPORT_REASONS } from '@/lib/report-reasons';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { REPORT_REASONS as SCHEMA_REASONS, reportSchema } from '@/lib/validation/community';
@@ -37,7 +47,13 @@ const GONE = 'This comment no longer exists.';
 
 describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => {
   let database: TestDatabase;
-  const tokens: Record<'owner' | 'alice' | 'bob' | 'carol' | 'admin', string> = { owner: '', alice: '', bob: '', carol: '', admin: '' };
+  const tokens: Record<'owner' | 'alice' | 'bob' | 'carol' | 'admin', string> = {
+    owner: '',
+    alice: '',
+    bob: '',
+    carol: '',
+    admin: '',
+  };
   const ids: Record<keyof typeof tokens, string> = { owner: '', alice: '', bob: '', carol: '', admin: '' };
   let video: Video;
   let address = 0;
@@ -70,11 +86,20 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
     expect(response.status).toBe(201);
     return response.body.comment as CommentDto;
   };
-  const list = async (token?: string) => (await call(listRoute, `/api/videos/${video.streamVideoId}/comments`, { bearer: token, params: { streamVideoId: video.streamVideoId } })).body as unknown as CommentPageDto;
-  const replies = (id: string, query = '', token?: string) => call(repliesRoute, `/api/comments/${id}/replies${query}`, { bearer: token, params: { id } });
+  const list = async (token?: string) =>
+    (
+      await call(listRoute, `/api/videos/${video.streamVideoId}/comments`, {
+        bearer: token,
+        params: { streamVideoId: video.streamVideoId },
+      })
+    ).body as unknown as CommentPageDto;
+  const replies = (id: string, query = '', token?: string) =>
+    call(repliesRoute, `/api/comments/${id}/replies${query}`, { bearer: token, params: { id } });
   const thread = (id: string, token?: string) => call(threadRoute, `/api/comments/${id}`, { bearer: token, params: { id } });
-  const remove = (token: string, id: string) => call(deleteRoute, `/api/comments/${id}`, { method: 'DELETE', bearer: token, params: { id } });
-  const edit = (token: string, id: string, body: string) => call(editRoute, `/api/comments/${id}`, { method: 'PATCH', json: { body }, bearer: token, params: { id } });
+  const remove = (token: string, id: string) =>
+    call(deleteRoute, `/api/comments/${id}`, { method: 'DELETE', bearer: token, params: { id } });
+  const edit = (token: string, id: string, body: string) =>
+    call(editRoute, `/api/comments/${id}`, { method: 'PATCH', json: { body }, bearer: token, params: { id } });
   const report = (token: string | undefined, json: Record<string, unknown>) =>
     call(reportRoute, '/api/reports', { method: 'POST', json, bearer: token, ip: `198.51.100.${(address += 1) % 250}` });
   const notificationsOf = (who: string) => database.db.select().from(notifications).where(eq(notifications.recipientId, who));
@@ -110,7 +135,10 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
 
     it("refuses another video's comment, a deleted one and a malformed id as parent, and spends no budget on them", async () => {
       const elsewhere = await insertVideo(database.db, ids.bob, { title: 'Elsewhere' });
-      const [foreign] = await database.db.insert(comments).values({ videoId: elsewhere.id, authorId: ids.bob, body: 'There' }).returning();
+      const [foreign] = await database.db
+        .insert(comments)
+        .values({ videoId: elsewhere.id, authorId: ids.bob, body: 'There' })
+        .returning();
       const otherVideo = await post(tokens.alice, { body: 'Here', parentId: foreign!.id });
       expect(otherVideo.status).toBe(400);
       expect(otherVideo.body).toMatchObject({ message: 'You can only reply to a comment on the same video.', field: 'parentId' });
@@ -164,7 +192,13 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       const parent = await posted(tokens.alice, 'Popular');
       const base = Date.now() - 3_600_000;
       await database.db.insert(comments).values(
-        Array.from({ length: 23 }, (_, i) => ({ videoId: video.id, authorId: i % 2 ? ids.bob : ids.carol, parentId: parent._id, body: `reply ${String(i).padStart(2, '0')}`, createdAt: new Date(base + i * 1000) })),
+        Array.from({ length: 23 }, (_, i) => ({
+          videoId: video.id,
+          authorId: i % 2 ? ids.bob : ids.carol,
+          parentId: parent._id,
+          body: `reply ${String(i).padStart(2, '0')}`,
+          createdAt: new Date(base + i * 1000),
+        })),
       );
       const seen: string[] = [];
       for (const page of [1, 2, 3]) {
@@ -191,7 +225,13 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       const reply = await posted(tokens.bob, 'Reply to Alice', parent._id);
       const told = await notificationsOf(ids.alice);
       expect(told).toHaveLength(1);
-      expect(told[0]).toMatchObject({ type: 'comment', senderId: ids.bob, link: `/video/${video.streamVideoId}#comment-${reply._id}`, message: 'bob replied to your comment', dedupeKey: `comment:${reply._id}` });
+      expect(told[0]).toMatchObject({
+        type: 'comment',
+        senderId: ids.bob,
+        link: `/video/${video.streamVideoId}#comment-${reply._id}`,
+        message: 'bob replied to your comment',
+        dedupeKey: `comment:${reply._id}`,
+      });
       expect(await notificationsOf(ids.owner)).toHaveLength(0);
 
       await posted(tokens.alice, 'Replying in my own thread', parent._id);
@@ -235,8 +275,15 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       expect((await remove(tokens.alice, parent._id)).status).toBe(200);
       expect(await database.db.select().from(comments).where(eq(comments.parentId, parent._id))).toHaveLength(0);
       expect(await notificationsOf(ids.alice)).toHaveLength(0);
-      expect(await database.db.select().from(notifications).where(eq(notifications.dedupeKey, `comment:${two._id}`))).toHaveLength(0);
-      expect((await database.db.select().from(comments).where(eq(comments.videoId, video.id))).map((row) => row.body).sort()).toEqual(['Another top', 'Other thread']);
+      expect(
+        await database.db
+          .select()
+          .from(notifications)
+          .where(eq(notifications.dedupeKey, `comment:${two._id}`)),
+      ).toHaveLength(0);
+      expect(
+        (await database.db.select().from(comments).where(eq(comments.videoId, video.id))).map((row) => row.body).sort(),
+      ).toEqual(['Another top', 'Other thread']);
       expect((await list()).comments.map((comment) => [comment.body, comment.replyCount])).toEqual([['Another top', 1]]);
       expect((await replies(parent._id)).status).toBe(404);
     });
@@ -256,7 +303,10 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       // Account deletion removes the member's row; comments and replies cascade, nothing is stored to fix up.
       await database.db.delete(users).where(eq(users.id, leaverThread.author._id));
       expect((await list()).comments.map((comment) => [comment.body, comment.replyCount])).toEqual([['Top', 2]]);
-      expect(((await replies(parent._id)).body as unknown as ReplyPageDto).replies.map((reply) => reply.body)).toEqual(['From Bob', 'From Carol']);
+      expect(((await replies(parent._id)).body as unknown as ReplyPageDto).replies.map((reply) => reply.body)).toEqual([
+        'From Bob',
+        'From Carol',
+      ]);
     });
 
     it('answers GET /api/comments/{id} with the comment and, for a reply, its parent; 404 for what the caller may not see', async () => {
@@ -271,7 +321,10 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       expect((await thread(reply._id, tokens.carol)).status).toBe(404);
       expect((await thread('bad')).status).toBe(400);
       const hiddenVideo = await insertVideo(database.db, ids.owner, { moderationStatus: 'pending', publishedAt: null });
-      const [onHidden] = await database.db.insert(comments).values({ videoId: hiddenVideo.id, authorId: ids.bob, body: 'x' }).returning();
+      const [onHidden] = await database.db
+        .insert(comments)
+        .values({ videoId: hiddenVideo.id, authorId: ids.bob, body: 'x' })
+        .returning();
       expect((await thread(onHidden!.id)).status).toBe(404);
       expect((await replies(onHidden!.id)).status).toBe(404);
     });
@@ -284,7 +337,10 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       for (const target of [mine._id, myReply._id]) {
         const refused = await report(tokens.alice, { targetType: 'comment', target, reason: 'spam' });
         expect(refused.status).toBe(400);
-        expect(refused.body).toMatchObject({ message: 'You cannot report your own comment. You can edit or delete it instead.', field: 'target' });
+        expect(refused.body).toMatchObject({
+          message: 'You cannot report your own comment. You can edit or delete it instead.',
+          field: 'target',
+        });
       }
       expect(await database.db.select().from(reports)).toHaveLength(0);
     });
@@ -308,8 +364,14 @@ describe.each(ENGINES)('comment replies and comment reports on %s', (engine) => 
       expect(filed.status).toBe(201);
       const queue = await call(adminReportsRoute, '/api/admin/reports', { bearer: tokens.admin });
       const found = (queue.body.reports as AdminReportDto[]).find((entry) => entry.reason === 'harassment');
-      expect(found).toMatchObject({ reasonLabel: REPORT_REASON_LABELS.harassment.label, target: { type: 'comment', excerpt: 'Rude </script > reply', link: `/video/${video.streamVideoId}#comment-${reply._id}` } });
-      const rows = await database.db.select().from(reports).where(inArray(reports.targetId, [reply._id]));
+      expect(found).toMatchObject({
+        reasonLabel: REPORT_REASON_LABELS.harassment.label,
+        target: { type: 'comment', excerpt: 'Rude </script > reply', link: `/video/${video.streamVideoId}#comment-${reply._id}` },
+      });
+      const rows = await database.db
+        .select()
+        .from(reports)
+        .where(inArray(reports.targetId, [reply._id]));
       expect(rows.length).toBeGreaterThan(0);
     });
   });

@@ -69,10 +69,18 @@ describe.each(ENGINES)('comments on %s', (engine) => {
   });
 
   const post = (token: string | undefined, body: unknown, streamVideoId = video.streamVideoId) =>
-    call(postRoute, listPath(streamVideoId), { method: 'POST', json: body === undefined ? {} : { body }, bearer: token, params: { streamVideoId } });
-  const list = (query = '', token?: string, streamVideoId = video.streamVideoId) => call(listRoute, listPath(streamVideoId, query), { bearer: token, params: { streamVideoId } });
-  const edit = (token: string | undefined, id: string, body: unknown) => call(editRoute, commentPath(id), { method: 'PATCH', json: { body }, bearer: token, params: { id } });
-  const remove = (token: string | undefined, id: string) => call(deleteRoute, commentPath(id), { method: 'DELETE', bearer: token, params: { id } });
+    call(postRoute, listPath(streamVideoId), {
+      method: 'POST',
+      json: body === undefined ? {} : { body },
+      bearer: token,
+      params: { streamVideoId },
+    });
+  const list = (query = '', token?: string, streamVideoId = video.streamVideoId) =>
+    call(listRoute, listPath(streamVideoId, query), { bearer: token, params: { streamVideoId } });
+  const edit = (token: string | undefined, id: string, body: unknown) =>
+    call(editRoute, commentPath(id), { method: 'PATCH', json: { body }, bearer: token, params: { id } });
+  const remove = (token: string | undefined, id: string) =>
+    call(deleteRoute, commentPath(id), { method: 'DELETE', bearer: token, params: { id } });
   const posted = async (token: string, body: string) => {
     const response = await post(token, body);
     expect(response.status).toBe(201);
@@ -82,7 +90,15 @@ describe.each(ENGINES)('comments on %s', (engine) => {
   it('posts a comment, lists it newest first with its author, and tells the video owner', async () => {
     const first = await posted(aliceToken, '  First!  ');
     const second = await posted(bobToken, 'Second,\nwith a line break');
-    expect(first).toEqual({ _id: expect.any(String), body: 'First!', createdAt: expect.any(String), editedAt: null, author: { _id: alice, username: 'alice', profilePhotoUrl: null }, parentId: null, replyCount: 0 });
+    expect(first).toEqual({
+      _id: expect.any(String),
+      body: 'First!',
+      createdAt: expect.any(String),
+      editedAt: null,
+      author: { _id: alice, username: 'alice', profilePhotoUrl: null },
+      parentId: null,
+      replyCount: 0,
+    });
     expect(Date.parse(first.createdAt)).toBeGreaterThan(Date.now() - 60_000);
 
     const listed = await list();
@@ -96,7 +112,12 @@ describe.each(ENGINES)('comments on %s', (engine) => {
 
     const told = await database.db.select().from(notifications).where(eq(notifications.recipientId, owner));
     expect(told).toHaveLength(2);
-    expect(told.find((n) => n.senderId === alice)).toMatchObject({ type: 'comment', link: `/video/${video.streamVideoId}#comment-${first._id}`, message: null, readAt: null });
+    expect(told.find((n) => n.senderId === alice)).toMatchObject({
+      type: 'comment',
+      link: `/video/${video.streamVideoId}#comment-${first._id}`,
+      message: null,
+      readAt: null,
+    });
     expect(purged).toEqual([`/video/${video.streamVideoId}`, `/video/${video.streamVideoId}`]);
   });
 
@@ -152,7 +173,12 @@ describe.each(ENGINES)('comments on %s', (engine) => {
   });
 
   it('refuses bad list parameters with a 400 and a message', async () => {
-    for (const query of ['?cursor=nonsense', `?cursor=${Buffer.from('2026-01-01T00:00:00.000000Z|not-a-uuid').toString('base64url')}`, `?cursor=${Buffer.from("x'; DROP TABLE comments;--|y").toString('base64url')}`, `?cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`]) {
+    for (const query of [
+      '?cursor=nonsense',
+      `?cursor=${Buffer.from('2026-01-01T00:00:00.000000Z|not-a-uuid').toString('base64url')}`,
+      `?cursor=${Buffer.from("x'; DROP TABLE comments;--|y").toString('base64url')}`,
+      `?cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`,
+    ]) {
       const response = await list(query);
       expect(response.status).toBe(400);
       expect(response.body.message).toBe('The cursor is not valid. Start again from the first page.');
@@ -175,7 +201,13 @@ describe.each(ENGINES)('comments on %s', (engine) => {
     // Characters as people count them: 2000 emoji are 2000 characters.
     expect((await post(aliceToken, '🦋'.repeat(2000))).status).toBe(201);
     expect((await post(aliceToken, '🦋'.repeat(2001))).body.message).toBe('Comments can be at most 2000 characters.');
-    const notJson = await call(postRoute, listPath(video.streamVideoId), { method: 'POST', body: '{"body":', headers: { 'content-type': 'application/json' }, bearer: aliceToken, params: { streamVideoId: video.streamVideoId } });
+    const notJson = await call(postRoute, listPath(video.streamVideoId), {
+      method: 'POST',
+      body: '{"body":',
+      headers: { 'content-type': 'application/json' },
+      bearer: aliceToken,
+      params: { streamVideoId: video.streamVideoId },
+    });
     expect(notJson.status).toBe(400);
     expect((await list()).body.total).toBe(2);
   });
@@ -235,7 +267,11 @@ describe.each(ENGINES)('comments on %s', (engine) => {
     expect(refused.body.message).toBe('You can only delete your own comments, or comments on your own videos.');
 
     purged.length = 0;
-    for (const [token, comment] of [[aliceToken, byAuthor], [ownerToken, byOwner], [adminToken, byAdmin]] as const) {
+    for (const [token, comment] of [
+      [aliceToken, byAuthor],
+      [ownerToken, byOwner],
+      [adminToken, byAdmin],
+    ] as const) {
       const response = await remove(token, comment._id);
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ success: true });
@@ -324,7 +360,10 @@ describe.each(ENGINES)('comments on %s', (engine) => {
       const read = await list('', undefined, streamVideoId);
       expect(read.status).toBe(400);
       expect(read.body.message).toBe('The video id is not valid.');
-      expect(await post(aliceToken, 'hello?', streamVideoId)).toMatchObject({ status: 400, body: { message: 'The video id is not valid.' } });
+      expect(await post(aliceToken, 'hello?', streamVideoId)).toMatchObject({
+        status: 400,
+        body: { message: 'The video id is not valid.' },
+      });
     }
     for (const streamVideoId of [pending.streamVideoId, processing.streamVideoId, hidden.streamVideoId, 'unknownVideo1']) {
       const read = await list('', undefined, streamVideoId);

@@ -13,7 +13,16 @@ import { POST as dmca } from '@/app/api/copyright/notices/route';
 import { GET as videoById } from '@/app/api/videos/[streamVideoId]/route';
 import { getConfig } from '@/lib/config/server';
 import { installDatabase } from '@/lib/db';
-import { adminAuditLog, copyrightTakedowns, jobs, moderationDecisions, notifications, reports, users, videos } from '@/lib/db/schema';
+import {
+  adminAuditLog,
+  copyrightTakedowns,
+  jobs,
+  moderationDecisions,
+  notifications,
+  reports,
+  users,
+  videos,
+} from '@/lib/db/schema';
 import { addBusinessDays } from '@/lib/format/business-days';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { counterNoticeForClaimant, RESTORE_JOB, restoreAfterCounterNotice } from '@/lib/server/trust/copyright';
@@ -42,14 +51,37 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
   let address = 0;
   const nextIp = () => `198.51.100.${(address += 1) % 250}`;
 
-  const NOTICE = { work: 'My film “Dawn” (2025), on my own site', name: 'Rita Owner', address: '1 Main St\nSpringfield', phone: '+1 (555) 010-0000', email: 'rita@example.org', signature: 'Rita Owner', goodFaith: true, perjury: true };
-  const COUNTER = { material: 'My video “Dawn”, at /video/…', name: 'Alex Uploader', address: '2 Side St, London', phone: '+44 20 7946 0000', signature: 'Alex Uploader', mistake: true, jurisdiction: true };
-  const sendDmca = (fields: Record<string, unknown>) => call(dmca, '/api/copyright/notices', { method: 'POST', ip: nextIp(), json: { ...NOTICE, ...fields } });
-  const sendCounter = (fields: Record<string, unknown>, bearer = uploaderToken) => call(counterNotice, '/api/copyright/counter-notices', { method: 'POST', bearer, json: { ...COUNTER, ...fields } });
+  const NOTICE = {
+    work: 'My film “Dawn” (2025), on my own site',
+    name: 'Rita Owner',
+    address: '1 Main St\nSpringfield',
+    phone: '+1 (555) 010-0000',
+    email: 'rita@example.org',
+    signature: 'Rita Owner',
+    goodFaith: true,
+    perjury: true,
+  };
+  const COUNTER = {
+    material: 'My video “Dawn”, at /video/…',
+    name: 'Alex Uploader',
+    address: '2 Side St, London',
+    phone: '+44 20 7946 0000',
+    signature: 'Alex Uploader',
+    mistake: true,
+    jurisdiction: true,
+  };
+  const sendDmca = (fields: Record<string, unknown>) =>
+    call(dmca, '/api/copyright/notices', { method: 'POST', ip: nextIp(), json: { ...NOTICE, ...fields } });
+  const sendCounter = (fields: Record<string, unknown>, bearer = uploaderToken) =>
+    call(counterNotice, '/api/copyright/counter-notices', { method: 'POST', bearer, json: { ...COUNTER, ...fields } });
   const statusOf = async (id: string) => (await database.db.select().from(videos).where(eq(videos.id, id)))[0]!.moderationStatus;
-  const takedownOf = async (videoId: string) => (await database.db.select().from(copyrightTakedowns).where(eq(copyrightTakedowns.videoId, videoId)))[0]!;
+  const takedownOf = async (videoId: string) =>
+    (await database.db.select().from(copyrightTakedowns).where(eq(copyrightTakedowns.videoId, videoId)))[0]!;
   async function runMailJobs() {
-    const queued = await database.db.select().from(jobs).where(and(eq(jobs.type, TRUST_EMAIL_JOB), eq(jobs.status, 'queued')));
+    const queued = await database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.type, TRUST_EMAIL_JOB), eq(jobs.status, 'queued')));
     for (const job of queued) {
       await TRUST_MAIL_JOB_HANDLERS[TRUST_EMAIL_JOB]!(job, heldJobContext());
       await database.db.update(jobs).set({ status: 'done' }).where(eq(jobs.id, job.id));
@@ -58,7 +90,9 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
   /** The message's text as a reader sees it: quoted-printable unfolded, base64 parts (nodemailer's choice for mostly non-ASCII text) decoded. */
   const unfold = (raw: string) =>
     raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=') +
-    [...raw.matchAll(/Content-Transfer-Encoding: base64\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/g)].map((match) => Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64').toString('utf8')).join('\n');
+    [...raw.matchAll(/Content-Transfer-Encoding: base64\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/g)]
+      .map((match) => Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64').toString('utf8'))
+      .join('\n');
   async function takenDown(title = 'Dawn remix') {
     const video = await insertVideo(database.db, uploaderId, { title });
     const response = await sendDmca({ video: `${ORIGIN}/video/${video.streamVideoId}` });
@@ -86,10 +120,25 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
       ['no work', { work: ' ' }, 'work', 'Describe the copyrighted work'],
       ['no address', { address: '' }, 'address', 'Enter your postal address'],
       ['no phone', { phone: '' }, 'phone', 'Enter a phone number we can reach you on'],
-      ['a phone that is not one', { phone: 'call me maybe' }, 'phone', 'That phone number is not valid: use digits, spaces and + ( ) - only'],
+      [
+        'a phone that is not one',
+        { phone: 'call me maybe' },
+        'phone',
+        'That phone number is not valid: use digits, spaces and + ( ) - only',
+      ],
       ['no good-faith statement', { goodFaith: false }, 'goodFaith', 'Please confirm the declaration of good faith'],
-      ['no statement under penalty of perjury', { perjury: undefined }, 'perjury', 'Please confirm the statement under penalty of perjury'],
-      ['a bad URL', { video: 'https://elsewhere.example/video/abc' }, 'video', 'Enter the address of one video on this site (the link of its page, for example /video/abc123) or its id.'],
+      [
+        'no statement under penalty of perjury',
+        { perjury: undefined },
+        'perjury',
+        'Please confirm the statement under penalty of perjury',
+      ],
+      [
+        'a bad URL',
+        { video: 'https://elsewhere.example/video/abc' },
+        'video',
+        'Enter the address of one video on this site (the link of its page, for example /video/abc123) or its id.',
+      ],
     ])('answer 400 for %s, and nothing is taken down', async (_name, fields, field, message) => {
       const video = await insertVideo(database.db, uploaderId);
       const response = await sendDmca({ video: video.streamVideoId, ...fields });
@@ -106,14 +155,27 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
       const response = await sendDmca({ video: `${ORIGIN}/video/${video.streamVideoId}`, name: EVIL });
       expect(response.status).toBe(201);
       expect(await statusOf(video.id)).toBe('pending');
-      expect((await call(videoById, `/api/videos/${video.streamVideoId}`, { params: { streamVideoId: video.streamVideoId } })).status).toBe(404);
-      const [row] = await database.db.select().from(reports).where(eq(reports.id, response.body.reference as string));
+      expect(
+        (await call(videoById, `/api/videos/${video.streamVideoId}`, { params: { streamVideoId: video.streamVideoId } })).status,
+      ).toBe(404);
+      const [row] = await database.db
+        .select()
+        .from(reports)
+        .where(eq(reports.id, response.body.reference as string));
       expect(row).toMatchObject({ reason: 'copyright', source: 'notice', heldVideo: true, notifierEmail: 'rita@example.org' });
       const takedown = await takedownOf(video.id);
       expect(takedown).toMatchObject({ status: 'active', uploaderId, claimantPhone: '+1 (555) 010-0000' });
       expect(takedown.claimantName).not.toContain('\u0000');
-      const [decision] = await database.db.select().from(moderationDecisions).where(eq(moderationDecisions.targetId, video.streamVideoId));
-      expect(decision).toMatchObject({ action: 'video_taken_down', ground: 'law-copyright-dmca', automated: true, source: 'copyright' });
+      const [decision] = await database.db
+        .select()
+        .from(moderationDecisions)
+        .where(eq(moderationDecisions.targetId, video.streamVideoId));
+      expect(decision).toMatchObject({
+        action: 'video_taken_down',
+        ground: 'law-copyright-dmca',
+        automated: true,
+        source: 'copyright',
+      });
       const [note] = await database.db.select().from(notifications).where(eq(notifications.recipientId, uploaderId));
       expect(note!.link).toBe(`/decisions/${decision!.id}`);
       await runMailJobs();
@@ -121,7 +183,12 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
       expect(toUploader).toHaveLength(1);
       expect(unfold(toUploader[0]!.raw)).toContain(`/copyright/counter-notice?video=${video.streamVideoId}`);
 
-      const approve = await call(moderate, `/api/admin/videos/${video.streamVideoId}`, { method: 'PATCH', json: { action: 'approve' }, bearer: adminToken, params: { streamVideoId: video.streamVideoId } });
+      const approve = await call(moderate, `/api/admin/videos/${video.streamVideoId}`, {
+        method: 'PATCH',
+        json: { action: 'approve' },
+        bearer: adminToken,
+        params: { streamVideoId: video.streamVideoId },
+      });
       expect(approve).toMatchObject({ status: 409, body: { message: TAKEDOWN_BLOCKER } });
     });
   });
@@ -131,15 +198,27 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
       const video = await takenDown();
       const notTaken = await insertVideo(database.db, uploaderId);
       expect((await sendCounter({ video: video.streamVideoId }, otherToken)).status).toBe(404);
-      expect(await sendCounter({ video: notTaken.streamVideoId })).toMatchObject({ status: 409, body: { message: 'This video was not taken down.' } });
+      expect(await sendCounter({ video: notTaken.streamVideoId })).toMatchObject({
+        status: 409,
+        body: { message: 'This video was not taken down.' },
+      });
       expect((await sendCounter({ video: '../x' })).status).toBe(404);
       expect(await sendCounter({ video: video.streamVideoId, jurisdiction: false })).toMatchObject({
         status: 400,
         body: { field: 'jurisdiction', message: 'Please consent to the court’s jurisdiction and to accept service' },
       });
-      expect(await sendCounter({ video: video.streamVideoId, mistake: undefined })).toMatchObject({ status: 400, body: { field: 'mistake' } });
-      expect(await sendCounter({ video: video.streamVideoId, name: '\u0000' })).toMatchObject({ status: 400, body: { field: 'name' } });
-      const visitor = await call(counterNotice, '/api/copyright/counter-notices', { method: 'POST', json: { ...COUNTER, video: video.streamVideoId } });
+      expect(await sendCounter({ video: video.streamVideoId, mistake: undefined })).toMatchObject({
+        status: 400,
+        body: { field: 'mistake' },
+      });
+      expect(await sendCounter({ video: video.streamVideoId, name: '\u0000' })).toMatchObject({
+        status: 400,
+        body: { field: 'name' },
+      });
+      const visitor = await call(counterNotice, '/api/copyright/counter-notices', {
+        method: 'POST',
+        json: { ...COUNTER, video: video.streamVideoId },
+      });
       expect(visitor.status).toBe(401);
       expect((await takedownOf(video.id)).status).toBe('active');
     });
@@ -167,12 +246,18 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
       expect(again.body.message).toMatch(/^You have already sent a counter-notice/);
 
       await runMailJobs();
-      const forwarded = outbox(dataDir).filter((m) => m.to.includes('rita@example.org') && unfold(m.raw).includes('/copyright/lawsuit?token='));
+      const forwarded = outbox(dataDir).filter(
+        (m) => m.to.includes('rita@example.org') && unfold(m.raw).includes('/copyright/lawsuit?token='),
+      );
       expect(forwarded).toHaveLength(1);
       // The mail carries our words and the link; the counter-notice itself is on the page the link opens.
       expect(forwarded[0]!.text).not.toContain('Alex Uploader');
       const linked = decodeURIComponent(/\/copyright\/lawsuit\?token=([A-Za-z0-9_%-]+)/.exec(unfold(forwarded[0]!.raw))![1]!);
-      expect(await counterNoticeForClaimant(linked)).toMatchObject({ name: 'Alex Uploader', phone: COUNTER.phone, status: 'counter_noticed' });
+      expect(await counterNoticeForClaimant(linked)).toMatchObject({
+        name: 'Alex Uploader',
+        phone: COUNTER.phone,
+        status: 'counter_noticed',
+      });
       expect(await counterNoticeForClaimant(`${linked}x`)).toBeNull();
 
       expect(await restoreAfterCounterNotice(takedown.id, new Date(takedown.restoreAt!.getTime() - 60_000))).toBe('not-due');
@@ -190,7 +275,10 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
 
       // Too late for a lawsuit once restored.
       const token = /\/copyright\/lawsuit\?token=([A-Za-z0-9_%-]+)/.exec(unfold(forwarded[0]!.raw))![1]!;
-      const late = await call(lawsuit, '/api/copyright/lawsuits', { method: 'POST', json: { token: decodeURIComponent(token), details: 'Case 1' } });
+      const late = await call(lawsuit, '/api/copyright/lawsuits', {
+        method: 'POST',
+        json: { token: decodeURIComponent(token), details: 'Case 1' },
+      });
       expect(late.status).toBe(409);
     });
 
@@ -200,15 +288,29 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
       const video = await takenDown('Lawsuit clip');
       expect((await sendCounter({ video: video.streamVideoId })).status).toBe(201);
       await runMailJobs();
-      const mail = outbox(dataDir).find((m) => m.to.includes('rita@example.org') && unfold(m.raw).includes('/copyright/lawsuit?token='))!;
+      const mail = outbox(dataDir).find(
+        (m) => m.to.includes('rita@example.org') && unfold(m.raw).includes('/copyright/lawsuit?token='),
+      )!;
       const token = decodeURIComponent(/\/copyright\/lawsuit\?token=([A-Za-z0-9_%-]+)/.exec(unfold(mail.raw))![1]!);
-      const forged = await call(lawsuit, '/api/copyright/lawsuits', { method: 'POST', json: { token: `${token}x`, details: 'Case 1' } });
-      expect(forged).toMatchObject({ status: 400, body: { message: 'This link is not valid. Open the whole link from the email we sent you.' } });
+      const forged = await call(lawsuit, '/api/copyright/lawsuits', {
+        method: 'POST',
+        json: { token: `${token}x`, details: 'Case 1' },
+      });
+      expect(forged).toMatchObject({
+        status: 400,
+        body: { message: 'This link is not valid. Open the whole link from the email we sent you.' },
+      });
       expect((await call(lawsuit, '/api/copyright/lawsuits', { method: 'POST', json: { token, details: '' } })).status).toBe(400);
-      const filed = await call(lawsuit, '/api/copyright/lawsuits', { method: 'POST', json: { token, details: 'Case 1:26-cv-00042, S.D.N.Y.' } });
+      const filed = await call(lawsuit, '/api/copyright/lawsuits', {
+        method: 'POST',
+        json: { token, details: 'Case 1:26-cv-00042, S.D.N.Y.' },
+      });
       expect(filed.status).toBe(200);
       const reused = await call(lawsuit, '/api/copyright/lawsuits', { method: 'POST', json: { token, details: 'again' } });
-      expect(reused).toMatchObject({ status: 409, body: { message: 'You have already told us about the lawsuit. The video stays down.' } });
+      expect(reused).toMatchObject({
+        status: 409,
+        body: { message: 'You have already told us about the lawsuit. The video stays down.' },
+      });
       const takedown = await takedownOf(video.id);
       expect(takedown).toMatchObject({ status: 'lawsuit', lawsuitDetails: 'Case 1:26-cv-00042, S.D.N.Y.' });
       expect(await restoreAfterCounterNotice(takedown.id, new Date(takedown.restoreAt!.getTime() + 1000))).toBe('skipped');
@@ -218,12 +320,27 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
     it('an admin can record a lawsuit, audited; not on a takedown without a counter-notice', async () => {
       const video = await takenDown('Admin lawsuit clip');
       const takedown = await takedownOf(video.id);
-      const early = await call(adminLawsuit, `/api/admin/copyright/takedowns/${takedown.id}/lawsuit`, { method: 'POST', json: { details: 'Case 2' }, bearer: adminToken, params: { id: takedown.id } });
+      const early = await call(adminLawsuit, `/api/admin/copyright/takedowns/${takedown.id}/lawsuit`, {
+        method: 'POST',
+        json: { details: 'Case 2' },
+        bearer: adminToken,
+        params: { id: takedown.id },
+      });
       expect(early.status).toBe(409);
       expect((await sendCounter({ video: video.streamVideoId })).status).toBe(201);
-      const byMember = await call(adminLawsuit, `/api/admin/copyright/takedowns/${takedown.id}/lawsuit`, { method: 'POST', json: { details: 'Case 2' }, bearer: uploaderToken, params: { id: takedown.id } });
+      const byMember = await call(adminLawsuit, `/api/admin/copyright/takedowns/${takedown.id}/lawsuit`, {
+        method: 'POST',
+        json: { details: 'Case 2' },
+        bearer: uploaderToken,
+        params: { id: takedown.id },
+      });
       expect(byMember.status).toBe(403);
-      const ok = await call(adminLawsuit, `/api/admin/copyright/takedowns/${takedown.id}/lawsuit`, { method: 'POST', json: { details: 'Case 2' }, bearer: adminToken, params: { id: takedown.id } });
+      const ok = await call(adminLawsuit, `/api/admin/copyright/takedowns/${takedown.id}/lawsuit`, {
+        method: 'POST',
+        json: { details: 'Case 2' },
+        bearer: adminToken,
+        params: { id: takedown.id },
+      });
       expect(ok.status).toBe(200);
       expect((await takedownOf(video.id)).status).toBe('lawsuit');
       const audit = await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'copyright.lawsuit'));
@@ -235,7 +352,12 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
     it('dismissing a DMCA notice withdraws the takedown and restores the video', async () => {
       const video = await takenDown('Wrongly claimed');
       const takedown = await takedownOf(video.id);
-      const response = await call(decide, `/api/admin/reports/${takedown.reportId}`, { method: 'PATCH', json: { action: 'dismiss', note: 'The uploader owns it.' }, bearer: adminToken, params: { id: takedown.reportId! } });
+      const response = await call(decide, `/api/admin/reports/${takedown.reportId}`, {
+        method: 'PATCH',
+        json: { action: 'dismiss', note: 'The uploader owns it.' },
+        bearer: adminToken,
+        params: { id: takedown.reportId! },
+      });
       expect(response.status).toBe(200);
       expect((await takedownOf(video.id)).status).toBe('withdrawn');
       expect(await statusOf(video.id)).toBe('approved');
@@ -247,7 +369,12 @@ describe.each(ENGINES)('copyright takedowns on %s', (engine) => {
       for (let strike = 1; strike <= 3; strike += 1) {
         const video = await takenDown(`Infringing ${strike}`);
         const takedown = await takedownOf(video.id);
-        const response = await call(decide, `/api/admin/reports/${takedown.reportId}`, { method: 'PATCH', json: { action: 'remove' }, bearer: adminToken, params: { id: takedown.reportId! } });
+        const response = await call(decide, `/api/admin/reports/${takedown.reportId}`, {
+          method: 'PATCH',
+          json: { action: 'remove' },
+          bearer: adminToken,
+          params: { id: takedown.reportId! },
+        });
         expect(response.status).toBe(200);
         expect((await takedownOf(video.id)).status).toBe('upheld');
         const [member] = await database.db.select().from(users).where(eq(users.id, uploaderId));

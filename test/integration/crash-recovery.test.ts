@@ -50,7 +50,10 @@ describe('the embedded database lock after kill -9', () => {
         `openDatabase({ dataDir: ${JSON.stringify(directory)} }).then(() => console.log('holding', process.pid));\nsetInterval(() => {}, 1000);\n`,
     );
     let ownerPid = 0;
-    const holder = spawn(tsx, ['--conditions=react-server', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test' } });
+    const holder = spawn(tsx, ['--conditions=react-server', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'test' },
+    });
     try {
       // The process that holds the lock is tsx's child, which says its pid.
       ownerPid = await new Promise<number>((resolve, reject) => {
@@ -70,7 +73,9 @@ describe('the embedded database lock after kill -9', () => {
       const reopened = await openDatabase({ dataDir: directory }).finally(() => logs.restore());
       await reopened.close();
       const lines = logs.records.map((record) => record.msg);
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`lock was left by process ${ownerPid}, which is gone; taking it over`)));
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`lock was left by process ${ownerPid}, which is gone; taking it over`)),
+      );
       expect(lines).not.toContainEqual(expect.stringMatching(/waiting for the lock/));
     } finally {
       holder.kill('SIGKILL');
@@ -110,8 +115,12 @@ describe.each(ENGINES)('start-up recovery of jobs on %s', (engine) => {
     const killedJob = (await enqueue(database.db, 'process-video', { videoId: killed }))!;
     const aliveJob = (await enqueue(database.db, 'package-hls', { videoId: alive }))!;
     // Claimed by a worker of a server killed mid-transcode, and by a worker still running (this test's parent process).
-    expect(await claim(database.db, `${os.hostname()}:${deadPid()}:deadbeef`, ['process-video'], 60_000)).toMatchObject({ id: killedJob.id });
-    expect(await claim(database.db, `${os.hostname()}:${process.ppid}:a11ce000`, ['package-hls'], 60_000)).toMatchObject({ id: aliveJob.id });
+    expect(await claim(database.db, `${os.hostname()}:${deadPid()}:deadbeef`, ['process-video'], 60_000)).toMatchObject({
+      id: killedJob.id,
+    });
+    expect(await claim(database.db, `${os.hostname()}:${process.ppid}:a11ce000`, ['package-hls'], 60_000)).toMatchObject({
+      id: aliveJob.id,
+    });
 
     const work = path.join(dataDir, 'work');
     rmSync(work, { recursive: true, force: true });
@@ -125,7 +134,10 @@ describe.each(ENGINES)('start-up recovery of jobs on %s', (engine) => {
     expect(await recoverAfterCrash(database.db)).toEqual({ releasedJobs: 1, removedFolders: 3 });
     expect(readdirSync(work).sort()).toEqual([alive, `${alive}-hls`, 'exports', 's3-cache'].sort());
     // Due now, not when the dead worker's 60 s lease would have run out; the live one is untouched.
-    expect(await claim(database.db, 'restarted', ['process-video', 'package-hls'], 60_000)).toMatchObject({ id: killedJob.id, attempts: 2 });
+    expect(await claim(database.db, 'restarted', ['process-video', 'package-hls'], 60_000)).toMatchObject({
+      id: killedJob.id,
+      attempts: 2,
+    });
     const [stillHeld] = await database.db.select().from(jobs).where(eq(jobs.id, aliveJob.id));
     expect(stillHeld).toMatchObject({ status: 'running', lockedBy: `${os.hostname()}:${process.ppid}:a11ce000` });
   });

@@ -55,9 +55,12 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
   };
   const getToday = (token?: string) => call(today, '/api/dailytasks/today', { bearer: token });
   const completeTask = (token?: string) => call(complete, '/api/users/complete-task', { method: 'POST', bearer: token });
-  const createTask = (body: unknown, token = adminToken) => call(adminCreate, '/api/admin/daily-tasks', { json: body, bearer: token });
-  const editTask = (id: string, body: unknown, token = adminToken) => call(patchTask, `/api/admin/daily-tasks/${id}`, { method: 'PATCH', json: body, bearer: token, params: { id } });
-  const removeTask = (id: string, token = adminToken) => call(deleteTask, `/api/admin/daily-tasks/${id}`, { method: 'DELETE', bearer: token, params: { id } });
+  const createTask = (body: unknown, token = adminToken) =>
+    call(adminCreate, '/api/admin/daily-tasks', { json: body, bearer: token });
+  const editTask = (id: string, body: unknown, token = adminToken) =>
+    call(patchTask, `/api/admin/daily-tasks/${id}`, { method: 'PATCH', json: body, bearer: token, params: { id } });
+  const removeTask = (id: string, token = adminToken) =>
+    call(deleteTask, `/api/admin/daily-tasks/${id}`, { method: 'DELETE', bearer: token, params: { id } });
   const listTasks = (token = adminToken) => call(adminList, '/api/admin/daily-tasks', { bearer: token });
   const countRows = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(database.db, query))[0]!.n;
 
@@ -78,7 +81,9 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
   it('fills an unused site with the starter pool once, and never refills a pool an admin emptied', async () => {
     expect(await seedStarterTasksIfUnused(database.db)).toBe(STARTER_TASKS.length);
     expect(await seedStarterTasksIfUnused(database.db)).toBe(0);
-    expect(await countRows(sql`SELECT count(*)::int AS n FROM daily_tasks WHERE scheduled_for IS NULL`)).toBe(STARTER_TASKS.length);
+    expect(await countRows(sql`SELECT count(*)::int AS n FROM daily_tasks WHERE scheduled_for IS NULL`)).toBe(
+      STARTER_TASKS.length,
+    );
     for (const text of STARTER_TASKS) expect(text.length).toBeLessThanOrEqual(DAILY_TASK_MAX);
 
     const { body } = await listTasks();
@@ -86,7 +91,9 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
     expect(await countRows(sql`SELECT count(*)::int AS n FROM daily_tasks`)).toBe(0);
     // The deletions are in the audit log: the feature has been used, so a restart leaves the pool empty.
     expect(await seedStarterTasksIfUnused(database.db)).toBe(0);
-    expect(await countRows(sql`SELECT count(*)::int AS n FROM admin_audit_log WHERE action = 'task.delete'`)).toBe(STARTER_TASKS.length);
+    expect(await countRows(sql`SELECT count(*)::int AS n FROM admin_audit_log WHERE action = 'task.delete'`)).toBe(
+      STARTER_TASKS.length,
+    );
   });
 
   it('refuses visitors (401) and members without VIP (403 with a message)', async () => {
@@ -96,7 +103,10 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
     expect(await completeTask(memberToken)).toMatchObject({ status: 403, body: { message: VIP_REQUIRED_MESSAGE } });
     // VIP that has ended is no VIP.
     const lapsed = await verifiedMemberToken(database.db, 'lapsedvip');
-    await database.db.update(users).set({ vipUntil: new Date(Date.now() - 1000) }).where(eq(users.username, 'lapsedvip'));
+    await database.db
+      .update(users)
+      .set({ vipUntil: new Date(Date.now() - 1000) })
+      .where(eq(users.username, 'lapsedvip'));
     expect((await completeTask(lapsed)).status).toBe(403);
     expect(await countRows(sql`SELECT count(*)::int AS n FROM task_completions`)).toBe(0);
   });
@@ -114,15 +124,25 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
     const attempts = [
       (token?: string) => call(adminList, '/api/admin/daily-tasks', { bearer: token }),
       (token?: string) => call(adminCreate, '/api/admin/daily-tasks', { json: { description: 'Nope' }, bearer: token }),
-      (token?: string) => call(patchTask, `/api/admin/daily-tasks/${anyId}`, { method: 'PATCH', json: { description: 'Nope' }, bearer: token, params: { id: anyId } }),
-      (token?: string) => call(deleteTask, `/api/admin/daily-tasks/${anyId}`, { method: 'DELETE', bearer: token, params: { id: anyId } }),
+      (token?: string) =>
+        call(patchTask, `/api/admin/daily-tasks/${anyId}`, {
+          method: 'PATCH',
+          json: { description: 'Nope' },
+          bearer: token,
+          params: { id: anyId },
+        }),
+      (token?: string) =>
+        call(deleteTask, `/api/admin/daily-tasks/${anyId}`, { method: 'DELETE', bearer: token, params: { id: anyId } }),
     ];
     for (const attempt of attempts) {
       expect((await attempt(undefined)).status).toBe(401);
       expect(await attempt(memberToken)).toMatchObject({ status: 403, body: { message: 'Forbidden: Admin access required' } });
       expect(await attempt(bannedToken)).toMatchObject({ status: 403, body: { message: 'Account is banned' } });
     }
-    expect(await listTasks()).toMatchObject({ status: 200, body: { today: { day: utcDay(), task: null, source: null, completions: 0 }, scheduled: [], pool: [] } });
+    expect(await listTasks()).toMatchObject({
+      status: 200,
+      body: { today: { day: utcDay(), task: null, source: null, completions: 0 }, scheduled: [], pool: [] },
+    });
     expect(await countRows(sql`SELECT count(*)::int AS n FROM daily_tasks`)).toBe(0);
   });
 
@@ -147,10 +167,19 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
     expect(longest.status).toBe(201);
     const id = (longest.body.task as { _id: string })._id;
 
-    expect(await editTask('not-a-uuid', { description: 'x' })).toMatchObject({ status: 400, body: { message: TASK_MESSAGES.badId } });
-    expect(await editTask(MISSING_ID, { description: 'x' })).toMatchObject({ status: 404, body: { message: TASK_MESSAGES.notFound } });
+    expect(await editTask('not-a-uuid', { description: 'x' })).toMatchObject({
+      status: 400,
+      body: { message: TASK_MESSAGES.badId },
+    });
+    expect(await editTask(MISSING_ID, { description: 'x' })).toMatchObject({
+      status: 404,
+      body: { message: TASK_MESSAGES.notFound },
+    });
     expect(await editTask(id, {})).toMatchObject({ status: 400, body: { message: TASK_MESSAGES.nothingToChange } });
-    expect(await editTask(id, { scheduledFor: yesterday })).toMatchObject({ status: 400, body: { message: TASK_MESSAGES.pastDate } });
+    expect(await editTask(id, { scheduledFor: yesterday })).toMatchObject({
+      status: 400,
+      body: { message: TASK_MESSAGES.pastDate },
+    });
     expect(await removeTask(MISSING_ID)).toMatchObject({ status: 404, body: { message: TASK_MESSAGES.notFound } });
     expect((await removeTask(id)).status).toBe(200);
     expect(await countRows(sql`SELECT count(*)::int AS n FROM daily_tasks`)).toBe(0);
@@ -158,19 +187,31 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
 
   it('schedules tasks by day (one per day: 409), edits and deletes them, and audits every change', async () => {
     const inAWeek = addUtcDays(utcDay(), 7);
-    const created = await createTask({ description: '  Write a letter to your future self.\r\n\r\n\r\nSeal it.  ', scheduledFor: inAWeek });
+    const created = await createTask({
+      description: '  Write a letter to your future self.\r\n\r\n\r\nSeal it.  ',
+      scheduledFor: inAWeek,
+    });
     expect(created.status).toBe(201);
     const task = created.body.task as { _id: string; description: string; scheduledFor: string };
     expect(task).toMatchObject({ description: 'Write a letter to your future self.\n\nSeal it.', scheduledFor: inAWeek });
 
-    expect(await createTask({ description: 'Another', scheduledFor: inAWeek })).toMatchObject({ status: 409, body: { message: TASK_MESSAGES.dateTaken(inAWeek) } });
+    expect(await createTask({ description: 'Another', scheduledFor: inAWeek })).toMatchObject({
+      status: 409,
+      body: { message: TASK_MESSAGES.dateTaken(inAWeek) },
+    });
     const other = await createTask({ description: 'Pool task to move', scheduledFor: null });
     expect(other.body.task).toMatchObject({ scheduledFor: null });
     const otherId = (other.body.task as { _id: string })._id;
-    expect(await editTask(otherId, { scheduledFor: inAWeek })).toMatchObject({ status: 409, body: { message: TASK_MESSAGES.dateTaken(inAWeek) } });
+    expect(await editTask(otherId, { scheduledFor: inAWeek })).toMatchObject({
+      status: 409,
+      body: { message: TASK_MESSAGES.dateTaken(inAWeek) },
+    });
 
     const edited = await editTask(task._id, { description: 'Write a letter to your future self.' });
-    expect(edited).toMatchObject({ status: 200, body: { task: { description: 'Write a letter to your future self.', scheduledFor: inAWeek } } });
+    expect(edited).toMatchObject({
+      status: 200,
+      body: { task: { description: 'Write a letter to your future self.', scheduledFor: inAWeek } },
+    });
     const moved = await editTask(task._id, { scheduledFor: addUtcDays(inAWeek, 1) });
     expect(moved.body.task).toMatchObject({ scheduledFor: addUtcDays(inAWeek, 1) });
     const pooled = await editTask(task._id, { scheduledFor: '' });
@@ -188,8 +229,13 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
       sql`SELECT action, summary, admin_username, details FROM admin_audit_log WHERE target_id = ${task._id} ORDER BY created_at, action`,
     );
     expect(audit.map((row) => row.action)).toEqual(['task.create', 'task.update', 'task.update', 'task.update', 'task.delete']);
-    expect(audit[0]).toMatchObject({ admin_username: 'taskadmin', summary: `Added a daily task for ${inAWeek}: “Write a letter to your future self. Seal it.”` });
-    expect(audit[2]!.summary).toBe(`Moved a daily task from ${inAWeek} to ${addUtcDays(inAWeek, 1)}: “Write a letter to your future self.”`);
+    expect(audit[0]).toMatchObject({
+      admin_username: 'taskadmin',
+      summary: `Added a daily task for ${inAWeek}: “Write a letter to your future self. Seal it.”`,
+    });
+    expect(audit[2]!.summary).toBe(
+      `Moved a daily task from ${inAWeek} to ${addUtcDays(inAWeek, 1)}: “Write a letter to your future self.”`,
+    );
     expect(audit[3]!.details).toMatchObject({ after: { scheduledFor: null } });
     // Refused changes write nothing.
     expect(await countRows(sql`SELECT count(*)::int AS n FROM admin_audit_log WHERE target_id = ${otherId}`)).toBe(2);
@@ -232,7 +278,10 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
     const scheduled = await createTask({ description: 'Scheduled for today: stand tall and smile.', scheduledFor: utcDay() });
     expect(scheduled.status).toBe(201);
     expect((await getToday(token)).body.description).toBe('Scheduled for today: stand tall and smile.');
-    expect((await listTasks()).body.today).toMatchObject({ source: 'scheduled', task: { description: 'Scheduled for today: stand tall and smile.' } });
+    expect((await listTasks()).body.today).toMatchObject({
+      source: 'scheduled',
+      task: { description: 'Scheduled for today: stand tall and smile.' },
+    });
   });
 
   it('20 parallel completions by one VIP count once: one 200, the rest 409', async () => {
@@ -243,7 +292,8 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
     const winner = responses.find((response) => response.status === 200)!;
     expect(winner.body).toMatchObject({ success: true, tasks: 1, streak: 1 });
     expect(Math.abs(Date.parse(winner.body.lastTaskCompleted as string) - Date.now())).toBeLessThan(60_000);
-    for (const response of responses.filter((r) => r.status === 409)) expect(response.body.message).toBe("You have already completed today's task.");
+    for (const response of responses.filter((r) => r.status === 409))
+      expect(response.body.message).toBe("You have already completed today's task.");
 
     const racer = await member('racer');
     expect(racer.tasks).toBe(1);
@@ -288,7 +338,8 @@ describe.each(ENGINES)('the VIP daily task on %s', (engine) => {
 
   it('shows the reward counter and the current streak on profiles (0 once a day was missed)', async () => {
     const token = vipTokens.get('viptwo')!;
-    const view = async (username: string) => (await call(profile, `/api/users/${username}`, { bearer: token, params: { username } })).body.user as { rewards: unknown };
+    const view = async (username: string) =>
+      (await call(profile, `/api/users/${username}`, { bearer: token, params: { username } })).body.user as { rewards: unknown };
     expect((await view('streaker')).rewards).toEqual({ tasks: 1, streak: 3 });
     expect((await view('plainmember')).rewards).toEqual({ tasks: 0, streak: 0 });
     await database.db

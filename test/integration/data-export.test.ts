@@ -91,13 +91,19 @@ describe.each(ENGINES)('data export on %s', (engine) => {
   let work: string;
 
   const request = (bearer?: string) => call(postExport, '/api/users/me/export', { method: 'POST', bearer });
-  const status = async (bearer: string) => (await call(getExport, '/api/users/me/export', { bearer })).body.export as DataExportDto | null;
+  const status = async (bearer: string) =>
+    (await call(getExport, '/api/users/me/export', { bearer })).body.export as DataExportDto | null;
   const fetchZip = async (exportId: string, bearer?: string) => {
-    const get = new NextRequest(new URL(`/data-export/${encodeURIComponent(exportId)}`, ORIGIN), { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
+    const get = new NextRequest(new URL(`/data-export/${encodeURIComponent(exportId)}`, ORIGIN), {
+      headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+    });
     return download(get, { params: Promise.resolve({ exportId }) });
   };
   const jobFor = async (exportId: string): Promise<Job> => {
-    const [job] = await database.db.select().from(jobs).where(and(eq(jobs.type, BUILD_DATA_EXPORT_JOB), sql`${jobs.payload}->>'exportId' = ${exportId}`));
+    const [job] = await database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.type, BUILD_DATA_EXPORT_JOB), sql`${jobs.payload}->>'exportId' = ${exportId}`));
     return job!;
   };
   /** Runs the export's job by hand, as its last attempt when told so. */
@@ -134,7 +140,12 @@ describe.each(ENGINES)('data export on %s', (engine) => {
 
     // Two members who interact, and a bystander pair, so the export must pick out exactly alice's side.
     const a1 = await insertVideo(db, ids.alice, { title: `Alice public ${HOSTILE}`, tags: ['velvet'] });
-    const a2 = await insertVideo(db, ids.alice, { title: 'Alice rejected', moderationStatus: 'rejected', rejectionReason: 'Blurry', publishedAt: null });
+    const a2 = await insertVideo(db, ids.alice, {
+      title: 'Alice rejected',
+      moderationStatus: 'rejected',
+      rejectionReason: 'Blurry',
+      publishedAt: null,
+    });
     const a3 = await insertVideo(db, ids.alice, { title: 'Alice without original' });
     const b1 = await insertVideo(db, ids.bob, { title: 'Bob private title', moderationStatus: 'pending', publishedAt: null });
     storeOriginal(a1.sourceKey, aliceOriginal);
@@ -161,22 +172,53 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     ]);
     await db.insert(notifications).values([
       { recipientId: ids.alice, senderId: ids.bob, type: 'like', link: `/video/${aliceVideo}` },
-      { recipientId: ids.alice, senderId: ids.admin, type: 'video_rejected', message: 'Your video "Alice rejected" was not approved. Reason: Blurry' },
+      {
+        recipientId: ids.alice,
+        senderId: ids.admin,
+        type: 'video_rejected',
+        message: 'Your video "Alice rejected" was not approved. Reason: Blurry',
+      },
       { recipientId: ids.bob, senderId: ids.alice, type: 'follow', message: 'bob-notification-text' },
     ]);
     await db.insert(identityVerifications).values([
-      { userId: ids.alice, legalName: 'Alice Legal', dateOfBirth: '1990-01-01', status: 'rejected', rejectionReason: 'The photo is blurred.' },
+      {
+        userId: ids.alice,
+        legalName: 'Alice Legal',
+        dateOfBirth: '1990-01-01',
+        status: 'rejected',
+        rejectionReason: 'The photo is blurred.',
+      },
       { userId: ids.alice, legalName: 'Alice Legal', dateOfBirth: '1990-01-01', status: 'approved' },
       { userId: ids.bob, legalName: 'Bob Legalname', dateOfBirth: '1991-02-02', status: 'approved' },
     ]);
     const appealUntil = new Date(Date.now() + 183 * 86_400_000);
     const [aliceDecision] = await db
       .insert(moderationDecisions)
-      .values({ subjectUserId: ids.alice, targetType: 'video', targetId: alicePending, targetLabel: 'Alice rejected', action: 'video_rejected', ground: 'standards-what-you-can-share', explanation: 'Blurry', source: 'moderation', decidedBy: ids.admin, appealUntil })
+      .values({
+        subjectUserId: ids.alice,
+        targetType: 'video',
+        targetId: alicePending,
+        targetLabel: 'Alice rejected',
+        action: 'video_rejected',
+        ground: 'standards-what-you-can-share',
+        explanation: 'Blurry',
+        source: 'moderation',
+        decidedBy: ids.admin,
+        appealUntil,
+      })
       .returning();
     const [bobDecision] = await db
       .insert(moderationDecisions)
-      .values({ subjectUserId: ids.bob, targetType: 'account', targetId: ids.bob, action: 'account_banned', ground: 'standards-behaviour', explanation: 'bob-decision-text', source: 'moderation', appealUntil })
+      .values({
+        subjectUserId: ids.bob,
+        targetType: 'account',
+        targetId: ids.bob,
+        action: 'account_banned',
+        ground: 'standards-behaviour',
+        explanation: 'bob-decision-text',
+        source: 'moderation',
+        appealUntil,
+      })
       .returning();
     await db.insert(appeals).values([
       { decisionId: aliceDecision!.id, appellantId: ids.alice, statement: 'It is sharp on my screen.' },
@@ -188,8 +230,26 @@ describe.each(ENGINES)('data export on %s', (engine) => {
       { userId: ids.bob, day: '2026-11-21', taskId: task!.id },
     ]);
     await db.insert(paymentEvents).values([
-      { processor: 'verotel', dedupeKey: 'e1', event: 'purchase', saleId: 'SALE-ALICE', userId: ids.alice, priceAmount: '9.99', priceCurrency: 'EUR', outcome: 'applied', detail: 'Sale', payload: { signature: PAYLOAD_SECRET } },
-      { processor: 'manual', dedupeKey: 'e2', event: 'grant', userId: ids.alice, outcome: 'applied', detail: '3 days granted by exp_admin: internal note' },
+      {
+        processor: 'verotel',
+        dedupeKey: 'e1',
+        event: 'purchase',
+        saleId: 'SALE-ALICE',
+        userId: ids.alice,
+        priceAmount: '9.99',
+        priceCurrency: 'EUR',
+        outcome: 'applied',
+        detail: 'Sale',
+        payload: { signature: PAYLOAD_SECRET },
+      },
+      {
+        processor: 'manual',
+        dedupeKey: 'e2',
+        event: 'grant',
+        userId: ids.alice,
+        outcome: 'applied',
+        detail: '3 days granted by exp_admin: internal note',
+      },
       { processor: 'verotel', dedupeKey: 'e3', event: 'purchase', saleId: 'SALE-BOB', userId: ids.bob, outcome: 'applied' },
     ]);
   });
@@ -198,7 +258,11 @@ describe.each(ENGINES)('data export on %s', (engine) => {
   it('needs a login, and a banned or cross-site caller is refused', async () => {
     expect((await request()).status).toBe(401);
     expect((await call(getExport, '/api/users/me/export')).status).toBe(401);
-    const crossSite = await call(postExport, '/api/users/me/export', { method: 'POST', cookie: `chrysalis_session=${tokens.alice}`, headers: { origin: 'https://evil.example' } });
+    const crossSite = await call(postExport, '/api/users/me/export', {
+      method: 'POST',
+      cookie: `chrysalis_session=${tokens.alice}`,
+      headers: { origin: 'https://evil.example' },
+    });
     expect(crossSite.status).toBe(403);
     expect(await status(tokens.alice)).toBeNull();
   });
@@ -234,14 +298,18 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     // Asking while it is ready and unexpired.
     const whileReady = await request(tokens.alice);
     expect(whileReady.status).toBe(409);
-    expect(whileReady.body.message).toMatch(/^Your data export is ready to download\. You can ask for a fresh one from .+ UTC\.$/);
+    expect(whileReady.body.message).toMatch(
+      /^Your data export is ready to download\. You can ask for a fresh one from .+ UTC\.$/,
+    );
     expect(new Date(ready.renewableAt!).getTime() - new Date(ready.readyAt!).getTime()).toBe(24 * 3_600_000);
 
     const response = await fetchZip(pending._id, tokens.alice);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
     expect(response.headers.get('cache-control')).toBe('private, no-store');
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="chrysalis-data-exp_alice-\d{4}-\d{2}-\d{2}\.zip"$/);
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="chrysalis-data-exp_alice-\d{4}-\d{2}-\d{2}\.zip"$/,
+    );
     expect(Number(response.headers.get('content-length'))).toBe(ready.sizeBytes);
     const zip = await saveZip(response);
 
@@ -280,13 +348,25 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     expect(profile.createdAt).toEqual(expect.any(String));
     expect(JSON.stringify(profile)).not.toMatch(/password|token|argon/i);
 
-    const videosJson = zip.json('videos.json') as { streamVideoId: string; title: string; moderationStatus: string; rejectionReason: string | null; originalFile: string | null }[];
+    const videosJson = zip.json('videos.json') as {
+      streamVideoId: string;
+      title: string;
+      moderationStatus: string;
+      rejectionReason: string | null;
+      originalFile: string | null;
+    }[];
     expect(videosJson.map((video) => video.streamVideoId).sort()).toEqual([aliceVideo, alicePending, aliceNoFile].sort());
-    expect(videosJson.find((video) => video.streamVideoId === alicePending)).toMatchObject({ moderationStatus: 'rejected', rejectionReason: 'Blurry', originalFile: `videos/${alicePending}/original.mp4` });
+    expect(videosJson.find((video) => video.streamVideoId === alicePending)).toMatchObject({
+      moderationStatus: 'rejected',
+      rejectionReason: 'Blurry',
+      originalFile: `videos/${alicePending}/original.mp4`,
+    });
     expect(videosJson.find((video) => video.streamVideoId === aliceNoFile)!.originalFile).toBeNull();
     expect(videosJson.find((video) => video.streamVideoId === aliceVideo)!.title).toBe(`Alice public ${HOSTILE}`);
 
-    expect(zip.json('comments.json')).toEqual([expect.objectContaining({ body: 'Alice says hi', video: expect.objectContaining({ streamVideoId: bobVideo }) })]);
+    expect(zip.json('comments.json')).toEqual([
+      expect.objectContaining({ body: 'Alice says hi', video: expect.objectContaining({ streamVideoId: bobVideo }) }),
+    ]);
     expect(zip.json('likes.json')).toEqual([expect.objectContaining({ streamVideoId: bobVideo })]);
     expect(zip.json('follows.json')).toEqual({
       following: [expect.objectContaining({ username: 'exp_bob' })],
@@ -295,17 +375,28 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     expect(zip.json('blocks.json')).toEqual([expect.objectContaining({ username: 'exp_dave' })]);
     const notificationsJson = zip.json('notifications.json') as { type: string; text: string; sender: string | null }[];
     expect(notificationsJson).toHaveLength(2);
-    expect(notificationsJson.find((n) => n.type === 'like')).toMatchObject({ sender: 'exp_bob', text: 'exp_bob liked your video' });
+    expect(notificationsJson.find((n) => n.type === 'like')).toMatchObject({
+      sender: 'exp_bob',
+      text: 'exp_bob liked your video',
+    });
     // Moderation speaks as the site: the deciding admin is not named.
     expect(notificationsJson.find((n) => n.type === 'video_rejected')).toMatchObject({ sender: null });
-    expect(zip.json('daily-tasks.json')).toMatchObject({ tasksCompleted: 1, history: [{ day: '2026-11-20', task: 'Stretch for ten minutes.' }] });
+    expect(zip.json('daily-tasks.json')).toMatchObject({
+      tasksCompleted: 1,
+      history: [{ day: '2026-11-20', task: 'Stretch for ten minutes.' }],
+    });
     const payments = zip.json('payments.json') as { events: { saleId: string | null; detail: string | null }[] };
     expect(payments.events.map((event) => event.saleId)).toEqual(['SALE-ALICE', null]);
     expect(payments.events[1]!.detail).toBeNull();
 
     // Her identity verifications (the documents stay sealed on the server) and the decisions about her, with her appeal; the deciding admin unnamed.
     expect(zip.json('verification.json')).toEqual([
-      expect.objectContaining({ status: 'rejected', legalName: 'Alice Legal', dateOfBirth: '1990-01-01', rejectionReason: 'The photo is blurred.' }),
+      expect.objectContaining({
+        status: 'rejected',
+        legalName: 'Alice Legal',
+        dateOfBirth: '1990-01-01',
+        rejectionReason: 'The photo is blurred.',
+      }),
       expect.objectContaining({ status: 'approved', documentsStored: { idDocument: false, selfie: false } }),
     ]);
     expect(zip.json('decisions.json')).toEqual([
@@ -321,7 +412,23 @@ describe.each(ENGINES)('data export on %s', (engine) => {
 
     // Nothing of bob's own (or carol's, or dave's) beyond their usernames where the relation is alice's.
     const all = zip.everything.toString('latin1');
-    for (const absent of ['exp_bob@example.org', 'exp_carol@example.org', BOB_SECRET, 'Bob private title', 'BOB-ORIGINAL-MARKER', 'SALE-BOB', 'bob-notification-text', '2026-11-21', PAYLOAD_SECRET, 'internal note', 'exp_admin', 'Bob Legalname', 'bob-decision-text', 'bob-appeal-text', ids.admin]) {
+    for (const absent of [
+      'exp_bob@example.org',
+      'exp_carol@example.org',
+      BOB_SECRET,
+      'Bob private title',
+      'BOB-ORIGINAL-MARKER',
+      'SALE-BOB',
+      'bob-notification-text',
+      '2026-11-21',
+      PAYLOAD_SECRET,
+      'internal note',
+      'exp_admin',
+      'Bob Legalname',
+      'bob-decision-text',
+      'bob-appeal-text',
+      ids.admin,
+    ]) {
       expect(all).not.toContain(absent);
     }
   });
@@ -334,7 +441,8 @@ describe.each(ENGINES)('data export on %s', (engine) => {
       expect(response.status).toBe(404);
       expect(((await response.json()) as { message: string }).message).toBe(DATA_EXPORT_MESSAGES.notFound);
     }
-    for (const id of ['not-a-uuid', '../../originals/x', `${ready._id}\u0000`, crypto.randomUUID()]) expect((await fetchZip(id, tokens.alice)).status).toBe(404);
+    for (const id of ['not-a-uuid', '../../originals/x', `${ready._id}\u0000`, crypto.randomUUID()])
+      expect((await fetchZip(id, tokens.alice)).status).toBe(404);
     // Bob has no export of his own, and alice's is not his.
     expect(await status(tokens.bob)).toBeNull();
   });
@@ -370,9 +478,15 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     const oldKey = exportFileKey(ids.alice, ready._id);
     expect(ready.canRenew).toBe(false);
     // 23 hours old: still too young to replace.
-    await database.db.update(dataExports).set({ readyAt: new Date(Date.now() - 23 * 3_600_000) }).where(eq(dataExports.id, ready._id));
+    await database.db
+      .update(dataExports)
+      .set({ readyAt: new Date(Date.now() - 23 * 3_600_000) })
+      .where(eq(dataExports.id, ready._id));
     expect((await request(tokens.alice)).status).toBe(409);
-    await database.db.update(dataExports).set({ readyAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(dataExports.id, ready._id));
+    await database.db
+      .update(dataExports)
+      .set({ readyAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(dataExports.id, ready._id));
     expect((await status(tokens.alice))!.canRenew).toBe(true);
     const fresh = await request(tokens.alice);
     expect(fresh.status).toBe(202);
@@ -387,7 +501,10 @@ describe.each(ENGINES)('data export on %s', (engine) => {
   it('expires: the link stops working, the sweep deletes the file and the row, and the member can ask again', async () => {
     const ready = (await status(tokens.alice))!;
     const key = exportFileKey(ids.alice, ready._id);
-    await database.db.update(dataExports).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(dataExports.id, ready._id));
+    await database.db
+      .update(dataExports)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(dataExports.id, ready._id));
     expect((await fetchZip(ready._id, tokens.alice)).status).toBe(404);
     expect(await status(tokens.alice)).toBeNull();
     expect((await sweepDataExports(database.db)).removed).toBe(1);
@@ -422,7 +539,11 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     await reset('dataExportsPerMember', ids.alice);
     const answers = await Promise.all(Array.from({ length: 5 }, () => request(tokens.alice)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409, 409, 409, 409]);
-    expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.body.message === DATA_EXPORT_MESSAGES.alreadyPending)).toBe(true);
+    expect(
+      answers
+        .filter((answer) => answer.status === 409)
+        .every((answer) => answer.body.message === DATA_EXPORT_MESSAGES.alreadyPending),
+    ).toBe(true);
     expect(await database.db.select().from(dataExports).where(eq(dataExports.userId, ids.alice))).toHaveLength(1);
   });
 
@@ -454,10 +575,24 @@ describe('data export into S3 storage (s3rver)', () => {
 
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(dataDir, 's3-'));
-    s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(dir, 'bucket'), configureBuckets: [{ name: 'exports-test' }] });
+    s3rver = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: path.join(dir, 'bucket'),
+      configureBuckets: [{ name: 'exports-test' }],
+    });
     const { port } = await s3rver.run();
     storage = new S3MediaStorage(
-      { bucket: 'exports-test', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'site' },
+      {
+        bucket: 'exports-test',
+        region: 'us-east-1',
+        endpoint: `http://127.0.0.1:${port}`,
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+        prefix: 'site',
+      },
       dir,
     );
     setMediaStorage(storage);
@@ -482,22 +617,32 @@ describe('data export into S3 storage (s3rver)', () => {
   it('streams the originals from the bucket into the ZIP, stores it privately under exports/{userId}/, serves it, and the sweep deletes it', async () => {
     const asked = await call(postExport, '/api/users/me/export', { method: 'POST', bearer: token });
     const id = (asked.body.export as DataExportDto)._id;
-    const [job] = await database.db.select().from(jobs).where(sql`${jobs.payload}->>'exportId' = ${id}`);
+    const [job] = await database.db
+      .select()
+      .from(jobs)
+      .where(sql`${jobs.payload}->>'exportId' = ${id}`);
     await buildDataExportJob(job!, heldJobContext());
     const key = exportFileKey(memberId, id);
     const head = await storage.client.send(new HeadObjectCommand({ Bucket: 'exports-test', Key: `site/${key}` }));
     expect(head).toMatchObject({ ContentType: 'application/zip', CacheControl: 'private, no-store' });
 
-    const response = await download(new NextRequest(new URL(`/data-export/${id}`, ORIGIN), { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ exportId: id }) });
+    const response = await download(
+      new NextRequest(new URL(`/data-export/${id}`, ORIGIN), { headers: { authorization: `Bearer ${token}` } }),
+      { params: Promise.resolve({ exportId: id }) },
+    );
     expect(response.status).toBe(200);
     const file = path.join(dataDir, `s3-${id}.zip`);
     writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    const [video] = JSON.parse(execFileSync('unzip', ['-p', file, 'videos.json'], { encoding: 'utf8' })) as { originalFile: string }[];
+    const [video] = JSON.parse(execFileSync('unzip', ['-p', file, 'videos.json'], { encoding: 'utf8' })) as {
+      originalFile: string;
+    }[];
     expect(execFileSync('unzip', ['-p', file, video!.originalFile], { maxBuffer: 32 * 1024 * 1024 }).equals(original)).toBe(true);
 
-    await database.db.update(dataExports).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(dataExports.id, id));
+    await database.db
+      .update(dataExports)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(dataExports.id, id));
     expect((await sweepDataExports(database.db)).removed).toBe(1);
     expect(await storage.stat(key)).toBeNull();
   });
 });
-

@@ -31,7 +31,10 @@ import { insertVideo } from '../helpers/videos';
  * is what a restart does to them (57P01 admin_shutdown, "Connection terminated unexpectedly").
  */
 const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-if (!process.env.TEST_DATABASE_URL) console.warn('Skipped: database connection loss needs PostgreSQL (PGlite has no connection to lose); set TEST_DATABASE_URL to run it.');
+if (!process.env.TEST_DATABASE_URL)
+  console.warn(
+    'Skipped: database connection loss needs PostgreSQL (PGlite has no connection to lose); set TEST_DATABASE_URL to run it.',
+  );
 
 const PORT = 3173;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -83,7 +86,13 @@ describeOnPostgres('losing the database connection (skipped without TEST_DATABAS
       return child;
     };
     server = keep(startServerProcess(env, 'pipe'), 'web');
-    worker = keep(spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/worker.ts'], { env: { ...env, NODE_ENV: 'production' }, stdio: 'pipe' }), 'worker');
+    worker = keep(
+      spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/worker.ts'], {
+        env: { ...env, NODE_ENV: 'production' },
+        stdio: 'pipe',
+      }),
+      'worker',
+    );
     await waitForServer(`${ORIGIN}/api/health`, 180_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`);
     });
@@ -98,7 +107,10 @@ describeOnPostgres('losing the database connection (skipped without TEST_DATABAS
   /** Ends every connection to the scratch database but the caller's own, as a restart of the server does. */
   async function terminateBackends(admin: Client): Promise<number> {
     const name = new URL(database.databaseUrl!).pathname.slice(1);
-    const { rows } = await admin.query('SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS ended FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    const { rows } = await admin.query(
+      'SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS ended FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
     return (rows[0] as { ended: number }).ended;
   }
 
@@ -150,7 +162,8 @@ describeOnPostgres('losing the database connection (skipped without TEST_DATABAS
     expect(ended).toBeGreaterThan(20);
     expect(byStatus(503).length).toBeGreaterThan(0);
     expect(byStatus(503).filter((answer) => answer.retryAfter !== '5')).toEqual([]);
-    for (const answer of byStatus(503).filter((one) => one.path.startsWith('/api/'))) expect(JSON.parse(answer.body)).toMatchObject({ message: DATABASE_UNAVAILABLE_MESSAGE });
+    for (const answer of byStatus(503).filter((one) => one.path.startsWith('/api/')))
+      expect(JSON.parse(answer.body)).toMatchObject({ message: DATABASE_UNAVAILABLE_MESSAGE });
 
     // Neither process died (an uncaught 'error' from a cut connection kills it) …
     expect({ server: running(server), worker: running(worker) }).toEqual({ server: true, worker: true });
@@ -163,7 +176,8 @@ describeOnPostgres('losing the database connection (skipped without TEST_DATABAS
     for (;;) {
       const [job] = await database.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, after!.id));
       if (job?.status === 'done') break;
-      if (Date.now() > deadline) throw new Error(`the worker ran no job after the outage (status ${job?.status})\n${output.slice(-4000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`the worker ran no job after the outage (status ${job?.status})\n${output.slice(-4000)}`);
       await sleep(250);
     }
     expect(running(worker)).toBe(true);

@@ -43,9 +43,16 @@ describe.each(ENGINES)('database on %s', (engine) => {
 
   it('refuses a username or email that differs only in case, and keeps the original row', async () => {
     await database.db.insert(users).values(member('B'));
-    await expect(database.db.insert(users).values({ ...member('B'), username: 'MEMBERB', email: 'other@example.org' })).rejects.toThrow();
-    await expect(database.db.insert(users).values({ ...member('B'), username: 'someoneElse', email: 'MEMBERB@EXAMPLE.ORG' })).rejects.toThrow();
-    const rows = await database.db.select().from(users).where(sql`lower(${users.username}) = 'memberb'`);
+    await expect(
+      database.db.insert(users).values({ ...member('B'), username: 'MEMBERB', email: 'other@example.org' }),
+    ).rejects.toThrow();
+    await expect(
+      database.db.insert(users).values({ ...member('B'), username: 'someoneElse', email: 'MEMBERB@EXAMPLE.ORG' }),
+    ).rejects.toThrow();
+    const rows = await database.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.username}) = 'memberb'`);
     expect(rows).toHaveLength(1);
   });
 

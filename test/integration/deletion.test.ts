@@ -23,7 +23,22 @@ import { DELETE as deleteVideoRoute, GET as videoById, PATCH as editVideoRoute }
 import { GET as recent } from '@/app/api/videos/route';
 import { POST as report } from '@/app/api/reports/route';
 import { installDatabase, queryRows } from '@/lib/db';
-import { adminAuditLog, comments, follows, jobs, notifications, paymentEvents, reports, sessions, signUpHolds, users, videoLikes, videos, type Job, type Video } from '@/lib/db/schema';
+import {
+  adminAuditLog,
+  comments,
+  follows,
+  jobs,
+  notifications,
+  paymentEvents,
+  reports,
+  sessions,
+  signUpHolds,
+  users,
+  videoLikes,
+  videos,
+  type Job,
+  type Video,
+} from '@/lib/db/schema';
 import { PURGE_MEDIA_JOB, purgeMedia } from '@/lib/server/deletion/purge';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { setMediaStorage, type MediaStorage } from '@/lib/server/storage';
@@ -47,7 +62,13 @@ const file = (key: string) => path.join(mediaRoot, key);
 
 /** The files a processed video has in storage, written for real. */
 function storeVideoFiles(video: Pick<Video, 'id' | 'sourceKey'>): string[] {
-  const keys = [`originals/${video.sourceKey}`, `videos/${video.id}/web.mp4`, `videos/${video.id}/thumbnail.jpg`, `videos/${video.id}/hls/360p/seg_00000.ts`, `videos/${video.id}/hls/master.m3u8`];
+  const keys = [
+    `originals/${video.sourceKey}`,
+    `videos/${video.id}/web.mp4`,
+    `videos/${video.id}/thumbnail.jpg`,
+    `videos/${video.id}/hls/360p/seg_00000.ts`,
+    `videos/${video.id}/hls/master.m3u8`,
+  ];
   for (const key of keys) {
     mkdirSync(path.dirname(file(key)), { recursive: true });
     writeFileSync(file(key), 'x');
@@ -72,7 +93,8 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
   afterAll(() => database.destroy());
   beforeEach(() => resetLimiters());
 
-  const deleteAs = (token: string | undefined, json: unknown) => call(deleteAccountRoute, '/api/users/settings/account', { method: 'DELETE', bearer: token, json });
+  const deleteAs = (token: string | undefined, json: unknown) =>
+    call(deleteAccountRoute, '/api/users/settings/account', { method: 'DELETE', bearer: token, json });
 
   it('asks for the current password and the username, with a clear message for each', async () => {
     const token = await verifiedMemberToken(database.db, 'careful');
@@ -88,14 +110,18 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     const wrongName = await deleteAs(token, { currentPassword: 'careful-password-1', username: 'Careful' });
     expect(wrongName.status).toBe(400);
     expect(wrongName.body.message).toBe(DELETE_ACCOUNT_MESSAGES.wrongUsername);
-    const hostile = await deleteAs(token, { currentPassword: 'careful-password-1', username: `careful</script >\u0000${'🦋'.repeat(2000)}` });
+    const hostile = await deleteAs(token, {
+      currentPassword: 'careful-password-1',
+      username: `careful</script >\u0000${'🦋'.repeat(2000)}`,
+    });
     expect(hostile.status).toBe(400);
     expect((await call(me, '/api/auth/me', { bearer: token })).status).toBe(200);
   });
 
   it('counts wrong passwords against the same per-member limit as the other settings', async () => {
     const token = await verifiedMemberToken(database.db, 'guesser');
-    for (let i = 0; i < 4; i += 1) expect((await deleteAs(token, { currentPassword: `guess-${i}`, username: 'guesser' })).status).toBe(400);
+    for (let i = 0; i < 4; i += 1)
+      expect((await deleteAs(token, { currentPassword: `guess-${i}`, username: 'guesser' })).status).toBe(400);
     const viaPassword = await call(changePassword, '/api/users/settings/password', {
       method: 'PUT',
       bearer: token,
@@ -115,7 +141,12 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     const leaver = await userId(database.db, 'leaver');
     const friend = await userId(database.db, 'friend');
     // A second session of the leaver, on another device.
-    const otherDevice = (await call(login, '/api/auth/login', { json: { email: 'leaver@example.org', password: 'leaver-password-1' }, ip: '198.18.2.2' })).body.token as string;
+    const otherDevice = (
+      await call(login, '/api/auth/login', {
+        json: { email: 'leaver@example.org', password: 'leaver-password-1' },
+        ip: '198.18.2.2',
+      })
+    ).body.token as string;
     const own = await insertVideo(database.db, leaver, { title: 'Leaving soon' });
     const ownFiles = storeVideoFiles(own);
     const friendsVideo = await insertVideo(database.db, friend, { title: 'Friend video' });
@@ -124,11 +155,33 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     writeFileSync(file(`exports/${leaver}/export.zip`), 'zip');
 
     const params = (v: Video) => ({ streamVideoId: v.streamVideoId });
-    expect((await call(like, `/api/videos/${friendsVideo.streamVideoId}/like`, { method: 'POST', bearer: leaverToken, params: params(friendsVideo) })).status).toBe(200);
-    expect((await call(like, `/api/videos/${own.streamVideoId}/like`, { method: 'POST', bearer: friendToken, params: params(own) })).status).toBe(200);
-    expect((await call(follow, '/api/users/friend/follow', { method: 'POST', bearer: leaverToken, params: { username: 'friend' } })).status).toBe(200);
-    expect((await call(follow, '/api/users/leaver/follow', { method: 'POST', bearer: friendToken, params: { username: 'leaver' } })).status).toBe(200);
-    const commented = await call(comment, `/api/videos/${friendsVideo.streamVideoId}/comments`, { method: 'POST', bearer: leaverToken, params: params(friendsVideo), json: { body: 'Lovely!' } });
+    expect(
+      (
+        await call(like, `/api/videos/${friendsVideo.streamVideoId}/like`, {
+          method: 'POST',
+          bearer: leaverToken,
+          params: params(friendsVideo),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call(like, `/api/videos/${own.streamVideoId}/like`, { method: 'POST', bearer: friendToken, params: params(own) }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(follow, '/api/users/friend/follow', { method: 'POST', bearer: leaverToken, params: { username: 'friend' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(follow, '/api/users/leaver/follow', { method: 'POST', bearer: friendToken, params: { username: 'leaver' } }))
+        .status,
+    ).toBe(200);
+    const commented = await call(comment, `/api/videos/${friendsVideo.streamVideoId}/comments`, {
+      method: 'POST',
+      bearer: leaverToken,
+      params: params(friendsVideo),
+      json: { body: 'Lovely!' },
+    });
     expect(commented.status).toBe(201);
     // A reply under the leaver's comment, reported by someone else: it goes with its parent, so its report must close too.
     const replied = await call(comment, `/api/videos/${friendsVideo.streamVideoId}/comments`, {
@@ -140,10 +193,36 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     expect(replied.status).toBe(201);
     const replyId = (replied.body.comment as { _id: string })._id;
     const witnessToken = await verifiedMemberToken(database.db, 'witness');
-    expect((await call(report, '/api/reports', { bearer: witnessToken, json: { targetType: 'comment', target: replyId, reason: 'harassment' } })).status).toBeLessThan(300);
-    await call(comment, `/api/videos/${own.streamVideoId}/comments`, { method: 'POST', bearer: friendToken, params: params(own), json: { body: 'Yours is lovely too' } });
-    expect((await call(report, '/api/reports', { bearer: leaverToken, json: { targetType: 'video', target: friendsVideo.streamVideoId, reason: 'spam' } })).status).toBeLessThan(300);
-    expect((await call(report, '/api/reports', { bearer: friendToken, json: { targetType: 'video', target: own.streamVideoId, reason: 'spam' } })).status).toBeLessThan(300);
+    expect(
+      (
+        await call(report, '/api/reports', {
+          bearer: witnessToken,
+          json: { targetType: 'comment', target: replyId, reason: 'harassment' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    await call(comment, `/api/videos/${own.streamVideoId}/comments`, {
+      method: 'POST',
+      bearer: friendToken,
+      params: params(own),
+      json: { body: 'Yours is lovely too' },
+    });
+    expect(
+      (
+        await call(report, '/api/reports', {
+          bearer: leaverToken,
+          json: { targetType: 'video', target: friendsVideo.streamVideoId, reason: 'spam' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    expect(
+      (
+        await call(report, '/api/reports', {
+          bearer: friendToken,
+          json: { targetType: 'video', target: own.streamVideoId, reason: 'spam' },
+        })
+      ).status,
+    ).toBeLessThan(300);
     await database.db.insert(paymentEvents).values({
       processor: 'verotel',
       dedupeKey: `sale-${leaver}`,
@@ -155,11 +234,16 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
       outcome: 'applied',
       payload: { saleID: '42', email: 'leaver@example.org', name: 'Leaver Person', priceAmount: '9.99' },
     });
-    const [before] = await queryRows<{ likes_count: number }>(database.db, sql`SELECT likes_count FROM videos WHERE id = ${friendsVideo.id}`);
+    const [before] = await queryRows<{ likes_count: number }>(
+      database.db,
+      sql`SELECT likes_count FROM videos WHERE id = ${friendsVideo.id}`,
+    );
     expect(Number(before!.likes_count)).toBe(1);
 
     // A sign-up through the form holds the name for 7 days (decision 041); deleting the account must free it all the same.
-    await database.db.insert(signUpHolds).values({ usernameKey: 'leaver', emailKey: 'leaver@example.org', expiresAt: new Date(Date.now() + 7 * 24 * 3600_000) });
+    await database.db
+      .insert(signUpHolds)
+      .values({ usernameKey: 'leaver', emailKey: 'leaver@example.org', expiresAt: new Date(Date.now() + 7 * 24 * 3600_000) });
     const done = await deleteAs(leaverToken, { currentPassword: 'leaver-password-1', username: 'leaver' });
     expect(done.status).toBe(200);
     expect(done.body.message).toBe(DELETE_ACCOUNT_MESSAGES.deleted);
@@ -181,7 +265,12 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     expect(Number(after!.likes_count)).toBe(0);
     expect(Number(after!.rows)).toBe(0);
     expect(await database.db.select().from(videoLikes).where(eq(videoLikes.userId, leaver))).toHaveLength(0);
-    expect(await database.db.select().from(follows).where(sql`${follows.followerId} = ${leaver} OR ${follows.followeeId} = ${leaver}`)).toHaveLength(0);
+    expect(
+      await database.db
+        .select()
+        .from(follows)
+        .where(sql`${follows.followerId} = ${leaver} OR ${follows.followeeId} = ${leaver}`),
+    ).toHaveLength(0);
     expect(await database.db.select().from(comments).where(eq(comments.authorId, leaver))).toHaveLength(0);
     expect(await database.db.select().from(reports).where(eq(reports.reporterId, leaver))).toHaveLength(0);
     // The friend's report on the deleted video is closed with a note, not left open.
@@ -193,7 +282,10 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     expect(await database.db.select().from(notifications).where(eq(notifications.senderId, leaver))).toHaveLength(0);
     expect(await database.db.select().from(notifications).where(eq(notifications.recipientId, friend))).toHaveLength(0);
     // Payment records are kept with the id, without email or name.
-    const [payment] = await database.db.select().from(paymentEvents).where(eq(paymentEvents.dedupeKey, `sale-${leaver}`));
+    const [payment] = await database.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.dedupeKey, `sale-${leaver}`));
     expect(payment!.userId).toBe(leaver);
     expect(payment!.payload).toEqual({ saleID: '42', priceAmount: '9.99' });
     // The deletion is in the audit log without the name.
@@ -212,7 +304,10 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
     for (const key of friendsFiles) expect(existsSync(file(key))).toBe(true);
 
     // The username and email can be used again at once.
-    const again = await call(register, '/api/auth/register', { form: registrationForm({ username: 'leaver', email: 'leaver@example.org' }), ip: '198.18.1.1' });
+    const again = await call(register, '/api/auth/register', {
+      form: registrationForm({ username: 'leaver', email: 'leaver@example.org' }),
+      ip: '198.18.1.1',
+    });
     expect(again.status).toBe(201);
     expect(await database.db.select().from(users).where(eq(users.username, 'leaver'))).toHaveLength(1);
   });
@@ -230,7 +325,9 @@ describe.each(ENGINES)('account deletion on %s', (engine) => {
 
   it('deletes once when asked twice at the same time', async () => {
     const token = await verifiedMemberToken(database.db, 'twice');
-    const answers = await Promise.all([1, 2].map(() => deleteAs(token, { currentPassword: 'twice-password-1', username: 'twice' })));
+    const answers = await Promise.all(
+      [1, 2].map(() => deleteAs(token, { currentPassword: 'twice-password-1', username: 'twice' })),
+    );
     expect(answers.every((answer) => [200, 401].includes(answer.status))).toBe(true);
     expect(answers.some((answer) => answer.status === 200)).toBe(true);
     expect(await database.db.select().from(users).where(eq(users.username, 'twice'))).toHaveLength(0);
@@ -259,9 +356,18 @@ describe.each(ENGINES)('editing and deleting videos on %s', (engine) => {
   afterAll(() => database.destroy());
 
   const edit = (token: string | undefined, v: Pick<Video, 'streamVideoId'>, json: unknown) =>
-    call(editVideoRoute, `/api/videos/${v.streamVideoId}`, { method: 'PATCH', bearer: token, params: { streamVideoId: v.streamVideoId }, json });
+    call(editVideoRoute, `/api/videos/${v.streamVideoId}`, {
+      method: 'PATCH',
+      bearer: token,
+      params: { streamVideoId: v.streamVideoId },
+      json,
+    });
   const remove = (token: string | undefined, v: Pick<Video, 'streamVideoId'>) =>
-    call(deleteVideoRoute, `/api/videos/${v.streamVideoId}`, { method: 'DELETE', bearer: token, params: { streamVideoId: v.streamVideoId } });
+    call(deleteVideoRoute, `/api/videos/${v.streamVideoId}`, {
+      method: 'DELETE',
+      bearer: token,
+      params: { streamVideoId: v.streamVideoId },
+    });
   const row = async (v: Video) => (await database.db.select().from(videos).where(eq(videos.id, v.id)))[0];
 
   it('lets the owner edit with the upload rules; text changes of an approved video go back to review, all audited', async () => {
@@ -273,7 +379,11 @@ describe.each(ENGINES)('editing and deleting videos on %s', (engine) => {
     expect((await edit(ownerToken, video, { category: 'Nope' })).body.message).toMatch(/^Category must be one of /);
     expect((await edit(ownerToken, video, {})).status).toBe(400);
 
-    const saved = await edit(ownerToken, video, { title: 'Typo title </script >', tags: 'Two, #three, two', description: 'Now\u2028with text' });
+    const saved = await edit(ownerToken, video, {
+      title: 'Typo title </script >',
+      tags: 'Two, #three, two',
+      description: 'Now\u2028with text',
+    });
     expect(saved.status).toBe(200);
     const after = await row(video);
     expect(after!.title).toBe('Typo title </script >');
@@ -285,7 +395,11 @@ describe.each(ENGINES)('editing and deleting videos on %s', (engine) => {
     const [entry] = await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.targetId, video.streamVideoId));
     expect(entry!.action).toBe('video.edit');
     expect(entry!.adminId).toBe(owner);
-    expect(entry!.details).toMatchObject({ by: 'owner', backToReview: true, changes: expect.arrayContaining([{ field: 'title', before: 'Typo titel', after: 'Typo title </script >' }]) });
+    expect(entry!.details).toMatchObject({
+      by: 'owner',
+      backToReview: true,
+      changes: expect.arrayContaining([{ field: 'title', before: 'Typo titel', after: 'Typo title </script >' }]),
+    });
 
     // An admin's edit is live at once.
     await database.db.update(videos).set({ moderationStatus: 'approved' }).where(eq(videos.id, video.id));
@@ -320,9 +434,20 @@ describe.each(ENGINES)('editing and deleting videos on %s', (engine) => {
     const kept = storeVideoFiles(keep);
     const p = { streamVideoId: video.streamVideoId };
     await call(like, `/api/videos/${video.streamVideoId}/like`, { method: 'POST', bearer: otherToken, params: p });
-    await call(like, `/api/videos/${keep.streamVideoId}/like`, { method: 'POST', bearer: otherToken, params: { streamVideoId: keep.streamVideoId } });
-    await call(comment, `/api/videos/${video.streamVideoId}/comments`, { method: 'POST', bearer: otherToken, params: p, json: { body: 'Nice' } });
-    expect((await database.db.select().from(notifications).where(eq(notifications.recipientId, owner))).length).toBeGreaterThanOrEqual(3);
+    await call(like, `/api/videos/${keep.streamVideoId}/like`, {
+      method: 'POST',
+      bearer: otherToken,
+      params: { streamVideoId: keep.streamVideoId },
+    });
+    await call(comment, `/api/videos/${video.streamVideoId}/comments`, {
+      method: 'POST',
+      bearer: otherToken,
+      params: p,
+      json: { body: 'Nice' },
+    });
+    expect(
+      (await database.db.select().from(notifications).where(eq(notifications.recipientId, owner))).length,
+    ).toBeGreaterThanOrEqual(3);
 
     const gone = await remove(adminToken, video);
     expect(gone.status).toBe(200);
@@ -333,7 +458,10 @@ describe.each(ENGINES)('editing and deleting videos on %s', (engine) => {
     expect(left.every((n) => !n.link.startsWith(`/video/${video.streamVideoId}`))).toBe(true);
     expect(left.some((n) => n.link === `/video/${keep.streamVideoId}`)).toBe(true);
     expect((await call(videoById, `/api/videos/${video.streamVideoId}`, { params: p })).status).toBe(404);
-    const [entry] = await database.db.select().from(adminAuditLog).where(sql`${adminAuditLog.targetId} = ${video.streamVideoId} AND ${adminAuditLog.action} = 'video.delete'`);
+    const [entry] = await database.db
+      .select()
+      .from(adminAuditLog)
+      .where(sql`${adminAuditLog.targetId} = ${video.streamVideoId} AND ${adminAuditLog.action} = 'video.delete'`);
     expect(entry!.details).toMatchObject({ by: 'admin', title: 'Going away' });
     void other;
 
@@ -391,10 +519,24 @@ describe('the purge job on S3 storage', () => {
   let storage: S3MediaStorage;
   beforeAll(async () => {
     const S3rver = S3rverModule as new (options: Record<string, unknown>) => S3rverInstance;
-    s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(dataDir, 's3rver'), configureBuckets: [{ name: 'purge' }] });
+    s3rver = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: path.join(dataDir, 's3rver'),
+      configureBuckets: [{ name: 'purge' }],
+    });
     const { port } = await s3rver.run();
     storage = new S3MediaStorage(
-      { bucket: 'purge', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'site' },
+      {
+        bucket: 'purge',
+        region: 'us-east-1',
+        endpoint: `http://127.0.0.1:${port}`,
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+        prefix: 'site',
+      },
       dataDir,
     );
   });
@@ -405,7 +547,13 @@ describe('the purge job on S3 storage', () => {
   });
 
   it('deletes a video and an export prefix, killed after the first prefix and run again', async () => {
-    const keys = ['originals/v1.mp4', 'videos/v1/web.mp4', 'videos/v1/hls/master.m3u8', 'videos/v10/web.mp4', 'exports/u1/export.zip'];
+    const keys = [
+      'originals/v1.mp4',
+      'videos/v1/web.mp4',
+      'videos/v1/hls/master.m3u8',
+      'videos/v10/web.mp4',
+      'exports/u1/export.zip',
+    ];
     const local = path.join(dataDir, 's3-upload');
     for (const key of keys) {
       mkdirSync(local, { recursive: true });
@@ -430,7 +578,8 @@ describe('the purge job on S3 storage', () => {
     setMediaStorage(storage);
     await purgeMedia(job, heldJobContext());
     await purgeMedia(job, heldJobContext());
-    for (const key of ['videos/v1/web.mp4', 'videos/v1/hls/master.m3u8', 'exports/u1/export.zip']) expect(await storage.stat(key)).toBeNull();
+    for (const key of ['videos/v1/web.mp4', 'videos/v1/hls/master.m3u8', 'exports/u1/export.zip'])
+      expect(await storage.stat(key)).toBeNull();
     // A neighbour whose id starts the same stays.
     expect(await storage.stat('videos/v10/web.mp4')).not.toBeNull();
   });

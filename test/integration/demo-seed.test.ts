@@ -96,7 +96,9 @@ describe('demo content on an empty embedded database', () => {
   it('queues one seed-demo job, however often start-up asks', async () => {
     expect(await enqueueDemoSeedIfEmpty(database.db, SMALL)).toBe(true);
     expect(await enqueueDemoSeedIfEmpty(database.db, SMALL)).toBe(false);
-    expect(await database.db.select().from(jobs)).toEqual([expect.objectContaining({ type: SEED_DEMO_JOB, dedupeKey: SEED_DEMO_JOB, status: 'queued' })]);
+    expect(await database.db.select().from(jobs)).toEqual([
+      expect.objectContaining({ type: SEED_DEMO_JOB, dedupeKey: SEED_DEMO_JOB, status: 'queued' }),
+    ]);
   });
 
   it('makes labelled, approved demo videos that the real pipeline processes to ready, with thumbnails in storage', async () => {
@@ -104,7 +106,8 @@ describe('demo content on an empty embedded database', () => {
     const worker = startWorker(database.db, { handlers, pollMs: 20, baseBackoffMs: 1 });
     const deadline = Date.now() + 90_000;
     try {
-      const finished = async () => (await seedJob())?.status === 'done' && (await demoVideos()).every((video) => video.processingState === 'ready');
+      const finished = async () =>
+        (await seedJob())?.status === 'done' && (await demoVideos()).every((video) => video.processingState === 'ready');
       while (!(await finished()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     } finally {
       await worker.stop();
@@ -139,11 +142,17 @@ describe('demo content on an empty embedded database', () => {
       expect(await getMediaStorage().stat(row.webMp4Key!)).not.toBeNull();
     }
     // The plan's sizes survive the pipeline, and every category of the first clips is there.
-    expect(rows.map((row) => `${row.width}x${row.height}`).sort()).toEqual(DEMO_PLAN.slice(0, SMALL.count).map((clip) => `${clip.width}x${clip.height}`).sort());
+    expect(rows.map((row) => `${row.width}x${row.height}`).sort()).toEqual(
+      DEMO_PLAN.slice(0, SMALL.count)
+        .map((clip) => `${clip.width}x${clip.height}`)
+        .sort(),
+    );
 
     // Public at once, newest first in plan order (publication times are spread over the last days).
     const list = await call(recent, '/api/videos?limit=12&page=1');
-    expect((list.body.videos as { title: string }[]).map((video) => video.title)).toEqual(DEMO_PLAN.slice(0, SMALL.count).map((clip) => clip.title));
+    expect((list.body.videos as { title: string }[]).map((video) => video.title)).toEqual(
+      DEMO_PLAN.slice(0, SMALL.count).map((clip) => clip.title),
+    );
     const times = rows.map((row) => row.publishedAt!.getTime());
     expect(new Set(times).size).toBe(SMALL.count);
     expect(Date.now() - Math.min(...times)).toBeLessThan(4 * 24 * 3_600_000);
@@ -168,7 +177,9 @@ describe('a database that already has content', () => {
   afterAll(() => database.destroy());
 
   it('is never seeded: one member is enough for start-up to leave it alone', async () => {
-    await database.db.insert(users).values({ username: 'early_bird', email: 'early@example.org', passwordHash: 'x', dateOfBirth: '1990-01-01' });
+    await database.db
+      .insert(users)
+      .values({ username: 'early_bird', email: 'early@example.org', passwordHash: 'x', dateOfBirth: '1990-01-01' });
     expect(await enqueueDemoSeedIfEmpty(database.db)).toBe(false);
     expect(await database.db.select().from(jobs)).toEqual([]);
   });

@@ -60,12 +60,21 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
   });
 
   const followRows = (follower: string, followee: string) =>
-    database.db.select().from(follows).where(and(eq(follows.followerId, id[follower]!), eq(follows.followeeId, id[followee]!)));
+    database.db
+      .select()
+      .from(follows)
+      .where(and(eq(follows.followerId, id[follower]!), eq(follows.followeeId, id[followee]!)));
   const followNotifications = (recipient: string) =>
-    database.db.select().from(notifications).where(and(eq(notifications.recipientId, id[recipient]!), eq(notifications.type, 'follow')));
-  const doFollow = (who: string, whom: string) => call(followRoute, followPath(whom), { method: 'POST', bearer: token[who], params: named(whom) });
-  const doUnfollow = (who: string, whom: string) => call(unfollowRoute, followPath(whom), { method: 'DELETE', bearer: token[who], params: named(whom) });
-  const profile = (who: string, whom: string) => call(profileRoute, `/api/users/${encodeURIComponent(whom)}`, { bearer: token[who], params: named(whom) });
+    database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.recipientId, id[recipient]!), eq(notifications.type, 'follow')));
+  const doFollow = (who: string, whom: string) =>
+    call(followRoute, followPath(whom), { method: 'POST', bearer: token[who], params: named(whom) });
+  const doUnfollow = (who: string, whom: string) =>
+    call(unfollowRoute, followPath(whom), { method: 'DELETE', bearer: token[who], params: named(whom) });
+  const profile = (who: string, whom: string) =>
+    call(profileRoute, `/api/users/${encodeURIComponent(whom)}`, { bearer: token[who], params: named(whom) });
 
   it('follows and unfollows, both idempotent, answering the follower count', async () => {
     expect(await doFollow('alice', 'bob')).toMatchObject({ status: 200, body: { following: true, followers: 1 } });
@@ -80,7 +89,10 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
     expect(await doUnfollow('alice', 'bob')).toMatchObject({ status: 200, body: { following: false, followers: 1 } });
     expect(await followRows('alice', 'bob')).toHaveLength(0);
     expect(await followRows('carol', 'bob')).toHaveLength(1);
-    expect((await call(followStateRoute, followPath('bob'), { bearer: token.alice, params: named('bob') })).body).toEqual({ following: false, followers: 1 });
+    expect((await call(followStateRoute, followPath('bob'), { bearer: token.alice, params: named('bob') })).body).toEqual({
+      following: false,
+      followers: 1,
+    });
   });
 
   it('finds members whatever the case of the name', async () => {
@@ -124,7 +136,13 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
     expect(await followRows('alice', 'carol')).toHaveLength(1);
     const told = await followNotifications('carol');
     expect(told).toHaveLength(1);
-    expect(told[0]).toMatchObject({ senderId: id.alice, link: '/profile/alice', dedupeKey: `follow:${id.alice}:${id.carol}`, message: null, readAt: null });
+    expect(told[0]).toMatchObject({
+      senderId: id.alice,
+      link: '/profile/alice',
+      dedupeKey: `follow:${id.alice}:${id.carol}`,
+      message: null,
+      readAt: null,
+    });
   });
 
   it('tells the followee once per pair, even after unfollowing and following again', async () => {
@@ -161,7 +179,17 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
     const seen = await profile('alice', 'bob');
     expect(seen.status).toBe(200);
     const user = seen.body.user as Record<string, unknown>;
-    expect(Object.keys(user).sort()).toEqual(['_id', 'bio', 'counts', 'createdAt', 'isFollowing', 'isSelf', 'profilePhotoUrl', 'rewards', 'username']);
+    expect(Object.keys(user).sort()).toEqual([
+      '_id',
+      'bio',
+      'counts',
+      'createdAt',
+      'isFollowing',
+      'isSelf',
+      'profilePhotoUrl',
+      'rewards',
+      'username',
+    ]);
     expect(user).toMatchObject({
       _id: id.bob,
       username: 'bob',
@@ -182,10 +210,12 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
   });
 
   it('lists a profile’s public videos newest first, by page and by cursor', async () => {
-    for (let i = 0; i < 5; i += 1) await insertVideo(database.db, id.bob!, { title: `bob ${i}`, publishedAt: minutesAgo(10 - i) });
+    for (let i = 0; i < 5; i += 1)
+      await insertVideo(database.db, id.bob!, { title: `bob ${i}`, publishedAt: minutesAgo(10 - i) });
     await insertVideo(database.db, id.bob!, { title: 'bob pending', moderationStatus: 'pending', publishedAt: null });
     await insertVideo(database.db, id.carol!, { title: 'carol 1' });
-    const videosOf = (query: string) => call(profileVideos, `/api/users/bob/videos${query}`, { bearer: token.alice, params: named('bob') });
+    const videosOf = (query: string) =>
+      call(profileVideos, `/api/users/bob/videos${query}`, { bearer: token.alice, params: named('bob') });
 
     const first = await videosOf('?limit=2');
     expect(first.status).toBe(200);
@@ -199,8 +229,16 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
     expect(third.body.pagination).toMatchObject({ hasMore: false, nextCursor: null });
     expect((await videosOf('?cursor=bm9wZQ')).status).toBe(400);
     // 30 February, which PostgreSQL refuses: a 400, not a 500.
-    expect((await videosOf(`?cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`)).status).toBe(400);
-    expect((await call(profileVideos, '/api/users/ghost/videos', { bearer: token.alice, params: named('ghost') })).status).toBe(404);
+    expect(
+      (
+        await videosOf(
+          `?cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`,
+        )
+      ).status,
+    ).toBe(400);
+    expect((await call(profileVideos, '/api/users/ghost/videos', { bearer: token.alice, params: named('ghost') })).status).toBe(
+      404,
+    );
     expect((await call(profileVideos, '/api/users/bob/videos', { params: named('bob') })).status).toBe(401);
   });
 
@@ -216,7 +254,11 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
       await insertVideo(database.db, id.bob!, { title: 'bob new', publishedAt: minutesAgo(10) });
       await insertVideo(database.db, id.bob!, { title: 'bob pending', moderationStatus: 'pending', publishedAt: null });
       await insertVideo(database.db, id.bob!, { title: 'bob rejected', moderationStatus: 'rejected', publishedAt: null });
-      await insertVideo(database.db, id.bob!, { title: 'bob processing', processingState: 'processing', publishedAt: minutesAgo(1) });
+      await insertVideo(database.db, id.bob!, {
+        title: 'bob processing',
+        processingState: 'processing',
+        publishedAt: minutesAgo(1),
+      });
       await insertVideo(database.db, id.carol!, { title: 'carol hidden', ownerBanned: true, publishedAt: minutesAgo(1) });
       await insertVideo(database.db, id.dave!, { title: 'dave not followed', publishedAt: minutesAgo(1) });
       await insertVideo(database.db, id.alice!, { title: 'alice own', publishedAt: minutesAgo(1) });
@@ -248,7 +290,9 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
         }
       }
       // Stored times carry microseconds that a JavaScript Date cannot: cursors must keep them exactly.
-      await database.db.execute(sql`UPDATE videos SET published_at = published_at + interval '457 microseconds' WHERE title LIKE '% 3' OR title LIKE '% 4'`);
+      await database.db.execute(
+        sql`UPDATE videos SET published_at = published_at + interval '457 microseconds' WHERE title LIKE '% 3' OR title LIKE '% 4'`,
+      );
       const order = await queryRows<{ title: string }>(
         database.db,
         sql`SELECT title FROM videos WHERE owner_id IN (${id.bob}, ${id.carol}, ${id.dave}) ORDER BY published_at DESC, id DESC`,
@@ -271,7 +315,8 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
       expect(page - 1).toBe(7);
 
       // Page numbers without a cursor agree with the cursor walk.
-      for (const n of [1, 3, 7]) expect(titles((await feedOf('alice', `?limit=4&page=${n}`)).body)).toEqual(expected.slice((n - 1) * 4, n * 4));
+      for (const n of [1, 3, 7])
+        expect(titles((await feedOf('alice', `?limit=4&page=${n}`)).body)).toEqual(expected.slice((n - 1) * 4, n * 4));
     });
 
     it('matches the plain newest-first list when a few creators hold the newest videos (the query reads only the creators a page can need)', async () => {
@@ -279,7 +324,26 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
       for (const creator of creators) await doFollow('alice', creator);
       // Uneven creators: bob posts in bursts that fill whole pages, erin rarely; a few exact ties across creators.
       let minute = 0;
-      const plan = ['bob', 'bob', 'bob', 'carol', 'bob', 'dave', 'dave', 'bob', 'bob', 'carol', 'erin', 'bob', 'dave', 'carol', 'carol', 'carol', 'bob', 'erin'];
+      const plan = [
+        'bob',
+        'bob',
+        'bob',
+        'carol',
+        'bob',
+        'dave',
+        'dave',
+        'bob',
+        'bob',
+        'carol',
+        'erin',
+        'bob',
+        'dave',
+        'carol',
+        'carol',
+        'carol',
+        'bob',
+        'erin',
+      ];
       for (const [index, creator] of plan.entries()) {
         if (index % 5 !== 4) minute += 7; // every fifth shares the moment of the one before
         await insertVideo(database.db, id[creator]!, { title: `${creator} #${index}`, publishedAt: minutesAgo(minute) });
@@ -287,7 +351,10 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
       const expected = (
         await queryRows<{ title: string }>(
           database.db,
-          sql`SELECT title FROM videos WHERE owner_id IN (${sql.join(creators.map((creator) => sql`${id[creator]}`), sql`, `)}) ORDER BY published_at DESC, id DESC`,
+          sql`SELECT title FROM videos WHERE owner_id IN (${sql.join(
+            creators.map((creator) => sql`${id[creator]}`),
+            sql`, `,
+          )}) ORDER BY published_at DESC, id DESC`,
         )
       ).map((row) => row.title);
       expect(expected).toHaveLength(plan.length);
@@ -303,7 +370,9 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
         } while (cursor);
         expect(seen).toEqual(expected);
         for (let page = 1; page <= Math.min(20, Math.ceil(plan.length / limit)); page += 1) {
-          expect(titles((await feedOf('alice', `?limit=${limit}&page=${page}`)).body)).toEqual(expected.slice((page - 1) * limit, page * limit));
+          expect(titles((await feedOf('alice', `?limit=${limit}&page=${page}`)).body)).toEqual(
+            expected.slice((page - 1) * limit, page * limit),
+          );
         }
       }
     });
@@ -312,20 +381,25 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
       expect((await feedOf('alice', '?limit=51')).body).toMatchObject({ message: 'limit must be at most 50' });
       expect((await feedOf('alice', '?page=21')).body).toMatchObject({ message: PROFILE_MESSAGES.deepPage });
       expect((await feedOf('alice', '?page=21&cursor=x')).status).toBe(400);
-      expect((await feedOf('alice', '?cursor=bm9wZQ')).body).toMatchObject({ message: 'The cursor is not valid. Start again from page 1.' });
+      expect((await feedOf('alice', '?cursor=bm9wZQ')).body).toMatchObject({
+        message: 'The cursor is not valid. Start again from page 1.',
+      });
       expect((await call(feed, '/api/feed/following')).status).toBe(401);
     });
   });
 
   describe('bio', () => {
-    const setBio = (who: string, json: unknown) => call(profileSettings, '/api/users/settings/profile', { method: 'PUT', bearer: token[who], json });
+    const setBio = (who: string, json: unknown) =>
+      call(profileSettings, '/api/users/settings/profile', { method: 'PUT', bearer: token[who], json });
 
     it('stores plain text up to 500 characters, script text included, as text', async () => {
       const script = '<script>alert("hi")</script> & <img src=x onerror=alert(1)>';
       expect(await setBio('alice', { bio: script })).toMatchObject({ status: 200, body: { success: true, bio: script } });
       expect((await profile('bob', 'alice')).body).toMatchObject({ user: { bio: script } });
 
-      expect(await setBio('alice', { bio: '  line one\r\nline two\n\n\n\nline three \u0000 ' })).toMatchObject({ body: { bio: 'line one\nline two\n\nline three' } });
+      expect(await setBio('alice', { bio: '  line one\r\nline two\n\n\n\nline three \u0000 ' })).toMatchObject({
+        body: { bio: 'line one\nline two\n\nline three' },
+      });
       const emoji = '🦋'.repeat(BIO_MAX);
       expect(await setBio('alice', { bio: emoji })).toMatchObject({ status: 200, body: { bio: emoji } });
       expect(await setBio('alice', { bio: 'a'.repeat(BIO_MAX) })).toMatchObject({ status: 200 });
@@ -334,11 +408,16 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
 
     it('refuses a bio that is too long or not text, and visitors', async () => {
       await setBio('alice', { bio: 'kept' });
-      expect(await setBio('alice', { bio: 'a'.repeat(BIO_MAX + 1) })).toMatchObject({ status: 400, body: { message: 'Your bio can be at most 500 characters.', field: 'bio' } });
+      expect(await setBio('alice', { bio: 'a'.repeat(BIO_MAX + 1) })).toMatchObject({
+        status: 400,
+        body: { message: 'Your bio can be at most 500 characters.', field: 'bio' },
+      });
       expect(await setBio('alice', { bio: '🦋'.repeat(BIO_MAX + 1) })).toMatchObject({ status: 400 });
       expect(await setBio('alice', { bio: 42 })).toMatchObject({ status: 400, body: { field: 'bio' } });
       expect(await setBio('alice', {})).toMatchObject({ status: 400 });
-      expect((await call(profileSettings, '/api/users/settings/profile', { method: 'PUT', json: { bio: 'x' } })).status).toBe(401);
+      expect((await call(profileSettings, '/api/users/settings/profile', { method: 'PUT', json: { bio: 'x' } })).status).toBe(
+        401,
+      );
       expect((await profile('bob', 'alice')).body).toMatchObject({ user: { bio: 'kept' } });
     });
 
@@ -351,7 +430,12 @@ describe.each(ENGINES)('follows, profiles and the following feed on %s', (engine
 
   describe('authorisation', () => {
     it('follows as the caller only, whatever the body says', async () => {
-      await call(followRoute, followPath('carol'), { method: 'POST', bearer: token.alice, params: named('carol'), json: { follower: 'bob', followerId: id.bob } });
+      await call(followRoute, followPath('carol'), {
+        method: 'POST',
+        bearer: token.alice,
+        params: named('carol'),
+        json: { follower: 'bob', followerId: id.bob },
+      });
       expect(await followRows('alice', 'carol')).toHaveLength(1);
       expect(await followRows('bob', 'carol')).toHaveLength(0);
     });

@@ -80,13 +80,64 @@ const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.boolean(),
     fc.constant(null),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(hostileText, fc.constantFrom('title', 'body', 'bio', 'q', 'email', 'password', 'reason', 'action', 'days', 'note', 'plan', 'targetType', 'target', 'description', 'streamVideoIds', '__proto__')), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(
+      fc.oneof(
+        hostileText,
+        fc.constantFrom(
+          'title',
+          'body',
+          'bio',
+          'q',
+          'email',
+          'password',
+          'reason',
+          'action',
+          'days',
+          'note',
+          'plan',
+          'targetType',
+          'target',
+          'description',
+          'streamVideoIds',
+          '__proto__',
+        ),
+      ),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
   ),
 })).value;
 
 /** Bodies shaped like ours (known keys) or not at all. */
 const hostileBody = fc.oneof(
-  fc.dictionary(fc.constantFrom('title', 'body', 'bio', 'q', 'email', 'newEmail', 'password', 'currentPassword', 'newPassword', 'confirmNewPassword', 'reason', 'action', 'days', 'note', 'plan', 'targetType', 'target', 'details', 'description', 'scheduledFor', 'streamVideoIds', 'autoPlayVideos'), hostileValue, { maxKeys: 6 }),
+  fc.dictionary(
+    fc.constantFrom(
+      'title',
+      'body',
+      'bio',
+      'q',
+      'email',
+      'newEmail',
+      'password',
+      'currentPassword',
+      'newPassword',
+      'confirmNewPassword',
+      'reason',
+      'action',
+      'days',
+      'note',
+      'plan',
+      'targetType',
+      'target',
+      'details',
+      'description',
+      'scheduledFor',
+      'streamVideoIds',
+      'autoPlayVideos',
+    ),
+    hostileValue,
+    { maxKeys: 6 },
+  ),
   hostileValue,
 );
 
@@ -122,7 +173,29 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
       fc.asyncProperty(
         fc.nat({ max: 10_000 }),
         fc.array(segmentValue, { minLength: 2, maxLength: 2 }),
-        fc.dictionary(fc.oneof(hostileText, fc.constantFrom('q', 'page', 'limit', 'cursor', 'category', 'status', 'filter', 'days', 'action', 'adminId', 'targetType', 'targetId', 'token', 'upTo')), hostileText, { maxKeys: 4 }),
+        fc.dictionary(
+          fc.oneof(
+            hostileText,
+            fc.constantFrom(
+              'q',
+              'page',
+              'limit',
+              'cursor',
+              'category',
+              'status',
+              'filter',
+              'days',
+              'action',
+              'adminId',
+              'targetType',
+              'targetId',
+              'token',
+              'upTo',
+            ),
+          ),
+          hostileText,
+          { maxKeys: 4 },
+        ),
         fc.option(hostileBody, { nil: undefined }),
         fc.nat({ max: 2 }),
         async (pick, segmentValues, query, body, who) => {
@@ -139,9 +212,14 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
             method: endpoint.method,
             params,
             bearer: bearers[who],
-            ...(body === undefined || endpoint.method === 'GET' ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+            ...(body === undefined || endpoint.method === 'GET'
+              ? {}
+              : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
           });
-          if (response.status >= 500 && DELIBERATE[endpoint.file] !== response.status) throw new Error(`${endpoint.method} ${endpoint.file} → ${response.status}: ${JSON.stringify(response.body).slice(0, 200)}`);
+          if (response.status >= 500 && DELIBERATE[endpoint.file] !== response.status)
+            throw new Error(
+              `${endpoint.method} ${endpoint.file} → ${response.status}: ${JSON.stringify(response.body).slice(0, 200)}`,
+            );
         },
       ),
       { numRuns: RUNS },

@@ -18,11 +18,18 @@ describe('regional blocking from a GeoLite2-City database', () => {
   beforeAll(async () => {
     const file = path.join(dir, 'GeoLite2-City.mmdb');
     writeFileSync(file, gunzipSync(readFileSync(require.resolve('geolite2-city/GeoLite2-City.mmdb.gz'))));
-    rules = { trustProxy: 0, blocked: parseBlockedRegions('GB,US-NY'), countryHeader: 'cf-ipcountry', regionHeader: 'cf-region-code', reader: await open<CityResponse>(file) };
+    rules = {
+      trustProxy: 0,
+      blocked: parseBlockedRegions('GB,US-NY'),
+      countryHeader: 'cf-ipcountry',
+      regionHeader: 'cf-region-code',
+      reader: await open<CityResponse>(file),
+    };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const from = (address: string, headers: Record<string, string> = {}) => ({ headers, socket: { remoteAddress: address } }) as never;
+  const from = (address: string, headers: Record<string, string> = {}) =>
+    ({ headers, socket: { remoteAddress: address } }) as never;
 
   it.each([
     ['81.2.69.142', { country: 'GB', region: 'GB-ENG' }, true],

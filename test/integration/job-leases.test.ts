@@ -186,7 +186,13 @@ describe.each(ENGINES)('job leases on %s', (engine) => {
       return (response.body.video as { _id: string })._id;
     }
     const videoRow = async (id: string) => (await database.db.select().from(videos).where(eq(videos.id, id)))[0]!;
-    const processJob = async (id: string) => (await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${id}`)))[0]!;
+    const processJob = async (id: string) =>
+      (
+        await database.db
+          .select()
+          .from(jobs)
+          .where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${id}`))
+      )[0]!;
     /** ffmpeg processes still reading this video's original. */
     const ffmpegRunsFor = (id: string) =>
       readdirSync('/proc')
@@ -232,7 +238,10 @@ describe.each(ENGINES)('job leases on %s', (engine) => {
         },
       });
       await until('ffmpeg to run', () => ffmpegRunsFor(id).length > 0, 20_000);
-      await database.db.update(jobs).set({ lockedBy: 'another-worker' }).where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${id}`));
+      await database.db
+        .update(jobs)
+        .set({ lockedBy: 'another-worker' })
+        .where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${id}`));
       await until('the transcode to stop', () => outcome !== null, 10_000);
       expect(String(outcome)).toMatch(/lease was lost/);
       // Killed, not left to finish: it exits well before the transcode would have.

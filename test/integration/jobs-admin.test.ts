@@ -35,7 +35,18 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const daysAgo = (days: number) => sql`now() - make_interval(days => ${days})`;
 
 /** A job row in a given state, as the queue leaves it. */
-async function insertJob(db: Database, fields: { type?: string; status: Job['status']; finishedDaysAgo?: number; payload?: Record<string, unknown>; attempts?: number; maxAttempts?: number; lastError?: string }): Promise<string> {
+async function insertJob(
+  db: Database,
+  fields: {
+    type?: string;
+    status: Job['status'];
+    finishedDaysAgo?: number;
+    payload?: Record<string, unknown>;
+    attempts?: number;
+    maxAttempts?: number;
+    lastError?: string;
+  },
+): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     db,
     sql`INSERT INTO jobs (type, payload, status, attempts, max_attempts, last_error, finished_at)
@@ -67,13 +78,19 @@ describe.each(ENGINES)('jobs you can see on %s', (engine) => {
       // The seed-demo job's row is what makes demo content once per database.
       await insertJob(db, { type: 'seed-demo', status: 'done', finishedDaysAgo: 400 }),
     ];
-    const gone = [await insertJob(db, { status: 'done', finishedDaysAgo: 15 }), await insertJob(db, { status: 'failed', finishedDaysAgo: 91, lastError: 'old news' })];
+    const gone = [
+      await insertJob(db, { status: 'done', finishedDaysAgo: 15 }),
+      await insertJob(db, { status: 'failed', finishedDaysAgo: 91, lastError: 'old news' }),
+    ];
 
     await sweepJobsJob({ id: 'x', type: SWEEP_JOBS.type } as Job, heldJobContext());
 
     for (const id of keep) expect(await jobById(db, id)).toBeDefined();
     for (const id of gone) expect(await jobById(db, id)).toBeUndefined();
-    const next = await queryRows<{ run_at: Date | string }>(db, sql`SELECT run_at FROM jobs WHERE type = ${SWEEP_JOBS.type} AND status = 'queued'`);
+    const next = await queryRows<{ run_at: Date | string }>(
+      db,
+      sql`SELECT run_at FROM jobs WHERE type = ${SWEEP_JOBS.type} AND status = 'queued'`,
+    );
     expect(next).toHaveLength(1);
     expect(new Date(next[0]!.run_at).getTime()).toBeGreaterThan(Date.now());
     await db.delete(jobs);
@@ -94,7 +111,9 @@ describe.each(ENGINES)('jobs you can see on %s', (engine) => {
     const keys = (await db.select({ key: rateLimits.key }).from(rateLimits)).map((row) => row.key).sort();
     expect(keys).toEqual(['commentPerMinute:member-live', 'forever']);
     await expect(consume('commentPerMinute', 'member-live')).rejects.toMatchObject({ status: 429 });
-    expect(await queryRows(db, sql`SELECT 1 FROM jobs WHERE type = ${SWEEP_RATE_LIMITS.type} AND status = 'queued'`)).toHaveLength(1);
+    expect(
+      await queryRows(db, sql`SELECT 1 FROM jobs WHERE type = ${SWEEP_RATE_LIMITS.type} AND status = 'queued'`),
+    ).toHaveLength(1);
   });
 
   describe('listing and retrying', () => {
@@ -108,18 +127,42 @@ describe.each(ENGINES)('jobs you can see on %s', (engine) => {
       adminToken = await verifiedMemberToken(db, 'jobs_admin');
       await promoteToAdmin(db, await userId(db, 'jobs_admin'));
       memberToken = await verifiedMemberToken(db, 'jobs_member');
-      const video = await insertVideo(db, await userId(db, 'jobs_member'), { title: 'Broken <b>clip</b>', processingState: 'failed', moderationStatus: 'pending', publishedAt: null });
+      const video = await insertVideo(db, await userId(db, 'jobs_member'), {
+        title: 'Broken <b>clip</b>',
+        processingState: 'failed',
+        moderationStatus: 'pending',
+        publishedAt: null,
+      });
       streamVideoId = video.streamVideoId;
-      failedId = await insertJob(db, { status: 'failed', finishedDaysAgo: 0, attempts: 5, payload: { videoId: video.id }, lastError: 'ffmpeg (thumbnail) failed: <script>alert(1)</script> moov atom not found' });
+      failedId = await insertJob(db, {
+        status: 'failed',
+        finishedDaysAgo: 0,
+        attempts: 5,
+        payload: { videoId: video.id },
+        lastError: 'ffmpeg (thumbnail) failed: <script>alert(1)</script> moov atom not found',
+      });
     });
 
-    const retry = (id: string, bearer: string) => call(retryRoute, `/api/admin/jobs/${id}/retry`, { method: 'POST', bearer, params: { id } });
+    const retry = (id: string, bearer: string) =>
+      call(retryRoute, `/api/admin/jobs/${id}/retry`, { method: 'POST', bearer, params: { id } });
 
     it('lists failed jobs with their target, attempts and last error, and counts by state and type', async () => {
       const answer = await call(listJobsRoute, '/api/admin/jobs?state=failed', { bearer: adminToken });
       expect(answer.status).toBe(200);
-      const listed = (answer.body.jobs as { id: string; attempts: number; maxAttempts: number; lastError: string; target: { label: string; href: string } }[]).find((job) => job.id === failedId);
-      expect(listed).toMatchObject({ attempts: 5, maxAttempts: 5, target: { label: 'Video “Broken <b>clip</b>”', href: `/video/${streamVideoId}` } });
+      const listed = (
+        answer.body.jobs as {
+          id: string;
+          attempts: number;
+          maxAttempts: number;
+          lastError: string;
+          target: { label: string; href: string };
+        }[]
+      ).find((job) => job.id === failedId);
+      expect(listed).toMatchObject({
+        attempts: 5,
+        maxAttempts: 5,
+        target: { label: 'Video “Broken <b>clip</b>”', href: `/video/${streamVideoId}` },
+      });
       expect(listed!.lastError).toContain('moov atom not found');
       const counts = answer.body.counts as { byType: { type: string; failed: number }[]; totals: { failed: number } };
       expect(counts.byType.find((row) => row.type === 'process-video')?.failed).toBe(1);
@@ -127,7 +170,9 @@ describe.each(ENGINES)('jobs you can see on %s', (engine) => {
     });
 
     it('refuses a visitor, a member, an admin without two-factor and an admin whose session skipped it', async () => {
-      expect((await call(retryRoute, `/api/admin/jobs/${failedId}/retry`, { method: 'POST', params: { id: failedId } })).status).toBe(401);
+      expect(
+        (await call(retryRoute, `/api/admin/jobs/${failedId}/retry`, { method: 'POST', params: { id: failedId } })).status,
+      ).toBe(401);
       expect((await retry(failedId, memberToken)).status).toBe(403);
       expect((await call(listJobsRoute, '/api/admin/jobs', { bearer: memberToken })).status).toBe(403);
       // An admin flag without two-factor enrolled, then enrolled but in a session that never passed it.
@@ -137,7 +182,10 @@ describe.each(ENGINES)('jobs you can see on %s', (engine) => {
       const enrol = await retry(failedId, noFactor);
       expect(enrol.status).toBe(403);
       expect(enrol.body).toMatchObject({ twoFactorRequired: true, twoFactor: 'enrol' });
-      await db.update(users).set({ twoFactorSecret: await sealSecret(TEST_TOTP_SECRET), twoFactorEnabledAt: new Date() }).where(eq(users.username, 'half_admin'));
+      await db
+        .update(users)
+        .set({ twoFactorSecret: await sealSecret(TEST_TOTP_SECRET), twoFactorEnabledAt: new Date() })
+        .where(eq(users.username, 'half_admin'));
       const login = await retry(failedId, noFactor);
       expect(login.status).toBe(403);
       expect(login.body).toMatchObject({ twoFactorRequired: true, twoFactor: 'login' });
@@ -150,12 +198,23 @@ describe.each(ENGINES)('jobs you can see on %s', (engine) => {
       const db = database.db;
       const answer = await retry(failedId, adminToken);
       expect(answer.status).toBe(200);
-      expect(answer.body.job).toMatchObject({ id: failedId, status: 'queued', previousStatus: 'failed', attempts: 5, maxAttempts: 6 });
+      expect(answer.body.job).toMatchObject({
+        id: failedId,
+        status: 'queued',
+        previousStatus: 'failed',
+        attempts: 5,
+        maxAttempts: 6,
+      });
       const row = (await jobById(db, failedId))!;
       expect(row).toMatchObject({ status: 'queued', attempts: 5, maxAttempts: 6, finishedAt: null });
       expect(row.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
       const [entry] = await db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'job.retry'));
-      expect(entry).toMatchObject({ adminUsername: 'jobs_admin', targetType: 'job', targetId: failedId, summary: 'Retried failed process-video job (Video “Broken <b>clip</b>”)' });
+      expect(entry).toMatchObject({
+        adminUsername: 'jobs_admin',
+        targetType: 'job',
+        targetId: failedId,
+        summary: 'Retried failed process-video job (Video “Broken <b>clip</b>”)',
+      });
       // Retrying again while it waits for its worker only makes it due now: no further attempts are added.
       expect((await retry(failedId, adminToken)).status).toBe(200);
       expect((await jobById(db, failedId))!).toMatchObject({ status: 'queued', attempts: 5, maxAttempts: 6 });
@@ -174,13 +233,22 @@ describe.each(ENGINES)('jobs you can see on %s', (engine) => {
       const lost = (await enqueue(db, 'package-hls', {}))!;
       const hung = (await enqueue(db, 'build-data-export', {}))!;
       const healthy = (await enqueue(db, 'purge-media', {}))!;
-      await db.execute(sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'gone-worker', locked_until = now() - interval '1 minute', claimed_at = now() - interval '2 minutes' WHERE id = ${lost.id}`);
-      await db.execute(sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'slow-worker', locked_until = now() + interval '1 minute', claimed_at = now() - interval '3 hours' WHERE id = ${hung.id}`);
-      await db.execute(sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'busy-worker', locked_until = now() + interval '1 minute', claimed_at = now() WHERE id = ${healthy.id}`);
+      await db.execute(
+        sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'gone-worker', locked_until = now() - interval '1 minute', claimed_at = now() - interval '2 minutes' WHERE id = ${lost.id}`,
+      );
+      await db.execute(
+        sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'slow-worker', locked_until = now() + interval '1 minute', claimed_at = now() - interval '3 hours' WHERE id = ${hung.id}`,
+      );
+      await db.execute(
+        sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'busy-worker', locked_until = now() + interval '1 minute', claimed_at = now() WHERE id = ${healthy.id}`,
+      );
 
       const stuck = await call(listJobsRoute, '/api/admin/jobs?state=stuck', { bearer: adminToken });
       expect((stuck.body.jobs as { id: string }[]).map((job) => job.id).sort()).toEqual([lost.id, hung.id].sort());
-      expect((stuck.body.counts as { totals: { running: number; stuck: number } }).totals).toMatchObject({ running: 3, stuck: 2 });
+      expect((stuck.body.counts as { totals: { running: number; stuck: number } }).totals).toMatchObject({
+        running: 3,
+        stuck: 2,
+      });
 
       expect((await retry(healthy.id, adminToken)).status).toBe(409);
       const answer = await retry(hung.id, adminToken);
@@ -216,7 +284,12 @@ describe.each(ENGINES)('npm run jobs on %s', (engine) => {
 
   function runJobs(...args: string[]) {
     const result = spawnSync(tsx, ['--conditions=react-server', 'scripts/jobs.ts', ...args], {
-      env: { PATH: `${path.join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH}`, HOME: os.tmpdir(), NODE_ENV: 'test', ...env },
+      env: {
+        PATH: `${path.join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH}`,
+        HOME: os.tmpdir(),
+        NODE_ENV: 'test',
+        ...env,
+      },
       encoding: 'utf8',
       timeout: 90_000,
     });
@@ -233,7 +306,13 @@ describe.each(ENGINES)('npm run jobs on %s', (engine) => {
     }
     failedId = await withDb(async (db) => {
       await insertJob(db, { status: 'done', finishedDaysAgo: 1 });
-      return insertJob(db, { type: 'password-reset-email', status: 'failed', finishedDaysAgo: 0, attempts: 5, lastError: 'connect ECONNREFUSED 127.0.0.1:587\nsecond line' });
+      return insertJob(db, {
+        type: 'password-reset-email',
+        status: 'failed',
+        finishedDaysAgo: 0,
+        attempts: 5,
+        lastError: 'connect ECONNREFUSED 127.0.0.1:587\nsecond line',
+      });
     });
   });
   afterAll(async () => {
@@ -246,11 +325,15 @@ describe.each(ENGINES)('npm run jobs on %s', (engine) => {
     expect(list.output).toContain('Jobs: 0 queued, 0 running (0 stuck), 1 failed, 1 done.');
     expect(list.stdout).toMatch(/ID\s+TYPE\s+STATE\s+TRIES\s+GAVE UP \(UTC\)\s+TARGET\s+LAST ERROR/);
     const line = list.stdout.split('\n').find((text) => text.startsWith(failedId));
-    expect(line).toMatch(/password-reset-email\s+failed\s+5\/5\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+-\s+connect ECONNREFUSED 127\.0\.0\.1:587 second line$/);
+    expect(line).toMatch(
+      /password-reset-email\s+failed\s+5\/5\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+-\s+connect ECONNREFUSED 127\.0\.0\.1:587 second line$/,
+    );
     expect(list.status).toBe(0);
 
     const retried = runJobs('retry', failedId);
-    expect(retried.output).toContain(`Queued password-reset-email job ${failedId} to run again now (it was failed; attempt 6 of 6).`);
+    expect(retried.output).toContain(
+      `Queued password-reset-email job ${failedId} to run again now (it was failed; attempt 6 of 6).`,
+    );
     expect(retried.status).toBe(0);
     await withDb(async (db) => {
       expect((await jobById(db, failedId))!).toMatchObject({ status: 'queued', maxAttempts: 6 });
@@ -275,7 +358,14 @@ describe('npm run worker with bad job settings', () => {
   const runWorker = (env: Record<string, string>) => {
     const result = spawnSync(tsx, ['--conditions=react-server', 'scripts/worker.ts'], {
       // Nothing listens on port 1: the worker must stop before it tries.
-      env: { PATH: `${path.join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH}`, HOME: os.tmpdir(), NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ...env },
+      env: {
+        PATH: `${path.join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH}`,
+        HOME: os.tmpdir(),
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        ...env,
+      },
       encoding: 'utf8',
       timeout: 90_000,
     });
@@ -283,12 +373,19 @@ describe('npm run worker with bad job settings', () => {
   };
 
   it.each([
-    [{ WORKER_JOB_TYPES: 'process-video,nonsense' }, /WORKER_JOB_TYPES names unknown job types: nonsense \(known: process-video, package-hls, /],
+    [
+      { WORKER_JOB_TYPES: 'process-video,nonsense' },
+      /WORKER_JOB_TYPES names unknown job types: nonsense \(known: process-video, package-hls, /,
+    ],
     [{ WORKER_CONCURRENCY: 'two' }, /WORKER_CONCURRENCY must be a whole number of jobs from 1 to 64 \(got "two"\)/],
-  ])('%j stops it with a message', (env, message) => {
-    const run = runWorker(env);
-    expect(run.output).toMatch(message);
-    expect(run.output).not.toMatch(/ECONNREFUSED|at .*\.ts:\d+/);
-    expect(run.status).toBe(1);
-  }, 120_000);
+  ])(
+    '%j stops it with a message',
+    (env, message) => {
+      const run = runWorker(env);
+      expect(run.output).toMatch(message);
+      expect(run.output).not.toMatch(/ECONNREFUSED|at .*\.ts:\d+/);
+      expect(run.status).toBe(1);
+    },
+    120_000,
+  );
 });

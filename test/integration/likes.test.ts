@@ -60,9 +60,12 @@ describe.each(ENGINES)('likes on %s', (engine) => {
     await database.db.delete(blocks);
   });
 
-  const likeAs = (token: string | undefined, id: string) => call(likeRoute, likePath(id), { method: 'POST', bearer: token, params: params(id) });
-  const unlikeAs = (token: string | undefined, id: string) => call(unlikeRoute, likePath(id), { method: 'DELETE', bearer: token, params: params(id) });
-  const stateAs = (token: string | undefined, id: string) => call(likeStateRoute, likePath(id), { bearer: token, params: params(id) });
+  const likeAs = (token: string | undefined, id: string) =>
+    call(likeRoute, likePath(id), { method: 'POST', bearer: token, params: params(id) });
+  const unlikeAs = (token: string | undefined, id: string) =>
+    call(unlikeRoute, likePath(id), { method: 'DELETE', bearer: token, params: params(id) });
+  const stateAs = (token: string | undefined, id: string) =>
+    call(likeStateRoute, likePath(id), { bearer: token, params: params(id) });
 
   /** likes_count and the number of video_likes rows, read straight from the tables. */
   async function counts(video: Video): Promise<{ count: number; rows: number }> {
@@ -77,7 +80,13 @@ describe.each(ENGINES)('likes on %s', (engine) => {
     database.db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.type, 'like'), eq(notifications.recipientId, creator), sql`${notifications.link} = ${`/video/${video.streamVideoId}`}`));
+      .where(
+        and(
+          eq(notifications.type, 'like'),
+          eq(notifications.recipientId, creator),
+          sql`${notifications.link} = ${`/video/${video.streamVideoId}`}`,
+        ),
+      );
 
   it('likes and unlikes, idempotently, and the video object lists the member', async () => {
     const video = await insertVideo(database.db, creator, { title: 'Mirror practice' });
@@ -118,7 +127,13 @@ describe.each(ENGINES)('likes on %s', (engine) => {
     const rejected = await insertVideo(database.db, creator, { moderationStatus: 'rejected', publishedAt: null });
     const processing = await insertVideo(database.db, creator, { processingState: 'processing' });
     const hidden = await insertVideo(database.db, creator, { ownerBanned: true });
-    for (const id of ['doesNotExist123', pending.streamVideoId, rejected.streamVideoId, processing.streamVideoId, hidden.streamVideoId]) {
+    for (const id of [
+      'doesNotExist123',
+      pending.streamVideoId,
+      rejected.streamVideoId,
+      processing.streamVideoId,
+      hidden.streamVideoId,
+    ]) {
       for (const send of [likeAs, unlikeAs, stateAs]) {
         const response = await send(fanToken, id);
         expect(response.status).toBe(404);
@@ -144,9 +159,19 @@ describe.each(ENGINES)('likes on %s', (engine) => {
     expect(await call(likedVideos, '/api/users/me/liked-videos')).toMatchObject({ status: 401 });
 
     const cookie = `chrysalis_session=${fanToken}`;
-    const forged = await call(likeRoute, likePath(id), { method: 'POST', cookie, headers: { origin: 'https://evil.example' }, params: params(id) });
+    const forged = await call(likeRoute, likePath(id), {
+      method: 'POST',
+      cookie,
+      headers: { origin: 'https://evil.example' },
+      params: params(id),
+    });
     expect(forged.status).toBe(403);
-    const sameSite = await call(likeRoute, likePath(id), { method: 'POST', cookie, headers: { origin: ORIGIN }, params: params(id) });
+    const sameSite = await call(likeRoute, likePath(id), {
+      method: 'POST',
+      cookie,
+      headers: { origin: ORIGIN },
+      params: params(id),
+    });
     expect(sameSite).toMatchObject({ status: 200, body: { liked: true, likes: 1 } });
   });
 
@@ -159,7 +184,14 @@ describe.each(ENGINES)('likes on %s', (engine) => {
     await likeAs(fanToken, id);
     const sent = await likeNotifications(video);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ recipientId: creator, senderId: fan, type: 'like', link: `/video/${id}`, message: 'fan liked your video "Velvet hour"', readAt: null });
+    expect(sent[0]).toMatchObject({
+      recipientId: creator,
+      senderId: fan,
+      type: 'like',
+      link: `/video/${id}`,
+      message: 'fan liked your video "Velvet hour"',
+      readAt: null,
+    });
 
     await likeAs(otherToken, id);
     expect(await likeNotifications(video)).toHaveLength(2);
@@ -214,14 +246,17 @@ describe.each(ENGINES)('likes on %s', (engine) => {
     expect(new Set(senders).size).toBe(senders.length);
 
     // And a second round in which everyone ends unliked.
-    await Promise.all(members.flatMap((member) => [likeAs(member.token, video.streamVideoId), unlikeAs(member.token, video.streamVideoId)]));
+    await Promise.all(
+      members.flatMap((member) => [likeAs(member.token, video.streamVideoId), unlikeAs(member.token, video.streamVideoId)]),
+    );
     await Promise.all(members.map((member) => unlikeAs(member.token, video.streamVideoId)));
     expect(await counts(video)).toEqual({ count: 0, rows: 0 });
   });
 
   describe('the liked-videos list', () => {
     const titles = (body: Record<string, unknown>) => (body.videos as Listed[]).map((video) => video.title);
-    const list = (query = '', token: string | undefined = fanToken) => call(likedVideos, `/api/users/me/liked-videos${query}`, { bearer: token });
+    const list = (query = '', token: string | undefined = fanToken) =>
+      call(likedVideos, `/api/users/me/liked-videos${query}`, { bearer: token });
 
     /** Likes videos in order, each a minute after the last (newest like last). */
     async function likeInOrder(token: string, member: string, liked: Video[]) {
@@ -243,7 +278,10 @@ describe.each(ENGINES)('likes on %s', (engine) => {
     it('lists the caller’s liked public videos, newest like first, by page and by cursor', async () => {
       // Published in the opposite order to the likes, so the order is the likes' and not the videos'.
       const made: Video[] = [];
-      for (let i = 0; i < 5; i += 1) made.push(await insertVideo(database.db, creator, { title: `clip ${i}`, publishedAt: new Date(Date.now() - i * 3_600_000) }));
+      for (let i = 0; i < 5; i += 1)
+        made.push(
+          await insertVideo(database.db, creator, { title: `clip ${i}`, publishedAt: new Date(Date.now() - i * 3_600_000) }),
+        );
       await likeInOrder(fanToken, fan, made); // clip 4 is the newest like
       await likeAs(otherToken, made[0]!.streamVideoId); // someone else's like is not in fan's list
 
@@ -288,10 +326,19 @@ describe.each(ENGINES)('likes on %s', (engine) => {
       ['limit=51', 'limit must be at most 50'],
       ['page=x', 'page must be a number'],
       ['cursor=junk', 'The cursor is not valid. Start again from page 1.'],
-      [`cursor=${Buffer.from('2025-01-01T00:00:00.000000Z|not-a-uuid').toString('base64url')}`, 'The cursor is not valid. Start again from page 1.'],
+      [
+        `cursor=${Buffer.from('2025-01-01T00:00:00.000000Z|not-a-uuid').toString('base64url')}`,
+        'The cursor is not valid. Start again from page 1.',
+      ],
       // 30 February: JavaScript rolls it over to March, PostgreSQL refuses it; a 400, not a 500.
-      [`cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`, 'The cursor is not valid. Start again from page 1.'],
-      [`cursor=${Buffer.from("2025-01-01'; --|00000000-0000-0000-0000-000000000000").toString('base64url')}`, 'The cursor is not valid. Start again from page 1.'],
+      [
+        `cursor=${Buffer.from('2026-02-30T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`,
+        'The cursor is not valid. Start again from page 1.',
+      ],
+      [
+        `cursor=${Buffer.from("2025-01-01'; --|00000000-0000-0000-0000-000000000000").toString('base64url')}`,
+        'The cursor is not valid. Start again from page 1.',
+      ],
     ])('refuses %s with a clear 400', async (query, message) => {
       const response = await list(`?${query}`);
       expect(response.status).toBe(400);

@@ -12,7 +12,12 @@ const tsx = path.join(process.cwd(), 'node_modules', '.bin', 'tsx');
 /** Runs one of our npm scripts' entry points the way npm does, with a controlled environment. */
 function runScript(script: string, env: Record<string, string>) {
   const result = spawnSync(tsx, ['--conditions=react-server', script], {
-    env: { PATH: `${path.join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH}`, HOME: os.tmpdir(), NODE_ENV: 'test', ...env },
+    env: {
+      PATH: `${path.join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH}`,
+      HOME: os.tmpdir(),
+      NODE_ENV: 'test',
+      ...env,
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -33,7 +33,11 @@ function startCapture() {
   });
   return new Promise<{ port: number; received: typeof received; close: () => Promise<void> }>((resolve) => {
     server.listen(0, '127.0.0.1', () => {
-      resolve({ port: (server.server.address() as AddressInfo).port, received, close: () => new Promise((done) => server.close(() => done())) });
+      resolve({
+        port: (server.server.address() as AddressInfo).port,
+        received,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
     });
   });
 }
@@ -60,7 +64,9 @@ describe('mail through SMTP', () => {
   });
 
   it('delivers the verification email with text and HTML parts and a link built from SITE_URL', async () => {
-    const response = await call(register, '/api/auth/register', { form: registrationForm({ username: 'SmtpUser', email: 'smtp.user@example.org' }) });
+    const response = await call(register, '/api/auth/register', {
+      form: registrationForm({ username: 'SmtpUser', email: 'smtp.user@example.org' }),
+    });
     expect(response.status).toBe(201);
     expect(capture.received).toHaveLength(1);
     const [mail] = capture.received;

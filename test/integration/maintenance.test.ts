@@ -32,15 +32,24 @@ describe.each(ENGINES)('embedded maintenance on %s', (engine) => {
       sql`INSERT INTO users (username, email, password_hash, date_of_birth) VALUES ('keeper', 'keeper@example.org', 'x', '1990-01-01') RETURNING id`,
     );
     for (let i = 0; i < 20; i += 1) await insertVideo(database.db, owner!.id, { title: `Clip ${i}` });
-    const visible = async () => (await queryRows<{ n: number }>(database.db, sql`SELECT relallvisible::int AS n FROM pg_class WHERE relname = 'videos'`))[0]!.n;
+    const visible = async () =>
+      (
+        await queryRows<{ n: number }>(database.db, sql`SELECT relallvisible::int AS n FROM pg_class WHERE relname = 'videos'`)
+      )[0]!.n;
     expect(await visible()).toBe(0);
 
     await vacuumEmbeddedJob({ id: 'x', type: VACUUM_EMBEDDED.type } as Job, heldJobContext());
 
     expect(await visible()).toBeGreaterThan(0);
-    const [stats] = await queryRows<{ analyzed: boolean }>(database.db, sql`SELECT last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = 'videos'`);
+    const [stats] = await queryRows<{ analyzed: boolean }>(
+      database.db,
+      sql`SELECT last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = 'videos'`,
+    );
     expect(stats!.analyzed).toBe(true);
-    const next = await queryRows<{ run_at: Date | string }>(database.db, sql`SELECT run_at FROM jobs WHERE type = ${VACUUM_EMBEDDED.type} AND status = 'queued'`);
+    const next = await queryRows<{ run_at: Date | string }>(
+      database.db,
+      sql`SELECT run_at FROM jobs WHERE type = ${VACUUM_EMBEDDED.type} AND status = 'queued'`,
+    );
     expect(next).toHaveLength(1);
     const due = new Date(next[0]!.run_at).getTime();
     expect(due).toBeGreaterThan(Date.now());

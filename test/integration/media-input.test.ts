@@ -66,7 +66,8 @@ const quarantinedUploads = () => {
   }
 };
 
-const hlsPlaylist = (target: string) => `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2.0,\n${target}\n#EXT-X-ENDLIST\n`;
+const hlsPlaylist = (target: string) =>
+  `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2.0,\n${target}\n#EXT-X-ENDLIST\n`;
 const dashManifest = (target: string) => `<?xml version="1.0" encoding="utf-8"?>
 <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT2S" minBufferTime="PT1S" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011">
   <Period>
@@ -118,7 +119,11 @@ describe.each(ENGINES)('media input on %s', (engine) => {
 
   /** Runs process-video jobs (not the HLS ladder: not what these tests are about) until done() holds. */
   async function runJobsUntil(done: () => Promise<boolean>) {
-    const worker = startWorker(database.db, { handlers: { [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]! }, pollMs: 20, baseBackoffMs: 1 });
+    const worker = startWorker(database.db, {
+      handlers: { [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]! },
+      pollMs: 20,
+      baseBackoffMs: 1,
+    });
     const deadline = Date.now() + 45_000;
     try {
       while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -186,12 +191,24 @@ describe.each(ENGINES)('media input on %s', (engine) => {
     const sourceKey = `${video.id}.m3u8`;
     writeFileSync(path.join(originalsDir, sourceKey), hlsPlaylist(victimOriginal));
     await database.db.update(videos).set({ sourceKey }).where(eq(videos.id, video.id));
-    await enqueue(database.db, PROCESS_VIDEO_JOB, { videoId: video.id }, { dedupeKey: `${PROCESS_VIDEO_JOB}:${video.id}`, maxAttempts: 1 });
+    await enqueue(
+      database.db,
+      PROCESS_VIDEO_JOB,
+      { videoId: video.id },
+      { dedupeKey: `${PROCESS_VIDEO_JOB}:${video.id}`, maxAttempts: 1 },
+    );
 
     await runJobsUntil(async () => (await videoRow(video.id)).processingState === 'failed');
-    expect(await videoRow(video.id)).toMatchObject({ processingState: 'failed', processingError: NOT_A_VIDEO_MESSAGES.unreadable, webMp4Key: null });
+    expect(await videoRow(video.id)).toMatchObject({
+      processingState: 'failed',
+      processingError: NOT_A_VIDEO_MESSAGES.unreadable,
+      webMp4Key: null,
+    });
     expect(storedFiles().filter((file) => file.includes(video.id))).toEqual([path.join('originals', sourceKey)]);
-    const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${video.id}`));
+    const [job] = await database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${video.id}`));
     // The detail stays in the job, for admins.
     expect(job!.lastError).toMatch(/^This file is not a video we can read.* ← ffprobe: .*not on whitelist/);
   });
@@ -199,9 +216,22 @@ describe.each(ENGINES)('media input on %s', (engine) => {
   it.each(playable)('still takes and processes %s', async (_label, file) => {
     const id = await uploaded(attackerToken, new Blob([readFileSync(file)]), path.basename(file));
     await runJobsUntil(async () => ['ready', 'failed'].includes((await videoRow(id)).processingState));
-    const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${id}`));
+    const [job] = await database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${id}`));
     // With the job's error, so a failure says why.
-    expect({ ...(await videoRow(id)), jobError: job!.lastError }).toMatchObject({ processingState: 'ready', processingError: null, webMp4Key: `videos/${id}/web.mp4`, jobError: null });
-    expect(await probeVideo(path.join(dataDir, 'media', 'videos', id, 'web.mp4'))).toMatchObject({ demuxer: 'mov', videoCodec: 'h264', width: 320, height: 240 });
+    expect({ ...(await videoRow(id)), jobError: job!.lastError }).toMatchObject({
+      processingState: 'ready',
+      processingError: null,
+      webMp4Key: `videos/${id}/web.mp4`,
+      jobError: null,
+    });
+    expect(await probeVideo(path.join(dataDir, 'media', 'videos', id, 'web.mp4'))).toMatchObject({
+      demuxer: 'mov',
+      videoCodec: 'h264',
+      width: 320,
+      height: 240,
+    });
   });
 });

@@ -52,7 +52,11 @@ function setOffload(offload: MediaOffload) {
 }
 
 const get = (video: Video, file: string, bearer?: string, headers: Record<string, string> = {}) =>
-  call(mediaRoute, `/media/videos/${video.streamVideoId}/${file}`, { params: { streamVideoId: video.streamVideoId, file: file.split('/') }, bearer, headers });
+  call(mediaRoute, `/media/videos/${video.streamVideoId}/${file}`, {
+    params: { streamVideoId: video.streamVideoId, file: file.split('/') },
+    bearer,
+    headers,
+  });
 
 describe.each(ENGINES)('media offload on %s', (engine) => {
   let database: TestDatabase;
@@ -140,7 +144,11 @@ describe.each(ENGINES)('media offload on %s', (engine) => {
     });
 
     it('refuses deleted and rejected videos, and names no file it does not know', async () => {
-      for (const [video, bearer] of [[removed, undefined], [removed, ownerToken], [rejected, undefined]] as const) {
+      for (const [video, bearer] of [
+        [removed, undefined],
+        [removed, ownerToken],
+        [rejected, undefined],
+      ] as const) {
         const response = await get(video, 'web.mp4', bearer);
         expect(response.status).toBe(404);
         expect(response.headers.get('x-accel-redirect')).toBeNull();
@@ -177,11 +185,28 @@ describe.each(ENGINES)('media offload on %s', (engine) => {
     let endpoint: string;
 
     beforeAll(async () => {
-      s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(tmp, `s3rver-${engine}`), configureBuckets: [{ name: 'offload' }] });
+      s3rver = new S3rver({
+        address: '127.0.0.1',
+        port: 0,
+        silent: true,
+        directory: path.join(tmp, `s3rver-${engine}`),
+        configureBuckets: [{ name: 'offload' }],
+      });
       const { port } = await s3rver.run();
       endpoint = `http://127.0.0.1:${port}`;
       setMediaStorage(
-        new S3MediaStorage({ bucket: 'offload', region: 'us-east-1', endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'site' }, dataDir),
+        new S3MediaStorage(
+          {
+            bucket: 'offload',
+            region: 'us-east-1',
+            endpoint,
+            accessKeyId: 'S3RVER',
+            secretAccessKey: 'S3RVER',
+            forcePathStyle: true,
+            prefix: 'site',
+          },
+          dataDir,
+        ),
       );
       const storage = getMediaStorage();
       for (const video of [published, pending]) {
@@ -206,7 +231,15 @@ describe.each(ENGINES)('media offload on %s', (engine) => {
       expect(response.headers.get('cache-control')).toBe('private, no-store');
       const location = new URL(response.headers.get('location')!);
       // The origin the Content-Security-Policy allows for media is the one the URLs point at.
-      expect(location.origin).toBe(presignedMediaOrigin({ MEDIA_OFFLOAD: 'redirect', MEDIA_S3_BUCKET: 'offload', MEDIA_S3_REGION: 'us-east-1', MEDIA_S3_ENDPOINT: endpoint, MEDIA_S3_FORCE_PATH_STYLE: undefined }));
+      expect(location.origin).toBe(
+        presignedMediaOrigin({
+          MEDIA_OFFLOAD: 'redirect',
+          MEDIA_S3_BUCKET: 'offload',
+          MEDIA_S3_REGION: 'us-east-1',
+          MEDIA_S3_ENDPOINT: endpoint,
+          MEDIA_S3_FORCE_PATH_STYLE: undefined,
+        }),
+      );
       expect(location.pathname).toBe(`/offload/site/videos/${published.id}/web.mp4`);
       expect(location.searchParams.get('X-Amz-Expires')).toBe('600');
       expect(location.searchParams.get('response-cache-control')).toBe('public, max-age=3600');

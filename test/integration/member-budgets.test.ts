@@ -46,7 +46,10 @@ type Answer = Awaited<ReturnType<typeof call>>;
 
 /** A refusal as a script meets it: 429, a whole number of seconds in Retry-After (and the body), and words that say what and when. */
 function expectBudgetSpent(response: Answer, limit: LimitName, doing: RegExp) {
-  expect({ status: response.status, message: response.body.message }).toEqual({ status: 429, message: expect.stringMatching(doing) });
+  expect({ status: response.status, message: response.body.message }).toEqual({
+    status: 429,
+    message: expect.stringMatching(doing),
+  });
   const retryAfter = Number(response.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -70,7 +73,9 @@ describe('the error mapper', () => {
   it('cannot make a 429 without the seconds to wait', () => {
     expect(() => new ApiError(429, 'Slow down')).toThrow(/tooManyRequests/);
     expect(() => new ApiError(429, 'Slow down', { retryAfter: 0 })).toThrow(/tooManyRequests/);
-    expect(errorResponse(new Request(`${ORIGIN}/api/x`), new ApiError(429, 'Slow down', { retryAfter: 7 })).headers.get('retry-after')).toBe('7');
+    expect(
+      errorResponse(new Request(`${ORIGIN}/api/x`), new ApiError(429, 'Slow down', { retryAfter: 7 })).headers.get('retry-after'),
+    ).toBe('7');
   });
 });
 
@@ -100,7 +105,10 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     for (let i = 0; i < allowed; i += 1) {
       const response = await send(i);
       // Within the budget: the endpoint's own answer (a 400 for the empty upload form), never a 429 or a 5xx.
-      expect({ i, status: response.status, spent: response.status === 429 || response.status >= 500 }).toMatchObject({ i, spent: false });
+      expect({ i, status: response.status, spent: response.status === 429 || response.status >= 500 }).toMatchObject({
+        i,
+        spent: false,
+      });
     }
     return send(allowed);
   }
@@ -113,15 +121,27 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
       return data;
     };
     const refused = await hammer('profilePhotoChangesPerMember', (i) =>
-      i % 2 === 0 ? call(changePhoto, '/api/users/settings/photo', { method: 'PUT', form: form(), bearer: token }) : call(removePhoto, '/api/users/settings/photo', { method: 'DELETE', bearer: token }),
+      i % 2 === 0
+        ? call(changePhoto, '/api/users/settings/photo', { method: 'PUT', form: form(), bearer: token })
+        : call(removePhoto, '/api/users/settings/photo', { method: 'DELETE', bearer: token }),
     );
-    expectBudgetSpent(refused, 'profilePhotoChangesPerMember', /^You have changed your profile photo many times in a short time\./);
-    expectBudgetSpent(await call(removePhoto, '/api/users/settings/photo', { method: 'DELETE', bearer: token }), 'profilePhotoChangesPerMember', /profile photo/);
+    expectBudgetSpent(
+      refused,
+      'profilePhotoChangesPerMember',
+      /^You have changed your profile photo many times in a short time\./,
+    );
+    expectBudgetSpent(
+      await call(removePhoto, '/api/users/settings/photo', { method: 'DELETE', bearer: token }),
+      'profilePhotoChangesPerMember',
+      /profile photo/,
+    );
   });
 
   it('profile edits: 30 an hour', async () => {
     const { token } = await newMember();
-    const refused = await hammer('profileEditsPerMember', (i) => call(editProfile, '/api/users/settings/profile', { method: 'PUT', json: { bio: `Bio ${i}` }, bearer: token }));
+    const refused = await hammer('profileEditsPerMember', (i) =>
+      call(editProfile, '/api/users/settings/profile', { method: 'PUT', json: { bio: `Bio ${i}` }, bearer: token }),
+    );
     expectBudgetSpent(refused, 'profileEditsPerMember', /^You have edited your profile many times/);
   });
 
@@ -133,7 +153,9 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
       data.set('video', new File([new Uint8Array(16)], 'clip.mp4'));
       return data;
     };
-    const refused = await hammer('uploadStartsPerMember', () => call(upload, '/api/videos/upload', { form: form(), bearer: token }));
+    const refused = await hammer('uploadStartsPerMember', () =>
+      call(upload, '/api/videos/upload', { form: form(), bearer: token }),
+    );
     expectBudgetSpent(refused, 'uploadStartsPerMember', /^You have started new uploads many times in a short time\./);
   });
 
@@ -142,7 +164,11 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     const b64 = (value: string) => Buffer.from(value).toString('base64');
     const metadata = `filename ${b64('clip.mp4')},title ${b64('Budget')},category ${b64('Sissy')}`;
     const refused = await hammer('uploadStartsPerMember', () =>
-      call(tus, '/api/videos/uploads', { method: 'POST', bearer: token, headers: { 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': metadata } }),
+      call(tus, '/api/videos/uploads', {
+        method: 'POST',
+        bearer: token,
+        headers: { 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': metadata },
+      }),
     );
     expectBudgetSpent(refused, 'uploadStartsPerMember', /^You have started new uploads many times/);
   });
@@ -165,7 +191,12 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     const { token, id } = await newMember();
     const video = await insertVideo(database.db, id);
     const refused = await hammer('videoEditsPerMember', (i) =>
-      call(editVideo, `/api/videos/${video.streamVideoId}`, { method: 'PATCH', json: { title: `Title ${i}` }, bearer: token, params: { streamVideoId: video.streamVideoId } }),
+      call(editVideo, `/api/videos/${video.streamVideoId}`, {
+        method: 'PATCH',
+        json: { title: `Title ${i}` },
+        bearer: token,
+        params: { streamVideoId: video.streamVideoId },
+      }),
     );
     expectBudgetSpent(refused, 'videoEditsPerMember', /^You have edited your videos many times/);
   });
@@ -174,10 +205,21 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     const owner = await newMember();
     const { token } = await newMember();
     const video = await insertVideo(database.db, owner.id);
-    const posted = await call(postComment, `/api/videos/${video.streamVideoId}/comments`, { json: { body: 'First!' }, bearer: token, params: { streamVideoId: video.streamVideoId } });
+    const posted = await call(postComment, `/api/videos/${video.streamVideoId}/comments`, {
+      json: { body: 'First!' },
+      bearer: token,
+      params: { streamVideoId: video.streamVideoId },
+    });
     expect(posted.status).toBe(201);
     const commentId = (posted.body.comment as { _id: string })._id;
-    const refused = await hammer('commentEditsPerMember', (i) => call(editComment, `/api/comments/${commentId}`, { method: 'PATCH', json: { body: `Edit ${i}` }, bearer: token, params: { id: commentId } }));
+    const refused = await hammer('commentEditsPerMember', (i) =>
+      call(editComment, `/api/comments/${commentId}`, {
+        method: 'PATCH',
+        json: { body: `Edit ${i}` },
+        bearer: token,
+        params: { id: commentId },
+      }),
+    );
     expectBudgetSpent(refused, 'commentEditsPerMember', /^You have edited your comments many times/);
   });
 
@@ -186,7 +228,13 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     const { token } = await newMember();
     const video = await insertVideo(database.db, owner.id);
     const route = `/api/videos/${video.streamVideoId}/like`;
-    const refused = await hammer('likesPerMember', (i) => call(i % 2 === 0 ? like : unlike, route, { method: i % 2 === 0 ? 'POST' : 'DELETE', bearer: token, params: { streamVideoId: video.streamVideoId } }));
+    const refused = await hammer('likesPerMember', (i) =>
+      call(i % 2 === 0 ? like : unlike, route, {
+        method: i % 2 === 0 ? 'POST' : 'DELETE',
+        bearer: token,
+        params: { streamVideoId: video.streamVideoId },
+      }),
+    );
     expectBudgetSpent(refused, 'likesPerMember', /^You have liked or unliked videos many times/);
   });
 
@@ -194,7 +242,13 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
     const creator = await newMember();
     const { token } = await newMember();
     const route = `/api/users/${creator.name}/follow`;
-    const refused = await hammer('followsPerMember', (i) => call(i % 2 === 0 ? follow : unfollow, route, { method: i % 2 === 0 ? 'POST' : 'DELETE', bearer: token, params: { username: creator.name } }));
+    const refused = await hammer('followsPerMember', (i) =>
+      call(i % 2 === 0 ? follow : unfollow, route, {
+        method: i % 2 === 0 ? 'POST' : 'DELETE',
+        bearer: token,
+        params: { username: creator.name },
+      }),
+    );
     expectBudgetSpent(refused, 'followsPerMember', /^You have followed or unfollowed members many times/);
   });
 
@@ -207,7 +261,12 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
       return data;
     };
     const refused = await hammer('performerRecordsPerMember', () =>
-      call(savePerformers, `/api/videos/${video.streamVideoId}/performers`, { method: 'PUT', form: form(), bearer: token, params: { streamVideoId: video.streamVideoId } }),
+      call(savePerformers, `/api/videos/${video.streamVideoId}/performers`, {
+        method: 'PUT',
+        form: form(),
+        bearer: token,
+        params: { streamVideoId: video.streamVideoId },
+      }),
     );
     expectBudgetSpent(refused, 'performerRecordsPerMember', /^You have saved performer records many times/);
   });
@@ -223,7 +282,11 @@ describe.each(ENGINES)('per-member budgets on %s', (engine) => {
       return data;
     };
     const refused = await hammer('verificationsPerMember', async () => {
-      const response = await call(submitVerification, '/api/users/me/verification', { method: 'POST', form: form(), bearer: token });
+      const response = await call(submitVerification, '/api/users/me/verification', {
+        method: 'POST',
+        form: form(),
+        bearer: token,
+      });
       if (response.status !== 429) expect(response.status).toBe(201);
       // Rejected, so the member may send again: only the budget stops the next one.
       await database.db.update(identityVerifications).set({ status: 'rejected' }).where(eq(identityVerifications.userId, id));

@@ -65,7 +65,10 @@ describe.each(ENGINES)('metrics on %s', (engine) => {
     const refused = await fetch(`http://127.0.0.1:${TOKEN_PORT}/metrics`);
     expect(refused.status).toBe(401);
     expect(await refused.text()).not.toContain('chrysalis_');
-    expect((await fetch(`http://127.0.0.1:${TOKEN_PORT}/metrics`, { headers: { Authorization: `Bearer ${TOKEN.slice(0, -1)}` } })).status).toBe(401);
+    expect(
+      (await fetch(`http://127.0.0.1:${TOKEN_PORT}/metrics`, { headers: { Authorization: `Bearer ${TOKEN.slice(0, -1)}` } }))
+        .status,
+    ).toBe(401);
     const allowed = await fetch(`http://127.0.0.1:${TOKEN_PORT}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toContain('chrysalis_jobs_queued');
@@ -122,6 +125,8 @@ describe.each(ENGINES)('metrics on %s', (engine) => {
     const request = new Request('http://localhost/api/anything');
     const body = await runWithLogContext({ requestId: 'req-500-test' }, () => errorResponse(request, new Error('boom')).json());
     expect(body).toEqual({ message: 'Something went wrong on our side. Please try again.', requestId: 'req-500-test' });
-    expect(records.some((record) => record.requestId === 'req-500-test' && record.level === 50 && record.component === 'api')).toBe(true);
+    expect(
+      records.some((record) => record.requestId === 'req-500-test' && record.level === 50 && record.component === 'api'),
+    ).toBe(true);
   });
 });

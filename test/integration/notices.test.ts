@@ -72,7 +72,15 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
     call(sendNotice, '/api/notices', {
       method: 'POST',
       ip,
-      json: { reason: 'non_consensual', details: 'This is me; I never agreed to this being posted.', name: 'Jo Doe', email: 'jo@example.org', signature: 'Jo Doe', goodFaith: true, ...fields },
+      json: {
+        reason: 'non_consensual',
+        details: 'This is me; I never agreed to this being posted.',
+        name: 'Jo Doe',
+        email: 'jo@example.org',
+        signature: 'Jo Doe',
+        goodFaith: true,
+        ...fields,
+      },
     });
   const statusOf = async (id: string) => (await database.db.select().from(videos).where(eq(videos.id, id)))[0]!.moderationStatus;
   const listed = async () => {
@@ -80,7 +88,10 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
     return response.body.reports as AdminReportDto[];
   };
   async function runMailJobs() {
-    const queued = await database.db.select().from(jobs).where(and(eq(jobs.type, TRUST_EMAIL_JOB), eq(jobs.status, 'queued')));
+    const queued = await database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.type, TRUST_EMAIL_JOB), eq(jobs.status, 'queued')));
     for (const job of queued) {
       await TRUST_MAIL_JOB_HANDLERS[TRUST_EMAIL_JOB]!(job, heldJobContext());
       await database.db.update(jobs).set({ status: 'done' }).where(eq(jobs.id, job.id));
@@ -115,7 +126,12 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       ['a bad email', { email: 'jo@' }, 'email', 'That email address is not valid'],
       ['no explanation', { details: '\u0000 ' }, 'details', 'Explain why the video should come down'],
       ['an unknown reason', { reason: 'boring' }, 'reason', 'Choose what is wrong with the video'],
-      ['copyright (the DMCA form instead)', { reason: 'copyright' }, 'reason', 'Copyright complaints need the fields the law asks for. Please use the copyright notice form at /copyright/notice.'],
+      [
+        'copyright (the DMCA form instead)',
+        { reason: 'copyright' },
+        'reason',
+        'Copyright complaints need the fields the law asks for. Please use the copyright notice form at /copyright/notice.',
+      ],
       ['no video', { video: '' }, 'video', 'Enter the address of the video'],
       ['details over 2000 characters', { details: `${EMOJI_2000}x` }, 'details', 'Details must be at most 2000 characters'],
     ])('answers 400 for %s and stores nothing', async (_name, fields, field, message) => {
@@ -133,7 +149,13 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       ['a path with extra parts', `${ORIGIN}/video/abc/def`],
     ])('answers 400 for the address of %s', async (_name, video) => {
       const response = await notice({ video });
-      expect(response).toMatchObject({ status: 400, body: { field: 'video', message: 'Enter the address of one video on this site (the link of its page, for example /video/abc123) or its id.' } });
+      expect(response).toMatchObject({
+        status: 400,
+        body: {
+          field: 'video',
+          message: 'Enter the address of one video on this site (the link of its page, for example /video/abc123) or its id.',
+        },
+      });
     });
 
     it('answers 404 for a video that does not exist or is not public', async () => {
@@ -146,9 +168,18 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
 
     it('stores NUL-free text and 2,000 emoji as sent, and script tags as plain text', async () => {
       const video = await insertVideo(database.db, creatorId);
-      const response = await notice({ video: `${ORIGIN}/video/${video.streamVideoId}?t=1`, reason: 'other', details: EMOJI_2000, name: EVIL, signature: EVIL });
+      const response = await notice({
+        video: `${ORIGIN}/video/${video.streamVideoId}?t=1`,
+        reason: 'other',
+        details: EMOJI_2000,
+        name: EVIL,
+        signature: EVIL,
+      });
       expect(response.status).toBe(201);
-      const [row] = await database.db.select().from(reports).where(eq(reports.id, response.body.reference as string));
+      const [row] = await database.db
+        .select()
+        .from(reports)
+        .where(eq(reports.id, response.body.reference as string));
       expect(row!.details).toBe(EMOJI_2000);
       expect(row!.notifierName).not.toContain('\u0000');
       expect(row!.notifierName).toContain('</script >');
@@ -158,7 +189,10 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       const video = await insertVideo(database.db, creatorId);
       expect((await notice({ video: video.streamVideoId, reason: 'other' }, '203.0.113.50')).status).toBe(201);
       const again = await notice({ video: video.streamVideoId, reason: 'other' }, '203.0.113.50');
-      expect(again).toMatchObject({ status: 409, body: { message: 'You have already sent a notice about this video. We will tell you what we decide.' } });
+      expect(again).toMatchObject({
+        status: 409,
+        body: { message: 'You have already sent a notice about this video. We will tell you what we decide.' },
+      });
       const ip = '203.0.113.60';
       for (let i = 0; i < 10; i += 1) await notice({ video: 'NoSuchVideo' }, ip);
       const limited = await notice({ video: video.streamVideoId, reason: 'other' }, ip);
@@ -172,37 +206,76 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       const video = await insertVideo(database.db, creatorId, { title: 'Unique orchid clip' });
       const response = await notice({ video: `${ORIGIN}/video/${video.streamVideoId}` });
       expect(response.status).toBe(201);
-      expect(response.body.message).toBe('Thank you. We have received your notice and emailed you a reference. We will tell you what we decide.');
+      expect(response.body.message).toBe(
+        'Thank you. We have received your notice and emailed you a reference. We will tell you what we decide.',
+      );
       expect(await statusOf(video.id)).toBe('pending');
 
-      expect((await call(videoById, `/api/videos/${video.streamVideoId}`, { params: { streamVideoId: video.streamVideoId } })).status).toBe(404);
+      expect(
+        (await call(videoById, `/api/videos/${video.streamVideoId}`, { params: { streamVideoId: video.streamVideoId } })).status,
+      ).toBe(404);
       expect(JSON.stringify((await call(recent, '/api/videos')).body)).not.toContain(video.streamVideoId);
       expect(JSON.stringify((await call(search, '/api/videos/search?q=orchid')).body)).not.toContain(video.streamVideoId);
       expect(await (await feed()).text()).not.toContain(video.streamVideoId);
       expect(JSON.stringify(await sitemap())).not.toContain(video.streamVideoId);
 
-      const [decision] = await database.db.select().from(moderationDecisions).where(eq(moderationDecisions.targetId, video.streamVideoId));
-      expect(decision).toMatchObject({ action: 'video_hidden', automated: true, ground: 'law-take-it-down', source: 'notice', subjectUserId: creatorId, decidedBy: null });
+      const [decision] = await database.db
+        .select()
+        .from(moderationDecisions)
+        .where(eq(moderationDecisions.targetId, video.streamVideoId));
+      expect(decision).toMatchObject({
+        action: 'video_hidden',
+        automated: true,
+        ground: 'law-take-it-down',
+        source: 'notice',
+        subjectUserId: creatorId,
+        decidedBy: null,
+      });
       const [note] = await database.db.select().from(notifications).where(eq(notifications.recipientId, creatorId));
       expect(note).toMatchObject({ type: 'site_notice', link: `/decisions/${decision!.id}` });
 
-      const [row] = await database.db.select().from(reports).where(eq(reports.id, response.body.reference as string));
-      expect(row).toMatchObject({ source: 'notice', reason: 'non_consensual', heldVideo: true, notifierEmail: 'jo@example.org', notifierSignature: 'Jo Doe' });
+      const [row] = await database.db
+        .select()
+        .from(reports)
+        .where(eq(reports.id, response.body.reference as string));
+      expect(row).toMatchObject({
+        source: 'notice',
+        reason: 'non_consensual',
+        heldVideo: true,
+        notifierEmail: 'jo@example.org',
+        notifierSignature: 'Jo Doe',
+      });
       expect(row!.dueAt!.getTime() - row!.createdAt.getTime()).toBe(48 * 3_600_000);
     });
 
     it('the underage ground is child protection; an in-app report with the same reason holds the video too', async () => {
       const video = await insertVideo(database.db, creatorId);
-      const response = await call(report, '/api/reports', { method: 'POST', json: { targetType: 'video', target: video.streamVideoId, reason: 'underage' }, bearer: memberToken, ip: nextIp() });
+      const response = await call(report, '/api/reports', {
+        method: 'POST',
+        json: { targetType: 'video', target: video.streamVideoId, reason: 'underage' },
+        bearer: memberToken,
+        ip: nextIp(),
+      });
       expect(response.status).toBe(201);
       expect(await statusOf(video.id)).toBe('pending');
-      const [decision] = await database.db.select().from(moderationDecisions).where(eq(moderationDecisions.targetId, video.streamVideoId));
+      const [decision] = await database.db
+        .select()
+        .from(moderationDecisions)
+        .where(eq(moderationDecisions.targetId, video.streamVideoId));
       expect(decision).toMatchObject({ action: 'video_hidden', ground: 'law-child-protection', source: 'report' });
     });
 
     it('an in-app report for spam does not hide the video and is due in 7 business days', async () => {
       const video = await insertVideo(database.db, creatorId);
-      expect((await call(report, '/api/reports', { method: 'POST', json: { targetType: 'video', target: video.streamVideoId, reason: 'spam' }, ip: nextIp() })).status).toBe(201);
+      expect(
+        (
+          await call(report, '/api/reports', {
+            method: 'POST',
+            json: { targetType: 'video', target: video.streamVideoId, reason: 'spam' },
+            ip: nextIp(),
+          })
+        ).status,
+      ).toBe(201);
       expect(await statusOf(video.id)).toBe('approved');
       const [row] = await database.db.select().from(reports).where(eq(reports.targetId, video.id));
       expect(row!.dueAt!.getTime() - row!.createdAt.getTime()).toBeGreaterThanOrEqual(9 * 86_400_000);
@@ -222,7 +295,12 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       expect(alerts).toHaveLength(1);
       expect(alerts[0]!.raw.replace(/=\r?\n/g, '')).toContain('/admin/reports');
 
-      const decided = await call(decide, `/api/admin/reports/${reference}`, { method: 'PATCH', json: { action: 'remove', note: 'Confirmed with the person shown.' }, bearer: adminToken, params: { id: reference } });
+      const decided = await call(decide, `/api/admin/reports/${reference}`, {
+        method: 'PATCH',
+        json: { action: 'remove', note: 'Confirmed with the person shown.' },
+        bearer: adminToken,
+        params: { id: reference },
+      });
       expect(decided.status).toBe(200);
       await runMailJobs();
       const outcome = outbox(dataDir).filter((m) => m.to.includes('sender@example.org'));
@@ -260,11 +338,18 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       const video = await insertVideo(database.db, creatorId);
       const { body } = await notice({ video: video.streamVideoId });
       const id = body.reference as string;
-      const response = await call(decide, `/api/admin/reports/${id}`, { method: 'PATCH', json: { action: 'dismiss', note: 'Not the person shown.' }, bearer: adminToken, params: { id } });
+      const response = await call(decide, `/api/admin/reports/${id}`, {
+        method: 'PATCH',
+        json: { action: 'dismiss', note: 'Not the person shown.' },
+        bearer: adminToken,
+        params: { id },
+      });
       expect(response.status).toBe(200);
       expect(response.body.outcome).toBe('dismissed; the video is public again');
       expect(await statusOf(video.id)).toBe('approved');
-      expect((await call(videoById, `/api/videos/${video.streamVideoId}`, { params: { streamVideoId: video.streamVideoId } })).status).toBe(200);
+      expect(
+        (await call(videoById, `/api/videos/${video.streamVideoId}`, { params: { streamVideoId: video.streamVideoId } })).status,
+      ).toBe(200);
     });
 
     it('dismissing a report that did not hold the video leaves a video held for another reason where it is', async () => {
@@ -273,7 +358,12 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
         .insert(reports)
         .values({ targetType: 'video', targetId: video.id, reason: 'spam', reporterKey: 'm:x', dueAt: new Date() })
         .returning();
-      await call(decide, `/api/admin/reports/${row!.id}`, { method: 'PATCH', json: { action: 'dismiss' }, bearer: adminToken, params: { id: row!.id } });
+      await call(decide, `/api/admin/reports/${row!.id}`, {
+        method: 'PATCH',
+        json: { action: 'dismiss' },
+        bearer: adminToken,
+        params: { id: row!.id },
+      });
       expect(await statusOf(video.id)).toBe('pending');
     });
 
@@ -281,13 +371,25 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       const video = await insertVideo(database.db, creatorId, { title: 'To be removed' });
       const { body } = await notice({ video: video.streamVideoId, reason: 'illegal' });
       const id = body.reference as string;
-      expect((await call(decide, `/api/admin/reports/${id}`, { method: 'PATCH', json: { action: 'remove', note: 'Shows a crime.' }, bearer: adminToken, params: { id } })).status).toBe(200);
+      expect(
+        (
+          await call(decide, `/api/admin/reports/${id}`, {
+            method: 'PATCH',
+            json: { action: 'remove', note: 'Shows a crime.' },
+            bearer: adminToken,
+            params: { id },
+          })
+        ).status,
+      ).toBe(200);
       const [decision] = await database.db
         .select()
         .from(moderationDecisions)
         .where(and(eq(moderationDecisions.targetId, video.streamVideoId), eq(moderationDecisions.action, 'video_removed')));
       expect(decision).toMatchObject({ ground: 'law-illegal-content', automated: false, source: 'notice' });
-      const [note] = await database.db.select().from(notifications).where(and(eq(notifications.recipientId, creatorId), eq(notifications.type, 'video_rejected')));
+      const [note] = await database.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.recipientId, creatorId), eq(notifications.type, 'video_rejected')));
       expect(note!.link).toBe(`/decisions/${decision!.id}`);
     });
   });
@@ -300,7 +402,14 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       const c = await insertVideo(database.db, creatorId, { title: 'C' });
       const at = (iso: string) => new Date(iso);
       await database.db.insert(reports).values([
-        { targetType: 'video', targetId: a.id, reason: 'spam', reporterKey: 'k1', createdAt: at('2026-06-01T12:00:00Z'), dueAt: at('2026-06-12T12:00:00Z') },
+        {
+          targetType: 'video',
+          targetId: a.id,
+          reason: 'spam',
+          reporterKey: 'k1',
+          createdAt: at('2026-06-01T12:00:00Z'),
+          dueAt: at('2026-06-12T12:00:00Z'),
+        },
         {
           targetType: 'video',
           targetId: b.id,
@@ -313,10 +422,23 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
           createdAt: at('2026-06-09T10:00:00Z'),
           dueAt: at('2026-06-11T10:00:00Z'),
         },
-        { targetType: 'video', targetId: c.id, reason: 'other', details: 'x', reporterKey: 'k3', createdAt: at('2026-05-30T09:00:00Z'), dueAt: at('2026-06-08T09:00:00Z') },
+        {
+          targetType: 'video',
+          targetId: c.id,
+          reason: 'other',
+          details: 'x',
+          reporterKey: 'k3',
+          createdAt: at('2026-05-30T09:00:00Z'),
+          dueAt: at('2026-06-08T09:00:00Z'),
+        },
       ]);
       const admin = (await database.db.select().from(users).where(eq(users.username, 'moderator')))[0]!;
-      const { reports: list } = await listReports({ kind: 'member', user: admin, secondFactor: true } as never, 'open', { page: 1, limit: 20 }, now);
+      const { reports: list } = await listReports(
+        { kind: 'member', user: admin, secondFactor: true } as never,
+        'open',
+        { page: 1, limit: 20 },
+        now,
+      );
       expect(list.map((r) => r.target?.type === 'video' && r.target.title)).toEqual(['C', 'B', 'A']);
       expect(list.map((r) => [r.overdue, r.clock])).toEqual([
         [true, 'overdue by 2 days 3 hours'],

@@ -24,7 +24,11 @@ process.env.SITE_URL = ORIGIN;
 process.env.DATA_DIR = dataDir;
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-type ListBody = { notifications: NotificationDto[]; unreadCount: number; pagination: { hasMore: boolean; nextCursor: string | null } };
+type ListBody = {
+  notifications: NotificationDto[];
+  unreadCount: number;
+  pagination: { hasMore: boolean; nextCursor: string | null };
+};
 const MISSING_ID = '3f1c1a8e-5b7d-4c1e-9a3b-2d4e6f8a0b1c';
 
 describe.each(ENGINES)('notifications on %s', (engine) => {
@@ -88,7 +92,9 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
       { recipientId: bob, type: 'follow', senderId: alice, createdAt: minutesAgo(1) },
     ]);
     // A type this version does not know (an older or newer writer): the spec's generic default.
-    await database.db.execute(sql`INSERT INTO notifications (recipient_id, type, created_at) VALUES (${alice}, 'mystery', ${minutesAgo(1).toISOString()}::timestamptz)`);
+    await database.db.execute(
+      sql`INSERT INTO notifications (recipient_id, type, created_at) VALUES (${alice}, 'mystery', ${minutesAgo(1).toISOString()}::timestamptz)`,
+    );
 
     const { status, body, headers } = await get(aliceToken);
     expect(status).toBe(200);
@@ -180,13 +186,23 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
 
     const done = await put(markRead, `/api/notifications/${first!.id}/read`, aliceToken, { id: first!.id });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ success: true, unreadCount: 1, notification: { _id: first!.id, read: true, message: 'Someone liked your video' } });
+    expect(done.body).toMatchObject({
+      success: true,
+      unreadCount: 1,
+      notification: { _id: first!.id, read: true, message: 'Someone liked your video' },
+    });
     // Idempotent, and the first read time is kept.
-    const [before] = await database.db.select({ readAt: notifications.readAt }).from(notifications).where(eq(notifications.id, first!.id));
+    const [before] = await database.db
+      .select({ readAt: notifications.readAt })
+      .from(notifications)
+      .where(eq(notifications.id, first!.id));
     const again = await put(markRead, `/api/notifications/${first!.id}/read`, aliceToken, { id: first!.id });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ unreadCount: 1 });
-    const [after] = await database.db.select({ readAt: notifications.readAt }).from(notifications).where(eq(notifications.id, first!.id));
+    const [after] = await database.db
+      .select({ readAt: notifications.readAt })
+      .from(notifications)
+      .where(eq(notifications.id, first!.id));
     expect(after!.readAt).toEqual(before!.readAt);
 
     const listed = await get(aliceToken);
@@ -213,7 +229,11 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
   });
 
   it('marks all read, only the caller’s; with upTo only what the member has seen', async () => {
-    const [oldest, middle] = await insert([{ createdAt: minutesAgo(3) }, { createdAt: minutesAgo(2) }, { createdAt: minutesAgo(1) }]);
+    const [oldest, middle] = await insert([
+      { createdAt: minutesAgo(3) },
+      { createdAt: minutesAgo(2) },
+      { createdAt: minutesAgo(1) },
+    ]);
     await insert([{ recipientId: bob }, { recipientId: bob }]);
 
     const partial = await put(readAll, `/api/notifications/read-all?upTo=${middle!.id}`, aliceToken);
@@ -230,13 +250,22 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
     expect(listed.body.unreadCount).toBe(0);
     expect(listed.body.notifications.every((n) => n.read)).toBe(true);
     expect((await get(bobToken)).body.unreadCount).toBe(2);
-    expect((await put(readAll, '/api/notifications/read-all', aliceToken)).body).toEqual({ success: true, updated: 0, unreadCount: 0 });
+    expect((await put(readAll, '/api/notifications/read-all', aliceToken)).body).toEqual({
+      success: true,
+      updated: 0,
+      unreadCount: 0,
+    });
   });
 
   it('refuses cookie-authenticated writes from another site', async () => {
     const [row] = await insert([{}]);
     const cookie = `chrysalis_session=${aliceToken}`;
-    const crossSite = await call(markRead, `/api/notifications/${row!.id}/read`, { method: 'PUT', cookie, headers: { origin: 'https://evil.example' }, params: { id: row!.id } });
+    const crossSite = await call(markRead, `/api/notifications/${row!.id}/read`, {
+      method: 'PUT',
+      cookie,
+      headers: { origin: 'https://evil.example' },
+      params: { id: row!.id },
+    });
     expect(crossSite.status).toBe(403);
     const sameSite = await call(readAll, '/api/notifications/read-all', { method: 'PUT', cookie, headers: { origin: ORIGIN } });
     expect(sameSite.status).toBe(200);
@@ -244,7 +273,10 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
   });
 
   it('hides notifications from members the recipient has blocked, and does not count them', async () => {
-    await insert([{ type: 'follow', senderId: carol }, { type: 'like', senderId: bob }]);
+    await insert([
+      { type: 'follow', senderId: carol },
+      { type: 'like', senderId: bob },
+    ]);
     await database.db.insert(blocks).values({ blockerId: alice, blockedId: carol });
     const listed = await get(aliceToken);
     expect(listed.body.notifications.map((n) => n.message)).toEqual(['bob liked your video']);
@@ -252,7 +284,11 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
   });
 
   it('shows a moderation decision as the uploader’s notification, linking to the video', async () => {
-    const video = await insertVideo(database.db, alice, { title: 'Butterfly days', moderationStatus: 'pending', publishedAt: null });
+    const video = await insertVideo(database.db, alice, {
+      title: 'Butterfly days',
+      moderationStatus: 'pending',
+      publishedAt: null,
+    });
     const decided = await call(moderate, `/api/admin/videos/${video.streamVideoId}`, {
       method: 'PATCH',
       bearer: adminToken,
@@ -278,7 +314,9 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
              CASE WHEN i % 4 = 0 THEN now() END
       FROM generate_series(1, 10000) AS i`);
     // Other members' rows, so the index has to pick Alice's out.
-    await database.db.execute(sql`INSERT INTO notifications (recipient_id, type) SELECT ${bob}, 'like' FROM generate_series(1, 2000)`);
+    await database.db.execute(
+      sql`INSERT INTO notifications (recipient_id, type) SELECT ${bob}, 'like' FROM generate_series(1, 2000)`,
+    );
     await database.db.execute(sql`ANALYZE notifications`);
 
     const first = await get(aliceToken, '?limit=50');

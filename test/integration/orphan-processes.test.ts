@@ -58,7 +58,8 @@ function processRunning(root: number, script: string): number | undefined {
 }
 
 const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-if (!process.env.TEST_DATABASE_URL) console.warn('Skipped in part: `npm run worker` needs PostgreSQL; set TEST_DATABASE_URL to run the kill -9 of a worker.');
+if (!process.env.TEST_DATABASE_URL)
+  console.warn('Skipped in part: `npm run worker` needs PostgreSQL; set TEST_DATABASE_URL to run the kill -9 of a worker.');
 
 describeOnPostgres('kill -9 of a worker in the middle of a transcode (skipped without TEST_DATABASE_URL)', () => {
   let database: TestDatabase;
@@ -89,7 +90,15 @@ describeOnPostgres('kill -9 of a worker in the middle of a transcode (skipped wi
 
     let output = '';
     worker = spawn(path.join(BIN, 'tsx'), ['--conditions=react-server', 'scripts/worker.ts'], {
-      env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', DATABASE_URL: database.databaseUrl, DATA_DIR: dataDir, WORKER_POLL_MS: '200', SESSION_SECRET: randomBytes(32).toString('hex') },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        NODE_ENV: 'production',
+        DATABASE_URL: database.databaseUrl,
+        DATA_DIR: dataDir,
+        WORKER_POLL_MS: '200',
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     worker.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -99,7 +108,9 @@ describeOnPostgres('kill -9 of a worker in the middle of a transcode (skipped wi
       () => {
         if (worker!.exitCode !== null) throw new Error(`the worker exited\n${output}`);
         // The transcode to the web MP4 (libx264), the long run: not a short thumbnail extraction that would end on its own.
-        return processTree(worker!.pid!).find((pid) => commandName(pid) === 'ffmpeg' && (commandLine(pid) ?? '').includes('libx264'));
+        return processTree(worker!.pid!).find(
+          (pid) => commandName(pid) === 'ffmpeg' && (commandLine(pid) ?? '').includes('libx264'),
+        );
       },
       120_000,
       () => output,
@@ -111,7 +122,12 @@ describeOnPostgres('kill -9 of a worker in the middle of a transcode (skipped wi
 
     process.kill(workerProcess, 'SIGKILL');
     try {
-      await until('ffmpeg to stop with its worker', () => !stillRunning(transcode), 3_000, () => `ffmpeg ${transcode.pid} still runs: ${commandLine(transcode.pid)}`);
+      await until(
+        'ffmpeg to stop with its worker',
+        () => !stillRunning(transcode),
+        3_000,
+        () => `ffmpeg ${transcode.pid} still runs: ${commandLine(transcode.pid)}`,
+      );
     } finally {
       killSnapshot([transcode]);
     }
@@ -137,7 +153,14 @@ describe('kill -9 of npm start', () => {
   /** `npm start` as an operator types it, answering once it is up; with its start script's and its server's processes. */
   async function npmStart() {
     const npm = spawn('npm', ['start'], {
-      env: { PATH: `${BIN}:${process.env.PATH}`, HOME: os.tmpdir(), NODE_ENV: 'production', ...BUILD_ENV, DATA_DIR: dataDir, SEED_DEMO: '0' },
+      env: {
+        PATH: `${BIN}:${process.env.PATH}`,
+        HOME: os.tmpdir(),
+        NODE_ENV: 'production',
+        ...BUILD_ENV,
+        DATA_DIR: dataDir,
+        SEED_DEMO: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     started.push(npm);
@@ -166,7 +189,12 @@ describe('kill -9 of npm start', () => {
   it('of its start script stops the server, and the next npm start right after succeeds', async () => {
     const first = await npmStart();
     process.kill(first.start.pid, 'SIGKILL');
-    await until('the server to stop with npm start', () => !stillRunning(first.server), 10_000, () => `server ${first.server.pid} still runs`);
+    await until(
+      'the server to stop with npm start',
+      () => !stillRunning(first.server),
+      10_000,
+      () => `server ${first.server.pid} still runs`,
+    );
     expect(await portFree()).toBe(true);
 
     const second = await npmStart();
@@ -179,7 +207,12 @@ describe('kill -9 of npm start', () => {
   it('of npm itself stops the start script and the server', async () => {
     const run = await npmStart();
     process.kill(run.npm.pid!, 'SIGKILL');
-    await until('npm start and its server to stop with npm', () => !stillRunning(run.start) && !stillRunning(run.server), 10_000, () => `start ${stillRunning(run.start)}, server ${stillRunning(run.server)}`);
+    await until(
+      'npm start and its server to stop with npm',
+      () => !stillRunning(run.start) && !stillRunning(run.server),
+      10_000,
+      () => `start ${stillRunning(run.start)}, server ${stillRunning(run.server)}`,
+    );
     expect(await portFree()).toBe(true);
   }, 300_000);
 });

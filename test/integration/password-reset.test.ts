@@ -27,7 +27,9 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const OLD_PASSWORD = 'old-velvet-password-1';
 const NEW_PASSWORD = 'new-orchid-password-2';
-const SAME_ANSWER = { message: 'If that address belongs to an account, we have sent it a link to reset your password. The link works for 1 hour.' };
+const SAME_ANSWER = {
+  message: 'If that address belongs to an account, we have sent it a link to reset your password. The link works for 1 hour.',
+};
 
 describe.each(ENGINES)('password reset on %s', (engine) => {
   let database: TestDatabase;
@@ -47,16 +49,29 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     outbox(dataDir)
       .filter((m) => m.to.includes(address.toLowerCase()) && m.subject.startsWith('Reset your'))
       .map((m) => /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(m.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))![1]!);
-  const noticesTo = (address: string) => outbox(dataDir).filter((m) => m.to.includes(address) && m.subject.endsWith('password was changed'));
+  const noticesTo = (address: string) =>
+    outbox(dataDir).filter((m) => m.to.includes(address) && m.subject.endsWith('password was changed'));
 
   async function member(username: string, { verified = true } = {}) {
     const email = `${username.toLowerCase()}@example.org`;
     const [user] = await database.db
       .insert(users)
-      .values({ username, email, passwordHash: await hashPassword(OLD_PASSWORD), dateOfBirth: '1990-01-01', emailVerifiedAt: verified ? new Date() : null })
+      .values({
+        username,
+        email,
+        passwordHash: await hashPassword(OLD_PASSWORD),
+        dateOfBirth: '1990-01-01',
+        emailVerifiedAt: verified ? new Date() : null,
+      })
       .returning();
     // An unverified account is a sign-up still waiting, as register() leaves it (decision 041).
-    if (!verified) await database.db.insert(signUpHolds).values({ usernameKey: username.toLowerCase(), expiresAt: new Date(Date.now() + SIGN_UP_HOLD_MS), emailKey: email, passwordHash: user!.passwordHash });
+    if (!verified)
+      await database.db.insert(signUpHolds).values({
+        usernameKey: username.toLowerCase(),
+        expiresAt: new Date(Date.now() + SIGN_UP_HOLD_MS),
+        emailKey: email,
+        passwordHash: user!.passwordHash,
+      });
     return user!;
   }
 
@@ -64,7 +79,10 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
 
   /** Runs the queued reset-email jobs by hand, as a worker would; returns how many ran. */
   async function runResetJobs(): Promise<number> {
-    const queued = await database.db.select().from(jobs).where(and(eq(jobs.type, PASSWORD_RESET_EMAIL_JOB), eq(jobs.status, 'queued')));
+    const queued = await database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.type, PASSWORD_RESET_EMAIL_JOB), eq(jobs.status, 'queued')));
     for (const job of queued) {
       await sendPasswordResetEmail(job, heldJobContext());
       await database.db.update(jobs).set({ status: 'done' }).where(eq(jobs.id, job.id));
@@ -89,10 +107,15 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     expect((await call(me, '/api/auth/me', { bearer: first.body.token as string })).status).toBe(200);
 
     const token = await askForLink('FORGETFUL@example.org');
-    const mail = outbox(dataDir).filter((m) => m.to.includes(user.email)).at(-1)!;
+    const mail = outbox(dataDir)
+      .filter((m) => m.to.includes(user.email))
+      .at(-1)!;
     expect(mail.subject).toBe('Reset your Chrysalis password');
     expect(mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).toContain(`${ORIGIN}/reset-password?token=${token}`);
-    const [stored] = await database.db.select().from(emailTokens).where(and(eq(emailTokens.userId, user.id), eq(emailTokens.purpose, 'reset_password')));
+    const [stored] = await database.db
+      .select()
+      .from(emailTokens)
+      .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.purpose, 'reset_password')));
     // Only the SHA-256 is stored, and the link lives an hour.
     expect(stored!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored!.tokenHash).not.toContain(token);
@@ -107,8 +130,11 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     expect(done.body).toEqual({ message: 'Your password has been reset. Please log in with your new password.' });
     expect(done.setCookie[0]).toMatch(/^chrysalis_session=;.*Max-Age=0/i);
 
-    for (const session of [first, second]) expect((await call(me, '/api/auth/me', { bearer: session.body.token as string })).status).toBe(401);
-    expect((await database.db.select().from(sessions).where(eq(sessions.userId, user.id))).every((s) => s.revokedAt !== null)).toBe(true);
+    for (const session of [first, second])
+      expect((await call(me, '/api/auth/me', { bearer: session.body.token as string })).status).toBe(401);
+    expect(
+      (await database.db.select().from(sessions).where(eq(sessions.userId, user.id))).every((s) => s.revokedAt !== null),
+    ).toBe(true);
     expect((await logIn(user.email, OLD_PASSWORD)).status).toBe(401);
     expect((await logIn(user.email, NEW_PASSWORD)).status).toBe(200);
     const notices = noticesTo(user.email);
@@ -175,9 +201,15 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     expect(older).not.toBe(newer);
     const superseded = await redeem(older);
     expect(superseded.status).toBe(400);
-    expect(superseded.body).toMatchObject({ reason: 'expired', message: expect.stringMatching(/only the newest one you asked for works/) });
+    expect(superseded.body).toMatchObject({
+      reason: 'expired',
+      message: expect.stringMatching(/only the newest one you asked for works/),
+    });
 
-    await database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.userId, user.id));
+    await database.db
+      .update(emailTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(emailTokens.userId, user.id));
     const expired = await redeem(newer);
     expect(expired.status).toBe(400);
     expect(expired.body).toMatchObject({ reason: 'expired', message: expect.stringMatching(/has expired/) });
@@ -285,7 +317,9 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     const unknown = await answers('flooded-nobody@example.org');
     expect(known.statuses).toEqual([200, 200, 200, 429]);
     expect(unknown.statuses).toEqual(known.statuses);
-    expect(known.last.body.message).toMatch(/^Too many password reset emails were asked for this address\. Please wait (59 minutes|60 minutes|1 hour) and try again\.$/);
+    expect(known.last.body.message).toMatch(
+      /^Too many password reset emails were asked for this address\. Please wait (59 minutes|60 minutes|1 hour) and try again\.$/,
+    );
     expect(known.last.headers.get('retry-after')).toMatch(/^\d+$/);
     await runResetJobs();
     expect(resetMailsTo('flooded@example.org')).toHaveLength(3);
@@ -294,20 +328,33 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
   it('limits requests per client address (10 an hour), whatever the emails', async () => {
     const address = '203.0.113.77';
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i += 1) statuses.push((await call(forgot, '/api/auth/forgot-password', { json: { email: `probe-${i}@example.org` }, ip: address })).status);
+    for (let i = 0; i < 11; i += 1)
+      statuses.push(
+        (await call(forgot, '/api/auth/forgot-password', { json: { email: `probe-${i}@example.org` }, ip: address })).status,
+      );
     expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
     expect(statuses[10]).toBe(429);
     // Another address is not affected.
-    expect((await call(forgot, '/api/auth/forgot-password', { json: { email: 'probe-x@example.org' }, ip: '203.0.113.78' })).status).toBe(200);
+    expect(
+      (await call(forgot, '/api/auth/forgot-password', { json: { email: 'probe-x@example.org' }, ip: '203.0.113.78' })).status,
+    ).toBe(200);
     await runResetJobs();
   });
 
   it('refuses bad bodies with messages, never 500', async () => {
-    expect((await call(forgot, '/api/auth/forgot-password', { json: { email: 'not-an-email' }, ip: ip() })).body.message).toBe('Invalid email address');
+    expect((await call(forgot, '/api/auth/forgot-password', { json: { email: 'not-an-email' }, ip: ip() })).body.message).toBe(
+      'Invalid email address',
+    );
     expect((await call(forgot, '/api/auth/forgot-password', { json: {}, ip: ip() })).body.message).toBe('Email is required');
-    const nul = await call(reset, '/api/auth/reset-password', { json: { token: 'abc\u0000</script >', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, ip: ip() });
+    const nul = await call(reset, '/api/auth/reset-password', {
+      json: { token: 'abc\u0000</script >', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+      ip: ip(),
+    });
     expect(nul.status).toBe(400);
-    const wrongType = await call(reset, '/api/auth/reset-password', { json: { token: 5, password: [], confirmPassword: {} }, ip: ip() });
+    const wrongType = await call(reset, '/api/auth/reset-password', {
+      json: { token: 5, password: [], confirmPassword: {} },
+      ip: ip(),
+    });
     expect(wrongType.status).toBe(400);
   });
 });

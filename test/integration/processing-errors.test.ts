@@ -60,12 +60,19 @@ describe.each(ENGINES)('processing errors on %s', (engine) => {
     expect(response.status).toBe(201);
     const video = response.body.video as { _id: string; streamVideoId: string };
     // One attempt is enough to fail for good: these failures would repeat.
-    await database.db.update(jobs).set({ maxAttempts: 1 }).where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${video._id}`));
+    await database.db
+      .update(jobs)
+      .set({ maxAttempts: 1 })
+      .where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${video._id}`));
     return { id: video._id, streamVideoId: video.streamVideoId, answer: JSON.stringify(response.body) };
   }
 
   async function processUntilFailed(id: string) {
-    const worker = startWorker(database.db, { handlers: { [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]! }, pollMs: 20, baseBackoffMs: 1 });
+    const worker = startWorker(database.db, {
+      handlers: { [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]! },
+      pollMs: 20,
+      baseBackoffMs: 1,
+    });
     const deadline = Date.now() + 45_000;
     const state = async () => (await database.db.select().from(videos).where(eq(videos.id, id)))[0]!.processingState;
     try {
@@ -75,14 +82,22 @@ describe.each(ENGINES)('processing errors on %s', (engine) => {
     }
   }
 
-  const jobError = async (id: string) => (await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${id}`)))[0]?.lastError;
+  const jobError = async (id: string) =>
+    (
+      await database.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `${PROCESS_VIDEO_JOB}:${id}`))
+    )[0]?.lastError;
 
   /** Everything the uploader is answered about the video: the video itself and their list of uploads. */
   async function memberAnswers(streamVideoId: string) {
     const one = await call(getVideo, `/api/videos/${streamVideoId}`, { bearer: token, params: { streamVideoId } });
     const mine = await call(myVideos, '/api/videos/mine', { bearer: token });
     expect([one.status, mine.status]).toEqual([200, 200]);
-    const listed = (mine.body.videos as { streamVideoId: string; processingError: string | null }[]).find((video) => video.streamVideoId === streamVideoId);
+    const listed = (mine.body.videos as { streamVideoId: string; processingError: string | null }[]).find(
+      (video) => video.streamVideoId === streamVideoId,
+    );
     expect((one.body.video as { processingError: string | null }).processingError).toBe(PROCESSING_FAILED_MESSAGE);
     expect(listed?.processingError).toBe(PROCESSING_FAILED_MESSAGE);
     return JSON.stringify([one.body, mine.body]);
@@ -102,7 +117,9 @@ describe.each(ENGINES)('processing errors on %s', (engine) => {
     const adminToken = await verifiedMemberToken(database.db, 'moderator');
     await promoteToAdmin(database.db, await userId(database.db, 'moderator'));
     const queue = await call(moderationQueue, '/api/admin/videos?status=pending', { bearer: adminToken });
-    const listed = (queue.body.videos as { streamVideoId: string; processingError: string; processingDetail: string | null }[]).find((video) => video.streamVideoId === streamVideoId);
+    const listed = (
+      queue.body.videos as { streamVideoId: string; processingError: string; processingDetail: string | null }[]
+    ).find((video) => video.streamVideoId === streamVideoId);
     expect(listed?.processingError).toBe(PROCESSING_FAILED_MESSAGE);
     expect(listed?.processingDetail).toMatch(/ffmpeg \(thumbnail\) failed: /);
   });
@@ -125,7 +142,14 @@ describe.each(ENGINES)('processing errors on %s', (engine) => {
   it('a raw message stored before this rule is never shown either', async () => {
     const ownerId = await userId(database.db, 'uploader');
     const raw = `ffmpeg (web MP4) failed: [mov,mp4,m4a,3gp,3g2,mj2 @ 0x55d0] ${dataDir}/media/originals/x.mp4: Invalid data found when processing input`;
-    const video = await insertVideo(database.db, ownerId, { processingState: 'failed', processingError: raw, moderationStatus: 'pending', publishedAt: null, webMp4Key: null, thumbnailKey: null });
+    const video = await insertVideo(database.db, ownerId, {
+      processingState: 'failed',
+      processingError: raw,
+      moderationStatus: 'pending',
+      publishedAt: null,
+      webMp4Key: null,
+      thumbnailKey: null,
+    });
     expectNoLeaks(await memberAnswers(video.streamVideoId));
   });
 });

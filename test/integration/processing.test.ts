@@ -80,7 +80,13 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     const id = await uploadFile(h264, 'remux me');
     await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready');
     const row = await videoRow(id);
-    expect(row).toMatchObject({ processingState: 'ready', processingError: null, thumbnailKey: `videos/${id}/thumbnail.jpg`, width: 320, height: 240 });
+    expect(row).toMatchObject({
+      processingState: 'ready',
+      processingError: null,
+      thumbnailKey: `videos/${id}/thumbnail.jpg`,
+      width: 320,
+      height: 240,
+    });
     const web = path.join(videoDir(id), 'web.mp4');
     expect(indexFirst(web)).toBe(true);
     expect(await probeVideo(web)).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
@@ -96,7 +102,10 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
   it('transcodes what browsers cannot play to H.264', async () => {
     const id = await uploadFile(mpeg4, 'transcode me');
     await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready');
-    expect(await probeVideo(path.join(videoDir(id), 'web.mp4'))).toMatchObject({ videoCodec: 'h264', formatName: expect.stringContaining('mp4') });
+    expect(await probeVideo(path.join(videoDir(id), 'web.mp4'))).toMatchObject({
+      videoCodec: 'h264',
+      formatName: expect.stringContaining('mp4'),
+    });
   });
 
   it('resumes a video whose worker died mid-processing once the lease runs out, so none stays stuck', async () => {
@@ -107,9 +116,18 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     await database.db.update(videos).set({ processingState: 'processing' }).where(eq(videos.id, id));
     await new Promise((resolve) => setTimeout(resolve, 400));
     // After the restart another worker takes it over.
-    await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready', { [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]! });
-    expect(await videoRow(id)).toMatchObject({ processingState: 'ready', processingError: null, webMp4Key: `videos/${id}/web.mp4` });
-    const [row] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `process-video:${id}`));
+    await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready', {
+      [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]!,
+    });
+    expect(await videoRow(id)).toMatchObject({
+      processingState: 'ready',
+      processingError: null,
+      webMp4Key: `videos/${id}/web.mp4`,
+    });
+    const [row] = await database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `process-video:${id}`));
     expect(row).toMatchObject({ status: 'done', attempts: 2 });
   });
 
@@ -121,7 +139,10 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     const row = await videoRow(id);
     expect(row.processingState).toBe('failed');
     expect(row.processingError).toMatch(/not a video we can read/);
-    const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `process-video:${id}`));
+    const [job] = await database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `process-video:${id}`));
     expect(job).toMatchObject({ status: 'failed', attempts: 5 });
   });
 
@@ -170,9 +191,16 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
       expect(variants[0]).toMatch(/RESOLUTION=640x360/);
       expect(variants[1]).toMatch(/RESOLUTION=1280x720/);
       for (const variant of variants) expect(variant).toMatch(/BANDWIDTH=\d+.*CODECS="avc1\.[0-9a-f]{6},mp4a\.40\.2"/);
-      expect(await probeVideo(path.join(hlsDir(id), '720p', 'seg_00000.ts'))).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', height: 720 });
+      expect(await probeVideo(path.join(hlsDir(id), '720p', 'seg_00000.ts'))).toMatchObject({
+        videoCodec: 'h264',
+        audioCodec: 'aac',
+        height: 720,
+      });
       // Both jobs finished and their work folders are gone.
-      const done = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`));
+      const done = await database.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`));
       expect(done).toMatchObject([{ status: 'done', attempts: 1 }]);
       expect(existsSync(path.join(dataDir, 'work', id))).toBe(false);
       expect(existsSync(path.join(dataDir, 'work', `${id}-hls`))).toBe(false);
@@ -184,7 +212,10 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
       expect((await videoRow(id)).hlsHeights).toEqual([360]);
       expect(renditionsOnDisk(id)).toEqual(['360p']);
       expect(streamInfs(id)[0]).not.toMatch(/mp4a/);
-      expect(await probeVideo(path.join(hlsDir(id), '360p', 'seg_00000.ts'))).toMatchObject({ videoCodec: 'h264', audioCodec: null });
+      expect(await probeVideo(path.join(hlsDir(id), '360p', 'seg_00000.ts'))).toMatchObject({
+        videoCodec: 'h264',
+        audioCodec: null,
+      });
     });
 
     it('gives a source below 360 px one rendition at its own height, and a rerun changes nothing', async () => {
@@ -194,10 +225,17 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
       expect(renditionsOnDisk(id)).toEqual(['240p']);
       expect(streamInfs(id)).toEqual([expect.stringMatching(/RESOLUTION=320x240/)]);
 
-      const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`));
+      const [job] = await database.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`));
       const before = readFileSync(path.join(hlsDir(id), '240p', 'index.m3u8'), 'utf8');
       await JOB_HANDLERS[PACKAGE_HLS_JOB]!(job!, heldJobContext());
-      expect(await videoRow(id)).toMatchObject({ processingState: 'ready', hlsHeights: [240], hlsMasterKey: `videos/${id}/hls/master.m3u8` });
+      expect(await videoRow(id)).toMatchObject({
+        processingState: 'ready',
+        hlsHeights: [240],
+        hlsMasterKey: `videos/${id}/hls/master.m3u8`,
+      });
       expect(readFileSync(path.join(hlsDir(id), '240p', 'index.m3u8'), 'utf8')).toBe(before);
       expect(renditionsOnDisk(id)).toEqual(['240p']);
       expect(existsSync(path.join(dataDir, 'work', `${id}-hls`))).toBe(false);
@@ -205,14 +243,27 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
 
     it('keeps the video playable from its MP4 when packaging fails for good, and records why', async () => {
       const id = await uploadFile(h264, 'no ladder');
-      await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready', { [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]! });
-      const hlsJob = async () => (await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`)))[0]!;
+      await runJobsUntil(async () => (await videoRow(id)).processingState === 'ready', {
+        [PROCESS_VIDEO_JOB]: JOB_HANDLERS[PROCESS_VIDEO_JOB]!,
+      });
+      const hlsJob = async () =>
+        (
+          await database.db
+            .select()
+            .from(jobs)
+            .where(eq(jobs.dedupeKey, `${PACKAGE_HLS_JOB}:${id}`))
+        )[0]!;
       expect(await hlsJob()).toMatchObject({ status: 'queued' });
       writeFileSync(path.join(dataDir, 'media', 'originals', (await videoRow(id)).sourceKey), 'damaged');
       await runJobsUntil(async () => (await hlsJob()).status === 'failed');
       expect(await hlsJob()).toMatchObject({ status: 'failed', attempts: 5 });
       const row = await videoRow(id);
-      expect(row).toMatchObject({ processingState: 'ready', webMp4Key: `videos/${id}/web.mp4`, hlsMasterKey: null, hlsHeights: null });
+      expect(row).toMatchObject({
+        processingState: 'ready',
+        webMp4Key: `videos/${id}/web.mp4`,
+        hlsMasterKey: null,
+        hlsHeights: null,
+      });
       // The uploader reads a fixed sentence; why it failed stays in the job, for admins.
       expect(row.processingError).toBe(ADAPTIVE_STREAMING_FAILED_MESSAGE);
       expect((await hlsJob()).lastError).toMatch(/not a video we can read.* ← ffprobe: /);

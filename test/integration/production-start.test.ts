@@ -30,7 +30,11 @@ const media = mediaFixtures();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 120_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -49,7 +53,14 @@ function capture(child: ChildProcess): { text: () => string } {
 }
 
 function serverEnv(dataDir: string): NodeJS.ProcessEnv {
-  return { PATH: `${BIN}:${process.env.PATH}`, HOME: os.tmpdir(), NODE_ENV: 'production', ...BUILD_ENV, DATA_DIR: dataDir, SEED_DEMO: '0' };
+  return {
+    PATH: `${BIN}:${process.env.PATH}`,
+    HOME: os.tmpdir(),
+    NODE_ENV: 'production',
+    ...BUILD_ENV,
+    DATA_DIR: dataDir,
+    SEED_DEMO: '0',
+  };
 }
 
 describe('npm start without ffmpeg', () => {
@@ -72,14 +83,21 @@ describe('a production server', () => {
     // The build every test here serves, made by `npm run build` (as docs/operations.md tells an operator) when the one
     // on disk is missing or stale, as on every CI run: one build, which the test below checks `npm start` trusts.
     if (isBuildCurrent({ ...process.env, ...BUILD_ENV })) return;
-    const build = spawnSync('npm', ['run', 'build'], { env: { ...process.env, ...BUILD_ENV }, stdio: ['ignore', 'inherit', 'inherit'], timeout: 1_200_000 });
+    const build = spawnSync('npm', ['run', 'build'], {
+      env: { ...process.env, ...BUILD_ENV },
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: 1_200_000,
+    });
     expect(build.status).toBe(0);
     builtByNpmRunBuild = true;
   }, 1_200_000);
 
   it('trusts the build `npm run build` made: its stamp matches, so npm start serves it without building again', () => {
     // A current build on disk from an earlier run (a developer's second run) says nothing about `npm run build`; CI always builds here.
-    if (!builtByNpmRunBuild) return console.warn('The build on disk was current already: `npm run build` was not run this time (it is on a fresh checkout, as in CI).');
+    if (!builtByNpmRunBuild)
+      return console.warn(
+        'The build on disk was current already: `npm run build` was not run this time (it is on a fresh checkout, as in CI).',
+      );
     expect(isBuildCurrent({ ...process.env, ...BUILD_ENV })).toBe(true);
   });
 
@@ -89,11 +107,17 @@ describe('a production server', () => {
     let server: ChildProcess | null = null;
     try {
       // The tracked files as a clean clone has them (modification times kept, which the build's fingerprint reads)…
-      const tracked = spawnSync('git', ['ls-files', '-z'], { encoding: 'utf8' }).stdout.split('\0').filter((file) => file && existsSync(file));
+      const tracked = spawnSync('git', ['ls-files', '-z'], { encoding: 'utf8' })
+        .stdout.split('\0')
+        .filter((file) => file && existsSync(file));
       expect(spawnSync('cp', ['-p', '--parents', '-t', copy, ...tracked]).status).toBe(0);
       // …plus the build made above from the same files and settings, as an operator builds once and deploys it.
       const built = path.join(ROOT, '.next');
-      cpSync(built, path.join(copy, '.next'), { recursive: true, preserveTimestamps: true, filter: (source) => source !== path.join(built, 'cache') });
+      cpSync(built, path.join(copy, '.next'), {
+        recursive: true,
+        preserveTimestamps: true,
+        filter: (source) => source !== path.join(built, 'cache'),
+      });
       const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
         cwd: copy,
         // NODE_ENV=production alone makes npm omit dev dependencies too.
@@ -105,7 +129,11 @@ describe('a production server', () => {
       expect(existsSync(path.join(copy, 'node_modules', 'jest'))).toBe(false);
       expect(existsSync(path.join(copy, 'node_modules', 'tsx'))).toBe(true);
 
-      server = spawn('npm', ['start'], { cwd: copy, env: { ...serverEnv(dataDir), PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
+      server = spawn('npm', ['start'], {
+        cwd: copy,
+        env: { ...serverEnv(dataDir), PATH: process.env.PATH },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const output = capture(server);
       await waitForServer(`${ORIGIN}/api/health`, 180_000).catch((error: Error) => {
         throw new Error(`${error.message}\n${output.text()}`);
@@ -144,10 +172,17 @@ describe('a production server', () => {
       form.set('title', 'Crash test');
       form.set('category', 'Sissy');
       form.set('video', new Blob([readFileSync(slowAvi)], { type: 'video/x-msvideo' }), 'slow.avi');
-      const uploaded = await fetch(`${ORIGIN}/api/videos/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+      const uploaded = await fetch(`${ORIGIN}/api/videos/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(uploaded.status).toBe(201);
       const work = path.join(dataDir, 'work');
-      await until('the transcode to start', () => existsSync(work) && readdirSync(work).some((name) => /^[0-9a-f-]{36}$/.test(name)));
+      await until(
+        'the transcode to start',
+        () => existsSync(work) && readdirSync(work).some((name) => /^[0-9a-f-]{36}$/.test(name)),
+      );
 
       // …and one still arriving: half its bytes are in the quarantine folder.
       const quarantine = path.join(dataDir, 'quarantine');
@@ -160,16 +195,27 @@ describe('a production server', () => {
       const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
       const partial = httpRequest(`${ORIGIN}/api/videos/upload`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + bytes.length + tail.length },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + bytes.length + tail.length,
+        },
       });
       partial.on('error', () => undefined); // the server dies under it
       partial.write(head);
       partial.write(bytes.subarray(0, bytes.length >> 1));
-      await until('the partial upload on disk', () => existsSync(quarantine) && readdirSync(quarantine).some((name) => name.endsWith('.upload') && statSync(path.join(quarantine, name)).size > 0));
+      await until(
+        'the partial upload on disk',
+        () =>
+          existsSync(quarantine) &&
+          readdirSync(quarantine).some((name) => name.endsWith('.upload') && statSync(path.join(quarantine, name)).size > 0),
+      );
 
       // kill -9 of the whole server (its ffmpeg too), as the OOM killer or a power cut does.
       killSnapshot(snapshotTree(server.pid!));
-      await new Promise((resolve) => (server!.exitCode !== null || server!.signalCode !== null ? resolve(null) : server!.once('exit', resolve)));
+      await new Promise((resolve) =>
+        server!.exitCode !== null || server!.signalCode !== null ? resolve(null) : server!.once('exit', resolve),
+      );
       partial.destroy();
 
       // Started again at once: the embedded database's lock is taken over instead of refusing to start.
@@ -182,10 +228,13 @@ describe('a production server', () => {
       // Taken over from the dead owner at once, or (on a slow machine, when Next took over 10 s to open it) as stale: never refused.
       expect(output.text()).not.toMatch(/already open in another process|waiting for the lock/);
       // Recovery is a start-up task of its own (decision 036), and log lines reach stdout at the end of their event-loop turn (decision 040).
-      const recovered = /recovered after an unclean stop: (\d+) job\(s\) of dead workers due again, (\d+) stale work folder\(s\) removed/;
-      const report = await until('the recovery report', () => recovered.exec(output.text()) ?? undefined, 30_000).catch((error: Error) => {
-        throw new Error(`${error.message}\n${output.text()}`);
-      });
+      const recovered =
+        /recovered after an unclean stop: (\d+) job\(s\) of dead workers due again, (\d+) stale work folder\(s\) removed/;
+      const report = await until('the recovery report', () => recovered.exec(output.text()) ?? undefined, 30_000).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}\n${output.text()}`);
+        },
+      );
       expect(report.slice(1)).toEqual(['1', '1']);
 
       // The partial upload is gone; the transcode starts over and the video gets its MP4 and its HLS ladder.
@@ -193,7 +242,9 @@ describe('a production server', () => {
       const video = await until(
         'the video processed',
         async () => {
-          const mine = (await (await fetch(`${ORIGIN}/api/videos/mine`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          const mine = (await (
+            await fetch(`${ORIGIN}/api/videos/mine`, { headers: { authorization: `Bearer ${token}` } })
+          ).json()) as {
             videos: { title: string; status: string; playback: { hlsUrl: string | null } | null }[];
           };
           return mine.videos.find((one) => one.status === 'ready' && one.playback?.hlsUrl);

@@ -62,15 +62,20 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     const token = await verifiedMemberToken(database.db, username);
     return { username, token };
   }
-  const keyOf = async (username: string) => (await database.db.select().from(users).where(eq(users.username, username)))[0]!.profilePhotoKey;
-  const put = (token: string, form: FormData) => call(changePhoto, '/api/users/settings/photo', { method: 'PUT', form, bearer: token });
+  const keyOf = async (username: string) =>
+    (await database.db.select().from(users).where(eq(users.username, username)))[0]!.profilePhotoKey;
+  const put = (token: string, form: FormData) =>
+    call(changePhoto, '/api/users/settings/photo', { method: 'PUT', form, bearer: token });
 
   it('replaces the photo with a re-encoded square WebP without metadata (EXIF GPS included), deletes the old files and purges cached pages', async () => {
     const { username, token } = await newMember();
     const first = await put(token, photoForm(await solid('#ff4fa3').png().toBuffer(), 'first.png', 'image/png'));
     expect(first.status).toBe(200);
     const firstKey = await keyOf(username);
-    expect(first.body).toMatchObject({ message: 'Profile photo updated.', user: { username, profilePhotoUrl: `/media/avatars/${firstKey}-256.webp` } });
+    expect(first.body).toMatchObject({
+      message: 'Profile photo updated.',
+      user: { username, profilePhotoUrl: `/media/avatars/${firstKey}-256.webp` },
+    });
     expect(filesOf(firstKey)).toEqual([`${firstKey}-256.webp`, `${firstKey}-64.webp`]);
 
     const withGps = await solid('#6b4fff', 640, 480)
@@ -101,8 +106,12 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     }
     expect(purged).toContain('/video/');
     // The old address answers 404; the new one serves the picture.
-    expect((await call(avatarFile, `/media/avatars/${firstKey}-256.webp`, { params: { file: `${firstKey}-256.webp` } })).status).toBe(404);
-    expect((await call(avatarFile, `/media/avatars/${secondKey}-256.webp`, { params: { file: `${secondKey}-256.webp` } })).status).toBe(200);
+    expect(
+      (await call(avatarFile, `/media/avatars/${firstKey}-256.webp`, { params: { file: `${firstKey}-256.webp` } })).status,
+    ).toBe(404);
+    expect(
+      (await call(avatarFile, `/media/avatars/${secondKey}-256.webp`, { params: { file: `${secondKey}-256.webp` } })).status,
+    ).toBe(200);
   });
 
   it('refuses what is not an image, by content, whatever its name and type, and keeps the current photo', async () => {
@@ -110,7 +119,8 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     await put(token, photoForm(await solid('#00aa88').png().toBuffer(), 'ok.png', 'image/png'));
     const key = await keyOf(username);
     const before = avatarFiles();
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>';
     for (const [bytes, name, type] of [
       ['#!/bin/sh\necho not an image', 'photo.jpg', 'image/jpeg'],
       ['<html><script>alert(document.cookie)</script></html>', 'photo.png', 'image/png'],
@@ -121,7 +131,10 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     ] as const) {
       const refused = await put(token, photoForm(bytes, name, type));
       expect(refused.status).toBe(400);
-      expect(refused.body).toMatchObject({ field: 'profilePhoto', message: 'Profile photo must be an image file (JPEG, PNG, WebP, GIF or AVIF).' });
+      expect(refused.body).toMatchObject({
+        field: 'profilePhoto',
+        message: 'Profile photo must be an image file (JPEG, PNG, WebP, GIF or AVIF).',
+      });
     }
     expect(await keyOf(username)).toBe(key);
     expect(avatarFiles()).toEqual(before);
@@ -152,7 +165,9 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     // Real image bytes padded past 5 MB (random pixels do not compress).
     const noise = Buffer.alloc(1400 * 1400 * 3);
     for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 2654435761) >>> 24;
-    const big = await sharp(noise, { raw: { width: 1400, height: 1400, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const big = await sharp(noise, { raw: { width: 1400, height: 1400, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
     expect(big.length).toBeLessThan(6 * 1024 * 1024);
     const tooBig = await put(token, photoForm(big, 'big.png', 'image/png'));
@@ -169,7 +184,11 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
     const empty = await put(token, new FormData());
     expect(empty.status).toBe(400);
     expect(empty.body.message).toBe('Choose an image to use as your profile photo.');
-    const json = await call(changePhoto, '/api/users/settings/photo', { method: 'PUT', json: { profilePhoto: 'x' }, bearer: token });
+    const json = await call(changePhoto, '/api/users/settings/photo', {
+      method: 'PUT',
+      json: { profilePhoto: 'x' },
+      bearer: token,
+    });
     expect(json.status).toBe(415);
   });
 
@@ -194,10 +213,14 @@ describe.each(ENGINES)('profile photo in settings on %s', (engine) => {
   it('leaves exactly one photo behind when two changes race', async () => {
     const { username, token } = await newMember();
     const colours = ['#111111', '#222222', '#333333'];
-    const answers = await Promise.all(colours.map(async (c) => put(token, photoForm(await solid(c).png().toBuffer(), 'p.png', 'image/png'))));
+    const answers = await Promise.all(
+      colours.map(async (c) => put(token, photoForm(await solid(c).png().toBuffer(), 'p.png', 'image/png'))),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     const key = await keyOf(username);
-    const mine = avatarFiles().filter((f) => answers.some((a) => f.startsWith(String((a.body.user as { profilePhotoUrl: string }).profilePhotoUrl).slice(15, 39))));
+    const mine = avatarFiles().filter((f) =>
+      answers.some((a) => f.startsWith(String((a.body.user as { profilePhotoUrl: string }).profilePhotoUrl).slice(15, 39))),
+    );
     expect(mine).toEqual([`${key}-256.webp`, `${key}-64.webp`]);
   });
 

@@ -63,7 +63,10 @@ describe.each(ENGINES)('health and readiness on %s', (engine) => {
     await sleep(300);
     const during = await call(ready, '/api/ready');
     expect(during.status).toBe(200);
-    expect(during.body).toMatchObject({ status: 'ready', checks: { worker: { ok: true, detail: expect.stringMatching(/^1 seen/) } } });
+    expect(during.body).toMatchObject({
+      status: 'ready',
+      checks: { worker: { ok: true, detail: expect.stringMatching(/^1 seen/) } },
+    });
 
     // A clean stop takes the worker's heartbeat away at once.
     await worker.stop();
@@ -82,9 +85,14 @@ describe.each(ENGINES)('health and readiness on %s', (engine) => {
     try {
       const response = await call(ready, '/api/ready');
       expect(response.status).toBe(503);
-      expect((response.body.checks as Checks).migrations).toMatchObject({ ok: false, detail: expect.stringMatching(/^1 of \d+ migrations not applied/) });
+      expect((response.body.checks as Checks).migrations).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(/^1 of \d+ migrations not applied/),
+      });
     } finally {
-      await database.db.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${newest!.id}, ${newest!.hash}, ${newest!.created_at})`);
+      await database.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${newest!.id}, ${newest!.hash}, ${newest!.created_at})`,
+      );
     }
     expect((await call(ready, '/api/ready')).status).toBe(200);
   });
@@ -99,7 +107,10 @@ describe.each(ENGINES)('health and readiness on %s', (engine) => {
     try {
       const response = await call(ready, '/api/ready');
       expect(response.status).toBe(503);
-      expect((response.body.checks as Checks).storage).toEqual({ ok: false, detail: 'local media storage is not writable (see the server log)' });
+      expect((response.body.checks as Checks).storage).toEqual({
+        ok: false,
+        detail: 'local media storage is not writable (see the server log)',
+      });
       expect(JSON.stringify(response.body)).not.toContain(broken);
       expect(JSON.stringify(response.body)).not.toContain(dataDir);
     } finally {
@@ -116,7 +127,10 @@ describe.each(ENGINES)('health and readiness on %s', (engine) => {
       resetReadinessCache();
       const response = await call(ready, '/api/ready');
       expect(response.status).toBe(503);
-      expect((response.body.checks as Checks).media_tools).toEqual({ ok: false, detail: 'ffmpeg and ffprobe not found: apt-get install ffmpeg' });
+      expect((response.body.checks as Checks).media_tools).toEqual({
+        ok: false,
+        detail: 'ffmpeg and ffprobe not found: apt-get install ffmpeg',
+      });
     } finally {
       process.env.PATH = path0;
     }

@@ -19,7 +19,14 @@ import { jobs, videos } from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { sweepExpiredResumableUploads, UPLOAD_EXPIRED_MESSAGE, UPLOAD_NOT_FOUND_MESSAGE } from '@/lib/server/videos/resumable';
 import { STORAGE_FULL_MESSAGE } from '@/lib/server/videos/storage-failure';
-import { CONCAT_MESSAGE, LENGTH_FORMAT_MESSAGE, OFFSET_MESSAGE, PATCH_CONTENT_TYPE_MESSAGE, PATCH_LENGTH_MESSAGE, TUS_VERSION_MESSAGE } from '@/lib/validation/resumable-uploads';
+import {
+  CONCAT_MESSAGE,
+  LENGTH_FORMAT_MESSAGE,
+  OFFSET_MESSAGE,
+  PATCH_CONTENT_TYPE_MESSAGE,
+  PATCH_LENGTH_MESSAGE,
+  TUS_VERSION_MESSAGE,
+} from '@/lib/validation/resumable-uploads';
 import { FileLocker } from '@/lib/server/videos/upload-lock';
 import { handleNodeUpload, handleReceivedUpload } from '@/lib/server/videos/upload-node';
 import { listenWithReceiver, UploadReceiver } from '@/lib/front/upload-receiver';
@@ -48,7 +55,14 @@ const resumableDir = path.join(dataDir, 'resumable');
 const b64 = (value: string) => Buffer.from(value).toString('base64');
 /** Upload-Metadata as tus clients send it: "key base64,key base64". */
 function metadata(fields: Record<string, string> = {}): string {
-  const all = { filename: 'clip.mp4', title: 'Resumed transformation', description: 'Sent in pieces', category: 'Sissy', tags: 'Sissy, resumable', ...fields };
+  const all = {
+    filename: 'clip.mp4',
+    title: 'Resumed transformation',
+    description: 'Sent in pieces',
+    category: 'Sissy',
+    tags: 'Sissy, resumable',
+    ...fields,
+  };
   return Object.entries(all)
     .map(([key, value]) => `${key} ${b64(value)}`)
     .join(',');
@@ -57,7 +71,11 @@ function metadata(fields: Record<string, string> = {}): string {
 const TUS = { 'tus-resumable': '1.0.0' };
 
 async function create(bearer: string | undefined, length: number, meta = metadata()) {
-  return call(POST, '/api/videos/uploads', { method: 'POST', bearer, headers: { ...TUS, 'upload-length': String(length), 'upload-metadata': meta } });
+  return call(POST, '/api/videos/uploads', {
+    method: 'POST',
+    bearer,
+    headers: { ...TUS, 'upload-length': String(length), 'upload-metadata': meta },
+  });
 }
 
 const idOf = (location: string | null) => location!.split('/').pop()!;
@@ -71,7 +89,8 @@ function patch(bearer: string | undefined, id: string, offset: number, bytes: Ui
   });
 }
 
-const head = (bearer: string | undefined, id: string) => call(HEAD, `/api/videos/uploads/${id}`, { method: 'HEAD', bearer, headers: TUS });
+const head = (bearer: string | undefined, id: string) =>
+  call(HEAD, `/api/videos/uploads/${id}`, { method: 'HEAD', bearer, headers: TUS });
 
 describe.each(ENGINES)('resumable uploads on %s', (engine) => {
   let database: TestDatabase;
@@ -108,11 +127,26 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     const last = await patch(token, id, half, clip.subarray(half));
     expect(last.status).toBe(200);
     const video = last.body.video as Record<string, unknown>;
-    expect(video).toMatchObject({ title: 'Resumed transformation', category: 'Sissy', tags: ['sissy', 'resumable'], status: 'queued', moderationStatus: 'pending', width: 320 });
-    const [row] = await database.db.select().from(videos).where(eq(videos.id, video._id as string));
+    expect(video).toMatchObject({
+      title: 'Resumed transformation',
+      category: 'Sissy',
+      tags: ['sissy', 'resumable'],
+      status: 'queued',
+      moderationStatus: 'pending',
+      width: 320,
+    });
+    const [row] = await database.db
+      .select()
+      .from(videos)
+      .where(eq(videos.id, video._id as string));
     expect(readFileSync(path.join(dataDir, 'media', 'originals', row!.sourceKey))).toEqual(clip);
     expect(row!.sourceKey.endsWith('.mp4')).toBe(true);
-    expect(await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `process-video:${row!.id}`))).toHaveLength(1);
+    expect(
+      await database.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `process-video:${row!.id}`)),
+    ).toHaveLength(1);
     // Nothing of the upload is left behind, and its id is gone.
     expect(readdirSync(resumableDir).filter((name) => name.startsWith(id))).toEqual([]);
     expect((await head(token, id)).status).toBe(404);
@@ -147,7 +181,13 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     const crossSite = await call(POST, '/api/videos/uploads', {
       method: 'POST',
       cookie: `chrysalis_session=${token}`,
-      headers: { ...TUS, 'upload-length': '100', 'upload-metadata': metadata(), origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      headers: {
+        ...TUS,
+        'upload-length': '100',
+        'upload-metadata': metadata(),
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
     });
     expect([401, 403]).toContain(crossSite.status);
   });
@@ -156,12 +196,26 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     ['over the size cap', { 'upload-length': String(3 * 1024 * 1024) }, 413, /too large\. The limit is 2 MB/],
     ['without Upload-Length', { 'upload-defer-length': '1' }, 400, /Upload-Length/],
     ['with no title', { 'upload-length': '1000', 'upload-metadata': metadata({ title: '' }) }, 400, /Title is required/],
-    ['with an unknown category', { 'upload-length': '1000', 'upload-metadata': metadata({ category: 'Nope' }) }, 400, /Category must be one of/],
-    ['with a title of NUL and control bytes only (cleaned to nothing, as in the plain upload)', { 'upload-length': '1000', 'upload-metadata': metadata({ title: '\u0000\u0001' }) }, 400, /Title is required/],
+    [
+      'with an unknown category',
+      { 'upload-length': '1000', 'upload-metadata': metadata({ category: 'Nope' }) },
+      400,
+      /Category must be one of/,
+    ],
+    [
+      'with a title of NUL and control bytes only (cleaned to nothing, as in the plain upload)',
+      { 'upload-length': '1000', 'upload-metadata': metadata({ title: '\u0000\u0001' }) },
+      400,
+      /Title is required/,
+    ],
     ['with malformed metadata', { 'upload-length': '1000', 'upload-metadata': 'title !!!not base64' }, 400, /./],
     ['empty', { 'upload-length': '0' }, 400, /empty/],
   ])('refuses an upload %s at creation', async (_name, headers, status, message) => {
-    const response = await call(POST, '/api/videos/uploads', { method: 'POST', bearer: token, headers: { ...TUS, 'upload-metadata': metadata(), ...headers } });
+    const response = await call(POST, '/api/videos/uploads', {
+      method: 'POST',
+      bearer: token,
+      headers: { ...TUS, 'upload-metadata': metadata(), ...headers },
+    });
     expect(response.status).toBe(status);
     expect(String(response.body.message)).toMatch(message);
     expect(response.headers.get('location')).toBeNull();
@@ -216,12 +270,17 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     const victimTitle = 'Victim private title';
     beforeAll(async () => {
       attacker = await verifiedMemberToken(database.db, `tusattacker${engine}`);
-      victim = idOf((await create(other, clip.length, metadata({ title: victimTitle, filename: 'victim-secret.mp4' }))).headers.get('location'));
+      victim = idOf(
+        (await create(other, clip.length, metadata({ title: victimTitle, filename: 'victim-secret.mp4' }))).headers.get(
+          'location',
+        ),
+      );
       expect((await patch(other, victim, 0, clip.subarray(0, 1000))).status).toBe(204);
     });
     /** The attacker's own upload, made again when a DELETE spelled at it took it away. */
     async function ownUpload(): Promise<string> {
-      if (!own || (await head(attacker, own)).status !== 200) own = idOf((await create(attacker, clip.length)).headers.get('location'));
+      if (!own || (await head(attacker, own)).status !== 200)
+        own = idOf((await create(attacker, clip.length)).headers.get('location'));
       return own;
     }
 
@@ -241,46 +300,87 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     /** The victim's upload is as it was, and the answer carried nothing of it. */
     async function expectUntouched(response: Awaited<ReturnType<typeof attack>>, spelling: string) {
       const where = `${spelling} → ${response.status}`;
-      expect({ where, leaked: response.headers.get('upload-metadata')?.includes(b64(victimTitle)) ?? false }).toEqual({ where, leaked: false });
+      expect({ where, leaked: response.headers.get('upload-metadata')?.includes(b64(victimTitle)) ?? false }).toEqual({
+        where,
+        leaked: false,
+      });
       expect({ where, body: JSON.stringify(response.body).includes(victimTitle) }).toEqual({ where, body: false });
       const seen = await head(other, victim);
-      expect({ where, status: seen.status, offset: seen.headers.get('upload-offset') }).toEqual({ where, status: 200, offset: '1000' });
+      expect({ where, status: seen.status, offset: seen.headers.get('upload-offset') }).toEqual({
+        where,
+        status: 200,
+        offset: '1000',
+      });
     }
 
-    it.each(['HEAD', 'PATCH', 'DELETE'] as const)('never lets %s past the path: query, semicolon, encoded slash, double slash, fragment, dots', async (method) => {
-      const mine = await ownUpload();
-      const spellings = [
-        victim,
-        `${mine}?/${victim}`,
-        `${mine}?x=/${victim}`,
-        `${mine};/${victim}`,
-        `${mine}%2F${victim}`,
-        `${mine}%2f${victim}`,
-        `${mine}%252F${victim}`,
-        `${mine}//${victim}`,
-        `${mine}/${victim}`,
-        `${victim}/`,
-        `${mine}#/${victim}`,
-        `${mine}/%2e%2e/${victim}`,
-        `${mine}/..%2F${victim}`,
-        `${mine}\\${victim}`,
-        `${mine}%5C${victim}`,
-        `${victim}.json`,
-        `${victim.toUpperCase()}`,
-      ];
-      for (const spelling of spellings) await expectUntouched(await attack(method, spelling), spelling);
-      expect(await database.db.select().from(videos).where(eq(videos.title, victimTitle))).toEqual([]);
-    });
+    it.each(['HEAD', 'PATCH', 'DELETE'] as const)(
+      'never lets %s past the path: query, semicolon, encoded slash, double slash, fragment, dots',
+      async (method) => {
+        const mine = await ownUpload();
+        const spellings = [
+          victim,
+          `${mine}?/${victim}`,
+          `${mine}?x=/${victim}`,
+          `${mine};/${victim}`,
+          `${mine}%2F${victim}`,
+          `${mine}%2f${victim}`,
+          `${mine}%252F${victim}`,
+          `${mine}//${victim}`,
+          `${mine}/${victim}`,
+          `${victim}/`,
+          `${mine}#/${victim}`,
+          `${mine}/%2e%2e/${victim}`,
+          `${mine}/..%2F${victim}`,
+          `${mine}\\${victim}`,
+          `${mine}%5C${victim}`,
+          `${victim}.json`,
+          `${victim.toUpperCase()}`,
+        ];
+        for (const spelling of spellings) await expectUntouched(await attack(method, spelling), spelling);
+        expect(await database.db.select().from(videos).where(eq(videos.title, victimTitle))).toEqual([]);
+      },
+    );
 
     it('holds for any spelling made of path, query and fragment pieces (property)', async () => {
-      const piece = fc.constantFrom('?/', '?a=/', ';/', '%2F', '%2f', '%252F', '//', '/', '/../', '/./', '#/', '\\', '%5C', '/%2e%2e/', '%3F/', '&/', '%23/', '/.%2e/', '?', '#', '%00/', '/ ');
-      const spelling = fc.record({ head: fc.constantFrom('own', 'victim', 'x', ''), glue: fc.array(piece, { minLength: 1, maxLength: 3 }), tail: fc.constantFrom('', '/', '?', '#', '.json', '%00') });
+      const piece = fc.constantFrom(
+        '?/',
+        '?a=/',
+        ';/',
+        '%2F',
+        '%2f',
+        '%252F',
+        '//',
+        '/',
+        '/../',
+        '/./',
+        '#/',
+        '\\',
+        '%5C',
+        '/%2e%2e/',
+        '%3F/',
+        '&/',
+        '%23/',
+        '/.%2e/',
+        '?',
+        '#',
+        '%00/',
+        '/ ',
+      );
+      const spelling = fc.record({
+        head: fc.constantFrom('own', 'victim', 'x', ''),
+        glue: fc.array(piece, { minLength: 1, maxLength: 3 }),
+        tail: fc.constantFrom('', '/', '?', '#', '.json', '%00'),
+      });
       await fc.assert(
-        fc.asyncProperty(spelling, fc.constantFrom('HEAD', 'PATCH', 'DELETE' as const), async ({ head: first, glue, tail }, method) => {
-          const start = first === 'own' ? await ownUpload() : first === 'victim' ? victim : first;
-          const written = `${start}${glue.join('')}${victim}${tail}`;
-          await expectUntouched(await attack(method, written), written);
-        }),
+        fc.asyncProperty(
+          spelling,
+          fc.constantFrom('HEAD', 'PATCH', 'DELETE' as const),
+          async ({ head: first, glue, tail }, method) => {
+            const start = first === 'own' ? await ownUpload() : first === 'victim' ? victim : first;
+            const written = `${start}${glue.join('')}${victim}${tail}`;
+            await expectUntouched(await attack(method, written), written);
+          },
+        ),
         { numRuns: 60 },
       );
       expect(await database.db.select().from(videos).where(eq(videos.title, victimTitle))).toEqual([]);
@@ -289,7 +389,10 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     it("gives the finished video to the upload's recorded owner, who finishes it", async () => {
       const done = await patch(other, victim, 1000, clip.subarray(1000));
       expect(done.status).toBe(200);
-      const [row] = await database.db.select().from(videos).where(eq(videos.id, (done.body.video as { _id: string })._id));
+      const [row] = await database.db
+        .select()
+        .from(videos)
+        .where(eq(videos.id, (done.body.video as { _id: string })._id));
       const [victimRow] = await database.db.select().from(videos).where(eq(videos.title, victimTitle));
       expect(row!.ownerId).toBe(victimRow!.ownerId);
       expect(row!.title).toBe(victimTitle);
@@ -304,14 +407,32 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     });
     beforeEach(() => resetLimiters());
     const expectJsonRefusal = (response: Awaited<ReturnType<typeof call>>, status: number, message: string | RegExp) => {
-      expect({ status: response.status, type: response.headers.get('content-type') }).toEqual({ status, type: 'application/json' });
+      expect({ status: response.status, type: response.headers.get('content-type') }).toEqual({
+        status,
+        type: 'application/json',
+      });
       expect(String(response.body.message)).toMatch(message);
     };
-    const post = (headers: Record<string, string>) => call(POST, '/api/videos/uploads', { method: 'POST', bearer: fuzzer, headers: { 'upload-metadata': metadata(), ...headers } });
+    const post = (headers: Record<string, string>) =>
+      call(POST, '/api/videos/uploads', {
+        method: 'POST',
+        bearer: fuzzer,
+        headers: { 'upload-metadata': metadata(), ...headers },
+      });
 
     it.each([
-      ['Upload-Concat: partial (parallel uploads)', { ...TUS, 'upload-length': '1000', 'upload-concat': 'partial' }, 400, CONCAT_MESSAGE],
-      ['Upload-Concat: final', { ...TUS, 'upload-concat': 'final;/api/videos/uploads/0123456789abcdef0123456789abcdef' }, 400, CONCAT_MESSAGE],
+      [
+        'Upload-Concat: partial (parallel uploads)',
+        { ...TUS, 'upload-length': '1000', 'upload-concat': 'partial' },
+        400,
+        CONCAT_MESSAGE,
+      ],
+      [
+        'Upload-Concat: final',
+        { ...TUS, 'upload-concat': 'final;/api/videos/uploads/0123456789abcdef0123456789abcdef' },
+        400,
+        CONCAT_MESSAGE,
+      ],
       ['Upload-Concat: junk', { ...TUS, 'upload-length': '1000', 'upload-concat': 'whatever' }, 400, CONCAT_MESSAGE],
       ['no Tus-Resumable', { 'upload-length': '1000' }, 412, TUS_VERSION_MESSAGE],
       ['Tus-Resumable of another version', { 'tus-resumable': '0.2.2', 'upload-length': '1000' }, 412, TUS_VERSION_MESSAGE],
@@ -319,9 +440,19 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       ['Upload-Length negative', { ...TUS, 'upload-length': '-1' }, 400, LENGTH_FORMAT_MESSAGE],
       ['Upload-Length with a leading zero', { ...TUS, 'upload-length': '0100' }, 400, LENGTH_FORMAT_MESSAGE],
       ['Upload-Length past exact integers', { ...TUS, 'upload-length': '99999999999999999999' }, 400, LENGTH_FORMAT_MESSAGE],
-      ['Upload-Length and Upload-Defer-Length', { ...TUS, 'upload-length': '1000', 'upload-defer-length': '1' }, 400, /Upload-Length/],
+      [
+        'Upload-Length and Upload-Defer-Length',
+        { ...TUS, 'upload-length': '1000', 'upload-defer-length': '1' },
+        400,
+        /Upload-Length/,
+      ],
       ['Upload-Defer-Length: 2', { ...TUS, 'upload-defer-length': '2' }, 400, /Upload-Length/],
-      ['Upload-Metadata with a key and no pair separator', { ...TUS, 'upload-length': '1000', 'upload-metadata': 'title dGl0bGU= extra' }, 400, /Upload-Metadata is not valid/],
+      [
+        'Upload-Metadata with a key and no pair separator',
+        { ...TUS, 'upload-length': '1000', 'upload-metadata': 'title dGl0bGU= extra' },
+        400,
+        /Upload-Metadata is not valid/,
+      ],
     ])('refuses a POST with %s', async (_name, headers, status, message) => {
       const response = await post(headers);
       expectJsonRefusal(response, status, message);
@@ -331,44 +462,122 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
 
     it.each([
       ['no Upload-Offset', { 'content-type': 'application/offset+octet-stream' }, 400, OFFSET_MESSAGE],
-      ['Upload-Offset not a number', { 'upload-offset': 'abc', 'content-type': 'application/offset+octet-stream' }, 400, OFFSET_MESSAGE],
-      ['Upload-Offset negative', { 'upload-offset': '-5', 'content-type': 'application/offset+octet-stream' }, 400, OFFSET_MESSAGE],
+      [
+        'Upload-Offset not a number',
+        { 'upload-offset': 'abc', 'content-type': 'application/offset+octet-stream' },
+        400,
+        OFFSET_MESSAGE,
+      ],
+      [
+        'Upload-Offset negative',
+        { 'upload-offset': '-5', 'content-type': 'application/offset+octet-stream' },
+        400,
+        OFFSET_MESSAGE,
+      ],
       ['no Content-Type', { 'upload-offset': '0' }, 415, PATCH_CONTENT_TYPE_MESSAGE],
-      ['Content-Type of a form', { 'upload-offset': '0', 'content-type': 'multipart/form-data; boundary=x' }, 415, PATCH_CONTENT_TYPE_MESSAGE],
-      ['Upload-Length (the size is set at creation)', { 'upload-offset': '0', 'upload-length': '10', 'content-type': 'application/offset+octet-stream' }, 400, PATCH_LENGTH_MESSAGE],
-      ['Upload-Concat', { 'upload-offset': '0', 'upload-concat': 'partial', 'content-type': 'application/offset+octet-stream' }, 400, CONCAT_MESSAGE],
+      [
+        'Content-Type of a form',
+        { 'upload-offset': '0', 'content-type': 'multipart/form-data; boundary=x' },
+        415,
+        PATCH_CONTENT_TYPE_MESSAGE,
+      ],
+      [
+        'Upload-Length (the size is set at creation)',
+        { 'upload-offset': '0', 'upload-length': '10', 'content-type': 'application/offset+octet-stream' },
+        400,
+        PATCH_LENGTH_MESSAGE,
+      ],
+      [
+        'Upload-Concat',
+        { 'upload-offset': '0', 'upload-concat': 'partial', 'content-type': 'application/offset+octet-stream' },
+        400,
+        CONCAT_MESSAGE,
+      ],
     ])('refuses a PATCH with %s, leaving the upload as it was', async (_name, headers, status, message) => {
       const id = idOf((await create(fuzzer, 100)).headers.get('location'));
-      const response = await call(PATCH, `/api/videos/uploads/${id}`, { method: 'PATCH', bearer: fuzzer, headers: { ...TUS, ...headers }, body: '0123456789' });
+      const response = await call(PATCH, `/api/videos/uploads/${id}`, {
+        method: 'PATCH',
+        bearer: fuzzer,
+        headers: { ...TUS, ...headers },
+        body: '0123456789',
+      });
       expectJsonRefusal(response, status, message);
       expect((await head(fuzzer, id)).headers.get('upload-offset')).toBe('0');
     });
 
     it('answers HEAD and DELETE of another tus version with 412 and our Tus-Version', async () => {
       const id = idOf((await create(fuzzer, 100)).headers.get('location'));
-      expectJsonRefusal(await call(HEAD, `/api/videos/uploads/${id}`, { method: 'HEAD', bearer: fuzzer, headers: { 'tus-resumable': '2.0.0' } }), 412, TUS_VERSION_MESSAGE);
-      expectJsonRefusal(await call(DELETE, `/api/videos/uploads/${id}`, { method: 'DELETE', bearer: fuzzer }), 412, TUS_VERSION_MESSAGE);
+      expectJsonRefusal(
+        await call(HEAD, `/api/videos/uploads/${id}`, { method: 'HEAD', bearer: fuzzer, headers: { 'tus-resumable': '2.0.0' } }),
+        412,
+        TUS_VERSION_MESSAGE,
+      );
+      expectJsonRefusal(
+        await call(DELETE, `/api/videos/uploads/${id}`, { method: 'DELETE', bearer: fuzzer }),
+        412,
+        TUS_VERSION_MESSAGE,
+      );
       expect((await head(fuzzer, id)).status).toBe(200);
     });
 
     it('answers any tus header values with a 2xx or a JSON 4xx, never a 5xx (fuzz)', async () => {
       const value = fc.oneof(
-        fc.constantFrom('', '0', '1', '-1', '1.0.0', '1e3', '100', '0x10', ' 100', '100 ', 'partial', 'final;', 'final;/x', 'application/offset+octet-stream', '9'.repeat(30), '\u0000'),
+        fc.constantFrom(
+          '',
+          '0',
+          '1',
+          '-1',
+          '1.0.0',
+          '1e3',
+          '100',
+          '0x10',
+          ' 100',
+          '100 ',
+          'partial',
+          'final;',
+          'final;/x',
+          'application/offset+octet-stream',
+          '9'.repeat(30),
+          '\u0000',
+        ),
         fc.string({ maxLength: 40 }),
       );
-      const name = fc.constantFrom('tus-resumable', 'upload-length', 'upload-offset', 'upload-defer-length', 'upload-concat', 'upload-metadata', 'content-type', 'x-http-method-override', 'x-forwarded-proto', 'tus-version', 'upload-expires');
+      const name = fc.constantFrom(
+        'tus-resumable',
+        'upload-length',
+        'upload-offset',
+        'upload-defer-length',
+        'upload-concat',
+        'upload-metadata',
+        'content-type',
+        'x-http-method-override',
+        'x-forwarded-proto',
+        'tus-version',
+        'upload-expires',
+      );
       const headers = fc.dictionary(name, value, { maxKeys: 5 });
       const id = idOf((await create(fuzzer, 1_000_000)).headers.get('location'));
       await fc.assert(
         fc.asyncProperty(fc.constantFrom('POST', 'PATCH', 'HEAD'), headers, fc.boolean(), async (method, fuzzed, tus) => {
           const sent: Record<string, string> = {};
           // Header values the fetch API would refuse to send are no request at all.
-          for (const [key, text] of Object.entries({ ...(tus ? TUS : {}), ...fuzzed })) if (/^[\t\u0020-\u007e]*$/.test(text)) sent[key] = text;
+          for (const [key, text] of Object.entries({ ...(tus ? TUS : {}), ...fuzzed }))
+            if (/^[\t\u0020-\u007e]*$/.test(text)) sent[key] = text;
           const handlerOf = { POST, PATCH, HEAD }[method as 'POST'];
-          const response = await call(handlerOf, method === 'POST' ? '/api/videos/uploads' : `/api/videos/uploads/${id}`, { method, bearer: fuzzer, headers: sent, body: method === 'PATCH' ? 'abc' : undefined });
+          const response = await call(handlerOf, method === 'POST' ? '/api/videos/uploads' : `/api/videos/uploads/${id}`, {
+            method,
+            bearer: fuzzer,
+            headers: sent,
+            body: method === 'PATCH' ? 'abc' : undefined,
+          });
           const where = `${method} ${JSON.stringify(sent)} → ${response.status}`;
           expect({ where, ok: response.status < 500 }).toEqual({ where, ok: true });
-          if (response.status >= 400) expect({ where, type: response.headers.get('content-type'), message: typeof response.body.message }).toEqual({ where, type: 'application/json', message: 'string' });
+          if (response.status >= 400)
+            expect({ where, type: response.headers.get('content-type'), message: typeof response.body.message }).toEqual({
+              where,
+              type: 'application/json',
+              message: 'string',
+            });
         }),
         { numRuns: 80 },
       );
@@ -382,10 +591,16 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       member = await verifiedMemberToken(database.db, `tusfull${engine}`);
     });
     const expectFull = (response: Awaited<ReturnType<typeof call>>) => {
-      expect({ status: response.status, message: response.body.message, type: response.headers.get('content-type') }).toEqual({ status: 507, message: STORAGE_FULL_MESSAGE, type: 'application/json' });
+      expect({ status: response.status, message: response.body.message, type: response.headers.get('content-type') }).toEqual({
+        status: 507,
+        message: STORAGE_FULL_MESSAGE,
+        type: 'application/json',
+      });
     };
     const expectLoggedFull = (logs: ReturnType<typeof captureLogs>) =>
-      expect(logs.at(LEVEL.error)).toContainEqual(expect.objectContaining({ component: 'upload', code: 'ENOSPC', msg: expect.stringContaining('ENOSPC') }));
+      expect(logs.at(LEVEL.error)).toContainEqual(
+        expect.objectContaining({ component: 'upload', code: 'ENOSPC', msg: expect.stringContaining('ENOSPC') }),
+      );
 
     it('answers a full upload folder with 507: a start is given back, a PATCH keeps what was written and resumes from it once there is room', async () => {
       mountTmpfs(resumableDir);
@@ -410,7 +625,10 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
         free();
         const done = await patch(member, started, kept, clip.subarray(kept));
         expect(done.status).toBe(200);
-        const [row] = await database.db.select().from(videos).where(eq(videos.id, (done.body.video as { _id: string })._id));
+        const [row] = await database.db
+          .select()
+          .from(videos)
+          .where(eq(videos.id, (done.body.video as { _id: string })._id));
         expect(readFileSync(path.join(dataDir, 'media', 'originals', row!.sourceKey))).toEqual(clip);
         // The day's uploads were not spent by the failed starts.
         expect((await create(member, clip.length)).status).toBe(201);
@@ -431,7 +649,10 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
         expectFull(failed);
         expectLoggedFull(logs);
         const resumed = await head(member, id);
-        expect({ status: resumed.status, offset: resumed.headers.get('upload-offset') }).toEqual({ status: 200, offset: String(clip.length) });
+        expect({ status: resumed.status, offset: resumed.headers.get('upload-offset') }).toEqual({
+          status: 200,
+          offset: String(clip.length),
+        });
         // Still full: the last step fails again, and the upload is still kept.
         expectFull(await patch(member, id, clip.length, new Uint8Array(0)));
         expect(readFileSync(path.join(resumableDir, id))).toEqual(clip);
@@ -440,19 +661,31 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
         const abandoned = idOf((await create(member, clip.length)).headers.get('location'));
         expectFull(await patch(member, abandoned, 0, clip));
         const config = path.join(resumableDir, `${abandoned}.json`);
-        writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), creation_date: new Date(Date.now() - 2 * 60 * 60_000).toISOString() }));
+        writeFileSync(
+          config,
+          JSON.stringify({
+            ...JSON.parse(readFileSync(config, 'utf8')),
+            creation_date: new Date(Date.now() - 2 * 60 * 60_000).toISOString(),
+          }),
+        );
         await sweepExpiredResumableUploads();
         expect(existsSync(path.join(resumableDir, abandoned))).toBe(false);
 
         free();
         // Two retries at once (two tabs): one makes the video, the other is told to wait or finds it gone.
         const before = (await database.db.select().from(videos)).length;
-        const answers = await Promise.all([patch(member, id, clip.length, new Uint8Array(0)), patch(member, id, clip.length, new Uint8Array(0))]);
+        const answers = await Promise.all([
+          patch(member, id, clip.length, new Uint8Array(0)),
+          patch(member, id, clip.length, new Uint8Array(0)),
+        ]);
         const done = answers.find((answer) => answer.status === 200)!;
         expect(answers.map((answer) => answer.status).sort()).toEqual([200, answers.find((answer) => answer !== done)!.status]);
         expect([404, 423]).toContain(answers.find((answer) => answer !== done)!.status);
         expect(await database.db.select().from(videos)).toHaveLength(before + 1);
-        const [row] = await database.db.select().from(videos).where(eq(videos.id, (done.body.video as { _id: string })._id));
+        const [row] = await database.db
+          .select()
+          .from(videos)
+          .where(eq(videos.id, (done.body.video as { _id: string })._id));
         expect(readFileSync(path.join(mediaDir, 'originals', row!.sourceKey))).toEqual(clip);
         expect(readdirSync(resumableDir).filter((name) => name.startsWith(id))).toEqual([]);
         expect(readdirSync(mediaDir, { recursive: true }).filter((name) => String(name).endsWith('.partial'))).toEqual([]);
@@ -510,18 +743,29 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     beforeEach(() => (received.length = 0));
     afterEach(() => expect(problems).toEqual([]));
     /** Each PATCH went through the receiver when there is one (a PATCH that opens its connection). */
-    const expectReceived = (patches: number) => expect(received).toEqual(withReceiver ? Array<string>(patches).fill('PATCH') : []);
+    const expectReceived = (patches: number) =>
+      expect(received).toEqual(withReceiver ? Array<string>(patches).fill('PATCH') : []);
 
     it('creates, resumes and finishes an upload', async () => {
       const auth = { authorization: `Bearer ${token}`, ...TUS };
-      const created = await fetch(`${base}/api/videos/uploads`, { method: 'POST', headers: { ...auth, 'upload-length': String(clip.length), 'upload-metadata': metadata() } });
+      const created = await fetch(`${base}/api/videos/uploads`, {
+        method: 'POST',
+        headers: { ...auth, 'upload-length': String(clip.length), 'upload-metadata': metadata() },
+      });
       expect(created.status).toBe(201);
       const url = `${base}${created.headers.get('location')}`;
       const half = 5000;
       const octets = { ...auth, 'content-type': 'application/offset+octet-stream' };
-      expect((await fetch(url, { method: 'PATCH', headers: { ...octets, 'upload-offset': '0' }, body: clip.subarray(0, half) })).status).toBe(204);
+      expect(
+        (await fetch(url, { method: 'PATCH', headers: { ...octets, 'upload-offset': '0' }, body: clip.subarray(0, half) }))
+          .status,
+      ).toBe(204);
       expect((await fetch(url, { method: 'HEAD', headers: auth })).headers.get('upload-offset')).toBe(String(half));
-      const done = await fetch(url, { method: 'PATCH', headers: { ...octets, 'upload-offset': String(half) }, body: clip.subarray(half) });
+      const done = await fetch(url, {
+        method: 'PATCH',
+        headers: { ...octets, 'upload-offset': String(half) },
+        body: clip.subarray(half),
+      });
       expect(done.status).toBe(200);
       expect(((await done.json()) as { video: { title: string } }).video.title).toBe('Resumed transformation');
       expect(done.headers.get('connection')).toBe('close');
@@ -533,7 +777,10 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
 
     /** Starts an upload of the clip through the production server; its URL. */
     async function start(auth: Record<string, string>): Promise<string> {
-      const created = await fetch(`${base}/api/videos/uploads`, { method: 'POST', headers: { ...auth, 'upload-length': String(clip.length), 'upload-metadata': metadata() } });
+      const created = await fetch(`${base}/api/videos/uploads`, {
+        method: 'POST',
+        headers: { ...auth, 'upload-length': String(clip.length), 'upload-metadata': metadata() },
+      });
       expect(created.status).toBe(201);
       return `${base}${created.headers.get('location')}`;
     }
@@ -541,7 +788,12 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     it("never reaches another member's upload through a raw request target: absolute form with another host, query, semicolon", async () => {
       const created = await fetch(`${base}/api/videos/uploads`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${other}`, ...TUS, 'upload-length': String(clip.length), 'upload-metadata': metadata({ title: 'Raw victim title' }) },
+        headers: {
+          authorization: `Bearer ${other}`,
+          ...TUS,
+          'upload-length': String(clip.length),
+          'upload-metadata': metadata({ title: 'Raw victim title' }),
+        },
       });
       const victimUrl = `${base}${created.headers.get('location')}`;
       const victim = idOf(victimUrl);
@@ -549,7 +801,19 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       const raw = (method: string, target: string) =>
         new Promise<{ status: number; metadata: string | undefined }>((resolve, reject) => {
           const { port } = new URL(base);
-          const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers: { authorization: `Bearer ${token}`, ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': '10' } });
+          const req = httpRequest({
+            host: '127.0.0.1',
+            port,
+            method,
+            path: target,
+            headers: {
+              authorization: `Bearer ${token}`,
+              ...TUS,
+              'upload-offset': '0',
+              'content-type': 'application/offset+octet-stream',
+              'content-length': '10',
+            },
+          });
           req.on('response', (response) => {
             response.resume();
             resolve({ status: response.statusCode!, metadata: response.headers['upload-metadata'] as string | undefined });
@@ -567,7 +831,11 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       ]) {
         for (const method of ['HEAD', 'PATCH', 'DELETE']) {
           const answer = await raw(method, target);
-          expect({ target, method, leaked: (answer.metadata ?? '').includes(b64('Raw victim title')) }).toEqual({ target, method, leaked: false });
+          expect({ target, method, leaked: (answer.metadata ?? '').includes(b64('Raw victim title')) }).toEqual({
+            target,
+            method,
+            leaked: false,
+          });
         }
       }
       const seen = await fetch(victimUrl, { method: 'HEAD', headers: { authorization: `Bearer ${other}`, ...TUS } });
@@ -588,65 +856,79 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       expectReceived(1);
     });
 
-    (CAN_MOUNT ? it : it.skip)(`answers a disk that fills while the body arrives with 507, and continues from what was kept${CAN_MOUNT ? '' : ` (${SKIP_WITHOUT_ROOT})`}`, async () => {
-      mountTmpfs(resumableDir);
-      try {
-        const auth = { authorization: `Bearer ${token}`, ...TUS };
-        const url = await start(auth);
-        const free = fillUp(resumableDir, 8 * 1024);
-        const octets = { ...auth, 'content-type': 'application/offset+octet-stream' };
-        const logs = captureLogs();
-        const full = await fetch(url, { method: 'PATCH', headers: { ...octets, 'upload-offset': '0' }, body: clip });
-        logs.restore();
-        expect({ status: full.status, body: await full.json() }).toEqual({ status: 507, body: { message: STORAGE_FULL_MESSAGE } });
-        expect(logs.at(LEVEL.error)).toContainEqual(expect.objectContaining({ component: 'upload', code: 'ENOSPC' }));
-        const offset = Number((await fetch(url, { method: 'HEAD', headers: auth })).headers.get('upload-offset'));
-        expect(offset).toBeLessThan(clip.length);
-        free();
-        const done = await fetch(url, { method: 'PATCH', headers: { ...octets, 'upload-offset': String(offset) }, body: clip.subarray(offset) });
-        expect(done.status).toBe(200);
-        expectReceived(2);
-      } finally {
-        unmount(resumableDir);
-      }
-    });
-
-    (CAN_MOUNT ? it : it.skip)(`lets tus-js-client finish an upload whose last step met a full media disk, sending the file once${CAN_MOUNT ? '' : ` (${SKIP_WITHOUT_ROOT})`}`, async () => {
-      const { Upload } = await import('tus-js-client');
-      const mediaDir = path.join(dataDir, 'media');
-      mountTmpfs(mediaDir);
-      const free = fillUp(mediaDir);
-      const logs = captureLogs();
-      try {
-        patchedBytes = 0;
-        const statuses: number[] = [];
-        // The browser module's way (lib/client/resumable-upload.ts): tus-js-client, then finishUpload when its retry found every byte sent.
-        const answer = await new Promise<string>((resolve, reject) => {
-          const upload = new Upload(clip, {
-            endpoint: `${base}/api/videos/uploads`,
-            headers: { Authorization: `Bearer ${token}` },
-            metadata: { filename: 'clip.mp4', title: 'Finished after a full disk', category: 'Sissy' },
-            retryDelays: [100],
-            onAfterResponse: (_request, response) => void statuses.push(response.getStatus()),
-            onSuccess: ({ lastResponse }) => {
-              if (lastResponse.getBody()) return resolve(lastResponse.getBody());
-              // Still full on the first try of the last step: room is made while the client waits to retry.
-              finishUpload(upload.url!, clip.length, token, { onRetry: () => free() }).then(resolve, reject);
-            },
-            onError: reject,
+    (CAN_MOUNT ? it : it.skip)(
+      `answers a disk that fills while the body arrives with 507, and continues from what was kept${CAN_MOUNT ? '' : ` (${SKIP_WITHOUT_ROOT})`}`,
+      async () => {
+        mountTmpfs(resumableDir);
+        try {
+          const auth = { authorization: `Bearer ${token}`, ...TUS };
+          const url = await start(auth);
+          const free = fillUp(resumableDir, 8 * 1024);
+          const octets = { ...auth, 'content-type': 'application/offset+octet-stream' };
+          const logs = captureLogs();
+          const full = await fetch(url, { method: 'PATCH', headers: { ...octets, 'upload-offset': '0' }, body: clip });
+          logs.restore();
+          expect({ status: full.status, body: await full.json() }).toEqual({
+            status: 507,
+            body: { message: STORAGE_FULL_MESSAGE },
           });
-          upload.start();
-        });
-        expect(statuses).toEqual([201, 507, 200]);
-        expect((JSON.parse(answer) as { video: { title: string } }).video.title).toBe('Finished after a full disk');
-        // The file crossed the network once; the retries of the last step carried no bytes.
-        expect(patchedBytes).toBe(clip.length);
-      } finally {
-        logs.restore();
-        free();
-        unmount(mediaDir);
-      }
-    }, 20_000);
+          expect(logs.at(LEVEL.error)).toContainEqual(expect.objectContaining({ component: 'upload', code: 'ENOSPC' }));
+          const offset = Number((await fetch(url, { method: 'HEAD', headers: auth })).headers.get('upload-offset'));
+          expect(offset).toBeLessThan(clip.length);
+          free();
+          const done = await fetch(url, {
+            method: 'PATCH',
+            headers: { ...octets, 'upload-offset': String(offset) },
+            body: clip.subarray(offset),
+          });
+          expect(done.status).toBe(200);
+          expectReceived(2);
+        } finally {
+          unmount(resumableDir);
+        }
+      },
+    );
+
+    (CAN_MOUNT ? it : it.skip)(
+      `lets tus-js-client finish an upload whose last step met a full media disk, sending the file once${CAN_MOUNT ? '' : ` (${SKIP_WITHOUT_ROOT})`}`,
+      async () => {
+        const { Upload } = await import('tus-js-client');
+        const mediaDir = path.join(dataDir, 'media');
+        mountTmpfs(mediaDir);
+        const free = fillUp(mediaDir);
+        const logs = captureLogs();
+        try {
+          patchedBytes = 0;
+          const statuses: number[] = [];
+          // The browser module's way (lib/client/resumable-upload.ts): tus-js-client, then finishUpload when its retry found every byte sent.
+          const answer = await new Promise<string>((resolve, reject) => {
+            const upload = new Upload(clip, {
+              endpoint: `${base}/api/videos/uploads`,
+              headers: { Authorization: `Bearer ${token}` },
+              metadata: { filename: 'clip.mp4', title: 'Finished after a full disk', category: 'Sissy' },
+              retryDelays: [100],
+              onAfterResponse: (_request, response) => void statuses.push(response.getStatus()),
+              onSuccess: ({ lastResponse }) => {
+                if (lastResponse.getBody()) return resolve(lastResponse.getBody());
+                // Still full on the first try of the last step: room is made while the client waits to retry.
+                finishUpload(upload.url!, clip.length, token, { onRetry: () => free() }).then(resolve, reject);
+              },
+              onError: reject,
+            });
+            upload.start();
+          });
+          expect(statuses).toEqual([201, 507, 200]);
+          expect((JSON.parse(answer) as { video: { title: string } }).video.title).toBe('Finished after a full disk');
+          // The file crossed the network once; the retries of the last step carried no bytes.
+          expect(patchedBytes).toBe(clip.length);
+        } finally {
+          logs.restore();
+          free();
+          unmount(mediaDir);
+        }
+      },
+      20_000,
+    );
 
     it('keeps the bytes of a PATCH whose connection drops, and continues from them', async () => {
       const auth = { authorization: `Bearer ${token}`, ...TUS };
@@ -654,7 +936,15 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       const sent = 6000;
       // A PATCH announcing the whole clip that sends part of it, then the connection is reset.
       await new Promise<void>((resolve) => {
-        const req = httpRequest(url, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0', 'content-length': clip.length } });
+        const req = httpRequest(url, {
+          method: 'PATCH',
+          headers: {
+            ...auth,
+            'content-type': 'application/offset+octet-stream',
+            'upload-offset': '0',
+            'content-length': clip.length,
+          },
+        });
         req.on('error', () => resolve());
         req.write(clip.subarray(0, sent), () => setTimeout(() => req.destroy(), 300));
       });
@@ -666,7 +956,11 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
       }
       const offset = Number(head.headers.get('upload-offset'));
       expect(offset).toBe(sent);
-      const done = await fetch(url, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset) }, body: clip.subarray(offset) });
+      const done = await fetch(url, {
+        method: 'PATCH',
+        headers: { ...auth, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset) },
+        body: clip.subarray(offset),
+      });
       expect(done.status).toBe(200);
       expectReceived(2);
     });

@@ -59,15 +59,39 @@ describe.each(ENGINES)('search ranking on %s', (engine) => {
   };
 
   it('builds the RUM index where the rum extension exists (PostgreSQL here and in CI), never on PGlite', async () => {
-    const [row] = await queryRows<{ rum: boolean }>(database.db, sql`SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum`);
+    const [row] = await queryRows<{ rum: boolean }>(
+      database.db,
+      sql`SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum`,
+    );
     expect(row!.rum).toBe(engine === 'postgres');
   });
 
   it('keeps prefixes, typos, relevance with newest first on ties, orders, filters and approved-only', async () => {
-    await insertVideo(database.db, creator, { title: 'Velvet heels walk', durationSeconds: 200, views: 5, publishedAt: minutesAgo(5) });
-    await insertVideo(database.db, creator, { title: 'Velvet evening', durationSeconds: 1500, views: 50, publishedAt: minutesAgo(1) });
-    await insertVideo(database.db, creator, { title: 'Garden party', description: 'A velvet dress.', durationSeconds: 400, views: 500, publishedAt: minutesAgo(0) });
-    await insertVideo(database.db, creator, { title: 'Vellvet mirror', durationSeconds: 600, views: 1, publishedAt: minutesAgo(2) });
+    await insertVideo(database.db, creator, {
+      title: 'Velvet heels walk',
+      durationSeconds: 200,
+      views: 5,
+      publishedAt: minutesAgo(5),
+    });
+    await insertVideo(database.db, creator, {
+      title: 'Velvet evening',
+      durationSeconds: 1500,
+      views: 50,
+      publishedAt: minutesAgo(1),
+    });
+    await insertVideo(database.db, creator, {
+      title: 'Garden party',
+      description: 'A velvet dress.',
+      durationSeconds: 400,
+      views: 500,
+      publishedAt: minutesAgo(0),
+    });
+    await insertVideo(database.db, creator, {
+      title: 'Vellvet mirror',
+      durationSeconds: 600,
+      views: 1,
+      publishedAt: minutesAgo(2),
+    });
     await insertVideo(database.db, creator, { title: 'Velvet secret', moderationStatus: 'pending', publishedAt: null });
 
     // Title matches above a description match, newest first among equals; the typo in a title ("Vellvet") still found.
@@ -109,7 +133,11 @@ describe.each(ENGINES)('search ranking on %s', (engine) => {
              now() - n * interval '1 minute', 60
       FROM generate_series(1, 1010) AS n`);
     await insertVideo(database.db, creator, { title: 'Garden party' });
-    const stored = async () => queryRows<{ lowered: string; sort: string; ids: number }>(database.db, sql`SELECT lowered, sort, cardinality(ids) AS ids FROM search_rankings ORDER BY lowered`);
+    const stored = async () =>
+      queryRows<{ lowered: string; sort: string; ids: number }>(
+        database.db,
+        sql`SELECT lowered, sort, cardinality(ids) AS ids FROM search_rankings ORDER BY lowered`,
+      );
     // A query with few matches is cheap to rank and is not stored; one whose matches fill the cap is.
     expect(await q('q=garden')).toEqual(['Garden party']);
     expect(await stored()).toEqual([]);
@@ -149,7 +177,17 @@ describe.each(ENGINES)('search ranking on %s', (engine) => {
       SELECT 'hostile' || n, ${creator}, 'Velvet heels ' || n, '', 'Beta', 'hostile' || n || '.mp4', 1, 'ready', 'approved', now() - n * interval '1 minute', 60
       FROM generate_series(1, 1000) AS n`);
     const hostile = fc.oneof(
-      fc.constantFrom('\u0000', 'velvet\u0000', "velvet:* | !'", '(velvet <-> heels) & !', '🏳️‍🌈'.repeat(2_000), "' OR 1=1 --", 'velvet:A*B', 'VELVET </script >\u0000', `velvet ${'🏳️‍🌈'.repeat(2_000)}`),
+      fc.constantFrom(
+        '\u0000',
+        'velvet\u0000',
+        "velvet:* | !'",
+        '(velvet <-> heels) & !',
+        '🏳️‍🌈'.repeat(2_000),
+        "' OR 1=1 --",
+        'velvet:A*B',
+        'VELVET </script >\u0000',
+        `velvet ${'🏳️‍🌈'.repeat(2_000)}`,
+      ),
       fc.string({ maxLength: 300 }),
       fc.string({ unit: 'grapheme', maxLength: 100 }),
     );
@@ -166,19 +204,28 @@ describe.each(ENGINES)('search ranking on %s', (engine) => {
 });
 
 // The package can be installed after the site has its data: the next start builds the index (lib/db/open.ts).
-(ENGINES.includes('postgres') ? it : it.skip)('builds the RUM index at the next start when rum was installed after the migration', async () => {
-  const databaseUrl = await createScratchDatabase('migrated');
-  try {
-    let handle = await openDatabase({ dataDir, databaseUrl });
-    await handle.db.execute(sql`DROP EXTENSION rum CASCADE`);
-    const [gone] = await queryRows<{ rum: boolean }>(handle.db, sql`SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum`);
-    expect(gone!.rum).toBe(false);
-    await handle.close();
-    handle = await openDatabase({ dataDir, databaseUrl });
-    const [back] = await queryRows<{ rum: boolean }>(handle.db, sql`SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum`);
-    expect(back!.rum).toBe(true);
-    await handle.close();
-  } finally {
-    await dropScratchDatabase(databaseUrl);
-  }
-});
+(ENGINES.includes('postgres') ? it : it.skip)(
+  'builds the RUM index at the next start when rum was installed after the migration',
+  async () => {
+    const databaseUrl = await createScratchDatabase('migrated');
+    try {
+      let handle = await openDatabase({ dataDir, databaseUrl });
+      await handle.db.execute(sql`DROP EXTENSION rum CASCADE`);
+      const [gone] = await queryRows<{ rum: boolean }>(
+        handle.db,
+        sql`SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum`,
+      );
+      expect(gone!.rum).toBe(false);
+      await handle.close();
+      handle = await openDatabase({ dataDir, databaseUrl });
+      const [back] = await queryRows<{ rum: boolean }>(
+        handle.db,
+        sql`SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS rum`,
+      );
+      expect(back!.rum).toBe(true);
+      await handle.close();
+    } finally {
+      await dropScratchDatabase(databaseUrl);
+    }
+  },
+);

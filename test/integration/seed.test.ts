@@ -42,7 +42,13 @@ describe.each(ENGINES)('npm run seed on %s', (engine) => {
   it('inserts the videos and members in batches, all public, with real media on the first pages', async () => {
     const phases = new Set<string>();
     // Small batches, so the batching itself is exercised.
-    const result = await seedBulk(database.db, { videos: N, users: 20, batchSize: 120, mediaPerCategory: 12, onProgress: ({ phase }) => phases.add(phase) });
+    const result = await seedBulk(database.db, {
+      videos: N,
+      users: 20,
+      batchSize: 120,
+      mediaPerCategory: 12,
+      onProgress: ({ phase }) => phases.add(phase),
+    });
     expect(result).toMatchObject({ videos: N, users: 20 });
     expect([...phases]).toEqual(['users', 'videos', 'media', 'analyze']);
 
@@ -67,7 +73,10 @@ describe.each(ENGINES)('npm run seed on %s', (engine) => {
     expect(result.withMedia).toBeGreaterThanOrEqual(36);
     expect(result.withMedia).toBeLessThanOrEqual(48);
 
-    const [media] = await queryRows<{ id: string; web_mp4_key: string; thumbnail_key: string }>(database.db, sql`SELECT id, web_mp4_key, thumbnail_key FROM videos WHERE web_mp4_key IS NOT NULL LIMIT 1`);
+    const [media] = await queryRows<{ id: string; web_mp4_key: string; thumbnail_key: string }>(
+      database.db,
+      sql`SELECT id, web_mp4_key, thumbnail_key FROM videos WHERE web_mp4_key IS NOT NULL LIMIT 1`,
+    );
     expect(media!.web_mp4_key).toBe(`videos/${media!.id}/web.mp4`);
     expect(await getMediaStorage().stat(media!.web_mp4_key)).not.toBeNull();
     expect(await getMediaStorage().stat(media!.thumbnail_key)).not.toBeNull();
@@ -92,7 +101,11 @@ describe.each(ENGINES)('npm run seed on %s', (engine) => {
     for (const category of CATEGORIES) {
       const page = await call(recent, `/api/videos?limit=12&page=1&category=${category}`);
       expect(page.body.videos).toHaveLength(12);
-      expect((page.body.videos as Listed[]).every((video) => video.category === category && video.uploader.username.startsWith('seed_'))).toBe(true);
+      expect(
+        (page.body.videos as Listed[]).every(
+          (video) => video.category === category && video.uploader.username.startsWith('seed_'),
+        ),
+      ).toBe(true);
     }
   });
 
@@ -109,6 +122,8 @@ describe.each(ENGINES)('npm run seed on %s', (engine) => {
     expect(titles.length).toBeGreaterThan(5);
     expect(titles.length).toBeLessThan(50);
     // Mostly title hits: a description or tag word can also start with the word (prefix search), and a typo-close title word counts too.
-    expect(titles.filter((title) => title.includes(share!.commonest)).length).toBeGreaterThanOrEqual(Math.ceil(titles.length * 0.8));
+    expect(titles.filter((title) => title.includes(share!.commonest)).length).toBeGreaterThanOrEqual(
+      Math.ceil(titles.length * 0.8),
+    );
   });
 });

@@ -19,7 +19,16 @@ import { PATCH as decideReportRoute } from '@/app/api/admin/reports/[id]/route';
 import { PATCH as reviewVerificationRoute } from '@/app/api/admin/verifications/[id]/route';
 import { PATCH as moderateRoute } from '@/app/api/admin/videos/[streamVideoId]/route';
 import { installDatabase } from '@/lib/db';
-import { adminAuditLog, appeals, consentWithdrawals, identityVerifications, moderationDecisions, reports, users, videos } from '@/lib/db/schema';
+import {
+  adminAuditLog,
+  appeals,
+  consentWithdrawals,
+  identityVerifications,
+  moderationDecisions,
+  reports,
+  users,
+  videos,
+} from '@/lib/db/schema';
 import { OWN_CASE_MESSAGES } from '@/lib/server/admin/duties';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { storePrivateDocument } from '@/lib/server/trust/documents';
@@ -58,18 +67,37 @@ describe.each(ENGINES)('separation of duties on %s', (engine) => {
   afterAll(() => database.destroy());
 
   async function reportOn(targetType: 'video' | 'profile', targetId: string): Promise<string> {
-    const [row] = await db.insert(reports).values({ targetType, targetId, reason: 'spam', details: '', reporterKey: `duties-${counter++}` }).returning({ id: reports.id });
+    const [row] = await db
+      .insert(reports)
+      .values({ targetType, targetId, reason: 'spam', details: '', reporterKey: `duties-${counter++}` })
+      .returning({ id: reports.id });
     return row!.id;
   }
 
   it("refuses an admin's own identity verification; another admin decides it", async () => {
-    const idDocumentId = await storePrivateDocument(db, { ownerId: id.a, purpose: 'verification_id', bytes: JPEG, field: 'idDocument' });
-    const selfieDocumentId = await storePrivateDocument(db, { ownerId: id.a, purpose: 'verification_selfie', bytes: JPEG, field: 'selfie' });
+    const idDocumentId = await storePrivateDocument(db, {
+      ownerId: id.a,
+      purpose: 'verification_id',
+      bytes: JPEG,
+      field: 'idDocument',
+    });
+    const selfieDocumentId = await storePrivateDocument(db, {
+      ownerId: id.a,
+      purpose: 'verification_selfie',
+      bytes: JPEG,
+      field: 'selfie',
+    });
     const [row] = await db
       .insert(identityVerifications)
       .values({ userId: id.a, legalName: 'Admin A', dateOfBirth: '1990-01-01', idDocumentId, selfieDocumentId })
       .returning({ id: identityVerifications.id });
-    const request = (bearer: string) => call(reviewVerificationRoute, `/api/admin/verifications/${row!.id}`, { method: 'PATCH', bearer, params: { id: row!.id }, json: { action: 'approve' } });
+    const request = (bearer: string) =>
+      call(reviewVerificationRoute, `/api/admin/verifications/${row!.id}`, {
+        method: 'PATCH',
+        bearer,
+        params: { id: row!.id },
+        json: { action: 'approve' },
+      });
 
     const own = await request(token.a);
     expect([own.status, own.body.message]).toEqual([403, OWN_CASE_MESSAGES.verification]);
@@ -94,9 +122,17 @@ describe.each(ENGINES)('separation of duties on %s', (engine) => {
         appealUntil: new Date(Date.now() + 86_400_000),
       })
       .returning({ id: moderationDecisions.id });
-    const [appeal] = await db.insert(appeals).values({ decisionId: decision!.id, appellantId: id.a, statement: 'Please look again.' }).returning({ id: appeals.id });
+    const [appeal] = await db
+      .insert(appeals)
+      .values({ decisionId: decision!.id, appellantId: id.a, statement: 'Please look again.' })
+      .returning({ id: appeals.id });
     const request = (bearer: string) =>
-      call(decideAppealRoute, `/api/admin/appeals/${appeal!.id}`, { method: 'PATCH', bearer, params: { id: appeal!.id }, json: { outcome: 'reverse', note: 'It fits.' } });
+      call(decideAppealRoute, `/api/admin/appeals/${appeal!.id}`, {
+        method: 'PATCH',
+        bearer,
+        params: { id: appeal!.id },
+        json: { outcome: 'reverse', note: 'It fits.' },
+      });
 
     const own = await request(token.a);
     expect([own.status, own.body.message]).toEqual([403, OWN_CASE_MESSAGES.appeal]);
@@ -106,7 +142,12 @@ describe.each(ENGINES)('separation of duties on %s', (engine) => {
   it("refuses dismissing reports about the admin's video or profile; another admin dismisses them; removing their own video stays theirs", async () => {
     const video = await insertVideo(db, id.a);
     const request = (bearer: string, reportId: string, action: 'dismiss' | 'remove') =>
-      call(decideReportRoute, `/api/admin/reports/${reportId}`, { method: 'PATCH', bearer, params: { id: reportId }, json: { action } });
+      call(decideReportRoute, `/api/admin/reports/${reportId}`, {
+        method: 'PATCH',
+        bearer,
+        params: { id: reportId },
+        json: { action },
+      });
 
     for (const reportId of [await reportOn('video', video.id), await reportOn('profile', id.a)]) {
       const own = await request(token.a, reportId, 'dismiss');
@@ -126,10 +167,24 @@ describe.each(ENGINES)('separation of duties on %s', (engine) => {
     const video = await insertVideo(db, id.a);
     const [withdrawal] = await db
       .insert(consentWithdrawals)
-      .values({ videoId: video.id, streamVideoId: video.streamVideoId, videoTitle: video.title, legalName: 'Sam Doe', dateOfBirth: '1990-01-01', email: 'sam@example.org', statement: 'I appear in it and withdraw.', senderKey: `a:duties${counter++}` })
+      .values({
+        videoId: video.id,
+        streamVideoId: video.streamVideoId,
+        videoTitle: video.title,
+        legalName: 'Sam Doe',
+        dateOfBirth: '1990-01-01',
+        email: 'sam@example.org',
+        statement: 'I appear in it and withdraw.',
+        senderKey: `a:duties${counter++}`,
+      })
       .returning({ id: consentWithdrawals.id });
     const request = (bearer: string) =>
-      call(resolveWithdrawalRoute, `/api/admin/consent-withdrawals/${withdrawal!.id}`, { method: 'POST', bearer, params: { id: withdrawal!.id }, json: { action: 'dismiss' } });
+      call(resolveWithdrawalRoute, `/api/admin/consent-withdrawals/${withdrawal!.id}`, {
+        method: 'POST',
+        bearer,
+        params: { id: withdrawal!.id },
+        json: { action: 'dismiss' },
+      });
 
     const own = await request(token.a);
     expect([own.status, own.body.message]).toEqual([403, OWN_CASE_MESSAGES.withdrawal]);
@@ -139,7 +194,12 @@ describe.each(ENGINES)('separation of duties on %s', (engine) => {
   it("refuses approving the admin's own video while another admin exists; that admin approves it", async () => {
     const video = await insertVideo(db, id.a, { moderationStatus: 'pending', publishedAt: null });
     const request = (bearer: string) =>
-      call(moderateRoute, `/api/admin/videos/${video.streamVideoId}`, { method: 'PATCH', bearer, params: { streamVideoId: video.streamVideoId }, json: { action: 'approve' } });
+      call(moderateRoute, `/api/admin/videos/${video.streamVideoId}`, {
+        method: 'PATCH',
+        bearer,
+        params: { streamVideoId: video.streamVideoId },
+        json: { action: 'approve' },
+      });
 
     const own = await request(token.a);
     expect([own.status, own.body.message]).toEqual([403, OWN_CASE_MESSAGES.video]);

@@ -16,7 +16,14 @@ import { eq, sql } from 'drizzle-orm';
 import { installDatabase } from '@/lib/db';
 import { users } from '@/lib/db/schema';
 import { listAuditLog } from '@/lib/server/admin/audit';
-import { banMember, getMemberDetail, listMembers, resendVerificationFor, setAdmin, unbanMember } from '@/lib/server/admin/members';
+import {
+  banMember,
+  getMemberDetail,
+  listMembers,
+  resendVerificationFor,
+  setAdmin,
+  unbanMember,
+} from '@/lib/server/admin/members';
 import { listPaymentEvents } from '@/lib/server/admin/payments';
 import { decideReport } from '@/lib/server/reports/decide';
 import { getAdminStats } from '@/lib/server/admin/stats';
@@ -42,7 +49,14 @@ import { createDailyTask, deleteDailyTask, listDailyTasks, updateDailyTask } fro
 import { completeTodaysTask, getTodaysTask } from '@/lib/server/tasks/daily-task';
 import { listForModeration, moderateVideo, moderateVideos } from '@/lib/server/videos/moderation';
 import { uploadVideo } from '@/lib/server/videos/upload';
-import { getMyVerification, getVerification, listVerifications, reviewVerification, submitVerification, viewDocument } from '@/lib/server/verification';
+import {
+  getMyVerification,
+  getVerification,
+  listVerifications,
+  reviewVerification,
+  submitVerification,
+  viewDocument,
+} from '@/lib/server/verification';
 import { resolveConsentWithdrawal } from '@/lib/server/trust/consent-withdrawals';
 import { getVideoPerformers, saveVideoPerformers } from '@/lib/server/trust/performers';
 import { startCheckout } from '@/lib/server/vip/checkout';
@@ -89,7 +103,10 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     const demoted = (await startSession(demotedUser!, undefined, { secondFactor: true })).token;
     await db.update(users).set({ isAdmin: false }).where(eq(users.username, 'svcdemoted'));
     const banned = await verifiedMemberToken(db, 'svcbanned');
-    await db.update(users).set({ bannedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.username, 'svcbanned'));
+    await db
+      .update(users)
+      .set({ bannedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.username, 'svcbanned'));
     actors.visitor = VISITOR;
     actors.member = await resolveToken(member, 'bearer', false);
     actors.demoted = await resolveToken(demoted, 'bearer', false);
@@ -156,7 +173,10 @@ describe.each(ENGINES)('services check their caller on %s', (engine) => {
     ['markAllNotificationsRead', (a) => markAllNotificationsRead(a)],
     ['updatePreferences', (a) => updatePreferences(a, { autoPlayVideos: true })],
     ['changeEmail', (a) => changeEmail(a, { newEmail: 'x@example.org', confirmNewEmail: 'x@example.org', currentPassword: 'x' })],
-    ['changePassword', (a) => changePassword(a, { currentPassword: 'x', newPassword: 'abcdefgh1', confirmNewPassword: 'abcdefgh1' })],
+    [
+      'changePassword',
+      (a) => changePassword(a, { currentPassword: 'x', newPassword: 'abcdefgh1', confirmNewPassword: 'abcdefgh1' }),
+    ],
     ['changeProfilePhoto', (a) => changeProfilePhoto(a, new File(['not an image'], 'me.png', { type: 'image/png' }))],
     ['deleteProfilePhoto', (a) => deleteProfilePhoto(a)],
     ['getTodaysTask', (a) => getTodaysTask(a)],

@@ -31,7 +31,10 @@ import { insertVideo } from '../helpers/videos';
  * or stale, then reused by `npm run test:e2e`).
  */
 const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-if (!process.env.TEST_DATABASE_URL) console.warn('Skipped: two web processes and a worker on one database need PostgreSQL; set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run them.');
+if (!process.env.TEST_DATABASE_URL)
+  console.warn(
+    'Skipped: two web processes and a worker on one database need PostgreSQL; set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run them.',
+  );
 
 const PORT_A = 3159;
 const PORT_B = 3160;
@@ -48,7 +51,11 @@ process.env.SESSION_SECRET = SESSION_SECRET;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until check() accepts an answer; resolves with it and the time it took. Fails after `ms`. */
-async function within<T>(ms: number, ask: () => Promise<T>, check: (answer: T) => boolean): Promise<{ answer: T; tookMs: number }> {
+async function within<T>(
+  ms: number,
+  ask: () => Promise<T>,
+  check: (answer: T) => boolean,
+): Promise<{ answer: T; tookMs: number }> {
   const started = Date.now();
   for (;;) {
     const answer = await ask();
@@ -64,11 +71,24 @@ async function page(origin: string, pathname: string) {
 }
 
 /** A JSON API call as a client makes it; `address` is the client address (the test stands in for one trusted proxy). */
-async function api(origin: string, pathname: string, { method = 'GET', json, bearer, address = '198.18.0.1' }: { method?: string; json?: unknown; bearer?: string; address?: string } = {}) {
+async function api(
+  origin: string,
+  pathname: string,
+  {
+    method = 'GET',
+    json,
+    bearer,
+    address = '198.18.0.1',
+  }: { method?: string; json?: unknown; bearer?: string; address?: string } = {},
+) {
   const headers: Record<string, string> = { 'x-forwarded-for': address };
   if (json !== undefined) headers['content-type'] = 'application/json';
   if (bearer) headers.authorization = `Bearer ${bearer}`;
-  const response = await fetch(`${origin}${pathname}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+  const response = await fetch(`${origin}${pathname}`, {
+    method,
+    headers,
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
   return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
@@ -89,13 +109,23 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
 
     const passwordHash = await hashPassword(PASSWORD);
     const insert = async (username: string, email: string) =>
-      (await db.insert(users).values({ username, email, passwordHash, dateOfBirth: '1990-01-01', emailVerifiedAt: new Date() }).returning({ id: users.id }))[0]!.id;
+      (
+        await db
+          .insert(users)
+          .values({ username, email, passwordHash, dateOfBirth: '1990-01-01', emailVerifiedAt: new Date() })
+          .returning({ id: users.id })
+      )[0]!.id;
     const uploaderId = await insert('cluster_uploader', 'cluster-uploader@example.org');
     await verifiedUploader(db, uploaderId);
     const adminId = await insert('cluster_admin', 'cluster-admin@example.org');
     await promoteToAdmin(db, adminId);
     member.id = await insert('cluster_member', member.email);
-    const video = await insertVideo(db, uploaderId, { title: TITLE, category: 'Sissy', moderationStatus: 'pending', publishedAt: null });
+    const video = await insertVideo(db, uploaderId, {
+      title: TITLE,
+      category: 'Sissy',
+      moderationStatus: 'pending',
+      publishedAt: null,
+    });
     streamVideoId = video.streamVideoId;
 
     const env: NodeJS.ProcessEnv = {
@@ -112,7 +142,8 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
       ADMIN_EMAIL: '',
       ADMIN_PASSWORD: '',
     };
-    const logOf = (name: string) => (existsSync(path.join(dataDir, `${name}.log`)) ? readFileSync(path.join(dataDir, `${name}.log`), 'utf8') : '');
+    const logOf = (name: string) =>
+      existsSync(path.join(dataDir, `${name}.log`)) ? readFileSync(path.join(dataDir, `${name}.log`), 'utf8') : '';
     const logTo = (child: ChildProcess, name: string) => {
       const log = createWriteStream(path.join(dataDir, `${name}.log`));
       child.stdout?.pipe(log);
@@ -121,20 +152,34 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
     };
     logTo(startServerProcess({ ...env, PORT: String(PORT_A) }, 'pipe'), 'web-a');
     logTo(startServerProcess({ ...env, PORT: String(PORT_B) }, 'pipe'), 'web-b');
-    const worker = spawn(path.join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/worker.ts'], { env: { ...env, NODE_ENV: 'production' }, stdio: 'pipe' });
+    const worker = spawn(
+      path.join(process.cwd(), 'node_modules', '.bin', 'tsx'),
+      ['--conditions=react-server', 'scripts/worker.ts'],
+      { env: { ...env, NODE_ENV: 'production' }, stdio: 'pipe' },
+    );
     logTo(worker, 'worker');
     try {
       await Promise.all([waitForServer(`${A}/robots.txt`, 120_000), waitForServer(`${B}/robots.txt`, 120_000)]);
       // Every process listens before the test starts changing things.
-      await within(30_000, async () => PROCESSES.map(logOf), (logs) => logs.every((log) => log.includes('[cluster]')));
+      await within(
+        30_000,
+        async () => PROCESSES.map(logOf),
+        (logs) => logs.every((log) => log.includes('[cluster]')),
+      );
     } catch (error) {
       for (const name of PROCESSES) console.error(`--- ${name}\n${logOf(name).slice(-3000)}`);
       throw error;
     }
 
     // The admin logs in through web A with password and code (decision 018).
-    const first = await api(A, '/api/auth/login', { method: 'POST', json: { email: 'cluster-admin@example.org', password: PASSWORD } });
-    const second = await api(A, '/api/auth/login/two-factor', { method: 'POST', json: { challenge: first.body.challenge, code: totpNow() } });
+    const first = await api(A, '/api/auth/login', {
+      method: 'POST',
+      json: { email: 'cluster-admin@example.org', password: PASSWORD },
+    });
+    const second = await api(A, '/api/auth/login/two-factor', {
+      method: 'POST',
+      json: { challenge: first.body.challenge, code: totpNow() },
+    });
     expect({ first: first.status, second }).toMatchObject({ first: 200, second: { status: 200 } });
     adminToken = second.body.token as string;
   }, 15 * 60_000);
@@ -155,12 +200,27 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
     // B's search has ranked the query (kept for 10 s) without it, too.
     expect((await api(B, '/api/videos/search?q=velvet')).body.videos).toEqual([]);
 
-    expect((await api(A, `/api/admin/videos/${streamVideoId}`, { method: 'PATCH', json: { action: 'approve' }, bearer: adminToken })).status).toBe(200);
+    expect(
+      (await api(A, `/api/admin/videos/${streamVideoId}`, { method: 'PATCH', json: { action: 'approve' }, bearer: adminToken }))
+        .status,
+    ).toBe(200);
 
-    const category = await within(1_000, () => page(B, '/category/Sissy'), (answer) => answer.html.includes(TITLE));
+    const category = await within(
+      1_000,
+      () => page(B, '/category/Sissy'),
+      (answer) => answer.html.includes(TITLE),
+    );
     expect(category.answer.cache).toBe('MISS');
-    await within(1_000, () => page(B, '/'), (answer) => answer.html.includes(TITLE));
-    await within(1_000, () => api(B, '/api/videos/search?q=velvet'), (answer) => Array.isArray(answer.body.videos) && answer.body.videos.length === 1);
+    await within(
+      1_000,
+      () => page(B, '/'),
+      (answer) => answer.html.includes(TITLE),
+    );
+    await within(
+      1_000,
+      () => api(B, '/api/videos/search?q=velvet'),
+      (answer) => Array.isArray(answer.body.videos) && answer.body.videos.length === 1,
+    );
   });
 
   it('a removal through web A is gone from web B within a second', async () => {
@@ -171,13 +231,26 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
 
     expect((await api(A, `/api/videos/${streamVideoId}`, { method: 'DELETE', bearer: adminToken })).status).toBe(200);
 
-    await within(1_000, () => page(B, '/category/Sissy'), (answer) => !answer.html.includes(TITLE));
-    await within(1_000, () => page(B, `/video/${streamVideoId}`), (answer) => answer.status === 404);
+    await within(
+      1_000,
+      () => page(B, '/category/Sissy'),
+      (answer) => !answer.html.includes(TITLE),
+    );
+    await within(
+      1_000,
+      () => page(B, `/video/${streamVideoId}`),
+      (answer) => answer.status === 404,
+    );
   });
 
   it('shares the login limit: failures through A and B count together', async () => {
     const address = '198.18.7.7';
-    const wrong = (origin: string, attempt: number) => api(origin, '/api/auth/login', { method: 'POST', json: { email: `nobody${attempt}@example.org`, password: 'not-the-password' }, address });
+    const wrong = (origin: string, attempt: number) =>
+      api(origin, '/api/auth/login', {
+        method: 'POST',
+        json: { email: `nobody${attempt}@example.org`, password: 'not-the-password' },
+        address,
+      });
     const statuses: number[] = [];
     // 15 failures per address in five minutes (lib/server/rate-limit.ts), alternating between the processes.
     for (let attempt = 0; attempt < 15; attempt += 1) statuses.push((await wrong(attempt % 2 ? B : A, attempt)).status);
@@ -187,7 +260,11 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
   });
 
   it('shares sessions: a token from A works on B, and a logout on A ends it on B', async () => {
-    const login = await api(A, '/api/auth/login', { method: 'POST', json: { email: member.email, password: PASSWORD }, address: '198.18.8.8' });
+    const login = await api(A, '/api/auth/login', {
+      method: 'POST',
+      json: { email: member.email, password: PASSWORD },
+      address: '198.18.8.8',
+    });
     expect(login.status).toBe(200);
     const token = login.body.token as string;
     const me = await api(B, '/api/auth/me', { bearer: token });
@@ -204,11 +281,22 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
     const before = mails().length;
     // The worker polls once a minute; it has been idle since it started.
     await sleep(1_500);
-    expect((await api(A, '/api/auth/forgot-password', { method: 'POST', json: { email: member.email }, address: '198.18.9.9' })).status).toBe(200);
-    const { tookMs } = await within(3_000, async () => mails(), (names) => names.length > before);
+    expect(
+      (await api(A, '/api/auth/forgot-password', { method: 'POST', json: { email: member.email }, address: '198.18.9.9' }))
+        .status,
+    ).toBe(200);
+    const { tookMs } = await within(
+      3_000,
+      async () => mails(),
+      (names) => names.length > before,
+    );
     expect(tookMs).toBeLessThan(3_000);
     const [user] = await database.db.select({ email: users.email }).from(users).where(eq(users.id, member.id));
-    expect(mails().map((name) => readFileSync(path.join(outbox, name), 'utf8')).some((mail) => mail.includes(user!.email))).toBe(true);
+    expect(
+      mails()
+        .map((name) => readFileSync(path.join(outbox, name), 'utf8'))
+        .some((mail) => mail.includes(user!.email)),
+    ).toBe(true);
   });
 
   it('keeps an idle keep-alive connection open longer than the proxy in front of it would, so a reused connection is never cut under a request', async () => {
@@ -218,7 +306,9 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
       new Promise<{ status: number; keepAlive: string | undefined; reused: boolean }>((resolve, reject) => {
         const req = httpGet(`${A}/robots.txt`, { agent }, (res) => {
           res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive']?.toString(), reused: req.reusedSocket }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive']?.toString(), reused: req.reusedSocket }),
+          );
         });
         req.on('error', reject);
       });

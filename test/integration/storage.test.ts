@@ -61,7 +61,12 @@ const s3Config = (bucket: string, prefix = ''): MediaS3Config => ({
   prefix,
 });
 function rawClient() {
-  const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   clients.push(client);
   return client;
 }
@@ -116,9 +121,24 @@ describe('media storage configuration', () => {
       prefix: '',
     });
     expect(
-      loadConfig({ ...base, ...keys, MEDIA_S3_BUCKET: 'media', MEDIA_S3_ENDPOINT: 'http://minio:9000/', MEDIA_S3_REGION: 'auto', MEDIA_S3_PREFIX: '/site/media/' }).mediaS3,
+      loadConfig({
+        ...base,
+        ...keys,
+        MEDIA_S3_BUCKET: 'media',
+        MEDIA_S3_ENDPOINT: 'http://minio:9000/',
+        MEDIA_S3_REGION: 'auto',
+        MEDIA_S3_PREFIX: '/site/media/',
+      }).mediaS3,
     ).toMatchObject({ endpoint: 'http://minio:9000', region: 'auto', forcePathStyle: true, prefix: 'site/media' });
-    expect(loadConfig({ ...base, ...keys, MEDIA_S3_BUCKET: 'media', MEDIA_S3_ENDPOINT: 'https://r2.example.com', MEDIA_S3_FORCE_PATH_STYLE: 'false' }).mediaS3).toMatchObject({ forcePathStyle: false });
+    expect(
+      loadConfig({
+        ...base,
+        ...keys,
+        MEDIA_S3_BUCKET: 'media',
+        MEDIA_S3_ENDPOINT: 'https://r2.example.com',
+        MEDIA_S3_FORCE_PATH_STYLE: 'false',
+      }).mediaS3,
+    ).toMatchObject({ forcePathStyle: false });
   });
 
   it('names each missing or bad variable, without echoing secrets', () => {
@@ -135,14 +155,26 @@ describe('media storage configuration', () => {
       { variable: 'MEDIA_S3_ACCESS_KEY_ID', message: expect.stringMatching(/required when MEDIA_S3_BUCKET is set/) },
       { variable: 'MEDIA_S3_SECRET_ACCESS_KEY', message: expect.stringMatching(/required when MEDIA_S3_BUCKET is set/) },
     ]);
-    expect(problems({ MEDIA_S3_BUCKET: 'media', MEDIA_S3_ACCESS_KEY_ID: 'id' }).map((p) => p.variable)).toEqual(['MEDIA_S3_SECRET_ACCESS_KEY']);
-    expect(problems({ MEDIA_S3_ENDPOINT: 'http://minio:9000', MEDIA_S3_SECRET_ACCESS_KEY: 'hunter2' }).map((p) => p.variable)).toEqual(['MEDIA_S3_BUCKET']);
+    expect(problems({ MEDIA_S3_BUCKET: 'media', MEDIA_S3_ACCESS_KEY_ID: 'id' }).map((p) => p.variable)).toEqual([
+      'MEDIA_S3_SECRET_ACCESS_KEY',
+    ]);
+    expect(
+      problems({ MEDIA_S3_ENDPOINT: 'http://minio:9000', MEDIA_S3_SECRET_ACCESS_KEY: 'hunter2' }).map((p) => p.variable),
+    ).toEqual(['MEDIA_S3_BUCKET']);
     const keys = { MEDIA_S3_BUCKET: 'media', MEDIA_S3_ACCESS_KEY_ID: 'id', MEDIA_S3_SECRET_ACCESS_KEY: 'secret' };
-    expect(problems({ ...keys, MEDIA_S3_ENDPOINT: 'minio:9000' })[0]).toMatchObject({ variable: 'MEDIA_S3_ENDPOINT', message: expect.stringMatching(/http\(s\) URL/) });
-    expect(problems({ ...keys, MEDIA_S3_FORCE_PATH_STYLE: 'maybe' })[0]).toMatchObject({ variable: 'MEDIA_S3_FORCE_PATH_STYLE', message: expect.stringMatching(/true or false/) });
+    expect(problems({ ...keys, MEDIA_S3_ENDPOINT: 'minio:9000' })[0]).toMatchObject({
+      variable: 'MEDIA_S3_ENDPOINT',
+      message: expect.stringMatching(/http\(s\) URL/),
+    });
+    expect(problems({ ...keys, MEDIA_S3_FORCE_PATH_STYLE: 'maybe' })[0]).toMatchObject({
+      variable: 'MEDIA_S3_FORCE_PATH_STYLE',
+      message: expect.stringMatching(/true or false/),
+    });
     expect(problems({ ...keys, MEDIA_S3_PREFIX: 'a/../b' })[0]!.variable).toBe('MEDIA_S3_PREFIX');
     expect(problems({ ...keys, MEDIA_S3_BUCKET: 'no/slashes' })[0]!.variable).toBe('MEDIA_S3_BUCKET');
-    expect(JSON.stringify(problems({ MEDIA_S3_BUCKET: 'x', MEDIA_S3_ACCESS_KEY_ID: 'id', MEDIA_S3_SECRET_ACCESS_KEY: 'hunter2' }))).not.toMatch(/hunter2/);
+    expect(
+      JSON.stringify(problems({ MEDIA_S3_BUCKET: 'x', MEDIA_S3_ACCESS_KEY_ID: 'id', MEDIA_S3_SECRET_ACCESS_KEY: 'hunter2' })),
+    ).not.toMatch(/hunter2/);
   });
 });
 
@@ -170,7 +202,8 @@ describe.each(CASES)('media storage contract: %s', (_kind, make) => {
     return file;
   }
   const put = (key: string, bytes: Buffer | string = key) => storage.putFile(key, localFile(bytes), 'application/octet-stream');
-  const s3CacheFiles = () => (existsSync(path.join(dir, 'work', 's3-cache')) ? readdirSync(path.join(dir, 'work', 's3-cache')) : []);
+  const s3CacheFiles = () =>
+    existsSync(path.join(dir, 'work', 's3-cache')) ? readdirSync(path.join(dir, 'work', 's3-cache')) : [];
 
   it('stores a file, then stats and reads it whole and in byte ranges', async () => {
     const bytes = randomBytes(100_000);
@@ -182,9 +215,13 @@ describe.each(CASES)('media storage contract: %s', (_kind, make) => {
     expect(info?.size).toBe(bytes.length);
     expect(Number.isFinite(info?.modified.getTime())).toBe(true);
     expect(await readAll(await storage.read('videos/v1/web.mp4'))).toEqual(bytes);
-    expect(await readAll(await storage.read('videos/v1/web.mp4', { start: 1000, end: 1999 }))).toEqual(bytes.subarray(1000, 2000));
+    expect(await readAll(await storage.read('videos/v1/web.mp4', { start: 1000, end: 1999 }))).toEqual(
+      bytes.subarray(1000, 2000),
+    );
     expect(await readAll(await storage.read('videos/v1/web.mp4', { start: 0, end: 1 }))).toEqual(bytes.subarray(0, 2));
-    expect(await readAll(await storage.read('videos/v1/web.mp4', { start: 99_990, end: 99_999 }))).toEqual(bytes.subarray(99_990));
+    expect(await readAll(await storage.read('videos/v1/web.mp4', { start: 99_990, end: 99_999 }))).toEqual(
+      bytes.subarray(99_990),
+    );
   });
 
   it('replaces an object stored again under the same key', async () => {
@@ -209,7 +246,15 @@ describe.each(CASES)('media storage contract: %s', (_kind, make) => {
   });
 
   it('deletes a key and everything under it, but not siblings that share a name prefix', async () => {
-    for (const key of ['videos/a/web.mp4', 'videos/a/hls/720p/seg-1.m4s', 'videos/ab/x.jpg', 'videos/a-b.jpg', 'originals/a.mp4', 'originals/a.mp4x']) await put(key);
+    for (const key of [
+      'videos/a/web.mp4',
+      'videos/a/hls/720p/seg-1.m4s',
+      'videos/ab/x.jpg',
+      'videos/a-b.jpg',
+      'originals/a.mp4',
+      'originals/a.mp4x',
+    ])
+      await put(key);
     await storage.deletePrefix('videos/a');
     await storage.deletePrefix('originals/a.mp4');
     await storage.deletePrefix('videos/never-stored');
@@ -254,7 +299,11 @@ describe('an S3 media store that cannot be reached', () => {
     const logs = captureLogs();
     const answer = storageFailure(error, 'storing');
     logs.restore();
-    expect({ status: answer?.status, message: answer?.message, retryAfter: answer?.headers['Retry-After'] }).toEqual({ status: 503, message: STORAGE_BUSY_MESSAGE, retryAfter: '30' });
+    expect({ status: answer?.status, message: answer?.message, retryAfter: answer?.headers['Retry-After'] }).toEqual({
+      status: 503,
+      message: STORAGE_BUSY_MESSAGE,
+      retryAfter: '30',
+    });
     expect(logs.at(LEVEL.error)).toEqual([expect.objectContaining({ component: 'upload', step: 'storing' })]);
     // Not taken for a lost database connection, whose 503 says something else.
     expect(isDatabaseConnectionLoss(error)).toBe(false);
@@ -294,7 +343,10 @@ describe('S3 media storage specifics', () => {
     writeFileSync(path.join(dir, 'original'), 'bytes');
     await storage.putFile('originals/c.mp4', path.join(dir, 'original'), 'application/octet-stream');
     const head = (Key: string) => client.send(new HeadObjectCommand({ Bucket: 'contract', Key }));
-    expect(await head('specifics/videos/c/hls/master.m3u8')).toMatchObject({ ContentType: 'application/vnd.apple.mpegurl', CacheControl: 'public, max-age=31536000, immutable' });
+    expect(await head('specifics/videos/c/hls/master.m3u8')).toMatchObject({
+      ContentType: 'application/vnd.apple.mpegurl',
+      CacheControl: 'public, max-age=31536000, immutable',
+    });
     expect(await head('specifics/originals/c.mp4')).toMatchObject({ CacheControl: 'private, no-store' });
   });
 
@@ -314,7 +366,9 @@ describe('S3 media storage specifics', () => {
     expect(existsSync(file)).toBe(false);
     expect((await storage.stat('originals/big.mp4'))?.size).toBe(bytes.length);
     const boundary = 8 * 1024 * 1024;
-    expect(await readAll(await storage.read('originals/big.mp4', { start: boundary - 10, end: boundary + 9 }))).toEqual(bytes.subarray(boundary - 10, boundary + 10));
+    expect(await readAll(await storage.read('originals/big.mp4', { start: boundary - 10, end: boundary + 9 }))).toEqual(
+      bytes.subarray(boundary - 10, boundary + 10),
+    );
     // Buffer.equals, not toEqual: Jest's deep equality takes most of a minute on 17 MB.
     expect((await readAll(await storage.read('originals/big.mp4'))).equals(bytes)).toBe(true);
   });
@@ -322,7 +376,9 @@ describe('S3 media storage specifics', () => {
   it('deletes a full list page of keys', async () => {
     const keys = Array.from({ length: 1_000 }, (_, i) => `specifics/videos/many/hls/seg-${String(i).padStart(4, '0')}.m4s`);
     for (let i = 0; i < keys.length; i += 50) {
-      await Promise.all(keys.slice(i, i + 50).map((Key) => client.send(new PutObjectCommand({ Bucket: 'contract', Key, Body: 'x' }))));
+      await Promise.all(
+        keys.slice(i, i + 50).map((Key) => client.send(new PutObjectCommand({ Bucket: 'contract', Key, Body: 'x' }))),
+      );
     }
     await client.send(new PutObjectCommand({ Bucket: 'contract', Key: 'specifics/videos/many-more/keep.jpg', Body: 'x' }));
     await storage.deletePrefix('videos/many');
@@ -341,7 +397,10 @@ describe('S3 media storage specifics', () => {
     ];
     const listed: (string | undefined)[] = [];
     const deleted: string[][] = [];
-    jest.spyOn(scripted.client, 'send').mockImplementation((async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
+    jest.spyOn(scripted.client, 'send').mockImplementation((async (command: {
+      constructor: { name: string };
+      input: Record<string, unknown>;
+    }) => {
       if (command.constructor.name === 'ListObjectsV2Command') {
         expect(command.input.Prefix).toBe('p/videos/v/');
         listed.push(command.input.ContinuationToken as string | undefined);
@@ -402,7 +461,11 @@ describe.each(ENGINES)('upload and processing into S3 on %s', (engine) => {
     const listed = await client.send(new ListObjectsV2Command({ Bucket: 'e2e', Prefix: 'chrysalis/' }));
     const keys = (listed.Contents ?? []).map((object) => object.Key);
     expect(keys).toEqual(
-      expect.arrayContaining([`chrysalis/originals/${video.sourceKey}`, `chrysalis/videos/${id}/web.mp4`, `chrysalis/videos/${id}/thumbnail.jpg`]),
+      expect.arrayContaining([
+        `chrysalis/originals/${video.sourceKey}`,
+        `chrysalis/videos/${id}/web.mp4`,
+        `chrysalis/videos/${id}/thumbnail.jpg`,
+      ]),
     );
     const original = listed.Contents!.find((object) => object.Key === `chrysalis/originals/${video.sourceKey}`)!;
     expect(original.Size).toBe(readFileSync(clip).length);
@@ -411,7 +474,9 @@ describe.each(ENGINES)('upload and processing into S3 on %s', (engine) => {
 
     // Files left on disk (empty folders do not matter): the original's temporary copy is gone too.
     const filesUnder = (sub: string) =>
-      existsSync(path.join(dataDir, sub)) ? readdirSync(path.join(dataDir, sub), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()) : [];
+      existsSync(path.join(dataDir, sub))
+        ? readdirSync(path.join(dataDir, sub), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
+        : [];
     expect(filesUnder('media')).toEqual([]);
     expect(filesUnder('quarantine')).toEqual([]);
     expect(filesUnder('work')).toEqual([]);

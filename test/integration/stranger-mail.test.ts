@@ -52,7 +52,10 @@ describe.each(ENGINES)('mail to addresses strangers type, on %s', (engine) => {
   const nextIp = () => `198.51.100.${(address += 1) % 250}`;
 
   async function runMailJobs() {
-    const queued = await database.db.select().from(jobs).where(and(eq(jobs.type, TRUST_EMAIL_JOB), eq(jobs.status, 'queued')));
+    const queued = await database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.type, TRUST_EMAIL_JOB), eq(jobs.status, 'queued')));
     for (const job of queued) {
       await TRUST_MAIL_JOB_HANDLERS[TRUST_EMAIL_JOB]!(job, heldJobContext());
       await database.db.update(jobs).set({ status: 'done' }).where(eq(jobs.id, job.id));
@@ -65,7 +68,12 @@ describe.each(ENGINES)('mail to addresses strangers type, on %s', (engine) => {
   }
   function expectNothingTyped(mails: { text: string; subject: string }[], count: number) {
     expect(mails).toHaveLength(count);
-    for (const mail of mails) for (const typed of TYPED) expect({ subject: mail.subject, has: mail.text.includes(typed) ? typed : null }).toEqual({ subject: mail.subject, has: null });
+    for (const mail of mails)
+      for (const typed of TYPED)
+        expect({ subject: mail.subject, has: mail.text.includes(typed) ? typed : null }).toEqual({
+          subject: mail.subject,
+          has: null,
+        });
   }
 
   beforeAll(async () => {
@@ -83,16 +91,31 @@ describe.each(ENGINES)('mail to addresses strangers type, on %s', (engine) => {
 
   it('a withdrawal of consent: the acknowledgement and the outcome quote no name, link or statement, for a known video or an unknown one', async () => {
     const video = await insertVideo(database.db, uploaderId, { title: 'URGENT Verify now evil.example' });
-    const fields = { dateOfBirth: '1990-01-01', email: 'victim-one@example.org', legalName: hostile(200), statement: hostile(2000) };
-    const known = await call(withdraw, '/api/consent-withdrawals', { ip: nextIp(), json: { ...fields, video: `https://evil.example/video/${video.streamVideoId}` } });
-    const unknown = await call(withdraw, '/api/consent-withdrawals', { ip: nextIp(), json: { ...fields, video: 'https://evil.example/video/VerifyYourAccountNow' } });
+    const fields = {
+      dateOfBirth: '1990-01-01',
+      email: 'victim-one@example.org',
+      legalName: hostile(200),
+      statement: hostile(2000),
+    };
+    const known = await call(withdraw, '/api/consent-withdrawals', {
+      ip: nextIp(),
+      json: { ...fields, video: `https://evil.example/video/${video.streamVideoId}` },
+    });
+    const unknown = await call(withdraw, '/api/consent-withdrawals', {
+      ip: nextIp(),
+      json: { ...fields, video: 'https://evil.example/video/VerifyYourAccountNow' },
+    });
     expect(known.status).toBe(202);
     expect(unknown).toEqual({ ...known, headers: unknown.headers });
     expectNothingTyped(await inbox('victim-one@example.org'), 2);
 
     const [row] = await database.db.select().from(consentWithdrawals).where(eq(consentWithdrawals.videoId, video.id));
     expect(row!.legalName).toContain('</script >');
-    const confirmed = await call(resolveWithdrawal, `/api/admin/consent-withdrawals/${row!.id}`, { json: { action: 'confirm' }, bearer: adminToken, params: { id: row!.id } });
+    const confirmed = await call(resolveWithdrawal, `/api/admin/consent-withdrawals/${row!.id}`, {
+      json: { action: 'confirm' },
+      bearer: adminToken,
+      params: { id: row!.id },
+    });
     expect(confirmed.status).toBe(200);
     const mails = await inbox('victim-one@example.org');
     expectNothingTyped(mails, 3);
@@ -103,7 +126,15 @@ describe.each(ENGINES)('mail to addresses strangers type, on %s', (engine) => {
     const video = await insertVideo(database.db, uploaderId, { title: 'URGENT Verify now evil.example' });
     const response = await call(sendNotice, '/api/notices', {
       ip: nextIp(),
-      json: { video: `${ORIGIN}/video/${video.streamVideoId}`, reason: 'non_consensual', details: EMOJI_2000, name: hostile(200), signature: hostile(200), email: 'victim-two@example.org', goodFaith: true },
+      json: {
+        video: `${ORIGIN}/video/${video.streamVideoId}`,
+        reason: 'non_consensual',
+        details: EMOJI_2000,
+        name: hostile(200),
+        signature: hostile(200),
+        email: 'victim-two@example.org',
+        goodFaith: true,
+      },
     });
     expect(response.status).toBe(201);
     const reference = response.body.reference as string;
@@ -111,7 +142,12 @@ describe.each(ENGINES)('mail to addresses strangers type, on %s', (engine) => {
     expectNothingTyped(acknowledged, 1);
     expect(acknowledged[0]!.text).toContain(reference);
 
-    const decided = await call(decide, `/api/admin/reports/${reference}`, { method: 'PATCH', json: { action: 'dismiss' }, bearer: adminToken, params: { id: reference } });
+    const decided = await call(decide, `/api/admin/reports/${reference}`, {
+      method: 'PATCH',
+      json: { action: 'dismiss' },
+      bearer: adminToken,
+      params: { id: reference },
+    });
     expect(decided.status).toBe(200);
     expectNothingTyped(await inbox('victim-two@example.org'), 2);
   });
@@ -140,14 +176,28 @@ describe.each(ENGINES)('mail to addresses strangers type, on %s', (engine) => {
     // The uploader (who may be the same person as the "claimant") answers with text of their own.
     const counter = await call(counterNotice, '/api/copyright/counter-notices', {
       bearer: uploaderToken,
-      json: { video: video.streamVideoId, material: EMOJI_2000, name: hostile(200), address: hostile(500), phone: '+44 20 7946 0000', signature: hostile(200), mistake: true, jurisdiction: true },
+      json: {
+        video: video.streamVideoId,
+        material: EMOJI_2000,
+        name: hostile(200),
+        address: hostile(500),
+        phone: '+44 20 7946 0000',
+        signature: hostile(200),
+        mistake: true,
+        jurisdiction: true,
+      },
     });
     expect(counter.status).toBe(201);
     const forwarded = await inbox('victim-three@example.org');
     expectNothingTyped(forwarded, 2);
     const token = decodeURIComponent(/\/copyright\/lawsuit\?token=([A-Za-z0-9_%-]+)/.exec(forwarded[1]!.text)![1]!);
     const copy = await counterNoticeForClaimant(token);
-    expect(copy).toMatchObject({ reference: notice.body.reference, material: EMOJI_2000, phone: '+44 20 7946 0000', status: 'counter_noticed' });
+    expect(copy).toMatchObject({
+      reference: notice.body.reference,
+      material: EMOJI_2000,
+      phone: '+44 20 7946 0000',
+      status: 'counter_noticed',
+    });
     expect(copy!.name).toContain('</script >');
 
     const [takedown] = await database.db.select().from(copyrightTakedowns).where(eq(copyrightTakedowns.videoId, video.id));
@@ -157,20 +207,54 @@ describe.each(ENGINES)('mail to addresses strangers type, on %s', (engine) => {
 
   it('one inbox gets at most 3 acknowledgements a day (LIMITS.acknowledgementsPerRecipient) from any number of networks, and the forms answer the same after', async () => {
     const victim = 'victim-four@example.org';
-    const spellings = [victim, 'Victim-Four@Example.org', 'victim-four+a@example.org', 'VICTIM-FOUR+b@example.org', 'victim-four+c@example.org', victim];
+    const spellings = [
+      victim,
+      'Victim-Four@Example.org',
+      'victim-four+a@example.org',
+      'VICTIM-FOUR+b@example.org',
+      'victim-four+c@example.org',
+      victim,
+    ];
     const answers = [];
     for (const [index, email] of spellings.entries()) {
       const video = await insertVideo(database.db, uploaderId);
-      const json = { video: video.streamVideoId, reason: 'other', details: 'Please look at this.', name: 'Jo', signature: 'Jo', email, goodFaith: true };
+      const json = {
+        video: video.streamVideoId,
+        reason: 'other',
+        details: 'Please look at this.',
+        name: 'Jo',
+        signature: 'Jo',
+        email,
+        goodFaith: true,
+      };
       // A withdrawal, a notice and a DMCA notice share the budget: it is the inbox that is protected.
       const response =
         index % 3 === 0
-          ? await call(withdraw, '/api/consent-withdrawals', { ip: nextIp(), json: { video: video.streamVideoId, legalName: 'Jo', dateOfBirth: '1990-01-01', email, statement: 'I am in this video.' } })
+          ? await call(withdraw, '/api/consent-withdrawals', {
+              ip: nextIp(),
+              json: {
+                video: video.streamVideoId,
+                legalName: 'Jo',
+                dateOfBirth: '1990-01-01',
+                email,
+                statement: 'I am in this video.',
+              },
+            })
           : index % 3 === 1
             ? await call(sendNotice, '/api/notices', { ip: nextIp(), json })
             : await call(dmca, '/api/copyright/notices', {
                 ip: nextIp(),
-                json: { video: video.streamVideoId, work: 'My film', name: 'Jo', address: '1 Main St', phone: '+1 555 010 0000', email, signature: 'Jo', goodFaith: true, perjury: true },
+                json: {
+                  video: video.streamVideoId,
+                  work: 'My film',
+                  name: 'Jo',
+                  address: '1 Main St',
+                  phone: '+1 555 010 0000',
+                  email,
+                  signature: 'Jo',
+                  goodFaith: true,
+                  perjury: true,
+                },
               });
       answers.push({ status: response.status, message: response.body.message });
     }
@@ -179,6 +263,8 @@ describe.each(ENGINES)('mail to addresses strangers type, on %s', (engine) => {
     expect(answers.slice(3)).toEqual(answers.slice(0, 3));
     expect(await inbox(victim.split('@')[0]!)).toHaveLength(3);
     // Every notice was filed all the same; only the mail was skipped.
-    expect(await database.db.select().from(reports).where(eq(reports.notifierEmail, 'victim-four+c@example.org'))).toHaveLength(1);
+    expect(await database.db.select().from(reports).where(eq(reports.notifierEmail, 'victim-four+c@example.org'))).toHaveLength(
+      1,
+    );
   });
 });

@@ -38,7 +38,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 async function frameJpeg(file: string, width = 640, height = 360): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < pixels.length; i += 1) pixels[i] = ((i / 3) % width) * (255 / width) + ((i * 7919) % 41);
-  const jpeg = await sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  const jpeg = await sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, jpeg);
   return jpeg;
@@ -64,7 +66,12 @@ describe('makeThumbnailVariants', () => {
     await expect(makeThumbnailVariants(notImage)).rejects.toThrow();
     const huge = path.join(tmp, 'huge', 'thumbnail.jpg');
     mkdirSync(path.dirname(huge), { recursive: true });
-    writeFileSync(huge, await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#808080' } }).jpeg().toBuffer());
+    writeFileSync(
+      huge,
+      await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#808080' } })
+        .jpeg()
+        .toBuffer(),
+    );
     await expect(makeThumbnailVariants(huge)).rejects.toThrow(/pixel limit/i);
   });
 });
@@ -78,7 +85,10 @@ describe.each(ENGINES)('thumbnail variants through the media route on %s', (engi
   let version: string;
 
   const get = (video: Video, file: string, bearer?: string) =>
-    call(mediaRoute, `/media/videos/${video.streamVideoId}/${file}`, { params: { streamVideoId: video.streamVideoId, file: file.split('/') }, bearer });
+    call(mediaRoute, `/media/videos/${video.streamVideoId}/${file}`, {
+      params: { streamVideoId: video.streamVideoId, file: file.split('/') },
+      bearer,
+    });
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -92,12 +102,21 @@ describe.each(ENGINES)('thumbnail variants through the media route on %s', (engi
     await frameJpeg(made);
     version = await makeThumbnailVariants(made);
     published = await insertVideo(database.db, owner, { thumbnailVersion: version });
-    pending = await insertVideo(database.db, owner, { thumbnailVersion: version, moderationStatus: 'pending', publishedAt: null });
+    pending = await insertVideo(database.db, owner, {
+      thumbnailVersion: version,
+      moderationStatus: 'pending',
+      publishedAt: null,
+    });
     for (const video of [published, pending, legacy]) {
       const dir = path.join(dataDir, 'media', mediaKeys.videoPrefix(video.id));
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'thumbnail.jpg'), readFileSync(made));
-      if (video !== legacy) for (const width of THUMBNAIL_WIDTHS) writeFileSync(path.join(dir, `thumbnail-${width}.webp`), readFileSync(path.join(path.dirname(made), `thumbnail-${width}.webp`)));
+      if (video !== legacy)
+        for (const width of THUMBNAIL_WIDTHS)
+          writeFileSync(
+            path.join(dir, `thumbnail-${width}.webp`),
+            readFileSync(path.join(path.dirname(made), `thumbnail-${width}.webp`)),
+          );
     }
   }, 180_000);
   afterAll(() => database.destroy());
@@ -135,7 +154,10 @@ describe.each(ENGINES)('thumbnail variants through the media route on %s', (engi
     const hidden = await insertVideo(database.db, published.ownerId, { thumbnailVersion: version });
     const dir = path.join(dataDir, 'media', mediaKeys.videoPrefix(hidden.id));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'thumbnail-640.webp'), readFileSync(path.join(dataDir, 'media', mediaKeys.videoPrefix(published.id), 'thumbnail-640.webp')));
+    writeFileSync(
+      path.join(dir, 'thumbnail-640.webp'),
+      readFileSync(path.join(dataDir, 'media', mediaKeys.videoPrefix(published.id), 'thumbnail-640.webp')),
+    );
     expect((await get(hidden, thumbnailVariantFile(version, 640))).status).toBe(200);
     await database.db.update(videos).set({ moderationStatus: 'rejected' }).where(eq(videos.id, hidden.id));
     expect((await get(hidden, thumbnailVariantFile(version, 640))).status).toBe(404);
@@ -143,7 +165,12 @@ describe.each(ENGINES)('thumbnail variants through the media route on %s', (engi
 
   it('gives videos processed before the variants theirs in the backfill job, and lists the version with each video', async () => {
     const before = await call(listVideos, '/api/videos?limit=50');
-    const listedBefore = new Map((before.body.videos as { streamVideoId: string; thumbnailVersion: string | null }[]).map((video) => [video.streamVideoId, video]));
+    const listedBefore = new Map(
+      (before.body.videos as { streamVideoId: string; thumbnailVersion: string | null }[]).map((video) => [
+        video.streamVideoId,
+        video,
+      ]),
+    );
     expect(listedBefore.get(legacy.streamVideoId)).toMatchObject({ thumbnailVersion: null });
     // A video whose JPEG went missing is skipped, not a failure of the job.
     const lost = await insertVideo(database.db, published.ownerId, { title: 'JPEG lost' });
@@ -160,7 +187,10 @@ describe.each(ENGINES)('thumbnail variants through the media route on %s', (engi
     expect(response.status).toBe(200);
     const listed = response.body.videos as { streamVideoId: string; thumbnailUrl: string; thumbnailVersion: string | null }[];
     const byId = new Map(listed.map((video) => [video.streamVideoId, video]));
-    expect(byId.get(published.streamVideoId)).toMatchObject({ thumbnailUrl: `/media/videos/${published.streamVideoId}/thumbnail.jpg`, thumbnailVersion: version });
+    expect(byId.get(published.streamVideoId)).toMatchObject({
+      thumbnailUrl: `/media/videos/${published.streamVideoId}/thumbnail.jpg`,
+      thumbnailVersion: version,
+    });
     expect(byId.get(legacy.streamVideoId)).toMatchObject({ thumbnailVersion: version });
     expect(byId.has(pending.streamVideoId)).toBe(false);
   });

@@ -59,10 +59,24 @@ describe.each(ENGINES)('the transparency report on %s', (engine) => {
     await report('spam', '2025-12-31T23:59:59Z', 48);
     await report('spam', '2019-01-01T00:00:00Z', 1);
 
-    const decision = async (action: 'video_rejected' | 'video_hidden' | 'account_banned', createdAt: string, automated = false) => {
+    const decision = async (
+      action: 'video_rejected' | 'video_hidden' | 'account_banned',
+      createdAt: string,
+      automated = false,
+    ) => {
       const [row] = await db
         .insert(moderationDecisions)
-        .values({ subjectUserId: null, targetType: 'video', targetId: `t${key++}`, action, ground: 'standards-behaviour', automated, source: 'moderation', createdAt: at(createdAt), appealUntil: at('2027-06-01T00:00:00Z') })
+        .values({
+          subjectUserId: null,
+          targetType: 'video',
+          targetId: `t${key++}`,
+          action,
+          ground: 'standards-behaviour',
+          automated,
+          source: 'moderation',
+          createdAt: at(createdAt),
+          appealUntil: at('2027-06-01T00:00:00Z'),
+        })
         .returning({ id: moderationDecisions.id });
       return row!.id;
     };
@@ -71,9 +85,27 @@ describe.each(ENGINES)('the transparency report on %s', (engine) => {
     const c = await decision('video_rejected', '2026-07-02T00:00:00Z');
     const d = await decision('account_banned', '2026-08-02T00:00:00Z');
     await db.insert(appeals).values([
-      { decisionId: a, statement: 'x', status: 'upheld', createdAt: at('2026-06-30T23:59:59Z'), decidedAt: at('2026-07-01T05:59:59Z') },
-      { decisionId: b, statement: 'x', status: 'reversed', createdAt: at('2026-07-01T01:00:00Z'), decidedAt: at('2026-07-01T03:00:00Z') },
-      { decisionId: c, statement: 'x', status: 'upheld', createdAt: at('2026-07-03T00:00:00Z'), decidedAt: at('2026-07-03T06:00:00Z') },
+      {
+        decisionId: a,
+        statement: 'x',
+        status: 'upheld',
+        createdAt: at('2026-06-30T23:59:59Z'),
+        decidedAt: at('2026-07-01T05:59:59Z'),
+      },
+      {
+        decisionId: b,
+        statement: 'x',
+        status: 'reversed',
+        createdAt: at('2026-07-01T01:00:00Z'),
+        decidedAt: at('2026-07-01T03:00:00Z'),
+      },
+      {
+        decisionId: c,
+        statement: 'x',
+        status: 'upheld',
+        createdAt: at('2026-07-03T00:00:00Z'),
+        decidedAt: at('2026-07-03T06:00:00Z'),
+      },
       { decisionId: d, statement: 'x', status: 'open', createdAt: at('2026-08-03T00:00:00Z') },
     ]);
   });
@@ -90,7 +122,16 @@ describe.each(ENGINES)('the transparency report on %s', (engine) => {
       end: '2027-01-01',
       current: true,
       notices: { total: 3, byReason: { copyright: 1, underage: 2 } },
-      actions: { total: 3, automated: 1, human: 2, byAction: { video_hidden: { automated: 1, human: 0 }, video_rejected: { automated: 0, human: 1 }, account_banned: { automated: 0, human: 1 } } },
+      actions: {
+        total: 3,
+        automated: 1,
+        human: 2,
+        byAction: {
+          video_hidden: { automated: 1, human: 0 },
+          video_rejected: { automated: 0, human: 1 },
+          account_banned: { automated: 0, human: 1 },
+        },
+      },
       medianHoursToAction: 10,
       appeals: { received: 3, open: 1, upheld: 1, reversed: 1, medianHoursToDecision: 4 },
     });
@@ -102,7 +143,13 @@ describe.each(ENGINES)('the transparency report on %s', (engine) => {
       medianHoursToAction: 3,
       appeals: { received: 1, upheld: 1, reversed: 0, open: 0, medianHoursToDecision: 6 },
     });
-    expect(before).toMatchObject({ key: '2025-H2', notices: { total: 1 }, medianHoursToAction: 48, actions: { total: 0 }, appeals: { received: 0, medianHoursToDecision: null } });
+    expect(before).toMatchObject({
+      key: '2025-H2',
+      notices: { total: 1 },
+      medianHoursToAction: 48,
+      actions: { total: 0 },
+      appeals: { received: 0, medianHoursToDecision: null },
+    });
   });
 
   it('reaches back at most five years, and shows only the current half-year before anything happened', async () => {
@@ -115,6 +162,8 @@ describe.each(ENGINES)('the transparency report on %s', (engine) => {
     expect(early.periods.map((p) => p.key)).toEqual(['2019-H1']);
     expect(early.periods[0]!.notices.total).toBe(1);
     const empty = await transparencyReport(database.db, at('2010-03-01T00:00:00Z'));
-    expect(empty.periods).toEqual([expect.objectContaining({ key: '2010-H1', notices: { total: 0, byReason: {}, bySource: null }, medianHoursToAction: null })]);
+    expect(empty.periods).toEqual([
+      expect.objectContaining({ key: '2010-H1', notices: { total: 0, byReason: {}, bySource: null }, medianHoursToAction: null }),
+    ]);
   });
 });

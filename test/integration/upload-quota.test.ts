@@ -31,7 +31,8 @@ const LIMIT_REACHED = "You have reached today's limit of 3 uploads. You can uplo
 
 function uploadForm(file: Blob) {
   const form = new FormData();
-  for (const [key, value] of Object.entries({ title: 'Quota check', description: '', category: 'Beta', tags: '' })) form.append(key, value);
+  for (const [key, value] of Object.entries({ title: 'Quota check', description: '', category: 'Beta', tags: '' }))
+    form.append(key, value);
   form.append('video', file, 'clip.mp4');
   return form;
 }
@@ -76,7 +77,12 @@ describe.each(ENGINES)('the daily upload quota (UPLOADS_PER_DAY) on %s', (engine
     writeFileSync(originals, 'in the way');
     const logs = captureLogs();
     expect((await send(token, new Blob([clip]))).status).toBe(500);
-    expect(logs.at(LEVEL.error)).toContainEqual(expect.objectContaining({ msg: expect.stringContaining('/api/videos/upload failed'), err: expect.objectContaining({ code: 'ENOTDIR' }) }));
+    expect(logs.at(LEVEL.error)).toContainEqual(
+      expect.objectContaining({
+        msg: expect.stringContaining('/api/videos/upload failed'),
+        err: expect.objectContaining({ code: 'ENOTDIR' }),
+      }),
+    );
     logs.restore();
     rmSync(originals);
 
@@ -88,7 +94,11 @@ describe.each(ENGINES)('the daily upload quota (UPLOADS_PER_DAY) on %s', (engine
     const refused = await upload(
       new NextRequest(`${ORIGIN}/api/videos/upload`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(1024 ** 3) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': String(1024 ** 3),
+        },
         body,
         duplex: 'half',
       } as ConstructorParameters<typeof NextRequest>[1]),
@@ -112,7 +122,11 @@ describe.each(ENGINES)('the daily upload quota (UPLOADS_PER_DAY) on %s', (engine
         host: '127.0.0.1',
         method: 'POST',
         path: '/api/videos/upload',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(1024 ** 3) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': String(1024 ** 3),
+        },
       });
       req.on('response', (response) => {
         resolve(response);
@@ -133,7 +147,11 @@ describe.each(ENGINES)('the daily upload quota (UPLOADS_PER_DAY) on %s', (engine
   // A real full disk: a 2 MB tmpfs over the folder, filled to its last block.
   (CAN_MOUNT ? describe : describe.skip)(`when the disk is full${CAN_MOUNT ? '' : ` (${SKIP_WITHOUT_ROOT})`}`, () => {
     const sendBridged = (token: string, file: Blob) =>
-      fetch(`http://127.0.0.1:${bridgePort}/api/videos/upload`, { method: 'POST', body: uploadForm(file), headers: { authorization: `Bearer ${token}` } });
+      fetch(`http://127.0.0.1:${bridgePort}/api/videos/upload`, {
+        method: 'POST',
+        body: uploadForm(file),
+        headers: { authorization: `Bearer ${token}` },
+      });
 
     it.each([
       ['the upload (quarantine) folder, while the body arrives', 'quarantine'],
@@ -155,9 +173,15 @@ describe.each(ENGINES)('the daily upload quota (UPLOADS_PER_DAY) on %s', (engine
         logs.restore();
         const errors = logs.at(LEVEL.error);
         expect(errors).toHaveLength(4);
-        expect(errors[0]).toMatchObject({ component: 'upload', code: 'ENOSPC', err: expect.objectContaining({ code: 'ENOSPC' }) });
+        expect(errors[0]).toMatchObject({
+          component: 'upload',
+          code: 'ENOSPC',
+          err: expect.objectContaining({ code: 'ENOSPC' }),
+        });
         expect(quarantined().filter((name) => !name.startsWith('.'))).toEqual([]);
-        expect(readdirSync(path.join(dataDir, 'media'), { recursive: true }).filter((name) => String(name).endsWith('.partial'))).toEqual([]);
+        expect(
+          readdirSync(path.join(dataDir, 'media'), { recursive: true }).filter((name) => String(name).endsWith('.partial')),
+        ).toEqual([]);
         expect(await database.db.select().from(videos)).toHaveLength(before);
 
         // Room again: the member still has the whole day's uploads.

@@ -46,7 +46,11 @@ beforeAll(async () => {
       received.push(upload);
       // As the tus service does: the body goes into the upload's file at its offset, then the answer.
       void upload.writeBody({ file, offset: Number(upload.headers['upload-offset']), room: 1024 * 1024 }).then((written) =>
-        upload.answer({ status: written.outcome === 'too-large' ? 413 : 204, headers: [['upload-offset', String(written.bytes)]], body: Buffer.alloc(0) }),
+        upload.answer({
+          status: written.outcome === 'too-large' ? 413 : 204,
+          headers: [['upload-offset', String(written.bytes)]],
+          body: Buffer.alloc(0),
+        }),
       );
     },
   });
@@ -101,7 +105,8 @@ function exchange(pieces: (string | Buffer)[], pauseMs = 0, close = true): Promi
   });
 }
 
-const patch = (body: string, offset = 0, extra = '') => `PATCH /api/videos/uploads/${ID} HTTP/1.1\r\nHost: x\r\nUpload-Offset: ${offset}\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`;
+const patch = (body: string, offset = 0, extra = '') =>
+  `PATCH /api/videos/uploads/${ID} HTTP/1.1\r\nHost: x\r\nUpload-Offset: ${offset}\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`;
 
 it('hands a connection that opens with an upload PATCH to the receiver, which writes the body where the app says and sends its answer', async () => {
   const body = 'x'.repeat(200_000);
@@ -111,7 +116,9 @@ it('hands a connection that opens with an upload PATCH to the receiver, which wr
   expect(answer.toLowerCase()).toContain('upload-offset: 200000');
   expect(answer.toLowerCase()).toContain('connection: close');
   expect(readFileSync(file, 'latin1')).toBe(`head:${body}`);
-  expect(received.map((upload) => `${upload.method} ${upload.url} ${upload.headers['upload-offset']}`)).toEqual([`PATCH /api/videos/uploads/${ID} 5`]);
+  expect(received.map((upload) => `${upload.method} ${upload.url} ${upload.headers['upload-offset']}`)).toEqual([
+    `PATCH /api/videos/uploads/${ID} 5`,
+  ]);
   expect(received[0]!.socket.remoteAddress).toMatch(/127\.0\.0\.1/);
   expect(appSaw).toEqual([]);
 });

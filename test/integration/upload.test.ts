@@ -29,7 +29,13 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function uploadForm(file: Blob | null, fields: Record<string, string> = {}) {
   const form = new FormData();
-  for (const [key, value] of Object.entries({ title: 'Morning transformation', description: 'A test clip', category: 'Sissy', tags: 'Sissy, training ,#Soft', ...fields })) {
+  for (const [key, value] of Object.entries({
+    title: 'Morning transformation',
+    description: 'A test clip',
+    category: 'Sissy',
+    tags: 'Sissy, training ,#Soft',
+    ...fields,
+  })) {
     form.append(key, value);
   }
   if (file) form.append('video', file, 'clip.mp4');
@@ -57,27 +63,59 @@ describe.each(ENGINES)('video upload on %s', (engine) => {
   afterAll(() => database.destroy());
 
   it('stores a real video, checks it with ffprobe, and queues its processing', async () => {
-    const response = await call(upload, '/api/videos/upload', { form: uploadForm(new Blob([readFileSync(clip)], { type: 'video/mp4' })), bearer: token });
+    const response = await call(upload, '/api/videos/upload', {
+      form: uploadForm(new Blob([readFileSync(clip)], { type: 'video/mp4' })),
+      bearer: token,
+    });
     expect(response.status).toBe(201);
     const video = response.body.video as Record<string, unknown>;
-    expect(video).toMatchObject({ title: 'Morning transformation', category: 'Sissy', tags: ['sissy', 'training', 'soft'], status: 'queued', moderationStatus: 'pending', width: 320, height: 240 });
+    expect(video).toMatchObject({
+      title: 'Morning transformation',
+      category: 'Sissy',
+      tags: ['sissy', 'training', 'soft'],
+      status: 'queued',
+      moderationStatus: 'pending',
+      width: 320,
+      height: 240,
+    });
     expect(video.streamVideoId).toMatch(/^[A-Za-z0-9_-]{12}$/);
     expect(video.durationSeconds).toBeCloseTo(2, 0);
 
-    const [row] = await database.db.select().from(videos).where(eq(videos.id, video._id as string));
+    const [row] = await database.db
+      .select()
+      .from(videos)
+      .where(eq(videos.id, video._id as string));
     expect(readFileSync(path.join(dataDir, 'media', 'originals', row!.sourceKey))).toEqual(readFileSync(clip));
-    const queued = await database.db.select().from(jobs).where(eq(jobs.dedupeKey, `process-video:${row!.id}`));
+    const queued = await database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `process-video:${row!.id}`));
     expect(queued).toHaveLength(1);
     expect(quarantined()).toEqual([]);
   });
 
   it.each([
-    ['a text file named .mp4', () => new Blob(['this is not a video at all'], { type: 'video/mp4' }), 415, /not a video we can read/],
+    [
+      'a text file named .mp4',
+      () => new Blob(['this is not a video at all'], { type: 'video/mp4' }),
+      415,
+      /not a video we can read/,
+    ],
     ['an audio-only file', () => new Blob([readFileSync(audioOnly)]), 415, /no video picture/],
     ['a truncated video', () => new Blob([readFileSync(clip).subarray(0, 4000)]), 415, /damaged or incomplete/],
     ['an empty file', () => new Blob([]), 400, /empty/],
-    ['a file far over the limit (refused from its declared length)', () => new Blob([new Uint8Array(4 * 1024 * 1024)]), 413, /too large\. The limit is 2 MB/],
-    ['a file just over the limit (stopped while streaming)', () => new Blob([new Uint8Array(2.5 * 1024 * 1024)]), 413, /too large\. The limit is 2 MB/],
+    [
+      'a file far over the limit (refused from its declared length)',
+      () => new Blob([new Uint8Array(4 * 1024 * 1024)]),
+      413,
+      /too large\. The limit is 2 MB/,
+    ],
+    [
+      'a file just over the limit (stopped while streaming)',
+      () => new Blob([new Uint8Array(2.5 * 1024 * 1024)]),
+      413,
+      /too large\. The limit is 2 MB/,
+    ],
   ])('refuses %s with a clear error and keeps nothing', async (_label, makeFile, status, message) => {
     const before = (await database.db.select().from(videos)).length;
     const response = await call(upload, '/api/videos/upload', { form: uploadForm(makeFile()), bearer: token });
@@ -93,13 +131,19 @@ describe.each(ENGINES)('video upload on %s', (engine) => {
     [{ category: 'Alpha' }, 'Category must be one of Sissy, Beta, Censor'],
     [{ tags: Array.from({ length: 16 }, (_, i) => `t${i}`).join(',') }, 'Use at most 15 tags'],
   ])('refuses fields %p: %p, and keeps nothing', async (fields, message) => {
-    const response = await call(upload, '/api/videos/upload', { form: uploadForm(new Blob([readFileSync(clip)]), fields), bearer: token });
+    const response = await call(upload, '/api/videos/upload', {
+      form: uploadForm(new Blob([readFileSync(clip)]), fields),
+      bearer: token,
+    });
     expect(response).toMatchObject({ status: 400, body: { message } });
     expect(quarantined()).toEqual([]);
   });
 
   it('needs a file, a login, and multipart', async () => {
-    expect(await call(upload, '/api/videos/upload', { form: uploadForm(null), bearer: token })).toMatchObject({ status: 400, body: { message: 'Choose a video file to upload.' } });
+    expect(await call(upload, '/api/videos/upload', { form: uploadForm(null), bearer: token })).toMatchObject({
+      status: 400,
+      body: { message: 'Choose a video file to upload.' },
+    });
     expect((await call(upload, '/api/videos/upload', { form: uploadForm(new Blob([readFileSync(clip)])) })).status).toBe(401);
     expect((await call(upload, '/api/videos/upload', { json: { title: 'x' }, bearer: token })).status).toBe(415);
   });
@@ -114,10 +158,14 @@ describe.each(ENGINES)('video upload on %s', (engine) => {
     });
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-    const send = (form: FormData, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', body: form, headers: { 'x-forwarded-for': '203.0.113.20', ...headers } });
+    const send = (form: FormData, headers: Record<string, string> = {}) =>
+      fetch(url, { method: 'POST', body: form, headers: { 'x-forwarded-for': '203.0.113.20', ...headers } });
 
     it('stores a real video exactly as the route does', async () => {
-      const response = await send(uploadForm(new Blob([readFileSync(clip)], { type: 'video/mp4' }), { title: 'Through the bridge' }), { authorization: `Bearer ${token}` });
+      const response = await send(
+        uploadForm(new Blob([readFileSync(clip)], { type: 'video/mp4' }), { title: 'Through the bridge' }),
+        { authorization: `Bearer ${token}` },
+      );
       expect(response.status).toBe(201);
       expect(response.headers.get('cache-control')).toBe('no-store');
       const { video } = (await response.json()) as { video: { _id: string; title: string; status: string } };
@@ -138,7 +186,10 @@ describe.each(ENGINES)('video upload on %s', (engine) => {
       const tooBig = await send(uploadForm(new Blob([new Uint8Array(2.5 * 1024 * 1024)])), { authorization: `Bearer ${token}` });
       expect(tooBig.status).toBe(413);
       // A cookie-authenticated upload from another site is refused (CSRF), as through Next.
-      const crossSite = await send(uploadForm(new Blob([readFileSync(clip)])), { cookie: `chrysalis_session=${token}`, origin: 'https://elsewhere.example' });
+      const crossSite = await send(uploadForm(new Blob([readFileSync(clip)])), {
+        cookie: `chrysalis_session=${token}`,
+        origin: 'https://elsewhere.example',
+      });
       expect(crossSite.status).toBe(403);
       expect(await database.db.select().from(videos)).toHaveLength(before);
       expect(quarantined()).toEqual([]);

@@ -24,11 +24,27 @@ import { DELETE as deleteAccountRoute } from '@/app/api/users/settings/account/r
 import type { ModerationVideoDto, MyVerificationDto, VerificationDetailDto, VerificationSummaryDto } from '@/lib/api-types';
 import { getConfig } from '@/lib/config/server';
 import { installDatabase, queryRows } from '@/lib/db';
-import { adminAuditLog, identityVerifications, jobs, moderationDecisions, notifications, privateDocuments } from '@/lib/db/schema';
+import {
+  adminAuditLog,
+  identityVerifications,
+  jobs,
+  moderationDecisions,
+  notifications,
+  privateDocuments,
+} from '@/lib/db/schema';
 import { resetLimiters } from '@/lib/server/rate-limit';
-import { DOCUMENT_TOO_LARGE_MESSAGE, DOCUMENT_TYPES_MESSAGE, VERIFICATION_UNAVAILABLE_MESSAGE } from '@/lib/server/trust/documents';
+import {
+  DOCUMENT_TOO_LARGE_MESSAGE,
+  DOCUMENT_TYPES_MESSAGE,
+  VERIFICATION_UNAVAILABLE_MESSAGE,
+} from '@/lib/server/trust/documents';
 import { ALL_JOB_HANDLERS } from '@/lib/server/jobs/handlers';
-import { schedulePrivateDocumentSweep, SWEEP_PRIVATE_DOCUMENTS, sweepPrivateDocuments, sweepPrivateDocumentsJob } from '@/lib/server/verification/retention';
+import {
+  schedulePrivateDocumentSweep,
+  SWEEP_PRIVATE_DOCUMENTS,
+  sweepPrivateDocuments,
+  sweepPrivateDocumentsJob,
+} from '@/lib/server/verification/retention';
 import { VERIFICATION_MESSAGES } from '@/lib/validation/verification';
 
 import { call, ORIGIN } from '../helpers/api';
@@ -46,7 +62,10 @@ const HOSTILE_NAME = 'Alex </script > Example\u0000 \u{1F98B}';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 
 /** A real photo, so what an admin is served can be compared byte for byte. */
-const photo = (color: string) => sharp({ create: { width: 64, height: 40, channels: 3, background: color } }).jpeg().toBuffer();
+const photo = (color: string) =>
+  sharp({ create: { width: 64, height: 40, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
 
 function mailTo(address: string): string[] {
   const dir = path.join(dataDir, 'outbox');
@@ -66,29 +85,59 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
   let idPhoto: Buffer;
   let selfiePhoto: Buffer;
 
-  const form = (fields: { legalName?: string; dateOfBirth?: string; idDocument?: Uint8Array | null; selfie?: Uint8Array | null; idName?: string; selfieName?: string } = {}) => {
+  const form = (
+    fields: {
+      legalName?: string;
+      dateOfBirth?: string;
+      idDocument?: Uint8Array | null;
+      selfie?: Uint8Array | null;
+      idName?: string;
+      selfieName?: string;
+    } = {},
+  ) => {
     const data = new FormData();
     data.set('legalName', fields.legalName ?? 'Alice Example');
     data.set('dateOfBirth', fields.dateOfBirth ?? '1994-05-17');
-    if (fields.idDocument !== null) data.set('idDocument', new File([new Uint8Array(fields.idDocument ?? idPhoto)], fields.idName ?? 'id.jpg', { type: 'image/jpeg' }));
-    if (fields.selfie !== null) data.set('selfie', new File([new Uint8Array(fields.selfie ?? selfiePhoto)], fields.selfieName ?? 'selfie.jpg', { type: 'image/jpeg' }));
+    if (fields.idDocument !== null)
+      data.set(
+        'idDocument',
+        new File([new Uint8Array(fields.idDocument ?? idPhoto)], fields.idName ?? 'id.jpg', { type: 'image/jpeg' }),
+      );
+    if (fields.selfie !== null)
+      data.set(
+        'selfie',
+        new File([new Uint8Array(fields.selfie ?? selfiePhoto)], fields.selfieName ?? 'selfie.jpg', { type: 'image/jpeg' }),
+      );
     return data;
   };
-  const send = (bearer: string | undefined, data: FormData) => call(submit, '/api/users/me/verification', { method: 'POST', bearer, form: data });
-  const status = async (bearer: string) => (await call(mine, '/api/users/me/verification', { bearer })).body.verification as MyVerificationDto;
-  const decide = (id: string, json: unknown, bearer?: string) => call(review, `/api/admin/verifications/${id}`, { method: 'PATCH', json, bearer, params: { id } });
+  const send = (bearer: string | undefined, data: FormData) =>
+    call(submit, '/api/users/me/verification', { method: 'POST', bearer, form: data });
+  const status = async (bearer: string) =>
+    (await call(mine, '/api/users/me/verification', { bearer })).body.verification as MyVerificationDto;
+  const decide = (id: string, json: unknown, bearer?: string) =>
+    call(review, `/api/admin/verifications/${id}`, { method: 'PATCH', json, bearer, params: { id } });
   const detail = (id: string, bearer?: string) => call(getOne, `/api/admin/verifications/${id}`, { bearer, params: { id } });
   /** The document route's raw answer (bytes and headers). */
   const fetchDocument = (id: string, bearer?: string) =>
-    getDocument(new NextRequest(new URL(`/api/admin/documents/${id}`, ORIGIN), { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} }), {
-      params: Promise.resolve({ id }),
-    });
+    getDocument(
+      new NextRequest(new URL(`/api/admin/documents/${id}`, ORIGIN), {
+        headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+      }),
+      {
+        params: Promise.resolve({ id }),
+      },
+    );
   const counts = async () => ({
     documents: (await database.db.select().from(privateDocuments)).length,
     verifications: (await database.db.select().from(identityVerifications)).length,
   });
   const approveVideo = (streamVideoId: string) =>
-    call(moderate, `/api/admin/videos/${streamVideoId}`, { method: 'PATCH', json: { action: 'approve' }, bearer: tokens.admin, params: { streamVideoId } });
+    call(moderate, `/api/admin/videos/${streamVideoId}`, {
+      method: 'PATCH',
+      json: { action: 'approve' },
+      bearer: tokens.admin,
+      params: { streamVideoId },
+    });
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -119,14 +168,28 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
       [form({ legalName: ' ' }), 400, 'Enter your full legal name, as on your ID.', 'legalName'],
       [form({ legalName: '\u{1F308}'.repeat(2000) }), 400, 'Your legal name must be at most 200 characters.', 'legalName'],
       // A text file named .jpg: the type comes from the bytes, not the name.
-      [form({ idDocument: Buffer.from('just some text, honestly a photo'), idName: 'passport.jpg' }), 400, DOCUMENT_TYPES_MESSAGE, 'idDocument'],
+      [
+        form({ idDocument: Buffer.from('just some text, honestly a photo'), idName: 'passport.jpg' }),
+        400,
+        DOCUMENT_TYPES_MESSAGE,
+        'idDocument',
+      ],
       [form({ selfie: PDF, selfieName: 'selfie.pdf' }), 400, 'This must be a photo (JPEG, PNG or WebP).', 'selfie'],
       [form({ idDocument: new Uint8Array(0), idName: 'empty.jpg' }), 400, DOCUMENT_TYPES_MESSAGE, 'idDocument'],
-      [form({ idDocument: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(11 * 1024 * 1024)]) }), 413, DOCUMENT_TOO_LARGE_MESSAGE, 'idDocument'],
+      [
+        form({ idDocument: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(11 * 1024 * 1024)]) }),
+        413,
+        DOCUMENT_TOO_LARGE_MESSAGE,
+        'idDocument',
+      ],
     ];
     for (const [data, expected, message, field] of cases) {
       const answer = await send(tokens.alice, data);
-      expect({ status: answer.status, message: answer.body.message, field: answer.body.field }).toEqual({ status: expected, message, field });
+      expect({ status: answer.status, message: answer.body.message, field: answer.body.field }).toEqual({
+        status: expected,
+        message,
+        field,
+      });
     }
     const tooLarge = await send(tokens.alice, form({ idDocument: Buffer.alloc(22 * 1024 * 1024, 1) }));
     expect(tooLarge.status).toBe(413);
@@ -143,17 +206,32 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     expect(await counts()).toEqual({ documents: 2, verifications: 1 });
     const [row] = await database.db.select().from(identityVerifications).where(eq(identityVerifications.userId, ids.alice));
     // Control characters are gone; the rest is kept as typed (React escapes it on the page).
-    expect(row).toMatchObject({ status: 'pending', provider: 'manual', legalName: 'Alex </script > Example \u{1F98B}', dateOfBirth: '1994-05-17' });
+    expect(row).toMatchObject({
+      status: 'pending',
+      provider: 'manual',
+      legalName: 'Alex </script > Example \u{1F98B}',
+      dateOfBirth: '1994-05-17',
+    });
     const stored = await database.db.select().from(privateDocuments).where(eq(privateDocuments.ownerId, ids.alice));
     expect(stored.map((doc) => doc.mediaType).sort()).toEqual(['application/pdf', 'image/jpeg']);
-    for (const doc of stored) expect(Buffer.from(doc.sealed).includes(doc.mediaType === 'application/pdf' ? PDF.subarray(0, 16) : selfiePhoto.subarray(0, 64))).toBe(false);
+    for (const doc of stored)
+      expect(
+        Buffer.from(doc.sealed).includes(doc.mediaType === 'application/pdf' ? PDF.subarray(0, 16) : selfiePhoto.subarray(0, 64)),
+      ).toBe(false);
     expect(await status(tokens.alice)).toMatchObject({ status: 'pending', submittedAt: expect.any(String) });
   });
 
   it('gates approval: an unverified uploader’s video cannot be approved, and the queue says so', async () => {
-    const video = await insertVideo(database.db, ids.alice, { title: 'Waiting for ID', moderationStatus: 'pending', publishedAt: null });
+    const video = await insertVideo(database.db, ids.alice, {
+      title: 'Waiting for ID',
+      moderationStatus: 'pending',
+      publishedAt: null,
+    });
     const refused = await approveVideo(video.streamVideoId);
-    expect(refused).toMatchObject({ status: 409, body: { message: 'The uploader has not verified their identity yet, so this video cannot be approved.' } });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { message: 'The uploader has not verified their identity yet, so this video cannot be approved.' },
+    });
     const queue = await call(moderationQueue, '/api/admin/videos?status=pending', { bearer: tokens.admin });
     const listed = (queue.body.videos as ModerationVideoDto[]).find((item) => item.streamVideoId === video.streamVideoId);
     expect(listed?.uploaderVerification).toBe('pending');
@@ -173,7 +251,12 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     const [row] = await database.db.select().from(identityVerifications).where(eq(identityVerifications.userId, ids.bob));
     const shown = await detail(row!.id, tokens.admin);
     const verification = shown.body.verification as VerificationDetailDto;
-    expect(verification).toMatchObject({ legalName: 'Bob Example', dateOfBirth: '1994-05-17', idDocument: { mediaType: 'image/jpeg' }, selfie: { mediaType: 'image/jpeg' } });
+    expect(verification).toMatchObject({
+      legalName: 'Bob Example',
+      dateOfBirth: '1994-05-17',
+      idDocument: { mediaType: 'image/jpeg' },
+      selfie: { mediaType: 'image/jpeg' },
+    });
     expect(verification.age).toBeGreaterThanOrEqual(31);
     const selfieId = verification.selfie!._id;
 
@@ -190,7 +273,14 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
       const answer = await fetchDocument(selfieId, tokens.admin);
       expect(answer.status).toBe(200);
       expect(Buffer.from(await answer.arrayBuffer()).equals(selfiePhoto)).toBe(true);
-      expect(Object.fromEntries(['content-type', 'cache-control', 'x-content-type-options', 'content-security-policy'].map((name) => [name, answer.headers.get(name)]))).toEqual({
+      expect(
+        Object.fromEntries(
+          ['content-type', 'cache-control', 'x-content-type-options', 'content-security-policy'].map((name) => [
+            name,
+            answer.headers.get(name),
+          ]),
+        ),
+      ).toEqual({
         'content-type': 'image/jpeg',
         'cache-control': 'private, no-store',
         'x-content-type-options': 'nosniff',
@@ -200,7 +290,12 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     }
     const views = await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'document.view'));
     expect(views).toHaveLength(2);
-    expect(views[0]).toMatchObject({ adminId: ids.admin, targetType: 'document', targetId: selfieId, summary: 'Viewed the selfie of ver_bob' });
+    expect(views[0]).toMatchObject({
+      adminId: ids.admin,
+      targetType: 'document',
+      targetId: selfieId,
+      summary: 'Viewed the selfie of ver_bob',
+    });
 
     // A PDF is an attachment, never rendered in the admin's tab.
     const [alice] = await database.db.select().from(identityVerifications).where(eq(identityVerifications.userId, ids.alice));
@@ -210,7 +305,8 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     expect(Buffer.from(await pdf.arrayBuffer()).equals(PDF)).toBe(true);
 
     // Ids that are not documents: the same 404, and no audit entry.
-    for (const id of [crypto.randomUUID(), 'not-a-uuid', row!.id]) expect((await fetchDocument(id, tokens.admin)).status).toBe(404);
+    for (const id of [crypto.randomUUID(), 'not-a-uuid', row!.id])
+      expect((await fetchDocument(id, tokens.admin)).status).toBe(404);
     expect(await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'document.view'))).toHaveLength(3);
     expect((await detail(crypto.randomUUID(), tokens.admin)).status).toBe(404);
     expect((await detail('../../etc', tokens.admin)).status).toBe(404);
@@ -218,22 +314,48 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
 
   it('rejects with a reason the member reads, a statement of reasons and an email; then the member sends new documents', async () => {
     const [row] = await database.db.select().from(identityVerifications).where(eq(identityVerifications.userId, ids.alice));
-    expect(await decide(row!.id, { action: 'reject', reason: '  ' }, tokens.admin)).toMatchObject({ status: 400, body: { message: VERIFICATION_MESSAGES.reasonRequired } });
+    expect(await decide(row!.id, { action: 'reject', reason: '  ' }, tokens.admin)).toMatchObject({
+      status: 400,
+      body: { message: VERIFICATION_MESSAGES.reasonRequired },
+    });
     expect((await decide(row!.id, { action: 'reject', reason: 'Blurry' }, tokens.alice)).status).toBe(403);
     const reason = 'The ID is unreadable or cut off. Please send a sharp photo of the whole document.';
     const rejected = await decide(row!.id, { action: 'reject', reason }, tokens.admin);
-    expect(rejected).toMatchObject({ status: 200, body: { message: VERIFICATION_MESSAGES.rejected, verification: { status: 'rejected', rejectionReason: reason } } });
-    expect(await decide(row!.id, { action: 'approve' }, tokens.admin)).toMatchObject({ status: 409, body: { message: VERIFICATION_MESSAGES.alreadyReviewed } });
+    expect(rejected).toMatchObject({
+      status: 200,
+      body: { message: VERIFICATION_MESSAGES.rejected, verification: { status: 'rejected', rejectionReason: reason } },
+    });
+    expect(await decide(row!.id, { action: 'approve' }, tokens.admin)).toMatchObject({
+      status: 409,
+      body: { message: VERIFICATION_MESSAGES.alreadyReviewed },
+    });
 
     const seen = await status(tokens.alice);
-    expect(seen).toMatchObject({ status: 'rejected', rejectionReason: reason, decisionLink: expect.stringMatching(/^\/decisions\/[0-9a-f-]{36}$/) });
-    const [decision] = await database.db.select().from(moderationDecisions).where(eq(moderationDecisions.subjectUserId, ids.alice));
-    expect(decision).toMatchObject({ action: 'verification_rejected', ground: 'standards-verification', targetType: 'verification', targetId: row!.id, explanation: reason, decidedBy: ids.admin, automated: false });
+    expect(seen).toMatchObject({
+      status: 'rejected',
+      rejectionReason: reason,
+      decisionLink: expect.stringMatching(/^\/decisions\/[0-9a-f-]{36}$/),
+    });
+    const [decision] = await database.db
+      .select()
+      .from(moderationDecisions)
+      .where(eq(moderationDecisions.subjectUserId, ids.alice));
+    expect(decision).toMatchObject({
+      action: 'verification_rejected',
+      ground: 'standards-verification',
+      targetType: 'verification',
+      targetId: row!.id,
+      explanation: reason,
+      decidedBy: ids.admin,
+      automated: false,
+    });
     expect(seen.decisionLink).toBe(`/decisions/${decision!.id}`);
     const [note] = await database.db.select().from(notifications).where(eq(notifications.recipientId, ids.alice));
     expect(note).toMatchObject({ type: 'site_notice', link: `/decisions/${decision!.id}` });
     expect(note!.message).toContain(reason);
-    expect(mailTo('ver_alice@example.org').some((mail) => mail.includes('was not approved') && mail.includes('/verify'))).toBe(true);
+    expect(mailTo('ver_alice@example.org').some((mail) => mail.includes('was not approved') && mail.includes('/verify'))).toBe(
+      true,
+    );
     const [audit] = await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'verification.reject'));
     expect(audit).toMatchObject({ targetType: 'verification', targetId: row!.id });
 
@@ -242,7 +364,9 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     const resent = await database.db.select().from(identityVerifications).where(eq(identityVerifications.userId, ids.alice));
     expect(resent.map((item) => item.status).sort()).toEqual(['pending', 'rejected']);
     const fresh = resent.find((item) => item.status === 'pending')!;
-    expect(((await detail(fresh.id, tokens.admin)).body.verification as VerificationDetailDto).history).toEqual([expect.objectContaining({ _id: row!.id, status: 'rejected' })]);
+    expect(((await detail(fresh.id, tokens.admin)).body.verification as VerificationDetailDto).history).toEqual([
+      expect.objectContaining({ _id: row!.id, status: 'rejected' }),
+    ]);
   });
 
   it('approves: the member is verified and told, their videos can be approved, and they cannot submit again', async () => {
@@ -251,15 +375,26 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
       .from(identityVerifications)
       .where(and(eq(identityVerifications.userId, ids.alice), eq(identityVerifications.status, 'pending')));
     const approved = await decide(pending!.id, { action: 'approve' }, tokens.admin);
-    expect(approved).toMatchObject({ status: 200, body: { message: VERIFICATION_MESSAGES.approved, verification: { status: 'approved' } } });
+    expect(approved).toMatchObject({
+      status: 200,
+      body: { message: VERIFICATION_MESSAGES.approved, verification: { status: 'approved' } },
+    });
     expect(await status(tokens.alice)).toMatchObject({ status: 'approved', rejectionReason: null, decisionLink: null });
-    expect(await send(tokens.alice, form())).toMatchObject({ status: 409, body: { message: VERIFICATION_MESSAGES.alreadyApproved } });
+    expect(await send(tokens.alice, form())).toMatchObject({
+      status: 409,
+      body: { message: VERIFICATION_MESSAGES.alreadyApproved },
+    });
     // Told by email; the bell keeps only the rejection (which needs the member to act).
     expect(mailTo('ver_alice@example.org').some((mail) => mail.includes('Your identity is verified'))).toBe(true);
     expect(await database.db.select().from(notifications).where(eq(notifications.recipientId, ids.alice))).toHaveLength(1);
-    expect(await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'verification.approve'))).toHaveLength(1);
+    expect(await database.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'verification.approve'))).toHaveLength(
+      1,
+    );
 
-    const [video] = await queryRows<{ stream_video_id: string }>(database.db, sql`SELECT stream_video_id FROM videos WHERE owner_id = ${ids.alice} AND title = 'Waiting for ID'`);
+    const [video] = await queryRows<{ stream_video_id: string }>(
+      database.db,
+      sql`SELECT stream_video_id FROM videos WHERE owner_id = ${ids.alice} AND title = 'Waiting for ID'`,
+    );
     expect((await approveVideo(video!.stream_video_id)).status).toBe(200);
   });
 
@@ -276,9 +411,12 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
       expect(gone.status).toBe(200);
     }
     const daysLeft = async (table: 'private_documents' | 'identity_verifications', where: ReturnType<typeof sql>) =>
-      (await queryRows<{ days: number }>(database.db, sql`SELECT round(extract(epoch FROM delete_after - now()) / 86400)::int AS days FROM ${sql.raw(table)} WHERE ${where} ORDER BY 1`)).map(
-        (row) => row.days,
-      );
+      (
+        await queryRows<{ days: number }>(
+          database.db,
+          sql`SELECT round(extract(epoch FROM delete_after - now()) / 86400)::int AS days FROM ${sql.raw(table)} WHERE ${where} ORDER BY 1`,
+        )
+      ).map((row) => row.days);
     const sevenYears = [2556, 2557, 2558];
     const aliceRows = await daysLeft('identity_verifications', sql`user_id = ${ids.alice}`);
     expect(aliceRows[0]).toBe(30); // the rejected submission
@@ -299,7 +437,14 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     await database.db.execute(sql`UPDATE identity_verifications SET delete_after = delete_after - interval '31 days'`);
     expect(await sweepPrivateDocuments(database.db)).toEqual({ documents: 5, verifications: 2, performers: 0 });
     const left = await database.db.select().from(identityVerifications);
-    expect(left).toEqual([expect.objectContaining({ id: approvedRow!.id, legalName: 'Alice Example', idDocumentId: approvedRow!.idDocumentId, selfieDocumentId: null })]);
+    expect(left).toEqual([
+      expect.objectContaining({
+        id: approvedRow!.id,
+        legalName: 'Alice Example',
+        idDocumentId: approvedRow!.idDocumentId,
+        selfieDocumentId: null,
+      }),
+    ]);
     expect((await database.db.select().from(privateDocuments)).map((doc) => doc.id)).toEqual([approvedRow!.idDocumentId]);
     // Seven years on, the records go too.
     await database.db.execute(sql`UPDATE private_documents SET delete_after = now() - interval '1 second'`);
@@ -327,7 +472,10 @@ describe.each(ENGINES)('verified uploaders on %s', (engine) => {
     Object.assign(config, { nodeEnv: 'production', verificationKey: undefined });
     try {
       expect(await status(tokens.other)).toMatchObject({ status: 'none', available: false });
-      expect(await send(tokens.other, form())).toMatchObject({ status: 503, body: { message: VERIFICATION_UNAVAILABLE_MESSAGE } });
+      expect(await send(tokens.other, form())).toMatchObject({
+        status: 503,
+        body: { message: VERIFICATION_UNAVAILABLE_MESSAGE },
+      });
       expect(await counts()).toEqual({ documents: 0, verifications: 0 });
     } finally {
       Object.assign(config, saved);

@@ -27,7 +27,14 @@ process.env.DATA_DIR = dataDir;
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36';
-type Listed = { _id: string; streamVideoId: string; title: string; views: number; likedBy: string[]; thumbnailUrl: string | null };
+type Listed = {
+  _id: string;
+  streamVideoId: string;
+  title: string;
+  views: number;
+  likedBy: string[];
+  thumbnailUrl: string | null;
+};
 
 describe.each(ENGINES)('video lists, search, moderation and views on %s', (engine) => {
   let database: TestDatabase;
@@ -78,7 +85,8 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
   });
 
   it('pages by number and by cursor, and says when there is no more', async () => {
-    for (let i = 0; i < 30; i += 1) await insertVideo(database.db, creator, { title: `clip ${String(i).padStart(2, '0')}`, publishedAt: minutesAgo(i) });
+    for (let i = 0; i < 30; i += 1)
+      await insertVideo(database.db, creator, { title: `clip ${String(i).padStart(2, '0')}`, publishedAt: minutesAgo(i) });
     const page1 = await call(recent, '/api/videos?limit=12&page=1');
     const page2 = await call(recent, '/api/videos?limit=12&page=2');
     const page3 = await call(recent, '/api/videos?limit=12&page=3');
@@ -118,8 +126,16 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
   });
 
   it('searches title, tags and description with prefixes and typos, best match first, public only', async () => {
-    await insertVideo(database.db, creator, { title: 'Sissy transformation journey', tags: ['makeover'], description: 'A long story.' });
-    await insertVideo(database.db, creator, { title: 'Evening walk', tags: ['outdoors'], description: 'Ends with a sissy transformation.' });
+    await insertVideo(database.db, creator, {
+      title: 'Sissy transformation journey',
+      tags: ['makeover'],
+      description: 'A long story.',
+    });
+    await insertVideo(database.db, creator, {
+      title: 'Evening walk',
+      tags: ['outdoors'],
+      description: 'Ends with a sissy transformation.',
+    });
     await insertVideo(database.db, creator, { title: 'Makeover day', tags: ['beta'], description: '' });
     await insertVideo(database.db, creator, { title: 'Sissy secret', moderationStatus: 'pending', publishedAt: null });
 
@@ -141,10 +157,19 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     expect(await q()).toEqual(['Orchid one']);
     // Changed behind the service's back: the ranked ids are reused (the vanished video is simply left out).
     await database.db.delete(videos);
-    const pending = await insertVideo(database.db, creator, { title: 'Orchid two', moderationStatus: 'pending', publishedAt: null });
+    const pending = await insertVideo(database.db, creator, {
+      title: 'Orchid two',
+      moderationStatus: 'pending',
+      publishedAt: null,
+    });
     expect(await q()).toEqual([]);
     // Approval purges public caches in this process: found at once.
-    const approved = await call(moderate, `/api/admin/videos/${pending.streamVideoId}`, { method: 'PATCH', json: { action: 'approve' }, bearer: adminToken, params: { streamVideoId: pending.streamVideoId } });
+    const approved = await call(moderate, `/api/admin/videos/${pending.streamVideoId}`, {
+      method: 'PATCH',
+      json: { action: 'approve' },
+      bearer: adminToken,
+      params: { streamVideoId: pending.streamVideoId },
+    });
     expect(approved.status).toBe(200);
     expect(await q()).toEqual(['Orchid two']);
   });
@@ -175,7 +200,9 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     expect((await call(videoById, '/api/videos/x', { params: { streamVideoId: '../../etc' } })).status).toBe(404);
 
     const own = await call(mine, '/api/videos/mine', { bearer: creatorToken });
-    expect(own.body.videos).toEqual([expect.objectContaining({ title: 'waiting', moderationStatus: 'pending', status: 'ready' })]);
+    expect(own.body.videos).toEqual([
+      expect.objectContaining({ title: 'waiting', moderationStatus: 'pending', status: 'ready' }),
+    ]);
     expect((await call(mine, '/api/videos/mine')).status).toBe(401);
   });
 
@@ -195,7 +222,11 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     });
 
     it('approves: the video is published and the uploader is notified', async () => {
-      const pending = await insertVideo(database.db, creator, { title: 'ready for review', moderationStatus: 'pending', publishedAt: null });
+      const pending = await insertVideo(database.db, creator, {
+        title: 'ready for review',
+        moderationStatus: 'pending',
+        publishedAt: null,
+      });
       const queue = await call(moderationQueue, '/api/admin/videos?status=pending', { bearer: adminToken });
       expect(titles(queue.body)).toEqual(['ready for review']);
       expect(queue.body.counts).toMatchObject({ pending: 1 });
@@ -213,7 +244,11 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     });
 
     it('rejects with a reason, which the uploader sees', async () => {
-      const pending = await insertVideo(database.db, creator, { title: 'not this', moderationStatus: 'pending', publishedAt: null });
+      const pending = await insertVideo(database.db, creator, {
+        title: 'not this',
+        moderationStatus: 'pending',
+        publishedAt: null,
+      });
       const noReason = await decide(pending.streamVideoId, { action: 'reject', reason: '  ' }, adminToken);
       expect(noReason.status).toBe(400);
       expect(noReason.body.message).toBe('Give a reason for the rejection');
@@ -227,12 +262,18 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
       expect(note).toMatchObject({ type: 'video_rejected' });
       expect(note!.message).toContain('Watermark of another site');
       const own = await call(mine, '/api/videos/mine', { bearer: creatorToken });
-      expect(own.body.videos).toEqual([expect.objectContaining({ moderationStatus: 'rejected', rejectionReason: 'Watermark of another site' })]);
+      expect(own.body.videos).toEqual([
+        expect.objectContaining({ moderationStatus: 'rejected', rejectionReason: 'Watermark of another site' }),
+      ]);
       expect(titles((await call(recent, '/api/videos')).body)).toEqual([]);
     });
 
     it('refuses to approve a video whose processing failed, and an unknown video is a 404', async () => {
-      const failed = await insertVideo(database.db, creator, { processingState: 'failed', moderationStatus: 'pending', publishedAt: null });
+      const failed = await insertVideo(database.db, creator, {
+        processingState: 'failed',
+        moderationStatus: 'pending',
+        publishedAt: null,
+      });
       const response = await decide(failed.streamVideoId, { action: 'approve' }, adminToken);
       expect(response.status).toBe(409);
       expect(response.body.message).toBe('This video could not be processed, so it cannot be approved.');
@@ -267,7 +308,9 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
       expect((await play(video.streamVideoId, { ip: '198.51.100.2' })).body).toEqual({ counted: true, views: 2 });
       expect((await play(video.streamVideoId, { ip: '198.51.100.3', bearer: memberToken })).body.counted).toBe(true);
       expect((await play(video.streamVideoId, { ip: '198.51.100.4', bearer: memberToken })).body.counted).toBe(false);
-      expect((await play(video.streamVideoId, { userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })).body.counted).toBe(false);
+      expect(
+        (await play(video.streamVideoId, { userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })).body.counted,
+      ).toBe(false);
       const [row] = await database.db.select().from(videos).where(eq(videos.id, video.id));
       expect(row!.views).toBe(3);
 
@@ -278,7 +321,13 @@ describe.each(ENGINES)('video lists, search, moderation and views on %s', (engin
     it('counts a visitor once per address, whatever User-Agent each request claims (Top Videos ranks by views)', async () => {
       const video = await insertVideo(database.db, creator);
       const answers = [];
-      for (let i = 0; i < 20; i += 1) answers.push(await play(video.streamVideoId, { ip: '198.51.100.60', userAgent: `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + i}.0) Gecko/20100101 Firefox/${100 + i}.0` }));
+      for (let i = 0; i < 20; i += 1)
+        answers.push(
+          await play(video.streamVideoId, {
+            ip: '198.51.100.60',
+            userAgent: `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + i}.0) Gecko/20100101 Firefox/${100 + i}.0`,
+          }),
+        );
       expect(answers.filter((answer) => answer.body.counted)).toHaveLength(1);
       // Nor by moving around an IPv6 /64.
       for (let i = 1; i <= 5; i += 1) await play(video.streamVideoId, { ip: `2001:db8:60:1::${i}` });

@@ -32,7 +32,8 @@ type Page = { videos: Listed[]; pagination: { hasMore: boolean; nextCursor: stri
 
 const BASE = Date.parse('2026-06-01T12:00:00.000Z');
 /** A publication time with microseconds, so cursors must carry them exactly. */
-const at = (minutes: number, micro = 0) => sql`${new Date(BASE - minutes * 60_000).toISOString()}::timestamptz + ${`${micro} microseconds`}::interval`;
+const at = (minutes: number, micro = 0) =>
+  sql`${new Date(BASE - minutes * 60_000).toISOString()}::timestamptz + ${`${micro} microseconds`}::interval`;
 
 describe.each(ENGINES)('sorting and filtering lists on %s', (engine) => {
   let database: TestDatabase;
@@ -113,7 +114,8 @@ describe.each(ENGINES)('sorting and filtering lists on %s', (engine) => {
       ['1201 s', 1201],
       ['4 s', 4],
     ];
-    for (const [index, [title, durationSeconds]] of lengths.entries()) await add(title, { durationSeconds, minutes: index, views: index });
+    for (const [index, [title, durationSeconds]] of lengths.entries())
+      await add(title, { durationSeconds, minutes: index, views: index });
     await add('unknown', { durationSeconds: null, minutes: 20 });
     await add('beta 600 s', { durationSeconds: 600, category: 'Beta', minutes: 21 });
 
@@ -153,11 +155,33 @@ describe.each(ENGINES)('sorting and filtering lists on %s', (engine) => {
     ['sort=relevance', 'sort must be one of newest, views, likes, longest'],
     ['duration=tiny', 'duration must be one of short, medium, long'],
     ['sort=views&cursor=bm90LWEtY3Vyc29y', 'The cursor is not valid. Start again from page 1.'],
-    ['sort=views&cursor=' + Buffer.from('likes|3|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
-    ['sort=views&cursor=' + Buffer.from("views|1);DROP TABLE videos;--|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000").toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
-    ['sort=views&cursor=' + Buffer.from('views|9999999999|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
-    ['sort=likes&cursor=' + Buffer.from('likes|3|2026-02-30T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
-    ['sort=longest&cursor=' + Buffer.from('longest|Infinity|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'), 'The cursor is not valid. Start again from page 1.'],
+    [
+      'sort=views&cursor=' +
+        Buffer.from('likes|3|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'),
+      'The cursor is not valid. Start again from page 1.',
+    ],
+    [
+      'sort=views&cursor=' +
+        Buffer.from('views|1);DROP TABLE videos;--|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString(
+          'base64url',
+        ),
+      'The cursor is not valid. Start again from page 1.',
+    ],
+    [
+      'sort=views&cursor=' +
+        Buffer.from('views|9999999999|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'),
+      'The cursor is not valid. Start again from page 1.',
+    ],
+    [
+      'sort=likes&cursor=' +
+        Buffer.from('likes|3|2026-02-30T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'),
+      'The cursor is not valid. Start again from page 1.',
+    ],
+    [
+      'sort=longest&cursor=' +
+        Buffer.from('longest|Infinity|2026-06-01T12:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url'),
+      'The cursor is not valid. Start again from page 1.',
+    ],
   ])('refuses %s with a clear 400', async (query, message) => {
     const response = await call(list, `/api/videos?${query}`);
     expect(response.status).toBe(400);
@@ -187,6 +211,9 @@ describe.each(ENGINES)('sorting and filtering lists on %s', (engine) => {
     expect(readListOrder(listOrderSchema, { sort: 'views', duration: 'long' })).toEqual({ sort: 'views', duration: 'long' });
     expect(readListOrder(listOrderSchema, { sort: ['likes', 'views'], duration: '\u0000' })).toEqual({ sort: 'likes' });
     expect(readListOrder(listOrderSchema, { sort: 'relevance' })).toEqual({ sort: 'newest' });
-    expect(readListOrder(searchOrderSchema, { sort: 'nonsense', duration: 'short' })).toEqual({ sort: 'relevance', duration: 'short' });
+    expect(readListOrder(searchOrderSchema, { sort: 'nonsense', duration: 'short' })).toEqual({
+      sort: 'relevance',
+      duration: 'short',
+    });
   });
 });

@@ -34,7 +34,10 @@ describe.each(ENGINES)('VIP without a payment processor on %s', (engine) => {
 
   it('answers checkout with 503 and a clear message, storing nothing, and says so in the status', async () => {
     const token = await verifiedMemberToken(database.db, 'eager');
-    expect(await call(checkout, '/api/vip/checkout', { json: { plan: 'monthly' }, bearer: token })).toMatchObject({ status: 503, body: { message: 'Payments are not available on this site yet.' } });
+    expect(await call(checkout, '/api/vip/checkout', { json: { plan: 'monthly' }, bearer: token })).toMatchObject({
+      status: 503,
+      body: { message: 'Payments are not available on this site yet.' },
+    });
     // An unknown plan is still named as such.
     expect((await call(checkout, '/api/vip/checkout', { json: { plan: 'lifetime' }, bearer: token })).status).toBe(400);
     const [row] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM checkouts`);

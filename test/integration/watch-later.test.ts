@@ -54,7 +54,8 @@ describe.each(ENGINES)('watch later on %s', (engine) => {
 
   const save = (id: string, bearer?: string) => call(saveRoute, path_(id), { method: 'PUT', bearer, params: params(id) });
   const remove = (id: string, bearer?: string) => call(removeRoute, path_(id), { method: 'DELETE', bearer, params: params(id) });
-  const list = async (bearer: string, query = '') => (await call(listRoute, `/api/users/me/watch-later?${query}`, { bearer })).body as Page;
+  const list = async (bearer: string, query = '') =>
+    (await call(listRoute, `/api/users/me/watch-later?${query}`, { bearer })).body as Page;
   const titles = (page: Page) => page.videos.map((video) => video.title);
 
   it('saves, lists newest save first, gives the ids for cards, and removes; both are idempotent', async () => {
@@ -64,7 +65,9 @@ describe.each(ENGINES)('watch later on %s', (engine) => {
     expect(await save(b.streamVideoId, saverToken)).toMatchObject({ status: 200, body: { saved: true } });
     expect(await save(b.streamVideoId, saverToken)).toMatchObject({ status: 200, body: { saved: true } });
     expect(titles(await list(saverToken))).toEqual(['second saved', 'first saved']);
-    expect((await call(idsRoute, '/api/users/me/watch-later/ids', { bearer: saverToken })).body).toEqual({ streamVideoIds: [b.streamVideoId, a.streamVideoId] });
+    expect((await call(idsRoute, '/api/users/me/watch-later/ids', { bearer: saverToken })).body).toEqual({
+      streamVideoIds: [b.streamVideoId, a.streamVideoId],
+    });
 
     expect(await remove(b.streamVideoId, saverToken)).toMatchObject({ status: 200, body: { saved: false } });
     expect(await remove(b.streamVideoId, saverToken)).toMatchObject({ status: 200, body: { saved: false } });
@@ -86,10 +89,18 @@ describe.each(ENGINES)('watch later on %s', (engine) => {
   it('answers visitors 401 and bad ids 400, unknown or unpublished videos 404', async () => {
     const video = await insertVideo(database.db, creator);
     const pending = await insertVideo(database.db, creator, { moderationStatus: 'pending', publishedAt: null });
-    for (const response of [await save(video.streamVideoId), await remove(video.streamVideoId), await call(listRoute, '/api/users/me/watch-later'), await call(idsRoute, '/api/users/me/watch-later/ids')]) {
+    for (const response of [
+      await save(video.streamVideoId),
+      await remove(video.streamVideoId),
+      await call(listRoute, '/api/users/me/watch-later'),
+      await call(idsRoute, '/api/users/me/watch-later/ids'),
+    ]) {
       expect(response.status).toBe(401);
     }
-    expect(await save('</script >\u0000', saverToken)).toMatchObject({ status: 400, body: { message: 'The video id is not valid.' } });
+    expect(await save('</script >\u0000', saverToken)).toMatchObject({
+      status: 400,
+      body: { message: 'The video id is not valid.' },
+    });
     expect(await save('x'.repeat(33), saverToken)).toMatchObject({ status: 400 });
     expect(await save('unknownVideo1', saverToken)).toMatchObject({ status: 404, body: { message: 'Video not found' } });
     expect(await save(pending.streamVideoId, saverToken)).toMatchObject({ status: 404, body: { message: 'Video not found' } });
@@ -113,7 +124,10 @@ describe.each(ENGINES)('watch later on %s', (engine) => {
     await database.db.update(videos).set({ moderationStatus: 'approved' }).where(eq(videos.id, hidden.id));
     await database.db.update(videos).set({ ownerBanned: false }).where(eq(videos.id, banned.id));
     expect(titles(await list(saverToken))).toEqual(['will be hidden']);
-    const rows = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM watch_later WHERE video_id = ${deleted.id}`);
+    const rows = await queryRows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM watch_later WHERE video_id = ${deleted.id}`,
+    );
     expect(rows[0]!.n).toBe(0);
   });
 
@@ -121,7 +135,9 @@ describe.each(ENGINES)('watch later on %s', (engine) => {
     const saved: string[] = [];
     for (let i = 0; i < 7; i += 1) {
       const video = await insertVideo(database.db, creator, { title: `clip ${i}` });
-      await database.db.insert(watchLater).values({ userId: saver, videoId: video.id, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i < 4 ? 0 : i)) });
+      await database.db
+        .insert(watchLater)
+        .values({ userId: saver, videoId: video.id, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i < 4 ? 0 : i)) });
       saved.push(`clip ${i}`);
     }
     const byPage: string[] = [];

@@ -2,7 +2,14 @@
  * @jest-environment jsdom
  */
 import { AGE_CONFIRMED_KEY, WIDE_HEADER_MEDIA } from '@/lib/app-scripts/constants';
-import { AGE_GATE_BOOT_SCRIPT, AGE_GATE_READY_SCRIPT, HEADER_BOOT_SCRIPT, HEADER_READY_SCRIPT, PLAYER_START_SCRIPT, type AppScript } from '@/lib/app-scripts/generated';
+import {
+  AGE_GATE_BOOT_SCRIPT,
+  AGE_GATE_READY_SCRIPT,
+  HEADER_BOOT_SCRIPT,
+  HEADER_READY_SCRIPT,
+  PLAYER_START_SCRIPT,
+  type AppScript,
+} from '@/lib/app-scripts/generated';
 
 /**
  * The compiled texts (lib/app-scripts/generated.ts), run as a page runs them: a <script> element the document
@@ -59,8 +66,14 @@ describe('the header scripts', () => {
     document.body.innerHTML = `<ul class="nav-links"><li><a href="/">Home</a></li><li><a href="/category/Sissy">Sissy</a></li></ul>
       <form class="nav-search"><input name="q"></form><form class="nav-search"><input name="q"></form>`;
     run(HEADER_READY_SCRIPT);
-    expect([...document.querySelectorAll('.nav-links a')].map((link) => link.getAttribute('aria-current'))).toEqual([null, 'page']);
-    expect([...document.querySelectorAll<HTMLInputElement>('.nav-search input')].map((input) => input.value)).toEqual(['two words', 'two words']);
+    expect([...document.querySelectorAll('.nav-links a')].map((link) => link.getAttribute('aria-current'))).toEqual([
+      null,
+      'page',
+    ]);
+    expect([...document.querySelectorAll<HTMLInputElement>('.nav-search input')].map((input) => input.value)).toEqual([
+      'two words',
+      'two words',
+    ]);
   });
 
   it('keep a blank search on the page, and leave other forms alone', () => {
@@ -84,7 +97,8 @@ describe('the header scripts', () => {
 describe('the player start script', () => {
   it('shows the controls, hides the button, focuses the video and plays on a click instead of following the link', () => {
     const play = jest.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
-    document.body.innerHTML = '<div class="player"><video tabindex="-1"></video><a class="player-start" href="/media/v.mp4">Play</a></div>';
+    document.body.innerHTML =
+      '<div class="player"><video tabindex="-1"></video><a class="player-start" href="/media/v.mp4">Play</a></div>';
     run(PLAYER_START_SCRIPT);
     const video = document.querySelector('video')!;
     const start = document.querySelector<HTMLAnchorElement>('.player-start')!;

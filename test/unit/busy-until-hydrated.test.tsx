@@ -10,7 +10,9 @@ import { ShareButton } from '@/components/videos/ShareButton';
 
 describe('controls in the server HTML', () => {
   it('renders Share disabled and aria-busy', () => {
-    const html = renderToString(<ShareButton url="https://example.org/video/abc" embedCode="<iframe></iframe>" title="A video" />);
+    const html = renderToString(
+      <ShareButton url="https://example.org/video/abc" embedCode="<iframe></iframe>" title="A video" />,
+    );
     expect(html).toMatch(/<button[^>]*\bdisabled=""[^>]*>/);
     expect(html).toMatch(/<button[^>]*\baria-busy="true"[^>]*>/);
   });

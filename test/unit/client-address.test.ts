@@ -95,13 +95,19 @@ describe('addressNetwork: what per-address budgets key on', () => {
 
 describe('stampClientAddress (scripts/serve.ts, the raw upload handler)', () => {
   it('overwrites a client-sent copy of the internal header with the computed address', () => {
-    const req = { headers: { [CLIENT_ADDRESS_HEADER]: '1.2.3.4', 'x-forwarded-for': '5.6.7.8' }, socket: { remoteAddress: '::ffff:198.51.100.7' } };
+    const req = {
+      headers: { [CLIENT_ADDRESS_HEADER]: '1.2.3.4', 'x-forwarded-for': '5.6.7.8' },
+      socket: { remoteAddress: '::ffff:198.51.100.7' },
+    };
     expect(stampClientAddress(req, 0)).toBe('198.51.100.7');
     expect(req.headers[CLIENT_ADDRESS_HEADER]).toBe('198.51.100.7');
   });
 
   it('replaces repeated copies too, and uses the trusted hop', () => {
-    const req = { headers: { [CLIENT_ADDRESS_HEADER]: ['1.2.3.4', '4.3.2.1'], 'x-forwarded-for': ['6.6.6.6', '203.0.113.9'] }, socket: { remoteAddress: '10.0.0.2' } };
+    const req = {
+      headers: { [CLIENT_ADDRESS_HEADER]: ['1.2.3.4', '4.3.2.1'], 'x-forwarded-for': ['6.6.6.6', '203.0.113.9'] },
+      socket: { remoteAddress: '10.0.0.2' },
+    };
     expect(stampClientAddress(req, 1)).toBe('203.0.113.9');
     expect(req.headers[CLIENT_ADDRESS_HEADER]).toBe('203.0.113.9');
   });
@@ -119,12 +125,16 @@ describe('clientAddress(request): what route code sees', () => {
   // First, as under `next dev`: nothing in this process stamps requests.
   it('ignores a client-sent internal header unless scripts/serve.ts stamps requests in this process', () => {
     expect(clientAddress(request({ [CLIENT_ADDRESS_HEADER]: '203.0.113.9' }))).toBe(UNKNOWN_ADDRESS);
-    expect(clientAddress(request({ [CLIENT_ADDRESS_HEADER]: '203.0.113.9', 'x-forwarded-for': '203.0.113.10' }))).toBe(UNKNOWN_ADDRESS);
+    expect(clientAddress(request({ [CLIENT_ADDRESS_HEADER]: '203.0.113.9', 'x-forwarded-for': '203.0.113.10' }))).toBe(
+      UNKNOWN_ADDRESS,
+    );
   });
 
   it('believes the stamp once the production server has turned stamping on', () => {
     declareClientAddressStamping();
-    expect(clientAddress(request({ [CLIENT_ADDRESS_HEADER]: '198.51.100.7', 'x-forwarded-for': '203.0.113.10' }))).toBe('198.51.100.7');
+    expect(clientAddress(request({ [CLIENT_ADDRESS_HEADER]: '198.51.100.7', 'x-forwarded-for': '203.0.113.10' }))).toBe(
+      '198.51.100.7',
+    );
     // A request that somehow went round the server falls back to the computation, which believes no header with 0 hops.
     expect(clientAddress(request({ 'x-forwarded-for': '203.0.113.10' }))).toBe(UNKNOWN_ADDRESS);
   });

@@ -13,15 +13,34 @@ function fakeBuild(): string {
     mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
     writeFileSync(path.join(dist, file), text);
   };
-  write('build-manifest.json', JSON.stringify({ rootMainFiles: ['static/chunks/runtime.js', 'static/chunks/react-dom.js'], polyfillFiles: ['static/chunks/polyfills.js'] }));
+  write(
+    'build-manifest.json',
+    JSON.stringify({
+      rootMainFiles: ['static/chunks/runtime.js', 'static/chunks/react-dom.js'],
+      polyfillFiles: ['static/chunks/polyfills.js'],
+    }),
+  );
   const manifest = (route: string, entries: Record<string, string[]>) =>
     `globalThis.__RSC_MANIFEST = globalThis.__RSC_MANIFEST || {};\nglobalThis.__RSC_MANIFEST[${JSON.stringify(route)}] = ${JSON.stringify({ clientModules: {}, entryJSFiles: entries, entryCSSFiles: {} })};\n`;
-  write('server/app/page_client-reference-manifest.js', manifest('/page', { '[project]/app/layout': ['static/chunks/layout.js'], '[project]/app/page': ['static/chunks/layout.js', 'static/chunks/home.js'] }));
-  write('server/app/video/[id]/page_client-reference-manifest.js', manifest('/video/[id]/page', { '[project]/app/video/[id]/page': ['static/chunks/video.js', 'static/chunks/video.css'] }));
+  write(
+    'server/app/page_client-reference-manifest.js',
+    manifest('/page', {
+      '[project]/app/layout': ['static/chunks/layout.js'],
+      '[project]/app/page': ['static/chunks/layout.js', 'static/chunks/home.js'],
+    }),
+  );
+  write(
+    'server/app/video/[id]/page_client-reference-manifest.js',
+    manifest('/video/[id]/page', { '[project]/app/video/[id]/page': ['static/chunks/video.js', 'static/chunks/video.css'] }),
+  );
   // Big enough to be hinted, but for `tiny`; the code is a comment and a call, so each file's text is easy to check.
-  for (const chunk of ['runtime', 'react-dom', 'layout', 'home', 'video', 'polyfills', 'dialog-loaded-later']) write(`static/chunks/${chunk}.js`, code(chunk));
+  for (const chunk of ['runtime', 'react-dom', 'layout', 'home', 'video', 'polyfills', 'dialog-loaded-later'])
+    write(`static/chunks/${chunk}.js`, code(chunk));
   write('static/chunks/tiny.js', 'console.log("tiny");\n');
-  write('server/app/about/page_client-reference-manifest.js', manifest('/about/page', { '[project]/app/about/page': ['static/chunks/tiny.js'] }));
+  write(
+    'server/app/about/page_client-reference-manifest.js',
+    manifest('/about/page', { '[project]/app/about/page': ['static/chunks/tiny.js'] }),
+  );
   return dist;
 }
 
@@ -41,7 +60,9 @@ describe('compile hints on the chunks pages start with (decision 034)', () => {
   });
 
   it('puts the hint on the first line of those chunks only, and leaves their code as it was', () => {
-    expect(addCompileHints(dist)).toEqual(['home', 'layout', 'react-dom', 'runtime', 'video'].map((name) => `static/chunks/${name}.js`));
+    expect(addCompileHints(dist)).toEqual(
+      ['home', 'layout', 'react-dom', 'runtime', 'video'].map((name) => `static/chunks/${name}.js`),
+    );
     expect(chunk('react-dom.js')).toBe(`${COMPILE_HINT}${code('react-dom')}`);
     expect(chunk('video.js').startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
     // Loaded later, or never by a modern browser: their functions are compiled lazily, when called.

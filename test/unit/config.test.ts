@@ -33,7 +33,11 @@ describe('configuration', () => {
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', SITE_NAME: '  ', DATABASE_URL: '' })).toMatchObject({ port: 3000, siteName: 'Chrysalis', databaseUrl: undefined });
+    expect(loadConfig({ PORT: '', SITE_NAME: '  ', DATABASE_URL: '' })).toMatchObject({
+      port: 3000,
+      siteName: 'Chrysalis',
+      databaseUrl: undefined,
+    });
   });
 
   it.each([
@@ -65,7 +69,10 @@ describe('configuration', () => {
 
   it('shows a bad database URL with its password masked', () => {
     for (const variable of ['DATABASE_URL', 'DATABASE_LISTEN_URL']) {
-      const [problem] = problemsOf({ DATABASE_URL: 'postgres://app:right@db/c', [variable]: 'mysql://app:hunter2-secret@db:3306/chrysalis' });
+      const [problem] = problemsOf({
+        DATABASE_URL: 'postgres://app:right@db/c',
+        [variable]: 'mysql://app:hunter2-secret@db:3306/chrysalis',
+      });
       expect(problem).toMatchObject({ variable, message: expect.stringContaining('mysql://app:***@db:3306/chrysalis') });
       expect(problem!.message).not.toContain('hunter2-secret');
     }
@@ -88,25 +95,42 @@ describe('configuration', () => {
     const short = problemsOf({ SESSION_SECRET: 'hunter2-is-my-secret' });
     expect(short[0]!.variable).toBe('SESSION_SECRET');
     expect(short[0]!.message).not.toContain('hunter2');
-    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/c', SESSION_SECRET: 'a'.repeat(32) })).not.toThrow();
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/c', SESSION_SECRET: 'a'.repeat(32) }),
+    ).not.toThrow();
   });
 
   it('DATABASE_LISTEN_URL: the LISTEN connection goes to DATABASE_URL unless set, and only with DATABASE_URL (decision 022)', () => {
     expect(loadConfig({}).databaseListenUrl).toBeUndefined();
     expect(loadConfig({ DATABASE_URL: 'postgres://pooler/c' }).databaseListenUrl).toBe('postgres://pooler/c');
-    expect(loadConfig({ DATABASE_URL: 'postgres://pooler/c', DATABASE_LISTEN_URL: 'postgresql://direct/c' }).databaseListenUrl).toBe('postgresql://direct/c');
-    expect(problemsOf({ DATABASE_LISTEN_URL: 'postgres://direct/c' })).toEqual([{ variable: 'DATABASE_LISTEN_URL', message: expect.stringMatching(/only used with DATABASE_URL/) }]);
-    expect(problemsOf({ DATABASE_URL: 'postgres://pooler/c', DATABASE_LISTEN_URL: 'mysql://direct/c' })[0]).toMatchObject({ variable: 'DATABASE_LISTEN_URL', message: expect.stringMatching(/postgres:\/\//) });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://pooler/c', DATABASE_LISTEN_URL: 'postgresql://direct/c' }).databaseListenUrl,
+    ).toBe('postgresql://direct/c');
+    expect(problemsOf({ DATABASE_LISTEN_URL: 'postgres://direct/c' })).toEqual([
+      { variable: 'DATABASE_LISTEN_URL', message: expect.stringMatching(/only used with DATABASE_URL/) },
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgres://pooler/c', DATABASE_LISTEN_URL: 'mysql://direct/c' })[0]).toMatchObject({
+      variable: 'DATABASE_LISTEN_URL',
+      message: expect.stringMatching(/postgres:\/\//),
+    });
   });
 
   it('verification: the manual provider, 30 days and 7 years by default; other values are refused with a message', () => {
-    expect(loadConfig({})).toMatchObject({ verificationProvider: 'manual', verificationRetentionDays: 30, recordsRetentionYears: 7 });
-    expect(loadConfig({ VERIFICATION_PROVIDER: ' Manual ', VERIFICATION_RETENTION_DAYS: '90', RECORDS_RETENTION_YEARS: '10' })).toMatchObject({
+    expect(loadConfig({})).toMatchObject({
+      verificationProvider: 'manual',
+      verificationRetentionDays: 30,
+      recordsRetentionYears: 7,
+    });
+    expect(
+      loadConfig({ VERIFICATION_PROVIDER: ' Manual ', VERIFICATION_RETENTION_DAYS: '90', RECORDS_RETENTION_YEARS: '10' }),
+    ).toMatchObject({
       verificationProvider: 'manual',
       verificationRetentionDays: 90,
       recordsRetentionYears: 10,
     });
-    expect(problemsOf({ VERIFICATION_PROVIDER: 'yoti' })).toEqual([{ variable: 'VERIFICATION_PROVIDER', message: expect.stringMatching(/must be manual/) }]);
+    expect(problemsOf({ VERIFICATION_PROVIDER: 'yoti' })).toEqual([
+      { variable: 'VERIFICATION_PROVIDER', message: expect.stringMatching(/must be manual/) },
+    ]);
     expect(problemsOf({ VERIFICATION_RETENTION_DAYS: '0' })[0]!.message).toMatch(/must be a whole number of days from 1 to 3650/);
     expect(problemsOf({ RECORDS_RETENTION_YEARS: '2.5' })[0]!.message).toMatch(/must be a whole number of years from 1 to 100/);
   });
@@ -122,11 +146,21 @@ describe('configuration', () => {
 
 describe('job settings (decision 023)', () => {
   it('defaults: one job at a time, every type, polling each second; done jobs kept 14 days, failed 90, stuck after 2 hours', () => {
-    expect(loadConfig({}).jobs).toEqual({ workerConcurrency: 1, workerJobTypes: null, workerPollMs: 1000, retentionDays: 14, failedRetentionDays: 90, stuckMinutes: 120 });
+    expect(loadConfig({}).jobs).toEqual({
+      workerConcurrency: 1,
+      workerJobTypes: null,
+      workerPollMs: 1000,
+      retentionDays: 14,
+      failedRetentionDays: 90,
+      stuckMinutes: 120,
+    });
   });
 
   it('reads a list of job types, trimmed and without repeats', () => {
-    expect(loadConfig({ WORKER_JOB_TYPES: ' process-video , package-hls,process-video ' }).jobs.workerJobTypes).toEqual(['process-video', 'package-hls']);
+    expect(loadConfig({ WORKER_JOB_TYPES: ' process-video , package-hls,process-video ' }).jobs.workerJobTypes).toEqual([
+      'process-video',
+      'package-hls',
+    ]);
     expect(loadConfig({ WORKER_JOB_TYPES: '' }).jobs.workerJobTypes).toBeNull();
   });
 
@@ -134,7 +168,11 @@ describe('job settings (decision 023)', () => {
     ['WORKER_CONCURRENCY', 'two', 'WORKER_CONCURRENCY must be a whole number of jobs from 1 to 64 (got "two")'],
     ['WORKER_CONCURRENCY', '0', 'WORKER_CONCURRENCY must be a whole number of jobs from 1 to 64 (got "0")'],
     ['WORKER_POLL_MS', '1.5', 'WORKER_POLL_MS must be a whole number of milliseconds from 50 to 60000 (got "1.5")'],
-    ['WORKER_JOB_TYPES', 'process-video;package-hls', 'WORKER_JOB_TYPES must be a comma-separated list of job types, e.g. process-video,package-hls (see docs/configuration.md) (got "process-video;package-hls")'],
+    [
+      'WORKER_JOB_TYPES',
+      'process-video;package-hls',
+      'WORKER_JOB_TYPES must be a comma-separated list of job types, e.g. process-video,package-hls (see docs/configuration.md) (got "process-video;package-hls")',
+    ],
     ['JOB_RETENTION_DAYS', '-1', 'JOB_RETENTION_DAYS must be a whole number of days from 1 to 3650 (got "-1")'],
     ['JOB_STUCK_MINUTES', '1', 'JOB_STUCK_MINUTES must be a whole number of minutes from 5 to 10080 (got "1")'],
   ])('refuses %s=%s with a message naming it', (variable, value, message) => {
@@ -143,7 +181,10 @@ describe('job settings (decision 023)', () => {
 
   it('keeps failed jobs at least as long as done ones', () => {
     expect(problemsOf({ JOB_RETENTION_DAYS: '30', JOB_FAILED_RETENTION_DAYS: '7' })).toEqual([
-      { variable: 'JOB_FAILED_RETENTION_DAYS', message: 'must be at least JOB_RETENTION_DAYS (30): failed jobs are kept at least as long as finished ones (got "7")' },
+      {
+        variable: 'JOB_FAILED_RETENTION_DAYS',
+        message: 'must be at least JOB_RETENTION_DAYS (30): failed jobs are kept at least as long as finished ones (got "7")',
+      },
     ]);
   });
 });

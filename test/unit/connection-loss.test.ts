@@ -7,7 +7,10 @@ describe('isDatabaseConnectionLoss', () => {
   const drizzle = (cause: unknown) => Object.assign(new Error('Failed query: select 1\nparams: '), { cause });
 
   it.each([
-    ['57P01 admin_shutdown (a restart, pg_terminate_backend)', pgError('57P01', 'terminating connection due to administrator command')],
+    [
+      '57P01 admin_shutdown (a restart, pg_terminate_backend)',
+      pgError('57P01', 'terminating connection due to administrator command'),
+    ],
     ['57P03 cannot_connect_now (starting up)', pgError('57P03', 'the database system is starting up')],
     ['class 08, connection exception', pgError('08006')],
     ['53300 too_many_connections', pgError('53300')],

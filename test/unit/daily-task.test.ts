@@ -89,15 +89,23 @@ describe('admin task input', () => {
   });
 
   it('normalises the text, and an empty day means the pool', () => {
-    expect(dailyTaskCreateSchema.parse({ description: ' a\r\nb ', scheduledFor: '' })).toEqual({ description: 'a\nb', scheduledFor: null });
+    expect(dailyTaskCreateSchema.parse({ description: ' a\r\nb ', scheduledFor: '' })).toEqual({
+      description: 'a\nb',
+      scheduledFor: null,
+    });
     expect(dailyTaskCreateSchema.parse({ description: 'x' })).toEqual({ description: 'x', scheduledFor: null });
-    expect(dailyTaskCreateSchema.parse({ description: 'x', scheduledFor: ' 2030-01-02 ' })).toEqual({ description: 'x', scheduledFor: '2030-01-02' });
+    expect(dailyTaskCreateSchema.parse({ description: 'x', scheduledFor: ' 2030-01-02 ' })).toEqual({
+      description: 'x',
+      scheduledFor: '2030-01-02',
+    });
   });
 
   it('says what is wrong', () => {
     const first = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
     expect(first(dailyTaskCreateSchema.safeParse({ description: '' }))).toBe(TASK_MESSAGES.descriptionRequired);
-    expect(first(dailyTaskCreateSchema.safeParse({ description: 'é'.repeat(DAILY_TASK_MAX + 1) }))).toBe(TASK_MESSAGES.descriptionTooLong);
+    expect(first(dailyTaskCreateSchema.safeParse({ description: 'é'.repeat(DAILY_TASK_MAX + 1) }))).toBe(
+      TASK_MESSAGES.descriptionTooLong,
+    );
     expect(first(dailyTaskCreateSchema.safeParse({ description: 'x', scheduledFor: '01/05/2030' }))).toBe(TASK_MESSAGES.badDate);
     expect(first(dailyTaskUpdateSchema.safeParse({}))).toBe(TASK_MESSAGES.nothingToChange);
     expect(dailyTaskUpdateSchema.parse({ scheduledFor: null })).toEqual({ scheduledFor: null });

@@ -91,7 +91,9 @@ describe.each(UNITS)('deploy/%s', (name) => {
     expect(one('User')).toBe('chrysalis');
     expect(one('EnvironmentFile')).toBe('/etc/chrysalis/chrysalis.env');
     const workingDirectory = one('WorkingDirectory');
-    const script = one('ExecStart').split(' ').find((word) => word.startsWith('scripts/'));
+    const script = one('ExecStart')
+      .split(' ')
+      .find((word) => word.startsWith('scripts/'));
     expect(script).toBeDefined();
     expect(existsSync(path.join(process.cwd(), script!))).toBe(true);
     // tsx and its `#!/usr/bin/env node` find the project's Node 24 first.
@@ -103,7 +105,13 @@ describe.each(UNITS)('deploy/%s', (name) => {
 
   it('restarts on failure and is hardened, writing only to DATA_DIR (and the web build cache)', () => {
     expect(one('Restart')).toBe('on-failure');
-    for (const [key, value] of [['NoNewPrivileges', 'yes'], ['ProtectSystem', 'strict'], ['PrivateTmp', 'yes'], ['ProtectHome', 'yes'], ['CapabilityBoundingSet', '']] as const) {
+    for (const [key, value] of [
+      ['NoNewPrivileges', 'yes'],
+      ['ProtectSystem', 'strict'],
+      ['PrivateTmp', 'yes'],
+      ['ProtectHome', 'yes'],
+      ['CapabilityBoundingSet', ''],
+    ] as const) {
       expect([key, one(key)]).toEqual([key, value]);
     }
     // V8's JIT needs writable executable memory.
@@ -111,7 +119,9 @@ describe.each(UNITS)('deploy/%s', (name) => {
     const writable = one('ReadWritePaths').split(' ');
     expect(writable).toContain(loadConfig(filled).dataDir);
     expect(`/var/lib/${one('StateDirectory')}`).toBe(loadConfig(filled).dataDir);
-    const expected = name.startsWith('chrysalis-web') ? [loadConfig(filled).dataDir, `${one('WorkingDirectory')}/.next`] : [loadConfig(filled).dataDir];
+    const expected = name.startsWith('chrysalis-web')
+      ? [loadConfig(filled).dataDir, `${one('WorkingDirectory')}/.next`]
+      : [loadConfig(filled).dataDir];
     expect(writable).toEqual(expected);
   });
 
@@ -119,7 +129,9 @@ describe.each(UNITS)('deploy/%s', (name) => {
   (analyze ? it : it.skip)('passes systemd-analyze verify (with this checkout in place of /opt/chrysalis)', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-units-'));
     try {
-      const text = readFileSync(path.join(DEPLOY, name), 'utf8').replaceAll('/opt/chrysalis', process.cwd()).replace(/^(User|Group)=.*$/gm, '$1=root');
+      const text = readFileSync(path.join(DEPLOY, name), 'utf8')
+        .replaceAll('/opt/chrysalis', process.cwd())
+        .replace(/^(User|Group)=.*$/gm, '$1=root');
       const file = path.join(dir, name.replace('@', '@3000'));
       writeFileSync(file, text);
       const result = spawnSync('systemd-analyze', ['verify', '--man=no', file], { encoding: 'utf8' });
@@ -137,7 +149,13 @@ describe('deploy/nginx.conf', () => {
   (nginx ? it : it.skip)('parses once made concrete, with the settings the docs promise', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-nginx-conf-'));
     try {
-      const conf = renderNginxConf({ listenPort: 3157, appPort: 3156, mediaDir: path.join(dir, 'media'), maxUploadBytes: 4 * 1024 ** 3, workDir: dir });
+      const conf = renderNginxConf({
+        listenPort: 3157,
+        appPort: 3156,
+        mediaDir: path.join(dir, 'media'),
+        maxUploadBytes: 4 * 1024 ** 3,
+        workDir: dir,
+      });
       expect(conf).toContain('client_max_body_size 4097m;');
       writeFileSync(path.join(dir, 'nginx.conf'), conf);
       const args = nginxArgs(dir).map((arg) => arg.replace('daemon off; ', ''));
@@ -151,7 +169,9 @@ describe('deploy/nginx.conf', () => {
     const template = readFileSync(path.join(DEPLOY, 'nginx.conf'), 'utf8');
     const upload = /location \/api\/videos\/upload \{([^}]*)\}/.exec(template)?.[1] ?? '';
     expect(upload).toContain('proxy_request_buffering off;');
-    expect(renderNginxConf({ listenPort: 1, appPort: 2, mediaDir: '/m', maxUploadBytes: 100 * 1024 * 1024, workDir: '/w' })).toContain('client_max_body_size 101m;');
+    expect(
+      renderNginxConf({ listenPort: 1, appPort: 2, mediaDir: '/m', maxUploadBytes: 100 * 1024 * 1024, workDir: '/w' }),
+    ).toContain('client_max_body_size 101m;');
     // The client's address is appended, never passed on as sent (TRUST_PROXY=1).
     expect(template).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
     expect(template).toMatch(/location \/_media\/ \{\s*internal;/);

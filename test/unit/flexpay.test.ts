@@ -11,8 +11,17 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 /** The documented algorithm, written out by hand: lowercase hex SHA-256 of "secret:key=value:…", keys sorted. */
 describe('FlexPay signature', () => {
   it('is the SHA-256 of the secret and the sorted pairs joined by colons', () => {
-    const params = { type: 'purchase', version: '4', shopID: '12345', referenceID: 'ref-1', priceCurrency: 'USD', priceAmount: '9.99', description: 'Chrysalis VIP' };
-    const literal = 'test-secret-key:description=Chrysalis VIP:priceAmount=9.99:priceCurrency=USD:referenceID=ref-1:shopID=12345:type=purchase:version=4';
+    const params = {
+      type: 'purchase',
+      version: '4',
+      shopID: '12345',
+      referenceID: 'ref-1',
+      priceCurrency: 'USD',
+      priceAmount: '9.99',
+      description: 'Chrysalis VIP',
+    };
+    const literal =
+      'test-secret-key:description=Chrysalis VIP:priceAmount=9.99:priceCurrency=USD:referenceID=ref-1:shopID=12345:type=purchase:version=4';
     expect(flexpaySignature(SECRET, params)).toBe(sha256(literal));
     // The same vector computed outside the code (printf '%s' … | sha256sum), so the test cannot agree with a wrong hash by construction.
     expect(flexpaySignature(SECRET, params)).toBe('14b7bd3151d84ef2199be195e1c27032c4e097239774b69529e8c9f325bd73d8');
@@ -70,7 +79,16 @@ describe('FlexPay URLs', () => {
   });
 
   it('builds a one-time purchase URL with type=purchase and no period', () => {
-    const url = new URL(flexpayStartOrderUrl(ACCOUNT, { referenceID: 'r', description: 'd', priceAmount: '1.00', priceCurrency: 'EUR', successURL: 's', declineURL: 'x' }));
+    const url = new URL(
+      flexpayStartOrderUrl(ACCOUNT, {
+        referenceID: 'r',
+        description: 'd',
+        priceAmount: '1.00',
+        priceCurrency: 'EUR',
+        successURL: 's',
+        declineURL: 'x',
+      }),
+    );
     expect(url.searchParams.get('type')).toBe('purchase');
     expect(url.searchParams.has('period')).toBe(false);
     expect(url.searchParams.has('subscriptionType')).toBe(false);
@@ -78,13 +96,28 @@ describe('FlexPay URLs', () => {
 
   it('builds a signed cancel-subscription URL', () => {
     const url = flexpayCancelUrl(ACCOUNT, '987654');
-    expect(url).toBe(`https://secure.verotel.com/cancel-subscription?saleID=987654&shopID=12345&version=4&signature=${sha256('test-secret-key:saleID=987654:shopID=12345:version=4')}`);
+    expect(url).toBe(
+      `https://secure.verotel.com/cancel-subscription?saleID=987654&shopID=12345&version=4&signature=${sha256('test-secret-key:saleID=987654:shopID=12345:version=4')}`,
+    );
   });
 });
 
 describe('FlexPay postback verification', () => {
-  const postback = { shopID: '12345', saleID: '777', referenceID: 'ref', priceAmount: '9.99', priceCurrency: 'USD', event: 'initial', custom1: '' };
-  const signed = { ...postback, signature: sha256('test-secret-key:custom1=:event=initial:priceAmount=9.99:priceCurrency=USD:referenceID=ref:saleID=777:shopID=12345') };
+  const postback = {
+    shopID: '12345',
+    saleID: '777',
+    referenceID: 'ref',
+    priceAmount: '9.99',
+    priceCurrency: 'USD',
+    event: 'initial',
+    custom1: '',
+  };
+  const signed = {
+    ...postback,
+    signature: sha256(
+      'test-secret-key:custom1=:event=initial:priceAmount=9.99:priceCurrency=USD:referenceID=ref:saleID=777:shopID=12345',
+    ),
+  };
 
   it('accepts a postback signed over every received parameter, empty ones included', () => {
     expect(verifyFlexpaySignature(SECRET, signed)).toBe(true);
@@ -105,15 +138,38 @@ describe('the Verotel adapter reading postbacks', () => {
   const sign = (params: Record<string, string>) => ({ ...params, signature: flexpaySignature(SECRET, params) });
 
   it('reads a sale with its next charge date and period', () => {
-    const reading = processor.readPostback(sign({ shopID: '12345', saleID: '1', referenceID: 'ref', transactionID: 't1', priceAmount: '9.99', priceCurrency: 'usd', event: 'initial', nextChargeOn: '2026-12-24', period: 'P30D' }));
+    const reading = processor.readPostback(
+      sign({
+        shopID: '12345',
+        saleID: '1',
+        referenceID: 'ref',
+        transactionID: 't1',
+        priceAmount: '9.99',
+        priceCurrency: 'usd',
+        event: 'initial',
+        nextChargeOn: '2026-12-24',
+        period: 'P30D',
+      }),
+    );
     expect(reading).toMatchObject({
       ok: true,
-      event: { kind: 'sale', name: 'initial', saleId: '1', referenceId: 'ref', transactionId: 't1', priceCurrency: 'USD', periodDays: 30, paidUntil: new Date('2026-12-25T00:00:00Z') },
+      event: {
+        kind: 'sale',
+        name: 'initial',
+        saleId: '1',
+        referenceId: 'ref',
+        transactionId: 't1',
+        priceCurrency: 'USD',
+        periodDays: 30,
+        paidUntil: new Date('2026-12-25T00:00:00Z'),
+      },
     });
   });
 
   it('treats a purchase without an event as the sale, and names refunds and chargebacks', () => {
-    const purchase = processor.readPostback(sign({ shopID: '12345', saleID: '2', type: 'purchase', referenceID: 'r', priceAmount: '1.00', priceCurrency: 'USD' }));
+    const purchase = processor.readPostback(
+      sign({ shopID: '12345', saleID: '2', type: 'purchase', referenceID: 'r', priceAmount: '1.00', priceCurrency: 'USD' }),
+    );
     expect(purchase.ok && purchase.event.kind).toBe('sale');
     const credit = processor.readPostback(sign({ shopID: '12345', saleID: '2', event: 'credit' }));
     expect(credit.ok && credit.event.kind).toBe('refund');
@@ -122,20 +178,47 @@ describe('the Verotel adapter reading postbacks', () => {
   });
 
   it('takes expiresOn as the end of a cancelled subscription', () => {
-    const cancel = processor.readPostback(sign({ shopID: '12345', saleID: '3', event: 'cancel', expiresOn: '2027-01-10', nextChargeOn: '2027-02-10' }));
+    const cancel = processor.readPostback(
+      sign({ shopID: '12345', saleID: '3', event: 'cancel', expiresOn: '2027-01-10', nextChargeOn: '2027-02-10' }),
+    );
     expect(cancel.ok && cancel.event.paidUntil).toEqual(new Date('2027-01-11T00:00:00Z'));
   });
 
   it('answers 401 for a bad signature and 400 for a signed postback of another shop or with a bad date', () => {
-    expect(processor.readPostback({ shopID: '12345', saleID: '1', event: 'rebill', signature: '0'.repeat(64) })).toMatchObject({ ok: false, status: 401 });
-    expect(processor.readPostback({ shopID: '12345', saleID: '1', event: 'rebill' })).toMatchObject({ ok: false, status: 401, reason: 'the signature is missing' });
-    expect(processor.readPostback(sign({ shopID: '99999', saleID: '1', event: 'rebill' }))).toMatchObject({ ok: false, status: 400, reason: expect.stringContaining('shopID "99999"') });
-    expect(processor.readPostback(sign({ shopID: '12345', saleID: '1', event: 'rebill', nextChargeOn: 'soon' }))).toMatchObject({ ok: false, status: 400 });
-    expect(processor.readPostback(sign({ shopID: '12345', event: 'rebill' }))).toMatchObject({ ok: false, status: 400, reason: 'saleID is missing' });
+    expect(processor.readPostback({ shopID: '12345', saleID: '1', event: 'rebill', signature: '0'.repeat(64) })).toMatchObject({
+      ok: false,
+      status: 401,
+    });
+    expect(processor.readPostback({ shopID: '12345', saleID: '1', event: 'rebill' })).toMatchObject({
+      ok: false,
+      status: 401,
+      reason: 'the signature is missing',
+    });
+    expect(processor.readPostback(sign({ shopID: '99999', saleID: '1', event: 'rebill' }))).toMatchObject({
+      ok: false,
+      status: 400,
+      reason: expect.stringContaining('shopID "99999"'),
+    });
+    expect(processor.readPostback(sign({ shopID: '12345', saleID: '1', event: 'rebill', nextChargeOn: 'soon' }))).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(processor.readPostback(sign({ shopID: '12345', event: 'rebill' }))).toMatchObject({
+      ok: false,
+      status: 400,
+      reason: 'saleID is missing',
+    });
   });
 
   it('gives identical deliveries one dedupe key, and any difference another', () => {
-    const params = { shopID: '12345', saleID: '4', event: 'rebill', transactionID: '9', priceAmount: '9.99', priceCurrency: 'USD' };
+    const params = {
+      shopID: '12345',
+      saleID: '4',
+      event: 'rebill',
+      transactionID: '9',
+      priceAmount: '9.99',
+      priceCurrency: 'USD',
+    };
     const key = (p: Record<string, string>) => {
       const reading = processor.readPostback(sign(p));
       return reading.ok ? reading.event.dedupeKey : null;
@@ -152,7 +235,13 @@ describe('the Verotel adapter reading postbacks', () => {
     expect(parseFlexpayDate('2026-12-24T10:00:00Z')).toEqual(new Date('2026-12-24T10:00:00Z'));
     expect(parseFlexpayDate('24.12.2026')).toBeNull();
     expect(parseFlexpayDate(undefined)).toBeUndefined();
-    expect([periodToDays('P30D'), periodToDays('P1M'), periodToDays('P2W'), periodToDays('P1Y'), periodToDays('30 days')]).toEqual([30, 30, 14, 365, null]);
+    expect([
+      periodToDays('P30D'),
+      periodToDays('P1M'),
+      periodToDays('P2W'),
+      periodToDays('P1Y'),
+      periodToDays('30 days'),
+    ]).toEqual([30, 30, 14, 365, null]);
   });
 });
 

@@ -55,14 +55,20 @@ describe('compactCount', () => {
   const intl = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
   it('writes whole counts as Intl does, at every magnitude and rounding edge', () => {
-    for (const value of [0, 1, 999, 1000, 1049, 1050, 1150, 1949, 1950, 9999, 99_949, 99_950, 999_949, 999_950, 1_000_000, 1_150_000, 999_950_000, 1e12, 999_950_000_000_000]) {
+    for (const value of [
+      0, 1, 999, 1000, 1049, 1050, 1150, 1949, 1950, 9999, 99_949, 99_950, 999_949, 999_950, 1_000_000, 1_150_000, 999_950_000,
+      1e12, 999_950_000_000_000,
+    ]) {
       expect(compactCount(value)).toBe(intl.format(value));
     }
   });
 
   it('agrees with Intl on any whole count up to a quadrillion', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.nat({ max: 10_000_000 }), fc.integer({ min: 0, max: 1e15 })), (value) => compactCount(value) === intl.format(value)),
+      fc.property(
+        fc.oneof(fc.nat({ max: 10_000_000 }), fc.integer({ min: 0, max: 1e15 })),
+        (value) => compactCount(value) === intl.format(value),
+      ),
       { numRuns: 20_000 },
     );
   });
@@ -71,4 +77,3 @@ describe('compactCount', () => {
     for (const value of [12.34, -1234, 2 ** 60]) expect(compactCount(value)).toBe(intl.format(value));
   });
 });
-

@@ -1,6 +1,11 @@
 import { accessDeniedHtml, isBlocked, isMachinePath, locate, parseBlockedRegions, type GeoRules } from '@/lib/front/geo';
 
-const rules: GeoRules = { trustProxy: 0, blocked: parseBlockedRegions(' gb, US-TX ,de-by'), countryHeader: 'cf-ipcountry', regionHeader: 'cf-region-code' };
+const rules: GeoRules = {
+  trustProxy: 0,
+  blocked: parseBlockedRegions(' gb, US-TX ,de-by'),
+  countryHeader: 'cf-ipcountry',
+  regionHeader: 'cf-region-code',
+};
 const request = (headers: Record<string, string>) => ({ headers, socket: { remoteAddress: '203.0.113.9' } }) as never;
 
 describe('regional blocking', () => {

@@ -38,7 +38,9 @@ describe('HLS ffmpeg command', () => {
 
   it('splits once, maps one audio per rendition and names the variants', () => {
     const args = hlsFfmpegArgs('/in.mp4', '/out', { height: 720, audioCodec: 'aac', demuxer: 'mov' });
-    expect(value(args, '-filter_complex')).toBe('[0:v:0]split=2[s0][s1];[s0]scale=-2:360,format=yuv420p[v0];[s1]scale=-2:720,format=yuv420p[v1]');
+    expect(value(args, '-filter_complex')).toBe(
+      '[0:v:0]split=2[s0][s1];[s0]scale=-2:360,format=yuv420p[v0];[s1]scale=-2:720,format=yuv420p[v1]',
+    );
     expect(value(args, '-var_stream_map')).toBe('v:0,a:0,name:360p v:1,a:1,name:720p');
     expect(args.filter((a) => a === '0:a:0')).toHaveLength(2);
     expect(value(args, '-b:v:1')).toBe('2800k');
@@ -51,7 +53,16 @@ describe('HLS ffmpeg command', () => {
   it('reads the source only as the container the probe found, from a file', () => {
     const args = hlsFfmpegArgs('/in.mp4', '/out', { height: 720, audioCodec: 'aac', demuxer: 'mov' });
     const input = args.indexOf('-i');
-    expect(args.slice(input - 6, input + 2)).toEqual(['-f', 'mov', '-format_whitelist', 'mov,matroska,avi,mpegts,mpeg,flv,ogg,asf', '-protocol_whitelist', 'file', '-i', 'file:/in.mp4']);
+    expect(args.slice(input - 6, input + 2)).toEqual([
+      '-f',
+      'mov',
+      '-format_whitelist',
+      'mov,matroska,avi,mpegts,mpeg,flv,ogg,asf',
+      '-protocol_whitelist',
+      'file',
+      '-i',
+      'file:/in.mp4',
+    ]);
     expect(args.filter((a) => a === '-i')).toHaveLength(1);
   });
 

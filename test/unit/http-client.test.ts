@@ -71,7 +71,13 @@ describe('messages when the server wrote none (spec section 8 fallbacks)', () =>
     ]);
     try {
       const caught: ApiClientError[] = [];
-      for (let i = 0; i < 4; i += 1) caught.push(await apiRequest(`${server.url}/api/users/settings/password`).then(() => null as never, (error: ApiClientError) => error));
+      for (let i = 0; i < 4; i += 1)
+        caught.push(
+          await apiRequest(`${server.url}/api/users/settings/password`).then(
+            () => null as never,
+            (error: ApiClientError) => error,
+          ),
+        );
       expect(caught.map((error) => error.serverMessage)).toEqual(['Your current password is incorrect.', null, null, null]);
       expect(caught.map((error) => serverMessage(error, 'Failed to update password.'))).toEqual([
         'Your current password is incorrect.',
@@ -84,7 +90,10 @@ describe('messages when the server wrote none (spec section 8 fallbacks)', () =>
     } finally {
       await server.close();
     }
-    const network = await apiRequest('http://127.0.0.1:9/api/auth/login', { json: {} }).then(() => null as never, (error: ApiClientError) => error);
+    const network = await apiRequest('http://127.0.0.1:9/api/auth/login', { json: {} }).then(
+      () => null as never,
+      (error: ApiClientError) => error,
+    );
     expect(network).toMatchObject({ status: undefined, code: 'network', serverMessage: null });
     expect(serverMessage(network, 'Failed to login')).toBe('Failed to login');
   });

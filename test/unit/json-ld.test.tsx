@@ -67,11 +67,26 @@ describe('<JsonLd>', () => {
   it('carries a video title and description as members wrote them', () => {
     const title = '</script ><img src=x onerror=window.__xss=1>';
     const html = renderToStaticMarkup(
-      <VideoStructuredData streamVideoId="abc" name={title} description={`<!--${title}\u2028`} thumbnailUrl={null} uploadDate="2026-01-01T00:00:00.000Z" contentUrl="/media/videos/abc/web.mp4" views={2} likes={1} uploader="creator" />,
+      <VideoStructuredData
+        streamVideoId="abc"
+        name={title}
+        description={`<!--${title}\u2028`}
+        thumbnailUrl={null}
+        uploadDate="2026-01-01T00:00:00.000Z"
+        contentUrl="/media/videos/abc/web.mp4"
+        views={2}
+        likes={1}
+        uploader="creator"
+      />,
     );
     expect(html.match(/</g)).toHaveLength(2); // the element's own opening and closing tags
     const data = JSON.parse(/>([^<]*)</.exec(html)![1]!);
-    expect(data).toMatchObject({ '@type': 'VideoObject', name: title, description: `<!--${title}\u2028`, embedUrl: 'https://chrysalis.example/embed/abc' });
+    expect(data).toMatchObject({
+      '@type': 'VideoObject',
+      name: title,
+      description: `<!--${title}\u2028`,
+      embedUrl: 'https://chrysalis.example/embed/abc',
+    });
     expect(data.contentUrl).toBe('https://chrysalis.example/media/videos/abc/web.mp4');
   });
 });

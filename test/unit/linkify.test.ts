@@ -12,7 +12,12 @@ describe('linkify', () => {
   it('turns http and https URLs into links between text parts', () => {
     expect(linkify('see https://example.com/a?b=1&c=2#d and http://example.org')).toEqual([
       { type: 'text', text: 'see ' },
-      { type: 'link', text: 'https://example.com/a?b=1&c=2#d', href: 'https://example.com/a?b=1&c=2#d', display: 'https://example.com/a?b=1&c=2#d' },
+      {
+        type: 'link',
+        text: 'https://example.com/a?b=1&c=2#d',
+        href: 'https://example.com/a?b=1&c=2#d',
+        display: 'https://example.com/a?b=1&c=2#d',
+      },
       { type: 'text', text: ' and ' },
       { type: 'link', text: 'http://example.org', href: 'http://example.org/', display: 'http://example.org' },
     ]);
@@ -74,7 +79,9 @@ describe('linkify', () => {
 
   it('keeps balanced brackets in the URL and drops an unbalanced closing one', () => {
     expect(links('(see https://example.com/page)')[0]!.text).toBe('https://example.com/page');
-    expect(links('https://en.wikipedia.org/wiki/Chrysalis_(disambiguation)')[0]!.text).toBe('https://en.wikipedia.org/wiki/Chrysalis_(disambiguation)');
+    expect(links('https://en.wikipedia.org/wiki/Chrysalis_(disambiguation)')[0]!.text).toBe(
+      'https://en.wikipedia.org/wiki/Chrysalis_(disambiguation)',
+    );
     expect(links('(https://en.wikipedia.org/wiki/A_(b)).')[0]!.text).toBe('https://en.wikipedia.org/wiki/A_(b)');
     expect(links('[https://example.com/list]')[0]!.text).toBe('https://example.com/list');
   });
@@ -94,7 +101,12 @@ describe('linkify', () => {
     const text = 'Première https://example.com/é\nzweite: https://例え.jp/パス!\n\nhttps://a.example https://b.example';
     const parts = linkify(text);
     expect(joined(parts)).toBe(text);
-    expect(links(text).map((link) => link.text)).toEqual(['https://example.com/é', 'https://例え.jp/パス', 'https://a.example', 'https://b.example']);
+    expect(links(text).map((link) => link.text)).toEqual([
+      'https://example.com/é',
+      'https://例え.jp/パス',
+      'https://a.example',
+      'https://b.example',
+    ]);
     expect(links(text)[1]!.href).toBe('https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9');
   });
 });

@@ -26,15 +26,27 @@ function runInProduction(script: string, logLevel = 'info') {
   const requests = path.join(process.cwd(), 'lib/server/log/requests.ts');
   const tsx = path.join(process.cwd(), 'node_modules/.bin/tsx');
   const source = `import * as log from ${JSON.stringify(log)};\nimport * as requests from ${JSON.stringify(requests)};\n${script}`;
-  const result = spawnSync(tsx, ['--eval', source], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: logLevel } });
-  return { ...result, records: result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  const result = spawnSync(tsx, ['--eval', source], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: logLevel },
+  });
+  return {
+    ...result,
+    records: result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe('request paths in logs', () => {
   it.each([
     ['/api/auth/verify-email?token=abc123secret', '/api/auth/verify-email?token=[redacted]'],
     ['/reset-password?token=Zx9-_secret&next=/', '/reset-password?token=[redacted]&next=[redacted]'],
-    ['/api/payments/verotel/postback?saleID=1&signature=deadbeef&email=a%40b.example', '/api/payments/verotel/postback?saleID=[redacted]&signature=[redacted]&email=[redacted]'],
+    [
+      '/api/payments/verotel/postback?saleID=1&signature=deadbeef&email=a%40b.example',
+      '/api/payments/verotel/postback?saleID=[redacted]&signature=[redacted]&email=[redacted]',
+    ],
     ['/search?q=my+secret+words&sort=views', '/search?q=[redacted]&sort=views'],
     ['/category/Sissy?sort=views&duration=short&page=2', '/category/Sissy?sort=views&duration=short&page=2'],
     ['/api/login?password=hunter22&code=123456&key=k', '/api/login?password=[redacted]&code=[redacted]&key=[redacted]'],
@@ -46,7 +58,20 @@ describe('request paths in logs', () => {
   });
 
   it('keeps no query value it does not know, however it is spelled', () => {
-    for (const key of ['token', 'TOKEN', 'access_token', 'code', 'signature', 'sig', 'password', 'email', 'key', 'apiKey', 'challenge', 'q']) {
+    for (const key of [
+      'token',
+      'TOKEN',
+      'access_token',
+      'code',
+      'signature',
+      'sig',
+      'password',
+      'email',
+      'key',
+      'apiKey',
+      'challenge',
+      'q',
+    ]) {
       expect(scrubPath(`/p?${key}=s3cr3t-value`)).not.toContain('s3cr3t');
     }
   });
@@ -57,7 +82,11 @@ describe('redaction', () => {
     const { logger, lines } = capture();
     logger.info(
       {
-        headers: { authorization: 'Bearer Fe26.2**sealed-token', cookie: 'chrysalis_session=Fe26.2**cookie', 'set-cookie': 'chrysalis_session=Fe26.2**new' },
+        headers: {
+          authorization: 'Bearer Fe26.2**sealed-token',
+          cookie: 'chrysalis_session=Fe26.2**cookie',
+          'set-cookie': 'chrysalis_session=Fe26.2**new',
+        },
         req: { headers: { authorization: 'Bearer abc.def', cookie: 'sid=1' } },
         res: { headers: { 'set-cookie': 'sid=2' } },
         password: 'hunter2-hunter2',
@@ -69,13 +98,17 @@ describe('redaction', () => {
       'with secrets',
     );
     const text = lines.join('');
-    for (const secret of ['Fe26.2', 'abc.def', 'hunter2', 'tok-', 'someone@', 'member@', 'pw-123456', 'deep-password', 'sid=']) expect(text).not.toContain(secret);
+    for (const secret of ['Fe26.2', 'abc.def', 'hunter2', 'tok-', 'someone@', 'member@', 'pw-123456', 'deep-password', 'sid='])
+      expect(text).not.toContain(secret);
     expect(text).toContain('[redacted]');
   });
 
   it('scrubs emails and bearer tokens from messages and errors', () => {
     const { logger, records } = capture();
-    logger.error({ err: new Error('could not send to member@example.org with Bearer abc.def.ghi') }, 'mail to other@example.org failed');
+    logger.error(
+      { err: new Error('could not send to member@example.org with Bearer abc.def.ghi') },
+      'mail to other@example.org failed',
+    );
     const [record] = records();
     const text = JSON.stringify(record);
     expect(text).not.toMatch(/member@|other@|abc\.def/);
@@ -173,10 +206,22 @@ describe('the request line', () => {
   }
 
   it('logs method, scrubbed path, route, status, duration, request id and member; sends the id back', async () => {
-    const answer = await get('/video/abc123?token=secret-value', { authorization: 'Bearer should-not-appear', cookie: 'chrysalis_session=nope' });
+    const answer = await get('/video/abc123?token=secret-value', {
+      authorization: 'Bearer should-not-appear',
+      cookie: 'chrysalis_session=nope',
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     const record = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
-    expect(record).toMatchObject({ msg: 'request', method: 'GET', path: '/video/abc123?token=[redacted]', route: '/video/:streamVideoId', status: 200, requestId: answer.requestId, memberId: 'member-42', level: 30 });
+    expect(record).toMatchObject({
+      msg: 'request',
+      method: 'GET',
+      path: '/video/abc123?token=[redacted]',
+      route: '/video/:streamVideoId',
+      status: 200,
+      requestId: answer.requestId,
+      memberId: 'member-42',
+      level: 30,
+    });
     expect(typeof record.durationMs).toBe('number');
     expect(lines.join('')).not.toMatch(/secret-value|should-not-appear|chrysalis_session/);
     // An untrusted client's id is not taken (TRUST_PROXY=0 here).
@@ -186,23 +231,30 @@ describe('the request line', () => {
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ status: 500, level: 50, route: 'other', requestId: other.requestId });
   });
 
-  it.each(['/head-list', '/head-reason-list', '/head-object', '/set-then-list', '/streamed'])('sends the request id, and the handler’s own headers, when the head is written as %s does', async (path) => {
-    const answer = await new Promise<{ requestId: unknown; kept: unknown; count: number }>((resolve, reject) => {
-      const { port } = server.address() as AddressInfo;
-      httpRequest({ host: '127.0.0.1', port, path }, (res) => {
-        res.resume();
-        const ids = res.rawHeaders.filter((_, i) => i % 2 === 0 && res.rawHeaders[i]!.toLowerCase() === 'x-request-id');
-        res.on('end', () => resolve({ requestId: res.headers['x-request-id'], kept: res.headers['x-kept'], count: ids.length }));
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(answer.count).toBe(1);
-    expect(answer.kept).toBe('yes');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(expect.objectContaining({ msg: 'request', path, requestId: answer.requestId }));
-  });
+  it.each(['/head-list', '/head-reason-list', '/head-object', '/set-then-list', '/streamed'])(
+    'sends the request id, and the handler’s own headers, when the head is written as %s does',
+    async (path) => {
+      const answer = await new Promise<{ requestId: unknown; kept: unknown; count: number }>((resolve, reject) => {
+        const { port } = server.address() as AddressInfo;
+        httpRequest({ host: '127.0.0.1', port, path }, (res) => {
+          res.resume();
+          const ids = res.rawHeaders.filter((_, i) => i % 2 === 0 && res.rawHeaders[i]!.toLowerCase() === 'x-request-id');
+          res.on('end', () =>
+            resolve({ requestId: res.headers['x-request-id'], kept: res.headers['x-kept'], count: ids.length }),
+          );
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.count).toBe(1);
+      expect(answer.kept).toBe('yes');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+        expect.objectContaining({ msg: 'request', path, requestId: answer.requestId }),
+      );
+    },
+  );
 
   it('writes one line, marked aborted, when the client goes away before the answer', async () => {
     const { port } = server.address() as AddressInfo;
@@ -254,7 +306,10 @@ describe('the request line', () => {
     const hits = [await get('/'), await get('/')];
     await new Promise((resolve) => setTimeout(resolve, 20));
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    for (const hit of hits) expect(records).toContainEqual(expect.objectContaining({ msg: 'request', path: '/', cache: 'HIT', status: 200, requestId: hit.requestId }));
+    for (const hit of hits)
+      expect(records).toContainEqual(
+        expect.objectContaining({ msg: 'request', path: '/', cache: 'HIT', status: 200, requestId: hit.requestId }),
+      );
   });
 });
 
@@ -272,12 +327,21 @@ describe("the request line's record", () => {
       requestId,
       method: fc.oneof(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'M-SEARCH'), anyText),
       // Whatever reaches it: quotes, backslashes, NUL and other controls, </script >, lone surrogates, emoji.
-      path: fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom('/a"b\\c', '/\u0000\u001f\u2028', '</script >', '/\ud800', '🏳️‍⚧️'.repeat(2000))),
+      path: fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.constantFrom('/a"b\\c', '/\u0000\u001f\u2028', '</script >', '/\ud800', '🏳️‍⚧️'.repeat(2000)),
+      ),
       route: fc.string({ unit: 'binary', maxLength: 80 }),
       status: fc.integer({ min: 100, max: 599 }),
       durationMs: fc.double({ min: 0, max: 1e7, noNaN: true }).map((ms) => Math.abs(Math.round(ms * 10) / 10)),
       memberId: fc.option(fc.string({ unit: 'binary', maxLength: 60 }), { nil: undefined }),
-      cache: fc.option(fc.oneof(fc.constantFrom('HIT' as const, 'STALE' as const, 'MISS' as const, 'PASS' as const), anyText as fc.Arbitrary<RequestLine['cache']>), { nil: undefined }),
+      cache: fc.option(
+        fc.oneof(
+          fc.constantFrom('HIT' as const, 'STALE' as const, 'MISS' as const, 'PASS' as const),
+          anyText as fc.Arbitrary<RequestLine['cache']>,
+        ),
+        { nil: undefined },
+      ),
       aborted: fc.option(fc.constant(true as const), { nil: undefined }),
     },
     { requiredKeys: ['requestId', 'method', 'path', 'route', 'status', 'durationMs'] },
@@ -298,10 +362,23 @@ describe("the request line's record", () => {
   it('has its secret fields blanked by pino’s redaction, as every record has', () => {
     const secret = 's3cr3t-0123456789';
     const fields = { requestId: 'req-1', method: 'GET', path: '/', route: '/', status: 200, durationMs: 1 };
-    const secrets = { authorization: `Bearer ${secret}`, cookie: `chrysalis_session=${secret}`, password: secret, token: secret, email: `${secret}@example.org` };
+    const secrets = {
+      authorization: `Bearer ${secret}`,
+      cookie: `chrysalis_session=${secret}`,
+      password: secret,
+      token: secret,
+      email: `${secret}@example.org`,
+    };
     requestLogger().info({ ...fields, ...secrets }, 'request');
     expect(lines.at(-1)).not.toContain(secret);
-    expect(written()).toMatchObject({ ...fields, authorization: '[redacted]', cookie: '[redacted]', password: '[redacted]', token: '[redacted]', email: '[redacted]' });
+    expect(written()).toMatchObject({
+      ...fields,
+      authorization: '[redacted]',
+      cookie: '[redacted]',
+      password: '[redacted]',
+      token: '[redacted]',
+      email: '[redacted]',
+    });
   });
 });
 
@@ -334,7 +411,17 @@ describe('standard output in production', () => {
 const i18nPadding = () => 'x'.repeat(300);
 
 describe('route labels', () => {
-  const label = routeLabeller(['/', '/video/[streamVideoId]', '/api/videos/[streamVideoId]', '/api/videos/search', '/api/videos/[streamVideoId]/like', '/media/videos/[streamVideoId]/[...file]', '/[...missing]', '/_not-found', '/category/[category]']);
+  const label = routeLabeller([
+    '/',
+    '/video/[streamVideoId]',
+    '/api/videos/[streamVideoId]',
+    '/api/videos/search',
+    '/api/videos/[streamVideoId]/like',
+    '/media/videos/[streamVideoId]/[...file]',
+    '/[...missing]',
+    '/_not-found',
+    '/category/[category]',
+  ]);
 
   it.each([
     ['/', '/'],

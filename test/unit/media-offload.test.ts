@@ -25,22 +25,38 @@ describe('MEDIA_OFFLOAD settings (decision 021)', () => {
 
   it('x-accel takes the internal location, /_media/ by default', () => {
     expect(loadConfig({ MEDIA_OFFLOAD: 'x-accel' }).mediaOffload).toEqual({ mode: 'x-accel', accelPrefix: '/_media/' });
-    expect(loadConfig({ MEDIA_OFFLOAD: ' X-Accel ', MEDIA_ACCEL_PREFIX: '/internal/media/' }).mediaOffload).toEqual({ mode: 'x-accel', accelPrefix: '/internal/media/' });
+    expect(loadConfig({ MEDIA_OFFLOAD: ' X-Accel ', MEDIA_ACCEL_PREFIX: '/internal/media/' }).mediaOffload).toEqual({
+      mode: 'x-accel',
+      accelPrefix: '/internal/media/',
+    });
   });
 
   it('refuses an internal location nginx could not match as a prefix', () => {
     for (const prefix of ['_media/', '/_media', '/a/../b/', '/with space/', 'http://x/']) {
-      expect(problems({ MEDIA_OFFLOAD: 'x-accel', MEDIA_ACCEL_PREFIX: prefix })).toEqual([expect.stringMatching(/^MEDIA_ACCEL_PREFIX must /)]);
+      expect(problems({ MEDIA_OFFLOAD: 'x-accel', MEDIA_ACCEL_PREFIX: prefix })).toEqual([
+        expect.stringMatching(/^MEDIA_ACCEL_PREFIX must /),
+      ]);
     }
   });
 
   it('redirect needs a bucket, takes the URL lifetime, and x-accel refuses one', () => {
     expect(loadConfig({ ...S3, MEDIA_OFFLOAD: 'redirect' }).mediaOffload).toEqual({ mode: 'redirect', redirectSeconds: 3600 });
-    expect(loadConfig({ ...S3, MEDIA_OFFLOAD: 'redirect', MEDIA_REDIRECT_SECONDS: '300' }).mediaOffload).toEqual({ mode: 'redirect', redirectSeconds: 300 });
-    expect(problems({ MEDIA_OFFLOAD: 'redirect' })).toEqual([expect.stringContaining('MEDIA_OFFLOAD redirect needs S3 media storage')]);
-    expect(problems({ ...S3, MEDIA_OFFLOAD: 'x-accel' })).toEqual([expect.stringContaining('MEDIA_OFFLOAD x-accel serves media from the local disk')]);
-    expect(problems({ ...S3, MEDIA_OFFLOAD: 'redirect', MEDIA_REDIRECT_SECONDS: '604801' })).toEqual([expect.stringMatching(/^MEDIA_REDIRECT_SECONDS must be a whole number of seconds from 60 to 604800/)]);
-    expect(problems({ MEDIA_OFFLOAD: 'sendfile' })).toEqual([expect.stringMatching(/^MEDIA_OFFLOAD must be none .* \(got "sendfile"\)$/)]);
+    expect(loadConfig({ ...S3, MEDIA_OFFLOAD: 'redirect', MEDIA_REDIRECT_SECONDS: '300' }).mediaOffload).toEqual({
+      mode: 'redirect',
+      redirectSeconds: 300,
+    });
+    expect(problems({ MEDIA_OFFLOAD: 'redirect' })).toEqual([
+      expect.stringContaining('MEDIA_OFFLOAD redirect needs S3 media storage'),
+    ]);
+    expect(problems({ ...S3, MEDIA_OFFLOAD: 'x-accel' })).toEqual([
+      expect.stringContaining('MEDIA_OFFLOAD x-accel serves media from the local disk'),
+    ]);
+    expect(problems({ ...S3, MEDIA_OFFLOAD: 'redirect', MEDIA_REDIRECT_SECONDS: '604801' })).toEqual([
+      expect.stringMatching(/^MEDIA_REDIRECT_SECONDS must be a whole number of seconds from 60 to 604800/),
+    ]);
+    expect(problems({ MEDIA_OFFLOAD: 'sendfile' })).toEqual([
+      expect.stringMatching(/^MEDIA_OFFLOAD must be none .* \(got "sendfile"\)$/),
+    ]);
   });
 });
 
@@ -53,7 +69,10 @@ describe('the bucket origin the Content-Security-Policy allows under MEDIA_OFFLO
     ['AWS, forced path style', { ...S3, MEDIA_S3_FORCE_PATH_STYLE: 'true' }],
     ['MinIO, path style by default', { ...S3, MEDIA_S3_ENDPOINT: 'http://minio:9000' }],
     ['R2', { ...S3, MEDIA_S3_REGION: 'auto', MEDIA_S3_ENDPOINT: 'https://0123abcd.r2.cloudflarestorage.com' }],
-    ['an endpoint with virtual hosts', { ...S3, MEDIA_S3_ENDPOINT: 'https://s3.example.net', MEDIA_S3_FORCE_PATH_STYLE: 'false' }],
+    [
+      'an endpoint with virtual hosts',
+      { ...S3, MEDIA_S3_ENDPOINT: 'https://s3.example.net', MEDIA_S3_FORCE_PATH_STYLE: 'false' },
+    ],
   ];
 
   it.each(cases)('%s', async (_name, variables) => {
@@ -65,7 +84,9 @@ describe('the bucket origin the Content-Security-Policy allows under MEDIA_OFFLO
       forcePathStyle: mediaS3!.forcePathStyle,
       credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
     });
-    const signed = new URL(await getSignedUrl(client, new GetObjectCommand({ Bucket: mediaS3!.bucket, Key: 'videos/a/web.mp4' }), { expiresIn: 60 }));
+    const signed = new URL(
+      await getSignedUrl(client, new GetObjectCommand({ Bucket: mediaS3!.bucket, Key: 'videos/a/web.mp4' }), { expiresIn: 60 }),
+    );
     const origin = presignedMediaOrigin(parseEnv(env));
     expect(origin).toBe(signed.origin);
     const policy = contentSecurityPolicy([], { dev: false, mediaOrigin: origin });

@@ -9,7 +9,12 @@ process.env.SITE_NAME = 'Chrysalis';
 
 describe('page metadata', () => {
   it('appends the product name and builds canonical, OpenGraph and social-card tags from SITE_URL', () => {
-    const metadata = pageMetadata({ title: 'Community Standards', description: 'Rules.', path: '/community-standards', type: 'article' });
+    const metadata = pageMetadata({
+      title: 'Community Standards',
+      description: 'Rules.',
+      path: '/community-standards',
+      type: 'article',
+    });
     expect(metadata.title).toEqual({ absolute: 'Community Standards | Chrysalis' });
     expect(metadata.alternates?.canonical).toBe('https://chrysalis.example/community-standards');
     expect(metadata.openGraph).toMatchObject({
@@ -50,7 +55,11 @@ describe('structured data', () => {
   });
 
   it('is an Article for article pages', () => {
-    const data = parse(renderToStaticMarkup(<ArticleStructuredData path="/privacy-policy" headline="Privacy Policy" description="d" dateModified="2026-11-21" />));
+    const data = parse(
+      renderToStaticMarkup(
+        <ArticleStructuredData path="/privacy-policy" headline="Privacy Policy" description="d" dateModified="2026-11-21" />,
+      ),
+    );
     expect(data['@type']).toBe('Article');
     expect(data.headline).toBe('Privacy Policy');
     expect(data.dateModified).toBe('2026-11-21');

@@ -17,7 +17,8 @@ const MODULES: Record<string, string> = {
   'filing.ts': "import { sendNotice } from './notice';\nexport const file = () => sendNotice();\n",
   'notice.ts': "import { file } from './filing';\nexport const sendNotice = () => 'sent';\nexport const refile = () => file();\n",
   'queue.ts': "import type { Mail } from './mail';\nexport const queue: Mail[] = [];\n",
-  'mail.ts': "import { queue } from './queue';\nexport interface Mail { to: string }\nexport const pending = () => queue.length;\n",
+  'mail.ts':
+    "import { queue } from './queue';\nexport interface Mail { to: string }\nexport const pending = () => queue.length;\n",
 };
 
 const CYCLES: { name: string; file: string; found: number }[] = [
@@ -28,9 +29,24 @@ const CYCLES: { name: string; file: string; found: number }[] = [
 ];
 
 const DATABASE: { name: string; filePath: string; code: string; found: number }[] = [
-  { name: 'refuses the database on a page', filePath: 'app/example/page.tsx', code: "import { getDb } from '@/lib/db';\nexport const db = getDb;\n", found: 1 },
-  { name: 'refuses a query in a route handler', filePath: 'app/api/example/route.ts', code: "import { sql } from 'drizzle-orm';\nexport const query = sql;\n", found: 1 },
-  { name: 'lets a row type on a page through', filePath: 'app/example/page.tsx', code: "import type { Database } from '@/lib/db';\nexport type Db = Database;\n", found: 0 },
+  {
+    name: 'refuses the database on a page',
+    filePath: 'app/example/page.tsx',
+    code: "import { getDb } from '@/lib/db';\nexport const db = getDb;\n",
+    found: 1,
+  },
+  {
+    name: 'refuses a query in a route handler',
+    filePath: 'app/api/example/route.ts',
+    code: "import { sql } from 'drizzle-orm';\nexport const query = sql;\n",
+    found: 1,
+  },
+  {
+    name: 'lets a row type on a page through',
+    filePath: 'app/example/page.tsx',
+    code: "import type { Database } from '@/lib/db';\nexport type Db = Database;\n",
+    found: 0,
+  },
 ];
 
 const RUNNER = `
@@ -59,13 +75,18 @@ describe('lint keeps the homes', () => {
     mkdirSync(path.join(scratch, 'lib/server'), { recursive: true });
     for (const [file, code] of Object.entries(MODULES)) writeFileSync(path.join(scratch, 'lib/server', file), code);
     const args = [scratch, JSON.stringify(CYCLES), JSON.stringify(DATABASE)];
-    found = JSON.parse(execFileSync(process.execPath, ['-e', RUNNER, ...args], { cwd: process.cwd(), encoding: 'utf8' })) as typeof found;
+    found = JSON.parse(
+      execFileSync(process.execPath, ['-e', RUNNER, ...args], { cwd: process.cwd(), encoding: 'utf8' }),
+    ) as typeof found;
   }, 120_000);
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it.each(CYCLES.map((cycle, index) => [cycle.name, cycle.file, index] as const))('import/no-cycle %s: %s', (_name, _file, index) => {
-    expect(found.cycles[index]).toBe(CYCLES[index]!.found);
-  });
+  it.each(CYCLES.map((cycle, index) => [cycle.name, cycle.file, index] as const))(
+    'import/no-cycle %s: %s',
+    (_name, _file, index) => {
+      expect(found.cycles[index]).toBe(CYCLES[index]!.found);
+    },
+  );
 
   it.each(DATABASE.map((snippet, index) => [snippet.name, index] as const))('no-restricted-imports %s', (_name, index) => {
     expect(found.database[index]).toBe(DATABASE[index]!.found);

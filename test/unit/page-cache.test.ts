@@ -16,14 +16,25 @@ import { isPublicPagePath, POLICY_SLUGS } from '@/lib/site';
  */
 function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => number; varyBefore?: string } = {}) {
   // `gate`: when set, answers wait for it (a render still on its way), with the version current when they were asked.
-  const upstream: { calls: number; version: number; status: number; fromCache: boolean; setCookie: boolean; hsts: boolean; gate?: Promise<void> } = { calls: 0, version: 1, status: 200, fromCache: true, setCookie: false, hsts: false };
+  const upstream: {
+    calls: number;
+    version: number;
+    status: number;
+    fromCache: boolean;
+    setCookie: boolean;
+    hsts: boolean;
+    gate?: Promise<void>;
+  } = { calls: 0, version: 1, status: 200, fromCache: true, setCookie: false, hsts: false };
   const unknownScripts: string[] = [];
   let port = 0;
   const cache = new PageCache({
     ttlMs: options.ttlMs ?? 60_000,
     maxBytes: options.maxBytes ?? 1024 * 1024,
     isPublicPath: (p) => p === '/' || p.startsWith('/public'),
-    fetchPage: (path, renderNonce) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { [FILL_HEADER]: '1', 'content-security-policy': `script-src 'nonce-${renderNonce}'` } }),
+    fetchPage: (path, renderNonce) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        headers: { [FILL_HEADER]: '1', 'content-security-policy': `script-src 'nonce-${renderNonce}'` },
+      }),
     policyFor: (html, renderNonce) => hashPolicy(html, renderNonce, { dev: false }, (scripts) => unknownScripts.push(...scripts)),
     now: options.now,
   });
@@ -53,7 +64,13 @@ function startServer(options: { ttlMs?: number; maxBytes?: number; now?: () => n
     if (options.varyBefore) res.setHeader('vary', options.varyBefore);
     if (!cache.handle(req, res)) next(req, res);
   });
-  return new Promise<{ url: string; cache: PageCache; upstream: typeof upstream; unknownScripts: string[]; close: () => Promise<void> }>((resolve) => {
+  return new Promise<{
+    url: string;
+    cache: PageCache;
+    upstream: typeof upstream;
+    unknownScripts: string[];
+    close: () => Promise<void>;
+  }>((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       port = (server.address() as AddressInfo).port;
       resolve({
@@ -76,7 +93,8 @@ const pagePayload = (version: number) => `self.__next_f.push([1,"v${version}"])`
 const REACT_RUNTIME = 'requestAnimationFrame(function(){$RT=performance.now()});';
 
 /** The script-src a page of that version must be served with: its payload by shape, the runtime by the fill's nonce. */
-const scriptSrcOf = (version: number) => `script-src 'self' ${scriptHashSource(pagePayload(version))} ${scriptHashSource(REACT_RUNTIME)};`;
+const scriptSrcOf = (version: number) =>
+  `script-src 'self' ${scriptHashSource(pagePayload(version))} ${scriptHashSource(REACT_RUNTIME)};`;
 
 /** Raw request without fetch's automatic decompression. */
 function get(url: string, headers: Record<string, string> = {}, method = 'GET') {
@@ -110,7 +128,11 @@ describe('public page cache', () => {
       expect(second.status).toBe(200);
       expect(second.headers['x-chrysalis-cache']).toBe('HIT');
       expect(second.headers['content-security-policy']).toContain(scriptSrcOf(1));
-      expect(String(second.headers['content-security-policy']).split(';').find((d) => d.includes('script-src'))).not.toContain('unsafe-inline');
+      expect(
+        String(second.headers['content-security-policy'])
+          .split(';')
+          .find((d) => d.includes('script-src')),
+      ).not.toContain('unsafe-inline');
       expect(second.body.toString()).toBe(first.body.toString());
       expect(server.upstream.calls).toBe(callsAfterFill);
 
@@ -141,10 +163,15 @@ describe('public page cache', () => {
       for (const encoding of ['br', 'gzip', 'identity']) {
         const hit = await get(`${server.url}/`, { 'accept-encoding': encoding });
         expect(hit.headers['x-chrysalis-cache']).toBe('HIT');
-        expect(hit.headers.vary).toBe('x-country-code, rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, accept-encoding');
+        expect(hit.headers.vary).toBe(
+          'x-country-code, rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, accept-encoding',
+        );
         expect(Number(hit.headers['content-length'])).toBe(hit.body.length);
         expect(hit.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
-        const revalidated = await get(`${server.url}/`, { 'accept-encoding': encoding, 'if-none-match': String(hit.headers.etag) });
+        const revalidated = await get(`${server.url}/`, {
+          'accept-encoding': encoding,
+          'if-none-match': String(hit.headers.etag),
+        });
         expect(revalidated.status).toBe(304);
         expect(revalidated.headers.vary).toBe(hit.headers.vary);
         expect(revalidated.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -303,7 +330,8 @@ describe('public page cache', () => {
       server.upstream.gate = undefined;
       // A visitor after the purge does not wait for the old render: a fresh one starts.
       const after = get(`${server.url}/public`);
-      for (const deadline = Date.now() + 2_000; server.upstream.calls < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const deadline = Date.now() + 2_000; server.upstream.calls < 2 && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 5));
       release();
       expect(server.upstream.calls).toBe(2);
       expect((await after).body.toString()).toContain('v2');
@@ -372,13 +400,29 @@ describe('public page cache', () => {
 describe('public page paths', () => {
   it('cover home, the VIP page, the three categories and every policy page', () => {
     expect([...POLICY_SLUGS].sort()).toEqual(Object.keys(POLICIES).sort());
-    for (const path of ['/', '/subscribe', '/category/Sissy', '/category/Beta', '/category/Censor', ...POLICY_SLUGS.map((s) => `/${s}`)]) {
+    for (const path of [
+      '/',
+      '/subscribe',
+      '/category/Sissy',
+      '/category/Beta',
+      '/category/Censor',
+      ...POLICY_SLUGS.map((s) => `/${s}`),
+    ]) {
       expect(isPublicPagePath(path)).toBe(true);
     }
   });
 
   it('exclude member pages, search, the API and unknown paths', () => {
-    for (const path of ['/search', '/upload', '/admin', '/api/health', '/category/Alpha', '/category/sissy', '/no-such-page', '/privacy-policy/extra']) {
+    for (const path of [
+      '/search',
+      '/upload',
+      '/admin',
+      '/api/health',
+      '/category/Alpha',
+      '/category/sissy',
+      '/no-such-page',
+      '/privacy-policy/extra',
+    ]) {
       expect(isPublicPagePath(path)).toBe(false);
     }
   });

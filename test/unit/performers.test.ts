@@ -34,7 +34,10 @@ describe('performer dates', () => {
 describe('parsePerformerRecords', () => {
   it('refuses a record that is not an object at all', () => {
     expect(parsePerformerRecords(null)).toMatchObject({ ok: false });
-    expect(parsePerformerRecords({ recordedOn: '2026-01-01', uploaderAppears: 'yes' })).toMatchObject({ ok: false, problem: { message: 'Say whether you appear in the video.' } });
+    expect(parsePerformerRecords({ recordedOn: '2026-01-01', uploaderAppears: 'yes' })).toMatchObject({
+      ok: false,
+      problem: { message: 'Say whether you appear in the video.' },
+    });
   });
 
   it('refuses unknown release statements', () => {
@@ -42,7 +45,17 @@ describe('parsePerformerRecords', () => {
       recordedOn: '2026-01-01',
       uploaderAppears: false,
       coPerformers: [
-        { legalName: 'A B', stageName: 'AB', dateOfBirth: '1990-01-01', consent: 'release_form', release: { signature: 'A B', signedOn: '2026-01-01', statements: ['adult', 'filmed', 'publication', 'withdrawal', 'made-up'] } },
+        {
+          legalName: 'A B',
+          stageName: 'AB',
+          dateOfBirth: '1990-01-01',
+          consent: 'release_form',
+          release: {
+            signature: 'A B',
+            signedOn: '2026-01-01',
+            statements: ['adult', 'filmed', 'publication', 'withdrawal', 'made-up'],
+          },
+        },
       ],
     });
     expect(result).toMatchObject({ ok: false, problem: { message: 'AB: the release has a statement we do not know.' } });

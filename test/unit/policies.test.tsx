@@ -4,7 +4,11 @@ import { POLICIES } from '@/components/policies';
 import { loadConfig } from '@/lib/config/server';
 import { STORAGE_INVENTORY } from '@/lib/storage-inventory';
 
-const { operator } = loadConfig({ SITE_NAME: 'Chrysalis', OPERATOR_NAME: 'Example Media Ltd', OPERATOR_EMAIL: 'hello@example.org' });
+const { operator } = loadConfig({
+  SITE_NAME: 'Chrysalis',
+  OPERATOR_NAME: 'Example Media Ltd',
+  OPERATOR_EMAIL: 'hello@example.org',
+});
 
 describe.each(Object.entries(POLICIES))('%s', (slug, policy) => {
   const html = renderToStaticMarkup(<policy.Component operator={operator} />);
@@ -35,7 +39,11 @@ it('the cookie policy lists every stored key from the inventory', () => {
 
 it('the privacy policy says which identity documents are kept, why and for how long, from configuration', () => {
   const PrivacyPolicy = POLICIES['privacy-policy'].Component;
-  const configured = loadConfig({ SITE_NAME: 'Chrysalis', VERIFICATION_RETENTION_DAYS: '45', RECORDS_RETENTION_YEARS: '9' }).operator;
+  const configured = loadConfig({
+    SITE_NAME: 'Chrysalis',
+    VERIFICATION_RETENTION_DAYS: '45',
+    RECORDS_RETENTION_YEARS: '9',
+  }).operator;
   const html = renderToStaticMarkup(<PrivacyPolicy operator={configured} />);
   expect(html).toContain('a selfie holding it');
   expect(html).toContain('18 U.S.C. 2257');
@@ -44,7 +52,11 @@ it('the privacy policy says which identity documents are kept, why and for how l
 });
 
 describe('notices and copyright in the policies (decision 016)', () => {
-  const configured = loadConfig({ SITE_NAME: 'Chrysalis', REPEAT_INFRINGER_STRIKES: '2', COUNTER_NOTICE_WAIT_BUSINESS_DAYS: '12' }).operator;
+  const configured = loadConfig({
+    SITE_NAME: 'Chrysalis',
+    REPEAT_INFRINGER_STRIKES: '2',
+    COUNTER_NOTICE_WAIT_BUSINESS_DAYS: '12',
+  }).operator;
   it('the Copyright Policy states the configured strike limit and wait, and links the forms', () => {
     const copyright = POLICIES['copyright-policy'];
     const html = renderToStaticMarkup(<copyright.Component operator={configured} />);

@@ -6,7 +6,14 @@ import fc from 'fast-check';
 
 import { ConfigError, loadConfig } from '@/lib/config/server';
 import { ApiError } from '@/lib/server/errors';
-import { checkDocument, getVerificationKey, openDocument, sealDocument, sniffDocumentType, verificationAvailable } from '@/lib/server/trust/documents';
+import {
+  checkDocument,
+  getVerificationKey,
+  openDocument,
+  sealDocument,
+  sniffDocumentType,
+  verificationAvailable,
+} from '@/lib/server/trust/documents';
 
 const KEY = 'a'.repeat(64);
 const config = (env: Record<string, string>) => loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'docs-')), ...env });
@@ -36,7 +43,11 @@ describe('sealed private documents', () => {
       }
       throw new Error('expected a refusal');
     };
-    expect(caught(new Uint8Array())).toMatchObject({ status: 400, message: 'Documents must be a photo (JPEG, PNG or WebP) or a PDF.', extra: { field: 'idDocument' } });
+    expect(caught(new Uint8Array())).toMatchObject({
+      status: 400,
+      message: 'Documents must be a photo (JPEG, PNG or WebP) or a PDF.',
+      extra: { field: 'idDocument' },
+    });
     expect(caught(new Uint8Array(Buffer.from('#!/bin/sh\n')))).toMatchObject({ status: 400 });
     const big = new Uint8Array(10 * 1024 * 1024 + 1);
     big.set(JPEG);
@@ -67,11 +78,18 @@ describe('sealed private documents', () => {
   it('refuses documents in production without VERIFICATION_KEY, and invents a local key elsewhere', () => {
     const production = config({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) });
     expect(verificationAvailable(production)).toBe(false);
-    expect(() => getVerificationKey(production)).toThrow(expect.objectContaining({ status: 503, message: 'Identity verification is not set up on this site yet. Please try again later.' }));
+    expect(() => getVerificationKey(production)).toThrow(
+      expect.objectContaining({
+        status: 503,
+        message: 'Identity verification is not set up on this site yet. Please try again later.',
+      }),
+    );
     const development = config({});
     expect(verificationAvailable(development)).toBe(true);
     expect(getVerificationKey(development).key.equals(getVerificationKey(development).key)).toBe(true);
-    expect(verificationAvailable(config({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), VERIFICATION_KEY: KEY }))).toBe(true);
+    expect(verificationAvailable(config({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), VERIFICATION_KEY: KEY }))).toBe(
+      true,
+    );
   });
 
   it('names a bad key without echoing it', () => {

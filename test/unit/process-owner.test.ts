@@ -8,7 +8,9 @@ function makeZombie(): Promise<{ pid: number; stop: () => void }> {
   return new Promise((resolve, reject) => {
     const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
     parent.on('error', reject);
-    parent.stdout.once('data', (chunk: Buffer) => resolve({ pid: Number(chunk.toString().trim()), stop: () => parent.kill('SIGKILL') }));
+    parent.stdout.once('data', (chunk: Buffer) =>
+      resolve({ pid: Number(chunk.toString().trim()), stop: () => parent.kill('SIGKILL') }),
+    );
   });
 }
 

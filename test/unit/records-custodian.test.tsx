@@ -7,7 +7,10 @@ const Statement = POLICIES['2257'].Component;
 
 describe('the 2257 statement’s custodian of records (RECORDS_CUSTODIAN_NAME, RECORDS_CUSTODIAN_ADDRESS)', () => {
   it('names the configured custodian and street address, escaped', () => {
-    const { operator } = loadConfig({ RECORDS_CUSTODIAN_NAME: 'Alex Records <Custodian>', RECORDS_CUSTODIAN_ADDRESS: '1 Main Street; Springfield, IL 62701' });
+    const { operator } = loadConfig({
+      RECORDS_CUSTODIAN_NAME: 'Alex Records <Custodian>',
+      RECORDS_CUSTODIAN_ADDRESS: '1 Main Street; Springfield, IL 62701',
+    });
     const html = renderToStaticMarkup(<Statement operator={operator} />);
     expect(operator.recordsCustodianConfigured).toBe(true);
     expect(html).toContain('Alex Records &lt;Custodian&gt;');

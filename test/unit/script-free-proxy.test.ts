@@ -38,11 +38,14 @@ describe('withoutFrameworkScripts', () => {
   });
 
   it('drops an inline script that only resembles an app script', () => {
-    expect(withoutFrameworkScripts(`<p>a</p><script>${AGE_GATE_BOOT_SCRIPT.text};alert(1)</script><p>b</p>`)).toBe('<p>a</p><p>b</p>');
+    expect(withoutFrameworkScripts(`<p>a</p><script>${AGE_GATE_BOOT_SCRIPT.text};alert(1)</script><p>b</p>`)).toBe(
+      '<p>a</p><p>b</p>',
+    );
   });
 
   it('drops every inline script a browser runs, a module too, and keeps those it does not run', () => {
-    const html = '<script type="module">import("/_next/static/chunks/c.js")</script><script type="text/javascript">boot()</script><script type="speculationrules">{"prefetch":[]}</script>';
+    const html =
+      '<script type="module">import("/_next/static/chunks/c.js")</script><script type="text/javascript">boot()</script><script type="speculationrules">{"prefetch":[]}</script>';
     expect(withoutFrameworkScripts(html)).toBe('<script type="speculationrules">{"prefetch":[]}</script>');
   });
 
@@ -74,7 +77,9 @@ describe('startPageProxy', () => {
   }
 
   it('answers a page as the server does, or rewritten, with the headers a browser reads', async () => {
-    const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page));
+    const server = createServer((_, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page),
+    );
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,11 +1,19 @@
 import { scriptsBeforeLargestPaint } from '../../scripts/lib/scripts-before-paint';
 
 /** The two audits of a Lighthouse result this reads, shaped as Lighthouse 12 writes them. */
-function lhr(observedLcp: number, requests: { resourceType: string; networkEndTime: number; transferSize: number }[], networkStartMs = 1) {
+function lhr(
+  observedLcp: number,
+  requests: { resourceType: string; networkEndTime: number; transferSize: number }[],
+  networkStartMs = 1,
+) {
   const navigationStartTs = 5_000_000;
   return {
-    metrics: { details: { items: [{ observedLargestContentfulPaint: observedLcp, observedNavigationStartTs: navigationStartTs }] } },
-    'network-requests': { details: { items: requests, debugData: { networkStartTimeTs: navigationStartTs + networkStartMs * 1000 } } },
+    metrics: {
+      details: { items: [{ observedLargestContentfulPaint: observedLcp, observedNavigationStartTs: navigationStartTs }] },
+    },
+    'network-requests': {
+      details: { items: requests, debugData: { networkStartTimeTs: navigationStartTs + networkStartMs * 1000 } },
+    },
   };
 }
 
@@ -25,7 +33,9 @@ describe('scriptsBeforeLargestPaint (what bench:lighthouse prints beside each LC
 
   it('puts request times on the navigation clock first: requests count from the first request', () => {
     // Ended at 195 ms on the request clock, which started 10 ms after the navigation: 205 ms, after the paint.
-    const result = scriptsBeforeLargestPaint(lhr(200, [{ resourceType: 'Script', networkEndTime: 195, transferSize: 66_000 }], 10));
+    const result = scriptsBeforeLargestPaint(
+      lhr(200, [{ resourceType: 'Script', networkEndTime: 195, transferSize: 66_000 }], 10),
+    );
     expect(result).toEqual({ bytes: 0, observedLcp: 200 });
   });
 

@@ -3,7 +3,12 @@
  * (lib/server/videos/storage-failure.ts), and which are left to the caller.
  */
 import { ApiError } from '@/lib/server/errors';
-import { STORAGE_BROKEN_MESSAGE, STORAGE_BUSY_MESSAGE, STORAGE_FULL_MESSAGE, storageFailure } from '@/lib/server/videos/storage-failure';
+import {
+  STORAGE_BROKEN_MESSAGE,
+  STORAGE_BUSY_MESSAGE,
+  STORAGE_FULL_MESSAGE,
+  storageFailure,
+} from '@/lib/server/videos/storage-failure';
 
 import { captureLogs, LEVEL } from '../helpers/logs';
 
@@ -26,7 +31,9 @@ describe('storageFailure', () => {
     expect(answer).toBeInstanceOf(ApiError);
     expect({ status: answer!.status, message: answer!.message }).toEqual({ status, message });
     if (status === 503) expect(answer!.headers['Retry-After']).toMatch(/^\d+$/);
-    expect(logs.at(LEVEL.error)).toEqual([expect.objectContaining({ component: 'upload', code, step: 'storing', err: expect.objectContaining({ code }) })]);
+    expect(logs.at(LEVEL.error)).toEqual([
+      expect.objectContaining({ component: 'upload', code, step: 'storing', err: expect.objectContaining({ code }) }),
+    ]);
   });
 
   it('finds the code through wrapped causes and in plain objects from the upload receiver', () => {
@@ -36,11 +43,14 @@ describe('storageFailure', () => {
     logs.restore();
   });
 
-  it.each([['ENOENT'], ['ENOTDIR'], ['ECONNRESET'], ['ERR_STREAM_PREMATURE_CLOSE']])('leaves %s to the caller, unlogged', (code) => {
-    const logs = captureLogs();
-    expect(storageFailure(errno(code), 'receiving')).toBeUndefined();
-    expect(storageFailure(new Error('no code'), 'receiving')).toBeUndefined();
-    logs.restore();
-    expect(logs.records).toEqual([]);
-  });
+  it.each([['ENOENT'], ['ENOTDIR'], ['ECONNRESET'], ['ERR_STREAM_PREMATURE_CLOSE']])(
+    'leaves %s to the caller, unlogged',
+    (code) => {
+      const logs = captureLogs();
+      expect(storageFailure(errno(code), 'receiving')).toBeUndefined();
+      expect(storageFailure(new Error('no code'), 'receiving')).toBeUndefined();
+      logs.restore();
+      expect(logs.records).toEqual([]);
+    },
+  );
 });

@@ -1,4 +1,10 @@
-import { THUMBNAIL_VARIANT_FILE, THUMBNAIL_WIDTHS, thumbnailPosterUrl, thumbnailSrcSet, thumbnailVariantFile } from '@/lib/media/thumbnails';
+import {
+  THUMBNAIL_VARIANT_FILE,
+  THUMBNAIL_WIDTHS,
+  thumbnailPosterUrl,
+  thumbnailSrcSet,
+  thumbnailVariantFile,
+} from '@/lib/media/thumbnails';
 
 const VERSION = '0123456789abcdef';
 
@@ -21,8 +27,15 @@ describe('thumbnail srcset', () => {
   });
 
   it('builds only names the media route accepts, and the route accepts no other width', () => {
-    for (const width of THUMBNAIL_WIDTHS) expect(THUMBNAIL_VARIANT_FILE.exec(thumbnailVariantFile(VERSION, width))?.slice(1)).toEqual([VERSION, String(width)]);
-    for (const name of [`thumbnail-${VERSION}-1280.webp`, `thumbnail-${VERSION}-320.webp/..`, `thumbnail-${VERSION}-320.jpg`, `thumbnail-${VERSION.slice(1)}-320.webp`, `thumbnail-${VERSION}-320.webp\0`]) {
+    for (const width of THUMBNAIL_WIDTHS)
+      expect(THUMBNAIL_VARIANT_FILE.exec(thumbnailVariantFile(VERSION, width))?.slice(1)).toEqual([VERSION, String(width)]);
+    for (const name of [
+      `thumbnail-${VERSION}-1280.webp`,
+      `thumbnail-${VERSION}-320.webp/..`,
+      `thumbnail-${VERSION}-320.jpg`,
+      `thumbnail-${VERSION.slice(1)}-320.webp`,
+      `thumbnail-${VERSION}-320.webp\0`,
+    ]) {
       expect(THUMBNAIL_VARIANT_FILE.test(name)).toBe(false);
     }
   });

@@ -47,7 +47,10 @@ describe('TOTP codes', () => {
     expect(matchingStep(secret, codeForStep(secret, step + 2), now)).toBeNull();
     expect(matchingStep(secret, codeForStep(secret, step - 2), now)).toBeNull();
     // Another secret's code is not this one's (1 in a million chance it is; the vector secret makes it fixed).
-    expect(matchingStep(secret, codeForStep(RFC_SECRET, step), now) === null || codeForStep(RFC_SECRET, step) === codeForStep(secret, step)).toBe(true);
+    expect(
+      matchingStep(secret, codeForStep(RFC_SECRET, step), now) === null ||
+        codeForStep(RFC_SECRET, step) === codeForStep(secret, step),
+    ).toBe(true);
   });
 
   it('builds an otpauth URI and a QR path for it', () => {

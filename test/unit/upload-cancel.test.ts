@@ -56,7 +56,9 @@ describe('upload client: cancel, retry notices, byte counts', () => {
   it('does not start when already cancelled, and a cancel during the wait stops the retries', async () => {
     const cancelled = new AbortController();
     cancelled.abort();
-    await expect(uploadRequest('http://127.0.0.1:9/u', new FormData(), { signal: cancelled.signal })).rejects.toBeInstanceOf(UploadCancelledError);
+    await expect(uploadRequest('http://127.0.0.1:9/u', new FormData(), { signal: cancelled.signal })).rejects.toBeInstanceOf(
+      UploadCancelledError,
+    );
 
     const failing = await scriptedServer([{ status: 503, body: '{"message":"busy"}' }]);
     try {

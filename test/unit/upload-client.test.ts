@@ -20,7 +20,10 @@ describe('upload client', () => {
       const form = new FormData();
       form.append('title', 'A video');
       const started = Date.now();
-      const result = await uploadRequest(`${server.url}/api/videos/upload`, form, { onProgress: (f) => progress.push(f), retryDelaysMs: [50, 100] });
+      const result = await uploadRequest(`${server.url}/api/videos/upload`, form, {
+        onProgress: (f) => progress.push(f),
+        retryDelaysMs: [50, 100],
+      });
       expect(result).toEqual({ video: { _id: 'v1' } });
       expect(server.seen.filter((r) => r.method === 'POST')).toHaveLength(3);
       expect(Date.now() - started).toBeGreaterThanOrEqual(150);
@@ -35,14 +38,18 @@ describe('upload client', () => {
 
   it('makes at most 3 attempts, and never retries a 4xx', async () => {
     const failing = await scriptedServer([{ status: 500, body: '{"message":"down"}' }]);
-    await expect(uploadRequest(`${failing.url}/u`, new FormData(), { retryDelaysMs: [10, 10] })).rejects.toMatchObject({ status: 500, message: 'down' });
+    await expect(uploadRequest(`${failing.url}/u`, new FormData(), { retryDelaysMs: [10, 10] })).rejects.toMatchObject({
+      status: 500,
+      message: 'down',
+    });
     expect(failing.seen.filter((r) => r.method === 'POST')).toHaveLength(3);
     await failing.close();
 
     const refused = await scriptedServer([{ status: 413, body: '{"message":"File too large"}' }]);
-    await expect(uploadRequest(`${refused.url}/u`, new FormData(), { retryDelaysMs: [10, 10] })).rejects.toMatchObject({ status: 413 });
+    await expect(uploadRequest(`${refused.url}/u`, new FormData(), { retryDelaysMs: [10, 10] })).rejects.toMatchObject({
+      status: 413,
+    });
     expect(refused.seen.filter((r) => r.method === 'POST')).toHaveLength(1);
     await refused.close();
   });
 });
-

@@ -27,8 +27,12 @@ describe('upload page wording', () => {
   });
 
   it('words the retry wait', () => {
-    expect(retryLabel({ secondsLeft: 2, attempt: 2, maxAttempts: 3, serverError: false })).toBe('Connection lost. Retrying in 2 s… (attempt 2 of 3)');
-    expect(retryLabel({ secondsLeft: 0, attempt: 3, maxAttempts: 3, serverError: true })).toBe('The server had a problem. Retrying… (attempt 3 of 3)');
+    expect(retryLabel({ secondsLeft: 2, attempt: 2, maxAttempts: 3, serverError: false })).toBe(
+      'Connection lost. Retrying in 2 s… (attempt 2 of 3)',
+    );
+    expect(retryLabel({ secondsLeft: 0, attempt: 3, maxAttempts: 3, serverError: true })).toBe(
+      'The server had a problem. Retrying… (attempt 3 of 3)',
+    );
   });
 
   it('checks the chosen file in the server’s words', () => {
@@ -48,8 +52,17 @@ describe('upload page wording', () => {
     const base = { status: 'queued', moderationStatus: 'pending', processingError: null, rejectionReason: null } as const;
     expect(videoStatusView(base)).toMatchObject({ text: 'Processing…', badge: 'Processing', tone: 'working', settled: false });
     expect(videoStatusView({ ...base, status: 'processing' })).toMatchObject({ text: 'Processing…', settled: false });
-    expect(videoStatusView({ ...base, status: 'ready' })).toMatchObject({ text: 'Ready — waiting for review', badge: 'Waiting for review', tone: 'waiting', settled: true });
-    expect(videoStatusView({ ...base, status: 'ready', moderationStatus: 'approved' })).toMatchObject({ text: 'Approved — live', badge: 'Live', tone: 'live' });
+    expect(videoStatusView({ ...base, status: 'ready' })).toMatchObject({
+      text: 'Ready — waiting for review',
+      badge: 'Waiting for review',
+      tone: 'waiting',
+      settled: true,
+    });
+    expect(videoStatusView({ ...base, status: 'ready', moderationStatus: 'approved' })).toMatchObject({
+      text: 'Approved — live',
+      badge: 'Live',
+      tone: 'live',
+    });
     expect(videoStatusView({ ...base, status: 'ready', moderationStatus: 'rejected', rejectionReason: 'Blurry' })).toMatchObject({
       text: 'Not approved: Blurry',
       reason: 'Blurry',
@@ -61,6 +74,8 @@ describe('upload page wording', () => {
       settled: true,
     });
     expect(videoStatusView({ ...base, status: 'failed', processingError: '  ' }).text).toBe('Processing failed: unknown error.');
-    expect(videoStatusView({ ...base, status: 'failed', moderationStatus: 'rejected', rejectionReason: 'Spam' }).text).toBe('Not approved: Spam');
+    expect(videoStatusView({ ...base, status: 'failed', moderationStatus: 'rejected', rejectionReason: 'Spam' }).text).toBe(
+      'Not approved: Spam',
+    );
   });
 });

@@ -52,7 +52,9 @@ describe('opensReceiverRequest', () => {
   it('takes any id of 32 lower-case hex digits', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[0-9a-f]{32}$/), fc.uint8Array({ maxLength: 64 }), (id, rest) => {
-        expect(opensReceiverRequest(Buffer.concat([Buffer.from(`PATCH /api/videos/uploads/${id} HTTP/1.1\r\n`), Buffer.from(rest)]))).toBe(true);
+        expect(
+          opensReceiverRequest(Buffer.concat([Buffer.from(`PATCH /api/videos/uploads/${id} HTTP/1.1\r\n`), Buffer.from(rest)])),
+        ).toBe(true);
       }),
     );
   });

@@ -2,19 +2,38 @@ import fc from 'fast-check';
 
 import { cleanText, multilineText, text } from '@/lib/validation/common';
 import { searchQuerySchema, uploadFieldsSchema } from '@/lib/validation/videos';
-import { ageOn, changeEmailSchema, changePasswordSchema, loginSchema, registerSchema, RESERVED_USERNAMES, todayIso, usernameSchema } from '@/lib/validation/auth';
+import {
+  ageOn,
+  changeEmailSchema,
+  changePasswordSchema,
+  loginSchema,
+  registerSchema,
+  RESERVED_USERNAMES,
+  todayIso,
+  usernameSchema,
+} from '@/lib/validation/auth';
 
 const TODAY = '2026-11-21';
 const register = registerSchema(() => TODAY);
-const valid = { username: 'Valid_User', email: 'valid@example.org', password: 'secret-pass', confirmPassword: 'secret-pass', dateOfBirth: '1990-01-01' };
-const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
+const valid = {
+  username: 'Valid_User',
+  email: 'valid@example.org',
+  password: 'secret-pass',
+  confirmPassword: 'secret-pass',
+  dateOfBirth: '1990-01-01',
+};
+const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues[0]?.message;
 
 describe('validation (property tests)', () => {
   it('accepts every username of 3–30 allowed characters and rejects any other character', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[A-Za-z0-9_.-]{3,30}$/).filter((name) => !RESERVED_USERNAMES.includes(name.toLowerCase())), (name) => {
-        expect(usernameSchema.safeParse(name).success).toBe(true);
-      }),
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_.-]{3,30}$/).filter((name) => !RESERVED_USERNAMES.includes(name.toLowerCase())),
+        (name) => {
+          expect(usernameSchema.safeParse(name).success).toBe(true);
+        },
+      ),
     );
     for (const name of ['settings', 'Complete-Task']) {
       expect(firstMessage(usernameSchema.safeParse(name))).toBe('That username is not available. Please choose another.');
@@ -33,7 +52,10 @@ describe('validation (property tests)', () => {
         const result = register.safeParse({ ...valid, dateOfBirth: dob });
         const adult = dob <= TODAY && ageOn(dob, TODAY) >= 18;
         expect(result.success).toBe(adult);
-        if (!adult) expect(firstMessage(result)).toBe(dob > TODAY ? 'Date of birth cannot be in the future' : 'You must be at least 18 years old');
+        if (!adult)
+          expect(firstMessage(result)).toBe(
+            dob > TODAY ? 'Date of birth cannot be in the future' : 'You must be at least 18 years old',
+          );
       }),
     );
   });
@@ -48,11 +70,21 @@ describe('validation (property tests)', () => {
 
   it('requires matching confirmations, whatever the passwords', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 6, maxLength: 40 }), fc.string({ minLength: 1, maxLength: 40 }), (password, confirmation) => {
-        fc.pre(password !== confirmation);
-        expect(firstMessage(register.safeParse({ ...valid, password, confirmPassword: confirmation }))).toBe('Passwords must match');
-        expect(firstMessage(changePasswordSchema.safeParse({ currentPassword: 'x', newPassword: password, confirmNewPassword: confirmation }))).toBe('New passwords do not match.');
-      }),
+      fc.property(
+        fc.string({ minLength: 6, maxLength: 40 }),
+        fc.string({ minLength: 1, maxLength: 40 }),
+        (password, confirmation) => {
+          fc.pre(password !== confirmation);
+          expect(firstMessage(register.safeParse({ ...valid, password, confirmPassword: confirmation }))).toBe(
+            'Passwords must match',
+          );
+          expect(
+            firstMessage(
+              changePasswordSchema.safeParse({ currentPassword: 'x', newPassword: password, confirmNewPassword: confirmation }),
+            ),
+          ).toBe('New passwords do not match.');
+        },
+      ),
     );
   });
 
@@ -63,8 +95,14 @@ describe('validation (property tests)', () => {
         if (parsed.success) expect(parsed.data.email).toBe(email.toUpperCase().trim().toLowerCase());
       }),
     );
-    expect(changeEmailSchema.safeParse({ currentPassword: 'x', newEmail: 'A@Example.org', confirmNewEmail: 'a@example.ORG' }).success).toBe(true);
-    expect(firstMessage(changeEmailSchema.safeParse({ currentPassword: 'x', newEmail: 'a@example.org', confirmNewEmail: 'b@example.org' }))).toBe('New emails do not match.');
+    expect(
+      changeEmailSchema.safeParse({ currentPassword: 'x', newEmail: 'A@Example.org', confirmNewEmail: 'a@example.ORG' }).success,
+    ).toBe(true);
+    expect(
+      firstMessage(
+        changeEmailSchema.safeParse({ currentPassword: 'x', newEmail: 'a@example.org', confirmNewEmail: 'b@example.org' }),
+      ),
+    ).toBe('New emails do not match.');
   });
 
   it('formats today in UTC or local time', () => {
@@ -104,7 +142,9 @@ describe('the shared text schema', () => {
   });
 
   it('cleans before limits count, so a title of NULs is empty, not long', () => {
-    expect(firstMessage(uploadFieldsSchema.safeParse({ title: '\u0000'.repeat(50), category: 'Sissy' }))).toBe('Title is required');
+    expect(firstMessage(uploadFieldsSchema.safeParse({ title: '\u0000'.repeat(50), category: 'Sissy' }))).toBe(
+      'Title is required',
+    );
     expect(searchQuerySchema.parse({ q: 'sissy\u0000' }).q).toBe('sissy');
   });
 });

@@ -27,7 +27,9 @@ describe('wrk reports (bench:pages)', () => {
 
   it('refuses a run with answers that were not 2xx, or socket errors', () => {
     expect(() => parseWrkReport(report('3.11ms', '  Non-2xx or 3xx responses: 1590\n'))).toThrow('1590 answers were not 2xx');
-    expect(() => parseWrkReport(report('3.11ms', '  Socket errors: connect 0, read 2, write 0, timeout 0\n'))).toThrow('Socket errors');
+    expect(() => parseWrkReport(report('3.11ms', '  Socket errors: connect 0, read 2, write 0, timeout 0\n'))).toThrow(
+      'Socket errors',
+    );
     expect(parseWrkReport(report('3.11ms', '  Socket errors: connect 0, read 0, write 0, timeout 0\n')).rps).toBe(1143.4);
   });
 

@@ -13,7 +13,12 @@ import { APPEAL_LIST_STATUSES, APPEAL_MESSAGES, APPEAL_NOTE_MAX, appealListQuery
 import '@/components/trust/trust.css';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Appeals', description: 'Appeals against moderation decisions, decided by an admin who did not make the decision.', path: '/admin/appeals', noindex: true });
+  return pageMetadata({
+    title: 'Appeals',
+    description: 'Appeals against moderation decisions, decided by an admin who did not make the decision.',
+    path: '/admin/appeals',
+    noindex: true,
+  });
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
@@ -36,12 +41,18 @@ function AppealCard({ appeal }: { appeal: AdminAppealDto }) {
       </p>
       {decision.explanation && <p className="admin-description statement-quote">Reasons given: “{decision.explanation}”</p>}
       <p className="admin-description statement-quote">
-        Appeal by {appeal.appellant ? <a href={`/admin/members/${appeal.appellant._id}`}>{appeal.appellant.username}</a> : 'a former member'},{' '}
-        {dateFormat.format(new Date(appeal.createdAt))}: “{appeal.statement}”
+        Appeal by{' '}
+        {appeal.appellant ? (
+          <a href={`/admin/members/${appeal.appellant._id}`}>{appeal.appellant.username}</a>
+        ) : (
+          'a former member'
+        )}
+        , {dateFormat.format(new Date(appeal.createdAt))}: “{appeal.statement}”
       </p>
       {appeal.status !== 'open' && (
         <p className="admin-muted statement-quote">
-          {STATUS_LABELS[appeal.status]} {appeal.decidedAt ? dateFormat.format(new Date(appeal.decidedAt)) : ''}: {appeal.outcomeNote}
+          {STATUS_LABELS[appeal.status]} {appeal.decidedAt ? dateFormat.format(new Date(appeal.decidedAt)) : ''}:{' '}
+          {appeal.outcomeNote}
         </p>
       )}
       {appeal.status === 'open' &&
@@ -53,7 +64,15 @@ function AppealCard({ appeal }: { appeal: AdminAppealDto }) {
               method="PATCH"
               url={`/api/admin/appeals/${appeal._id}`}
               body={{ outcome: 'reverse' }}
-              fields={[{ name: 'note', label: 'Note for the member (why the decision was wrong)', kind: 'textarea', maxLength: APPEAL_NOTE_MAX, requiredMessage: APPEAL_MESSAGES.noteRequired }]}
+              fields={[
+                {
+                  name: 'note',
+                  label: 'Note for the member (why the decision was wrong)',
+                  kind: 'textarea',
+                  maxLength: APPEAL_NOTE_MAX,
+                  requiredMessage: APPEAL_MESSAGES.noteRequired,
+                },
+              ]}
               done="Decision reversed; the member has been told."
             />
             <AdminAction
@@ -63,7 +82,15 @@ function AppealCard({ appeal }: { appeal: AdminAppealDto }) {
               method="PATCH"
               url={`/api/admin/appeals/${appeal._id}`}
               body={{ outcome: 'uphold' }}
-              fields={[{ name: 'note', label: 'Note for the member (why the decision stands)', kind: 'textarea', maxLength: APPEAL_NOTE_MAX, requiredMessage: APPEAL_MESSAGES.noteRequired }]}
+              fields={[
+                {
+                  name: 'note',
+                  label: 'Note for the member (why the decision stands)',
+                  kind: 'textarea',
+                  maxLength: APPEAL_NOTE_MAX,
+                  requiredMessage: APPEAL_MESSAGES.noteRequired,
+                },
+              ]}
               done="Decision upheld; the member has been told."
             />
           </div>
@@ -87,20 +114,30 @@ export default async function AppealsPage({ searchParams }: Props) {
         <span className="eyebrow">Admin Panel</span>
         <h1>Appeals</h1>
         <p>
-          Members appeal decisions about their videos, comments and accounts. An admin who did not make the decision reads the appeal and upholds or reverses it
-          with a note the member sees. Reversing makes a video public again (if nothing else blocks it) and lifts a ban; a deleted comment cannot come back.
+          Members appeal decisions about their videos, comments and accounts. An admin who did not make the decision reads the
+          appeal and upholds or reverses it with a note the member sees. Reversing makes a video public again (if nothing else
+          blocks it) and lifts a ban; a deleted comment cannot come back.
         </p>
       </header>
       <nav className="admin-tabs" aria-label="Appeal lists">
         {APPEAL_LIST_STATUSES.map((status) => (
-          <a key={status} className="admin-tab" href={`/admin/appeals?status=${status}`} aria-current={status === query.status ? 'page' : undefined}>
+          <a
+            key={status}
+            className="admin-tab"
+            href={`/admin/appeals?status=${status}`}
+            aria-current={status === query.status ? 'page' : undefined}
+          >
             {STATUS_LABELS[status]} <span className="admin-tab-count">{counts[status]}</span>
           </a>
         ))}
       </nav>
       {appeals.length === 0 ? (
         <div className="empty-state">
-          <p>{query.status === 'open' ? 'No open appeals. Nothing needs a decision.' : `No ${STATUS_LABELS[query.status].toLowerCase()} appeals yet.`}</p>
+          <p>
+            {query.status === 'open'
+              ? 'No open appeals. Nothing needs a decision.'
+              : `No ${STATUS_LABELS[query.status].toLowerCase()} appeals yet.`}
+          </p>
         </div>
       ) : (
         <ol className="admin-list" aria-label={`${STATUS_LABELS[query.status]} appeals`}>

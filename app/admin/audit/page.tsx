@@ -10,7 +10,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { auditLogQuerySchema } from '@/lib/validation/admin';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Audit log', description: 'Every admin action: who did what, and when.', path: '/admin/audit', noindex: true });
+  return pageMetadata({
+    title: 'Audit log',
+    description: 'Every admin action: who did what, and when.',
+    path: '/admin/audit',
+    noindex: true,
+  });
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
@@ -74,7 +79,13 @@ export default async function AuditPage({ searchParams }: Props) {
                   <td data-label="When">
                     <time dateTime={entry.createdAt}>{dateFormat.format(new Date(entry.createdAt))}</time>
                   </td>
-                  <td data-label="Admin">{entry.admin._id ? <a href={`/admin/members/${entry.admin._id}`}>{entry.admin.username}</a> : entry.admin.username}</td>
+                  <td data-label="Admin">
+                    {entry.admin._id ? (
+                      <a href={`/admin/members/${entry.admin._id}`}>{entry.admin.username}</a>
+                    ) : (
+                      entry.admin.username
+                    )}
+                  </td>
                   <td data-label="What">
                     {entry.link ? <a href={entry.link}>{entry.summary}</a> : entry.summary}
                     <AuditChanges details={entry.details} />

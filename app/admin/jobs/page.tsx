@@ -8,7 +8,12 @@ import { forPage } from '@/lib/server/page-access';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Jobs', description: 'Background jobs that failed, are stuck or are retrying, with their errors and a Retry button.', path: '/admin/jobs', noindex: true });
+  return pageMetadata({
+    title: 'Jobs',
+    description: 'Background jobs that failed, are stuck or are retrying, with their errors and a Retry button.',
+    path: '/admin/jobs',
+    noindex: true,
+  });
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
@@ -17,9 +22,24 @@ const STATES = ['queued', 'running', 'stuck', 'failed', 'done'] as const;
 const LIST_LIMIT = 50;
 
 const SECTIONS = [
-  { state: 'failed', title: 'Failed', empty: 'No failed jobs.', note: 'Gave up after their last attempt. Retry runs one more attempt now.' },
-  { state: 'stuck', title: 'Stuck', empty: 'No stuck jobs.', note: 'Running, but their worker stopped renewing its lease or they have run too long (JOB_STUCK_MINUTES). Retry takes them from their worker and queues them now.' },
-  { state: 'retrying', title: 'Retrying after an error', empty: 'No jobs are waiting to retry.', note: 'Failed an attempt and wait for the next one. Retry runs the next attempt now.' },
+  {
+    state: 'failed',
+    title: 'Failed',
+    empty: 'No failed jobs.',
+    note: 'Gave up after their last attempt. Retry runs one more attempt now.',
+  },
+  {
+    state: 'stuck',
+    title: 'Stuck',
+    empty: 'No stuck jobs.',
+    note: 'Running, but their worker stopped renewing its lease or they have run too long (JOB_STUCK_MINUTES). Retry takes them from their worker and queues them now.',
+  },
+  {
+    state: 'retrying',
+    title: 'Retrying after an error',
+    empty: 'No jobs are waiting to retry.',
+    note: 'Failed an attempt and wait for the next one. Retry runs the next attempt now.',
+  },
 ] as const;
 
 function Fact({ term, className, children }: { term: string; className?: string; children: ReactNode }) {
@@ -42,7 +62,17 @@ function JobItem({ job }: { job: JobRow }) {
             <code>{job.type}</code> {job.stuck && <span className="admin-badge admin-badge-banned">stuck</span>}
           </h3>
           <dl className="admin-facts">
-            <Fact term="Target">{job.target ? job.target.href ? <a href={job.target.href}>{job.target.label}</a> : job.target.label : <span className="admin-muted">—</span>}</Fact>
+            <Fact term="Target">
+              {job.target ? (
+                job.target.href ? (
+                  <a href={job.target.href}>{job.target.label}</a>
+                ) : (
+                  job.target.label
+                )
+              ) : (
+                <span className="admin-muted">—</span>
+              )}
+            </Fact>
             <Fact term="Attempts">{`${job.attempts} of ${job.maxAttempts}`}</Fact>
             <Fact term="Queued">{when(job.createdAt)}</Fact>
             {job.status === 'failed' && <Fact term="Gave up">{when(job.finishedAt)}</Fact>}
@@ -69,15 +99,18 @@ function JobItem({ job }: { job: JobRow }) {
 export default async function JobsPage() {
   const actor = await pageActor();
   const counts = await forPage(jobCountsForAdmin(actor), '/admin/jobs');
-  const lists = await Promise.all(SECTIONS.map((section) => forPage(listJobsForAdmin(actor, section.state, LIST_LIMIT), '/admin/jobs')));
+  const lists = await Promise.all(
+    SECTIONS.map((section) => forPage(listJobsForAdmin(actor, section.state, LIST_LIMIT), '/admin/jobs')),
+  );
   return (
     <>
       <header className="page-header">
         <span className="eyebrow">Admin Panel</span>
         <h1>Jobs</h1>
         <p>
-          Background work: video processing, mail, data exports and sweeps. Finished jobs are deleted after <code>JOB_RETENTION_DAYS</code>, failed ones after{' '}
-          <code>JOB_FAILED_RETENTION_DAYS</code>. From a console, <code>npm run jobs -- list</code> shows the same.
+          Background work: video processing, mail, data exports and sweeps. Finished jobs are deleted after{' '}
+          <code>JOB_RETENTION_DAYS</code>, failed ones after <code>JOB_FAILED_RETENTION_DAYS</code>. From a console,{' '}
+          <code>npm run jobs -- list</code> shows the same.
         </p>
       </header>
       <section className="admin-section" aria-labelledby="jobs-counts">
@@ -85,7 +118,9 @@ export default async function JobsPage() {
         <ul className="admin-cards">
           {STATES.map((state) => (
             <li key={state}>
-              <div className={`admin-card${(state === 'failed' || state === 'stuck') && counts.totals[state] > 0 ? ' admin-card-alert' : ''}`}>
+              <div
+                className={`admin-card${(state === 'failed' || state === 'stuck') && counts.totals[state] > 0 ? ' admin-card-alert' : ''}`}
+              >
                 <span className="admin-card-label">{state[0]!.toUpperCase() + state.slice(1)}</span>
                 <span className="admin-card-value">{counts.totals[state]}</span>
               </div>
@@ -144,7 +179,8 @@ export default async function JobsPage() {
             )}
             {hasMore && (
               <p className="admin-muted">
-                The {LIST_LIMIT} {section.state === 'failed' ? 'newest' : 'oldest'} are shown; <code>npm run jobs -- list --state {section.state}</code> lists the rest.
+                The {LIST_LIMIT} {section.state === 'failed' ? 'newest' : 'oldest'} are shown;{' '}
+                <code>npm run jobs -- list --state {section.state}</code> lists the rest.
               </p>
             )}
           </section>

@@ -10,7 +10,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { MEMBER_FILTERS, memberListQuerySchema } from '@/lib/validation/admin';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Members', description: 'Find members, ban and unban, VIP and admin rights.', path: '/admin/members', noindex: true });
+  return pageMetadata({
+    title: 'Members',
+    description: 'Find members, ban and unban, VIP and admin rights.',
+    path: '/admin/members',
+    noindex: true,
+  });
 }
 
 const FILTER_LABELS: Record<(typeof MEMBER_FILTERS)[number], string> = {
@@ -38,7 +43,10 @@ export default async function MembersPage({ searchParams }: Props) {
       <header className="page-header">
         <span className="eyebrow">Admin Panel</span>
         <h1>Members</h1>
-        <p>Search by username or email. Open a member to ban or unban them, grant VIP or admin rights, or resend their verification email.</p>
+        <p>
+          Search by username or email. Open a member to ban or unban them, grant VIP or admin rights, or resend their verification
+          email.
+        </p>
       </header>
       <form className="admin-toolbar" role="search" aria-label="Members" action="/admin/members" method="get">
         <div className="field">
@@ -96,7 +104,12 @@ export default async function MembersPage({ searchParams }: Props) {
           </table>
         </div>
       )}
-      <Pagination path="/admin/members" params={{ member: query.q || undefined, filter: query.filter === 'all' ? undefined : query.filter }} page={query.page} hasMore={pagination.hasMore} />
+      <Pagination
+        path="/admin/members"
+        params={{ member: query.q || undefined, filter: query.filter === 'all' ? undefined : query.filter }}
+        page={query.page}
+        hasMore={pagination.hasMore}
+      />
     </>
   );
 }

@@ -9,7 +9,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { paymentEventsQuerySchema } from '@/lib/validation/admin';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Payments', description: 'Every payment event: postbacks from the processor and manual VIP grants.', path: '/admin/payments', noindex: true });
+  return pageMetadata({
+    title: 'Payments',
+    description: 'Every payment event: postbacks from the processor and manual VIP grants.',
+    path: '/admin/payments',
+    noindex: true,
+  });
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
@@ -29,8 +34,8 @@ export default async function PaymentsPage({ searchParams }: Props) {
         <span className="eyebrow">Admin Panel</span>
         <h1>Payments</h1>
         <p>
-          Every event from the payment processor (sales, renewals, cancellations, refunds, chargebacks) and every manual VIP grant or revocation. A refused postback says why. Setting up
-          payments is described in docs/configuration.md (Verotel FlexPay).
+          Every event from the payment processor (sales, renewals, cancellations, refunds, chargebacks) and every manual VIP grant
+          or revocation. A refused postback says why. Setting up payments is described in docs/configuration.md (Verotel FlexPay).
         </p>
       </header>
       {events.length === 0 ? (
@@ -60,7 +65,13 @@ export default async function PaymentsPage({ searchParams }: Props) {
                     {event.processor} · {event.event}
                     {event.saleId ? ` · sale ${event.saleId}` : ''}
                   </td>
-                  <td data-label="Member">{event.member ? <a href={`/admin/members/${event.member._id}`}>{event.member.username}</a> : <span className="admin-muted">unknown</span>}</td>
+                  <td data-label="Member">
+                    {event.member ? (
+                      <a href={`/admin/members/${event.member._id}`}>{event.member.username}</a>
+                    ) : (
+                      <span className="admin-muted">unknown</span>
+                    )}
+                  </td>
                   <td data-label="Amount">{event.priceAmount ? `${event.priceAmount} ${event.priceCurrency ?? ''}` : '—'}</td>
                   <td data-label="Outcome">
                     <span className={`admin-badge ${OUTCOME_CLASS[event.outcome]}`}>{event.outcome}</span>

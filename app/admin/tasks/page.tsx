@@ -4,7 +4,12 @@ import { DailyTasksAdmin } from '@/components/admin/DailyTasksAdmin';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Daily tasks', description: 'Schedule the VIP daily task and keep the pool.', path: '/admin/tasks', noindex: true });
+  return pageMetadata({
+    title: 'Daily tasks',
+    description: 'Schedule the VIP daily task and keep the pool.',
+    path: '/admin/tasks',
+    noindex: true,
+  });
 }
 
 /**

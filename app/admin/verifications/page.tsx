@@ -9,7 +9,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { VERIFICATION_LIST_STATUSES, verificationListQuerySchema } from '@/lib/validation/verification';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Verifications', description: 'Review the identity documents of uploaders.', path: '/admin/verifications', noindex: true });
+  return pageMetadata({
+    title: 'Verifications',
+    description: 'Review the identity documents of uploaders.',
+    path: '/admin/verifications',
+    noindex: true,
+  });
 }
 
 const LABELS = { pending: 'Pending', approved: 'Verified', rejected: 'Rejected' } as const;
@@ -22,24 +27,39 @@ export default async function VerificationsPage({ searchParams }: Props) {
   const { status, page } = firstValues(await searchParams);
   const parsed = verificationListQuerySchema.safeParse({ status, page });
   const query = parsed.success ? parsed.data : verificationListQuerySchema.parse({});
-  const { verifications, counts, pagination } = await forPage(listVerifications(await pageActor(), query), '/admin/verifications');
+  const { verifications, counts, pagination } = await forPage(
+    listVerifications(await pageActor(), query),
+    '/admin/verifications',
+  );
   return (
     <>
       <header className="page-header">
         <span className="eyebrow">Admin Panel</span>
         <h1>Identity verifications</h1>
-        <p>A video is approved only when its uploader is verified. Compare the ID, the selfie, the legal name and the date of birth; every document you open is recorded in the audit log.</p>
+        <p>
+          A video is approved only when its uploader is verified. Compare the ID, the selfie, the legal name and the date of
+          birth; every document you open is recorded in the audit log.
+        </p>
       </header>
       <nav className="admin-tabs" aria-label="Verification status">
         {VERIFICATION_LIST_STATUSES.map((tab) => (
-          <a key={tab} className="admin-tab" href={`/admin/verifications?status=${tab}`} aria-current={tab === query.status ? 'page' : undefined}>
+          <a
+            key={tab}
+            className="admin-tab"
+            href={`/admin/verifications?status=${tab}`}
+            aria-current={tab === query.status ? 'page' : undefined}
+          >
             {LABELS[tab]} <span className="admin-tab-count">{counts[tab]}</span>
           </a>
         ))}
       </nav>
       {verifications.length === 0 ? (
         <div className="empty-state">
-          <p>{query.status === 'pending' ? 'Nothing to review. New submissions appear here.' : `No ${LABELS[query.status].toLowerCase()} submissions.`}</p>
+          <p>
+            {query.status === 'pending'
+              ? 'Nothing to review. New submissions appear here.'
+              : `No ${LABELS[query.status].toLowerCase()} submissions.`}
+          </p>
         </div>
       ) : (
         <div className="admin-table-wrap">
@@ -57,7 +77,10 @@ export default async function VerificationsPage({ searchParams }: Props) {
               {verifications.map((item) => (
                 <tr key={item._id}>
                   <td data-label="Member">
-                    <a href={`/admin/verifications/${item._id}`} aria-label={`Review ${item.member.username ?? 'deleted member'}`}>
+                    <a
+                      href={`/admin/verifications/${item._id}`}
+                      aria-label={`Review ${item.member.username ?? 'deleted member'}`}
+                    >
                       {item.member.username ?? '[deleted member]'}
                     </a>
                   </td>
@@ -66,7 +89,9 @@ export default async function VerificationsPage({ searchParams }: Props) {
                     <time dateTime={item.submittedAt}>{dateFormat.format(new Date(item.submittedAt))} UTC</time>
                   </td>
                   <td data-label={query.status === 'pending' ? 'Provider' : 'Reviewed'}>
-                    {query.status === 'pending' ? item.provider : `${item.reviewedAt ? dateFormat.format(new Date(item.reviewedAt)) : ''}${item.reviewedBy ? ` by ${item.reviewedBy}` : ''}`}
+                    {query.status === 'pending'
+                      ? item.provider
+                      : `${item.reviewedAt ? dateFormat.format(new Date(item.reviewedAt)) : ''}${item.reviewedBy ? ` by ${item.reviewedBy}` : ''}`}
                   </td>
                 </tr>
               ))}
@@ -74,7 +99,12 @@ export default async function VerificationsPage({ searchParams }: Props) {
           </table>
         </div>
       )}
-      <Pagination path="/admin/verifications" params={{ status: query.status === 'pending' ? undefined : query.status }} page={query.page} hasMore={pagination.hasMore} />
+      <Pagination
+        path="/admin/verifications"
+        params={{ status: query.status === 'pending' ? undefined : query.status }}
+        page={query.page}
+        hasMore={pagination.hasMore}
+      />
     </>
   );
 }

@@ -9,7 +9,15 @@ import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
 import { loadCategoryPage } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, DEFAULT_KEYWORDS, type Category } from '@/lib/site';
-import { DURATION_LABELS, listOrderSchema, orderQuery, readListOrder, SORT_LABELS, VIDEO_SORTS, type ListOrder } from '@/lib/validation/videos';
+import {
+  DURATION_LABELS,
+  listOrderSchema,
+  orderQuery,
+  readListOrder,
+  SORT_LABELS,
+  VIDEO_SORTS,
+  type ListOrder,
+} from '@/lib/validation/videos';
 
 const DESCRIPTIONS: Record<Category, string> = {
   Sissy: 'Sissy transformation videos: feminisation, dressing up and becoming who you want to be, by and for adults.',
@@ -17,7 +25,10 @@ const DESCRIPTIONS: Record<Category, string> = {
   Censor: 'Censor videos: censorship play, blurred and bar-covered fantasies for adults who like to be denied.',
 };
 
-type Props = { params: Promise<{ category: string }>; searchParams: Promise<{ page?: string | string[]; sort?: string | string[]; duration?: string | string[] }> };
+type Props = {
+  params: Promise<{ category: string }>;
+  searchParams: Promise<{ page?: string | string[]; sort?: string | string[]; duration?: string | string[] }>;
+};
 
 /** ?page=N, or 1 for anything that is not a sensible page number (never an error page for a bad link). */
 async function readPage(searchParams: Props['searchParams']): Promise<number> {
@@ -50,7 +61,11 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   const order = await readOrder(searchParams);
   // A sorted or filtered variant is the same videos again: noindex, with the plain list as its canonical.
   const variant = order.sort !== 'newest' || order.duration !== undefined;
-  const label = variant ? [order.sort !== 'newest' ? SORT_LABELS[order.sort] : null, order.duration ? DURATION_LABELS[order.duration] : null].filter(Boolean).join(', ') : '';
+  const label = variant
+    ? [order.sort !== 'newest' ? SORT_LABELS[order.sort] : null, order.duration ? DURATION_LABELS[order.duration] : null]
+        .filter(Boolean)
+        .join(', ')
+    : '';
   return pageMetadata({
     title: `${category} Videos${label ? ` (${label})` : ''}${page > 1 ? `, page ${page}` : ''}`,
     description: DESCRIPTIONS[category],
@@ -101,7 +116,9 @@ export default async function CategoryPage({ params, searchParams }: Props) {
             </div>
           ) : order.duration ? (
             <div className="empty-state">
-              <p>No {category} videos are {DURATION_LABELS[order.duration].toLowerCase()} long yet.</p>
+              <p>
+                No {category} videos are {DURATION_LABELS[order.duration].toLowerCase()} long yet.
+              </p>
               <a className="btn btn-primary" href={categoryHref(category, { sort: order.sort })}>
                 Show every length
               </a>
@@ -112,7 +129,12 @@ export default async function CategoryPage({ params, searchParams }: Props) {
         ) : (
           <>
             <StaticVideoGrid videos={list.videos} label={`${category} videos`} priorityCount={4} />
-            <Pager page={page} hasMore={list.pagination.hasMore} href={href} labels={order.sort === 'newest' ? ['← Newer', 'Older →'] : undefined} />
+            <Pager
+              page={page}
+              hasMore={list.pagination.hasMore}
+              href={href}
+              labels={order.sort === 'newest' ? ['← Newer', 'Older →'] : undefined}
+            />
           </>
         )}
       </section>

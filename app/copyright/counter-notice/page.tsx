@@ -8,7 +8,12 @@ import { memberOf } from '@/lib/server/auth/actor';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Counter-notice', description: 'Ask for a video taken down after a copyright notice to be restored.', path: '/copyright/counter-notice', noindex: true });
+  return pageMetadata({
+    title: 'Counter-notice',
+    description: 'Ask for a video taken down after a copyright notice to be restored.',
+    path: '/copyright/counter-notice',
+    noindex: true,
+  });
 }
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -24,16 +29,18 @@ export default async function CounterNoticePage({ searchParams }: Props) {
       <WebSiteStructuredData path="/copyright/counter-notice" name="Counter-notice" />
       <h1 id="counter-notice-title">Counter-notice</h1>
       <p>
-        If your video was taken down after a copyright notice and you believe that was a mistake (you own the work, have permission, or the use is lawful), you can send a
-        counter-notice. We forward it, with your name, address and phone number, to the person who complained. Unless they tell us within 10 to 14 business days that they have gone to
-        court, your video comes back.
+        If your video was taken down after a copyright notice and you believe that was a mistake (you own the work, have
+        permission, or the use is lawful), you can send a counter-notice. We forward it, with your name, address and phone number,
+        to the person who complained. Unless they tell us within 10 to 14 business days that they have gone to court, your video
+        comes back.
       </p>
       <p>A false counter-notice can make you liable for damages (17 U.S.C. § 512(f)). If you are unsure, ask a lawyer first.</p>
       {member ? (
         <LegalNoticeForm kind="counter" defaults={typeof video === 'string' ? { video: video.slice(0, 32) } : {}} />
       ) : (
         <p className="form-card">
-          Please <a href={`/login?next=${encodeURIComponent(here)}`}>log in</a> with the account that uploaded the video to send a counter-notice.
+          Please <a href={`/login?next=${encodeURIComponent(here)}`}>log in</a> with the account that uploaded the video to send a
+          counter-notice.
         </p>
       )}
     </section>

@@ -8,7 +8,12 @@ import { counterNoticeForClaimant, type CounterNoticeCopy } from '@/lib/server/t
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Report a lawsuit', description: 'Tell us you went to court over a counter-noticed video.', path: '/copyright/lawsuit', noindex: true });
+  return pageMetadata({
+    title: 'Report a lawsuit',
+    description: 'Tell us you went to court over a counter-noticed video.',
+    path: '/copyright/lawsuit',
+    noindex: true,
+  });
 }
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -36,10 +41,13 @@ function CounterNotice({ copy }: { copy: CounterNoticeCopy }) {
         <dd className="statement-quote">{copy.signature}</dd>
       </dl>
       <p>
-        They state under penalty of perjury that they have a good faith belief the material was removed as a result of mistake or misidentification, and consent to the jurisdiction of
-        the Federal District Court for their address (or, outside the United States, any judicial district in which we may be found) and to accept service of process from you.
+        They state under penalty of perjury that they have a good faith belief the material was removed as a result of mistake or
+        misidentification, and consent to the jurisdiction of the Federal District Court for their address (or, outside the United
+        States, any judicial district in which we may be found) and to accept service of process from you.
       </p>
-      {copy.status === 'counter_noticed' && copy.restoreAt && <p>We will restore the video on {when(copy.restoreAt)} unless you tell us before then that you went to court.</p>}
+      {copy.status === 'counter_noticed' && copy.restoreAt && (
+        <p>We will restore the video on {when(copy.restoreAt)} unless you tell us before then that you went to court.</p>
+      )}
       {copy.status === 'lawsuit' && <p>You told us about a lawsuit: the video stays down.</p>}
       {copy.status === 'closed' && <p>This takedown is closed.</p>}
     </div>
@@ -56,14 +64,16 @@ export default async function LawsuitPage({ searchParams }: Props) {
       <WebSiteStructuredData path="/copyright/lawsuit" name="Report a lawsuit" />
       <h1 id="lawsuit-title">Tell us about a lawsuit</h1>
       <p>
-        You sent us a copyright notice and the uploader answered with a counter-notice. If you have filed an action seeking a court order to restrain them, tell us before the date in
-        our email and the video stays down.
+        You sent us a copyright notice and the uploader answered with a counter-notice. If you have filed an action seeking a
+        court order to restrain them, tell us before the date in our email and the video stays down.
       </p>
       {copy && <CounterNotice copy={copy} />}
       {typeof token === 'string' && token && copy ? (
         copy.status === 'counter_noticed' && <LegalNoticeForm kind="lawsuit" defaults={{ token: token.slice(0, 100) }} />
       ) : (
-        <p className="form-card form-error">This link is not complete or no longer valid. Open the whole link from the email we sent you.</p>
+        <p className="form-card form-error">
+          This link is not complete or no longer valid. Open the whole link from the email we sent you.
+        </p>
       )}
     </section>
   );

@@ -12,7 +12,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { decisionIdParamsSchema, decisionLinkSchema } from '@/lib/validation/trust';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Statement of reasons', description: 'What was decided about your content or account, why, and how to appeal.', path: '/decisions', noindex: true });
+  return pageMetadata({
+    title: 'Statement of reasons',
+    description: 'What was decided about your content or account, why, and how to appeal.',
+    path: '/decisions',
+    noindex: true,
+  });
 }
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -33,7 +38,12 @@ export default async function DecisionPage({ params, searchParams }: Props) {
   let expired: string | null = null;
   try {
     // An id that is not a uuid is the same 404 as someone else's.
-    result = await forPage(parsedId.success ? getDecision(await pageActor(), parsedId.data.id, key) : Promise.reject(new ApiError(404, 'Decision not found')), path);
+    result = await forPage(
+      parsedId.success
+        ? getDecision(await pageActor(), parsedId.data.id, key)
+        : Promise.reject(new ApiError(404, 'Decision not found')),
+      path,
+    );
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 410) throw error;
     expired = error.message;
@@ -51,7 +61,11 @@ export default async function DecisionPage({ params, searchParams }: Props) {
             : 'The decision is still there: log in to read it, or write to us if you cannot.'}
         </p>
       </header>
-      {result ? <DecisionStatement decision={result.decision} canAppeal={result.reader !== 'admin'} linkKey={linkKey} /> : <p role="alert">{expired}</p>}
+      {result ? (
+        <DecisionStatement decision={result.decision} canAppeal={result.reader !== 'admin'} linkKey={linkKey} />
+      ) : (
+        <p role="alert">{expired}</p>
+      )}
     </>
   );
 }

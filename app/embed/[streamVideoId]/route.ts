@@ -39,7 +39,10 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
     'Referrer-Policy': 'strict-origin-when-cross-origin',
   };
   if (!data || !data.playback.mp4Url) {
-    return new Response(page(siteName, 'Video unavailable', '<p class="gone">This video is not available.</p>'), { status: 404, headers });
+    return new Response(page(siteName, 'Video unavailable', '<p class="gone">This video is not available.</p>'), {
+      status: 404,
+      headers,
+    });
   }
   const { video, playback } = data;
   const title = escapeHtml(video.title);

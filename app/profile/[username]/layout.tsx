@@ -12,7 +12,13 @@ import { decodeSegment, loadProfilePage } from '@/lib/server/community/profiles'
  * members are a 404, and /profile/ALEX goes to /profile/alex. The lookup is
  * memoised for the request, so the page reuses it.
  */
-export default async function ProfileLayout({ children, params }: { children: ReactNode; params: Promise<{ username: string }> }) {
+export default async function ProfileLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ username: string }>;
+}) {
   const raw = (await params).username;
   const actor = await pageActor();
   if (!memberOf(actor)) redirect(`/login?next=${encodeURIComponent(`/profile/${raw}`)}`);

@@ -23,7 +23,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const actor = await pageActor();
   const viewer = memberOf(actor);
   const profile = viewer && username ? await loadProfilePage(actor, username) : null;
-  if (!profile) return { title: { absolute: fullTitle(viewer ? 'Page not found' : 'Profile') }, robots: { index: false, follow: false } };
+  if (!profile)
+    return { title: { absolute: fullTitle(viewer ? 'Page not found' : 'Profile') }, robots: { index: false, follow: false } };
   const summary = profile.bio.replace(/\s+/g, ' ').trim();
   return pageMetadata({
     title: `${profile.username}’s profile`,
@@ -68,7 +69,11 @@ export default async function ProfilePage({ params }: Props) {
           <h2 id="profile-videos-title">{profile.isSelf ? 'Your public videos' : 'Videos'}</h2>
         </div>
         {videos.videos.length > 0 ? (
-          <InfiniteVideoGrid initial={videos} listUrl={`/api/users/${encodeURIComponent(name)}/videos?limit=${PROFILE_PAGE_SIZE}`} label={`Videos by ${name}`} />
+          <InfiniteVideoGrid
+            initial={videos}
+            listUrl={`/api/users/${encodeURIComponent(name)}/videos?limit=${PROFILE_PAGE_SIZE}`}
+            label={`Videos by ${name}`}
+          />
         ) : (
           <div className="empty-state">
             <VideoIcon />
@@ -87,7 +92,9 @@ export default async function ProfilePage({ params }: Props) {
           <div className="section-head">
             <h2 id="own-uploads-title">Your uploads and their status</h2>
           </div>
-          <p className="profile-note">Only you see this list: videos waiting for review, not approved, or still processing, as well as the live ones.</p>
+          <p className="profile-note">
+            Only you see this list: videos waiting for review, not approved, or still processing, as well as the live ones.
+          </p>
           <OwnVideos />
         </section>
       )}

@@ -7,7 +7,13 @@ import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Security', description: 'Two-factor authentication for your account: set it up, get recovery codes, or turn it off; log out other devices.', path: '/settings/security', noindex: true });
+  return pageMetadata({
+    title: 'Security',
+    description:
+      'Two-factor authentication for your account: set it up, get recovery codes, or turn it off; log out other devices.',
+    path: '/settings/security',
+    noindex: true,
+  });
 }
 
 /**
@@ -25,7 +31,10 @@ export default async function SecurityPage() {
       <header className="page-header">
         <span className="eyebrow">Settings</span>
         <h1>Security</h1>
-        <p>Two-factor authentication (logging in needs your password and a code from your phone) and the devices logged in to your account.</p>
+        <p>
+          Two-factor authentication (logging in needs your password and a code from your phone) and the devices logged in to your
+          account.
+        </p>
       </header>
       <section className="section settings-page" aria-label="Two-factor authentication">
         <TwoFactorSettings />

@@ -37,9 +37,25 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { video, playback } = data;
   const { siteName } = getConfig();
   const path = `/video/${video.streamVideoId}`;
-  const description = summary(video.description, `${video.title}: a ${video.category} video by ${video.uploader.username} on ${siteName}.`);
-  const image = video.thumbnailUrl ? { url: absoluteUrl(video.thumbnailUrl), width: 640, height: Math.round((640 * (video.height ?? 360)) / (video.width ?? 640)), alt: video.title } : undefined;
-  const base = pageMetadata({ title: video.title, description, path, image, keywords: [...video.tags, video.category.toLowerCase(), ...DEFAULT_KEYWORDS] });
+  const description = summary(
+    video.description,
+    `${video.title}: a ${video.category} video by ${video.uploader.username} on ${siteName}.`,
+  );
+  const image = video.thumbnailUrl
+    ? {
+        url: absoluteUrl(video.thumbnailUrl),
+        width: 640,
+        height: Math.round((640 * (video.height ?? 360)) / (video.width ?? 640)),
+        alt: video.title,
+      }
+    : undefined;
+  const base = pageMetadata({
+    title: video.title,
+    description,
+    path,
+    image,
+    keywords: [...video.tags, video.category.toLowerCase(), ...DEFAULT_KEYWORDS],
+  });
   const size = { width: video.width ?? 1280, height: video.height ?? 720 };
   const embedUrl = absoluteUrl(`/embed/${video.streamVideoId}`);
   return {
@@ -51,7 +67,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
       url: absoluteUrl(path),
       siteName,
       images: base.openGraph?.images,
-      videos: playback.mp4Url ? [{ url: absoluteUrl(playback.mp4Url), secureUrl: absoluteUrl(playback.mp4Url), type: 'video/mp4', ...size }] : undefined,
+      videos: playback.mp4Url
+        ? [{ url: absoluteUrl(playback.mp4Url), secureUrl: absoluteUrl(playback.mp4Url), type: 'video/mp4', ...size }]
+        : undefined,
     },
     twitter: {
       card: 'player',
@@ -88,7 +106,14 @@ export default async function VideoPage({ params }: Props) {
       />
       <div className="watch">
         <article aria-labelledby="video-title">
-          <VideoPlayer streamVideoId={video.streamVideoId} title={video.title} poster={poster} durationSeconds={video.durationSeconds} mp4Url={playback.mp4Url} hlsUrl={playback.hlsUrl} />
+          <VideoPlayer
+            streamVideoId={video.streamVideoId}
+            title={video.title}
+            poster={poster}
+            durationSeconds={video.durationSeconds}
+            mp4Url={playback.mp4Url}
+            hlsUrl={playback.hlsUrl}
+          />
           <h1 id="video-title" className="watch-title">
             {video.title}
           </h1>
@@ -111,7 +136,11 @@ export default async function VideoPage({ params }: Props) {
             </span>
             <span className="watch-actions">
               <WatchLaterButton streamVideoId={video.streamVideoId} title={video.title} />
-              <ShareButton url={absoluteUrl(`/video/${video.streamVideoId}`)} embedCode={embedSnippet(getConfig().siteUrl, video.streamVideoId, { title: video.title })} title={video.title} />
+              <ShareButton
+                url={absoluteUrl(`/video/${video.streamVideoId}`)}
+                embedCode={embedSnippet(getConfig().siteUrl, video.streamVideoId, { title: video.title })}
+                title={video.title}
+              />
               {/* For everyone, visitors included; the page stays the same for all (a client island). */}
               <ReportDialog targetType="video" target={video.streamVideoId} />
               {/* The public notice form (DSA Art. 16, TAKE IT DOWN Act) with this video filled in: for the person shown, a rights holder, anyone. */}
@@ -121,7 +150,14 @@ export default async function VideoPage({ params }: Props) {
             </span>
             {/* Edit and Delete for the owner and admins only: the session decides in the browser, the API again. */}
             <VideoPageManage
-              video={{ streamVideoId: video.streamVideoId, ownerId: video.uploader._id, title: video.title, description: video.description, category: video.category, tags: video.tags }}
+              video={{
+                streamVideoId: video.streamVideoId,
+                ownerId: video.uploader._id,
+                title: video.title,
+                description: video.description,
+                category: video.category,
+                tags: video.tags,
+              }}
             />
           </div>
           {video.tags.length > 0 && (
@@ -137,7 +173,8 @@ export default async function VideoPage({ params }: Props) {
           )}
           {video.description && <p className="watch-description">{video.description}</p>}
           <p className="watch-withdraw">
-            You appear in this video and no longer consent to it? <a href={`/withdraw-consent?video=${video.streamVideoId}`}>Withdraw your consent</a>
+            You appear in this video and no longer consent to it?{' '}
+            <a href={`/withdraw-consent?video=${video.streamVideoId}`}>Withdraw your consent</a>
           </p>
           <Comments streamVideoId={video.streamVideoId} videoOwnerId={video.uploader._id} initial={data.comments} />
         </article>

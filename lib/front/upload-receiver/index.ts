@@ -51,7 +51,11 @@ export class UploadReceiver {
   constructor(private readonly options: ReceiverOptions) {}
 
   start(): void {
-    const child = fork(this.options.entry, [], { execArgv: ['--import', 'tsx', '--expose-gc'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(this.options.entry, [], {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.child = child;
     child.on('message', (message: FromReceiver) => this.receive(message));
     child.on('error', (error) => this.options.onProblem(`upload receiver: ${error.message}`));
@@ -174,21 +178,30 @@ export function listenWithReceiver(app: HttpServer, receiver: UploadReceiver, id
   // HTTP server turns Nagle's algorithm off and allows half-open sockets; with Nagle on, an answer written
   // in pieces waits out the client's delayed ACK, 40 ms at a time).
   const own = app as HttpServer & ServerSocketOptions;
-  const front = createServer({ noDelay: own.noDelay, allowHalfOpen: own.allowHalfOpen, keepAlive: own.keepAlive, keepAliveInitialDelay: own.keepAliveInitialDelay, highWaterMark: own.highWaterMark }, (socket) => {
-    const dropped = () => socket.destroy();
-    socket.once('error', dropped);
-    socket.setTimeout(idleMs, dropped);
-    socket.once('data', (first: Buffer) => {
-      socket.setTimeout(0);
-      socket.off('timeout', dropped);
-      socket.off('error', dropped);
-      if (opensReceiverRequest(first) && receiver.handOff(socket, first)) return;
-      socket.pause();
-      socket.unshift(first);
-      app.emit('connection', socket);
-      socket.resume();
-    });
-  });
+  const front = createServer(
+    {
+      noDelay: own.noDelay,
+      allowHalfOpen: own.allowHalfOpen,
+      keepAlive: own.keepAlive,
+      keepAliveInitialDelay: own.keepAliveInitialDelay,
+      highWaterMark: own.highWaterMark,
+    },
+    (socket) => {
+      const dropped = () => socket.destroy();
+      socket.once('error', dropped);
+      socket.setTimeout(idleMs, dropped);
+      socket.once('data', (first: Buffer) => {
+        socket.setTimeout(0);
+        socket.off('timeout', dropped);
+        socket.off('error', dropped);
+        if (opensReceiverRequest(first) && receiver.handOff(socket, first)) return;
+        socket.pause();
+        socket.unshift(first);
+        app.emit('connection', socket);
+        socket.resume();
+      });
+    },
+  );
   // The app server tracks its connections' header and request timeouts from its 'listening' event (Node's
   // http server); it listens through this server, so it hears it from here.
   front.once('listening', () => app.emit('listening'));

@@ -66,7 +66,14 @@ export function runUploadReceiver(): void {
       entry.stop.abort();
       send({ type: 'finished', id, status: res.statusCode, aborted: !res.writableFinished });
     });
-    send({ type: 'request', id, method: req.method ?? '', url: req.url ?? '', headers: req.headers, remoteAddress: req.socket.remoteAddress });
+    send({
+      type: 'request',
+      id,
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      remoteAddress: req.socket.remoteAddress,
+    });
   });
   // One request a connection: the app server vouched only for the first (protocol.ts); any other on it is refused and the connection closes.
   server.maxRequestsPerSocket = 1;

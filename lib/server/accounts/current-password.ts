@@ -21,6 +21,7 @@ const TOO_MANY_WRONG_CURRENT_PASSWORDS = (wait: string) => `Too many wrong curre
  */
 export async function confirmCurrentPassword(auth: Authenticated, currentPassword: string): Promise<void> {
   await consume('currentPasswordFailuresPerMember', auth.user.id, TOO_MANY_WRONG_CURRENT_PASSWORDS);
-  if (!(await verifyPassword(currentPassword, auth.user.passwordHash))) throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
+  if (!(await verifyPassword(currentPassword, auth.user.passwordHash)))
+    throw badRequest(WRONG_CURRENT_PASSWORD, { field: 'currentPassword' });
   await reset('currentPasswordFailuresPerMember', auth.user.id);
 }

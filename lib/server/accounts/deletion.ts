@@ -54,7 +54,10 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
   const deleted = await db.transaction(async (tx) => {
     if (hasAdminRole(member.user)) {
       await queryRows(tx, sql`SELECT pg_advisory_xact_lock(hashtext('chrysalis:admin-roles'))`);
-      const [others] = await queryRows<{ n: number | string }>(tx, sql`SELECT count(*) AS n FROM users WHERE is_admin AND banned_at IS NULL AND id <> ${userId}`);
+      const [others] = await queryRows<{ n: number | string }>(
+        tx,
+        sql`SELECT count(*) AS n FROM users WHERE is_admin AND banned_at IS NULL AND id <> ${userId}`,
+      );
       if (Number(others!.n) === 0) throw conflict(DELETE_ACCOUNT_MESSAGES.lastAdmin);
     }
     // The row, locked: a second request at the same time waits here and then finds nothing to delete.
@@ -63,7 +66,10 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
       sql`SELECT username, email, profile_photo_key FROM users WHERE id = ${userId} FOR UPDATE`,
     );
     if (!user) return null;
-    const owned = await queryRows<{ id: string; source_key: string }>(tx, sql`SELECT id, source_key FROM videos WHERE owner_id = ${userId}`);
+    const owned = await queryRows<{ id: string; source_key: string }>(
+      tx,
+      sql`SELECT id, source_key FROM videos WHERE owner_id = ${userId}`,
+    );
     // Identity documents outlive the row (no foreign key): they get their deletion date now, while the videos still say whether any was published.
     await scheduleDocumentRetention(tx, userId);
 
@@ -76,7 +82,10 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
           UPDATE videos v SET likes_count = v.likes_count - counted.n FROM counted WHERE v.id = counted.video_id`,
     );
     // The name and email are free again at once: the sign-up's hold on them (decision 041) goes with the account.
-    await queryRows(tx, sql`DELETE FROM sign_up_holds WHERE username_key = lower(${user.username}) OR email_key = lower(${user.email})`);
+    await queryRows(
+      tx,
+      sql`DELETE FROM sign_up_holds WHERE username_key = lower(${user.username}) OR email_key = lower(${user.email})`,
+    );
     await queryRows(tx, sql`DELETE FROM notifications WHERE sender_id = ${userId}`);
     await queryRows(tx, sql`DELETE FROM reports WHERE reporter_id = ${userId}`);
     await queryRows(
@@ -148,7 +157,8 @@ async function sendDeletionConfirmation(user: { username: string; email: string 
         ],
         action: `Visit ${siteName}`,
         url: siteUrl,
-        footer: 'If you did not ask for this, someone knew your password: please tell us through the contact details on the site.',
+        footer:
+          'If you did not ask for this, someone knew your password: please tell us through the contact details on the site.',
       }),
     );
   } catch (error) {

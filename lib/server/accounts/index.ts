@@ -34,9 +34,11 @@ import { sendVerificationLink } from './verification';
 export { toUserDto, type UserDto } from './dto';
 
 export const REGISTERED_MESSAGE = 'Registration successful! Please check your email to verify your account.';
-export const RESEND_MESSAGE = 'If that address belongs to an account that still needs verifying, a new verification email is on its way.';
+export const RESEND_MESSAGE =
+  'If that address belongs to an account that still needs verifying, a new verification email is on its way.';
 export const INVALID_LOGIN_MESSAGE = 'Invalid email or password';
-export const NEEDS_VERIFICATION_MESSAGE = 'Please verify your email address before logging in. Check your inbox for the verification link.';
+export const NEEDS_VERIFICATION_MESSAGE =
+  'Please verify your email address before logging in. Check your inbox for the verification link.';
 
 const byEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`;
 const byUsername = (username: string) => sql`lower(${users.username}) = ${username.toLowerCase()}`;
@@ -67,8 +69,16 @@ export const SIGN_UP_HOLD_MS = 7 * 24 * 60 * 60 * 1000;
  * sign-up younger than the hold; an older unverified account gives its name
  * (and itself, since it was never used) to the new sign-up.
  */
-export async function register(fields: Record<string, unknown>, photo: File | null, address: string): Promise<{ message: string }> {
-  await consume('registerPerIp', addressNetwork(address), 'Too many sign-ups from your network. Please wait a few minutes and try again.');
+export async function register(
+  fields: Record<string, unknown>,
+  photo: File | null,
+  address: string,
+): Promise<{ message: string }> {
+  await consume(
+    'registerPerIp',
+    addressNetwork(address),
+    'Too many sign-ups from your network. Please wait a few minutes and try again.',
+  );
   const input = parseInput(registerSchema(), fields);
   if (isCommonPassword(input.password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'password' });
 
@@ -83,7 +93,13 @@ export async function register(fields: Record<string, unknown>, photo: File | nu
       const released = await holdUsername(tx, input.username, input.email, passwordHash);
       const [created] = (await tx
         .insert(users)
-        .values({ username: input.username, email: input.email, passwordHash, dateOfBirth: input.dateOfBirth, profilePhotoKey: photoKey })
+        .values({
+          username: input.username,
+          email: input.email,
+          passwordHash,
+          dateOfBirth: input.dateOfBirth,
+          profilePhotoKey: photoKey,
+        })
         .onConflictDoNothing()
         .returning()) as User[];
       if (created) return { created, released };
@@ -176,7 +192,10 @@ const TOO_MANY_FAILED_LOGINS = (wait: string) => `Too many failed login attempts
  * account or found the email taken, with the same two hash checks, so signing
  * up and then logging in does not tell the two apart either.
  */
-export async function login({ email, password }: LoginInput, address: string): Promise<{ token: string; user: UserDto; sessionId: string } | TwoFactorChallenge> {
+export async function login(
+  { email, password }: LoginInput,
+  address: string,
+): Promise<{ token: string; user: UserDto; sessionId: string } | TwoFactorChallenge> {
   const network = addressNetwork(address);
   const accountFromAddress = `${email}\n${network}`;
   await consume('loginFailuresPerAddress', network, TOO_MANY_FAILED_LOGINS);
@@ -241,25 +260,43 @@ export async function endSessions(actor: Actor, { which }: EndSessionsInput): Pr
     return { message: END_SESSIONS_MESSAGES.others, loggedOut: false };
   }
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: sql`now()` }).where(eq(users.id, member.user.id));
-    await tx.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.userId, member.user.id), isNull(sessions.revokedAt)));
+    await tx
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: sql`now()` })
+      .where(eq(users.id, member.user.id));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(sessions.userId, member.user.id), isNull(sessions.revokedAt)));
   });
   return { message: END_SESSIONS_MESSAGES.all, loggedOut: true };
 }
 
-export async function updatePreferences(actor: Actor, { autoPlayVideos }: PreferencesInput): Promise<{ success: true; user: UserDto }> {
+export async function updatePreferences(
+  actor: Actor,
+  { autoPlayVideos }: PreferencesInput,
+): Promise<{ success: true; user: UserDto }> {
   const member = requireMember(actor);
   const db = await getDb();
-  const [user] = await db.update(users).set({ autoPlayVideos, updatedAt: sql`now()` }).where(eq(users.id, member.user.id)).returning();
+  const [user] = await db
+    .update(users)
+    .set({ autoPlayVideos, updatedAt: sql`now()` })
+    .where(eq(users.id, member.user.id))
+    .returning();
   return { success: true, user: toUserDto(user!) };
 }
 
-const TOO_MANY_EMAIL_CHANGES = (wait: string) => `You can change your email address at most 5 times a day. Please try again in ${wait}.`;
+const TOO_MANY_EMAIL_CHANGES = (wait: string) =>
+  `You can change your email address at most 5 times a day. Please try again in ${wait}.`;
 
-export async function changeEmail(actor: Actor, input: ChangeEmailInput): Promise<{ message: string; emailVerificationSent: boolean }> {
+export async function changeEmail(
+  actor: Actor,
+  input: ChangeEmailInput,
+): Promise<{ message: string; emailVerificationSent: boolean }> {
   const member = requireMember(actor);
   await confirmCurrentPassword(member, input.currentPassword);
-  if (input.newEmail === member.user.email.toLowerCase()) throw badRequest('That is already your email address.', { field: 'newEmail' });
+  if (input.newEmail === member.user.email.toLowerCase())
+    throw badRequest('That is already your email address.', { field: 'newEmail' });
   // Each change mails an address of the member's choosing; counted before the lookup below, which also bounds asking it which addresses have accounts.
   await consume('emailChangesPerMember', member.user.id, TOO_MANY_EMAIL_CHANGES);
   const db = await getDb();
@@ -277,7 +314,10 @@ export async function changePassword(actor: Actor, input: ChangePasswordInput): 
   if (isCommonPassword(input.newPassword)) throw badRequest(COMMON_PASSWORD_MESSAGE, { field: 'newPassword' });
   const db = await getDb();
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: sql`now()` }).where(eq(users.id, member.user.id));
+    await tx
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: sql`now()` })
+      .where(eq(users.id, member.user.id));
     await revokeOtherSessions(member.user.id, member.sessionId, tx as unknown as Awaited<ReturnType<typeof getDb>>);
   });
   return { message: 'Password updated successfully!' };
@@ -298,7 +338,10 @@ export async function ensureAdmin(): Promise<'created' | 'promoted' | 'present' 
   const [existing] = await db.select().from(users).where(byEmail(admin.email)).limit(1);
   if (existing) {
     if (hasAdminRole(existing) && existing.emailVerifiedAt) return 'present';
-    await db.update(users).set({ isAdmin: true, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` }).where(eq(users.id, existing.id));
+    await db
+      .update(users)
+      .set({ isAdmin: true, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+      .where(eq(users.id, existing.id));
     return 'promoted';
   }
   await db.insert(users).values({

@@ -10,7 +10,12 @@ import { getDb, type Executor } from '@/lib/db';
 import { emailTokens, sessions, users, type User } from '@/lib/db/schema';
 import { wakeWorkers } from '@/lib/events';
 import { addressNetwork } from '@/lib/front/resolve-client-address';
-import { PASSWORD_RESET_MESSAGE, RESET_TOKEN_MAX, type forgotPasswordSchema, type resetPasswordSchema } from '@/lib/validation/auth';
+import {
+  PASSWORD_RESET_MESSAGE,
+  RESET_TOKEN_MAX,
+  type forgotPasswordSchema,
+  type resetPasswordSchema,
+} from '@/lib/validation/auth';
 
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword } from '../auth/passwords';
 import { ApiError, BANNED_MESSAGE, badRequest, forbidden } from '../errors';
@@ -35,12 +40,14 @@ const log = logger('mail');
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const PASSWORD_RESET_EMAIL_JOB = 'password-reset-email';
 
-export const FORGOT_PASSWORD_MESSAGE = 'If that address belongs to an account, we have sent it a link to reset your password. The link works for 1 hour.';
+export const FORGOT_PASSWORD_MESSAGE =
+  'If that address belongs to an account, we have sent it a link to reset your password. The link works for 1 hour.';
 
 /** Why a link cannot be used; the page and the API say so in these words and offer a new link. */
 export const RESET_LINK_MESSAGES = {
   invalid: 'This password reset link is not valid. Check that you opened the whole link from the email, or ask for a new one.',
-  expired: 'This password reset link has expired. Links work for 1 hour, and only the newest one you asked for works. Ask for a new one.',
+  expired:
+    'This password reset link has expired. Links work for 1 hour, and only the newest one you asked for works. Ask for a new one.',
   used: 'This password reset link has already been used. If that was not you, ask for a new link and choose a new password.',
   banned: 'This account is banned, so its password cannot be reset.',
 } as const;
@@ -49,8 +56,10 @@ export type ResetLinkState = 'valid' | keyof typeof RESET_LINK_MESSAGES;
 type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
-const TOO_MANY_FROM_ADDRESS = (wait: string) => `Too many password reset requests from your network. Please wait ${wait} and try again.`;
-const TOO_MANY_FOR_EMAIL = (wait: string) => `Too many password reset emails were asked for this address. Please wait ${wait} and try again.`;
+const TOO_MANY_FROM_ADDRESS = (wait: string) =>
+  `Too many password reset requests from your network. Please wait ${wait} and try again.`;
+const TOO_MANY_FOR_EMAIL = (wait: string) =>
+  `Too many password reset emails were asked for this address. Please wait ${wait} and try again.`;
 
 /**
  * Asks for a reset link. The limits count every address alike, and the job
@@ -63,7 +72,11 @@ export async function requestPasswordReset({ email }: ForgotPasswordInput, addre
   await consume('forgotPasswordPerIp', addressNetwork(address), TOO_MANY_FROM_ADDRESS);
   await consume('forgotPasswordPerEmail', email, TOO_MANY_FOR_EMAIL);
   const db = await getDb();
-  const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .limit(1);
   await enqueue(db, PASSWORD_RESET_EMAIL_JOB, { userId: user?.id ?? null });
   wakeWorkers();
   return { message: FORGOT_PASSWORD_MESSAGE };
@@ -90,9 +103,13 @@ export const sendPasswordResetEmail: JobHandler = async (job) => {
       .update(emailTokens)
       .set({ expiresAt: sql`least(${emailTokens.expiresAt}, now())` })
       .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.purpose, 'reset_password'), isNull(emailTokens.usedAt)));
-    await tx
-      .insert(emailTokens)
-      .values({ userId: user.id, purpose: 'reset_password', email: user.email, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
+    await tx.insert(emailTokens).values({
+      userId: user.id,
+      purpose: 'reset_password',
+      email: user.email,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    });
   });
   const { siteName } = getConfig();
   await sendMail(
@@ -100,10 +117,13 @@ export const sendPasswordResetEmail: JobHandler = async (job) => {
       to: user.email,
       subject: `Reset your ${siteName} password`,
       greeting: `Hi ${user.username},`,
-      lines: [`Someone (we hope you) asked to reset the password of your ${siteName} account. Choose a new password with the button below.`],
+      lines: [
+        `Someone (we hope you) asked to reset the password of your ${siteName} account. Choose a new password with the button below.`,
+      ],
       action: 'Choose a new password',
       url: resetPasswordUrl(token),
-      footer: 'This link works once and expires in 1 hour. If you did not ask for it, ignore this email: your password stays as it is.',
+      footer:
+        'This link works once and expires in 1 hour. If you did not ask for it, ignore this email: your password stays as it is.',
     }),
   );
 };
@@ -183,7 +203,10 @@ export async function resetPassword({ token, password }: ResetPasswordInput): Pr
       .update(emailTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.purpose, 'reset_password'), isNull(emailTokens.usedAt)));
-    await tx.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
     return changed;
   });
   // Lost a race: another request used the link, or the account was banned or changed its address meanwhile.

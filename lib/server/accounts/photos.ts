@@ -32,7 +32,8 @@ export async function storeProfilePhoto(file: File): Promise<string> {
   try {
     image = sharp(input, { limitInputPixels: 40_000_000, failOn: 'error' });
     const { format, width, height } = await image.metadata();
-    if (!format || !['jpeg', 'png', 'webp', 'gif', 'avif', 'heif'].includes(format) || !width || !height) throw new Error(`unsupported ${format}`);
+    if (!format || !['jpeg', 'png', 'webp', 'gif', 'avif', 'heif'].includes(format) || !width || !height)
+      throw new Error(`unsupported ${format}`);
   } catch {
     throw badRequest(PHOTO_NOT_IMAGE, { field: 'profilePhoto' });
   }
@@ -55,6 +56,8 @@ export async function storeProfilePhoto(file: File): Promise<string> {
 
 export async function removeProfilePhoto(key: string): Promise<void> {
   await Promise.all(
-    AVATAR_SIZES.flatMap((size) => [`${key}-${size}.webp`, `${key}-${size}.webp.tmp`]).map((name) => rm(path.join(avatarDir(), name), { force: true })),
+    AVATAR_SIZES.flatMap((size) => [`${key}-${size}.webp`, `${key}-${size}.webp.tmp`]).map((name) =>
+      rm(path.join(avatarDir(), name), { force: true }),
+    ),
   );
 }

@@ -26,7 +26,11 @@ async function swapPhotoKey(userId: string, key: string | null) {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [before] = await tx.select({ key: users.profilePhotoKey }).from(users).where(eq(users.id, userId)).for('update');
-    const [after] = await tx.update(users).set({ profilePhotoKey: key, updatedAt: sql`now()` }).where(eq(users.id, userId)).returning();
+    const [after] = await tx
+      .update(users)
+      .set({ profilePhotoKey: key, updatedAt: sql`now()` })
+      .where(eq(users.id, userId))
+      .returning();
     return { previous: before?.key ?? null, user: after! };
   });
 }

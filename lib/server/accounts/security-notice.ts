@@ -17,7 +17,8 @@ const SUBJECTS: Record<TwoFactorChange, (siteName: string) => string> = {
 };
 
 const WHAT_HAPPENED: Record<TwoFactorChange, string> = {
-  'turned-on': 'Two-factor authentication was turned on for your account: from now on, logging in needs your password and a code from an authenticator app.',
+  'turned-on':
+    'Two-factor authentication was turned on for your account: from now on, logging in needs your password and a code from an authenticator app.',
   'turned-off': 'Two-factor authentication was turned off for your account: logging in needs only your password now.',
   'recovery-codes-replaced': 'The recovery codes of your account were replaced: the old ones no longer work.',
 };

@@ -41,7 +41,8 @@ import { tellOwnerOfTwoFactorChange } from './security-notice';
  */
 
 export const TWO_FACTOR_MESSAGES = {
-  wrongCode: 'That code is not right. Enter the 6-digit code your authenticator app shows now (check that your phone’s clock is set automatically).',
+  wrongCode:
+    'That code is not right. Enter the 6-digit code your authenticator app shows now (check that your phone’s clock is set automatically).',
   reusedCode: 'That code has already been used. Wait for your authenticator app to show a new code, then enter that one.',
   wrongRecoveryCode: 'That recovery code is not right. Check it and try again, or use another one.',
   usedRecoveryCode: 'That recovery code has already been used. Each recovery code works once: use another one.',
@@ -54,7 +55,8 @@ export const TWO_FACTOR_MESSAGES = {
   tooManyCodes: (wait: string) => `Too many wrong codes. Please wait ${wait} and try again.`,
   loginNeedsCode: 'Enter the code from your authenticator app to finish logging in.',
   enabled: 'Two-factor authentication is on. Keep your recovery codes somewhere safe: they are shown only now.',
-  enabledAdmin: 'Two-factor authentication is on. Keep your recovery codes somewhere safe: they are shown only now. Log out and log in again with a code to use admin tools.',
+  enabledAdmin:
+    'Two-factor authentication is on. Keep your recovery codes somewhere safe: they are shown only now. Log out and log in again with a code to use admin tools.',
   disabled: 'Two-factor authentication is off.',
   regenerated: 'New recovery codes are ready; the old ones no longer work. Keep these somewhere safe: they are shown only now.',
 } as const;
@@ -93,19 +95,28 @@ export async function twoFactorStatus(actor: Actor): Promise<TwoFactorStatus> {
  * proves the app has it. Starting again replaces it, so an abandoned setup
  * leaves nothing that works.
  */
-export async function beginTwoFactorSetup(actor: Actor, { currentPassword }: TwoFactorSetupInput): Promise<{ secret: string; uri: string; qr: { size: number; path: string } }> {
+export async function beginTwoFactorSetup(
+  actor: Actor,
+  { currentPassword }: TwoFactorSetupInput,
+): Promise<{ secret: string; uri: string; qr: { size: number; path: string } }> {
   const member = requireMember(actor);
   if (member.user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
   await confirmCurrentPassword(member, currentPassword);
   const secret = newTotpSecret();
   const db = await getDb();
-  await db.update(users).set({ twoFactorPendingSecret: await sealSecret(secret), updatedAt: sql`now()` }).where(eq(users.id, member.user.id));
+  await db
+    .update(users)
+    .set({ twoFactorPendingSecret: await sealSecret(secret), updatedAt: sql`now()` })
+    .where(eq(users.id, member.user.id));
   const uri = totpUri(secret, member.user.email);
   return { secret, uri, qr: qrPath(uri) };
 }
 
 /** Step two: a code from the app turns two-factor on and hands out the recovery codes, once. */
-export async function confirmTwoFactorSetup(actor: Actor, { currentPassword, code }: TotpCodeInput): Promise<{ message: string; recoveryCodes: string[] }> {
+export async function confirmTwoFactorSetup(
+  actor: Actor,
+  { currentPassword, code }: TotpCodeInput,
+): Promise<{ message: string; recoveryCodes: string[] }> {
   const member = requireMember(actor);
   if (member.user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
   await confirmCurrentPassword(member, currentPassword);
@@ -120,19 +131,37 @@ export async function confirmTwoFactorSetup(actor: Actor, { currentPassword, cod
     // Only if setup is still pending with this very secret: two confirmations at once turn it on once.
     const turnedOn = await tx
       .update(users)
-      .set({ twoFactorSecret: member.user.twoFactorPendingSecret, twoFactorPendingSecret: null, twoFactorEnabledAt: sql`now()`, twoFactorLastStep: step, updatedAt: sql`now()` })
-      .where(and(eq(users.id, member.user.id), isNull(users.twoFactorEnabledAt), eq(users.twoFactorPendingSecret, member.user.twoFactorPendingSecret!)))
+      .set({
+        twoFactorSecret: member.user.twoFactorPendingSecret,
+        twoFactorPendingSecret: null,
+        twoFactorEnabledAt: sql`now()`,
+        twoFactorLastStep: step,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(users.id, member.user.id),
+          isNull(users.twoFactorEnabledAt),
+          eq(users.twoFactorPendingSecret, member.user.twoFactorPendingSecret!),
+        ),
+      )
       .returning({ id: users.id });
     if (turnedOn.length === 0) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
     await replaceRecoveryCodes(tx, member.user.id, codes);
   });
   await reset('twoFactorFailuresPerMember', member.user.id);
   await tellOwnerOfTwoFactorChange(member.user, 'turned-on');
-  return { message: hasAdminRole(member.user) ? TWO_FACTOR_MESSAGES.enabledAdmin : TWO_FACTOR_MESSAGES.enabled, recoveryCodes: codes };
+  return {
+    message: hasAdminRole(member.user) ? TWO_FACTOR_MESSAGES.enabledAdmin : TWO_FACTOR_MESSAGES.enabled,
+    recoveryCodes: codes,
+  };
 }
 
 /** New recovery codes for the password and an authenticator code; the old ones stop working in the same transaction. */
-export async function regenerateRecoveryCodes(actor: Actor, { currentPassword, code }: TotpCodeInput): Promise<{ message: string; recoveryCodes: string[] }> {
+export async function regenerateRecoveryCodes(
+  actor: Actor,
+  { currentPassword, code }: TotpCodeInput,
+): Promise<{ message: string; recoveryCodes: string[] }> {
   const member = requireMember(actor);
   if (!member.user.twoFactorEnabledAt) throw badRequest(TWO_FACTOR_MESSAGES.notOn);
   await confirmCurrentPassword(member, currentPassword);
@@ -149,7 +178,10 @@ export async function regenerateRecoveryCodes(actor: Actor, { currentPassword, c
 }
 
 /** Turns two-factor off with the password and a code (a recovery code will do: the authenticator may be lost). Admins cannot. */
-export async function disableTwoFactor(actor: Actor, { currentPassword, code }: DisableTwoFactorInput): Promise<{ message: string }> {
+export async function disableTwoFactor(
+  actor: Actor,
+  { currentPassword, code }: DisableTwoFactorInput,
+): Promise<{ message: string }> {
   const member = requireMember(actor);
   // A conflict with the member's role, not a refusal of the caller: 409, as for the last admin.
   if (hasAdminRole(member.user)) throw conflict(TWO_FACTOR_MESSAGES.adminCannotTurnOff);
@@ -161,7 +193,13 @@ export async function disableTwoFactor(actor: Actor, { currentPassword, code }: 
     await checkSecondFactor(tx, member.user, code, { recovery: true });
     await tx
       .update(users)
-      .set({ twoFactorSecret: null, twoFactorPendingSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null, updatedAt: sql`now()` })
+      .set({
+        twoFactorSecret: null,
+        twoFactorPendingSecret: null,
+        twoFactorEnabledAt: null,
+        twoFactorLastStep: null,
+        updatedAt: sql`now()`,
+      })
       .where(eq(users.id, member.user.id));
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, member.user.id));
   });
@@ -186,7 +224,10 @@ export async function twoFactorChallenge(user: User): Promise<TwoFactorChallenge
  * address (counted up front, as login failures are); the right code starts
  * a session marked as having passed the second factor.
  */
-export async function completeTwoFactorLogin({ challenge, code }: TwoFactorLoginInput, address: string): Promise<{ token: string; user: UserDto; sessionId: string }> {
+export async function completeTwoFactorLogin(
+  { challenge, code }: TwoFactorLoginInput,
+  address: string,
+): Promise<{ token: string; user: UserDto; sessionId: string }> {
   const claims = await openChallenge(challenge);
   if (!claims) throw new ApiError(401, TWO_FACTOR_MESSAGES.invalidChallenge, { restartLogin: true });
   if (claims.exp <= Date.now()) throw new ApiError(401, TWO_FACTOR_MESSAGES.expiredChallenge, { restartLogin: true });
@@ -216,7 +257,12 @@ export async function completeTwoFactorLogin({ challenge, code }: TwoFactorLogin
  * recovery code is marked used. Both are one conditional UPDATE, so two
  * requests racing with one code cannot both pass.
  */
-async function checkSecondFactor(db: Executor, user: User, code: string, { recovery }: { recovery: boolean }): Promise<'totp' | 'recovery'> {
+async function checkSecondFactor(
+  db: Executor,
+  user: User,
+  code: string,
+  { recovery }: { recovery: boolean },
+): Promise<'totp' | 'recovery'> {
   if (/^\d{6}$/.test(code)) {
     const secret = user.twoFactorSecret ? await openSecret(user.twoFactorSecret) : null;
     if (!secret) throw badRequest(TWO_FACTOR_MESSAGES.notOn);
@@ -235,7 +281,13 @@ async function checkSecondFactor(db: Executor, user: User, code: string, { recov
   const spent = await db
     .update(twoFactorRecoveryCodes)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(twoFactorRecoveryCodes.userId, user.id), eq(twoFactorRecoveryCodes.codeHash, hash), isNull(twoFactorRecoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(twoFactorRecoveryCodes.userId, user.id),
+        eq(twoFactorRecoveryCodes.codeHash, hash),
+        isNull(twoFactorRecoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: twoFactorRecoveryCodes.id });
   if (spent.length > 0) return 'recovery';
   const [used] = await db

@@ -23,7 +23,11 @@ export function verificationUrl(token: string): string {
 }
 
 /** Creates a single-use link for an address and emails it. Returns whether the email went out. */
-export async function sendVerificationLink(user: Pick<User, 'id' | 'username'>, email: string, purpose: 'verify_email' | 'change_email'): Promise<boolean> {
+export async function sendVerificationLink(
+  user: Pick<User, 'id' | 'username'>,
+  email: string,
+  purpose: 'verify_email' | 'change_email',
+): Promise<boolean> {
   const db = await getDb();
   const token = randomBytes(32).toString('base64url');
   await db.transaction(async (tx) => {
@@ -32,7 +36,13 @@ export async function sendVerificationLink(user: Pick<User, 'id' | 'username'>, 
       .update(emailTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
-    await tx.insert(emailTokens).values({ userId: user.id, purpose, email, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + EMAIL_TOKEN_TTL_MS) });
+    await tx.insert(emailTokens).values({
+      userId: user.id,
+      purpose,
+      email,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + EMAIL_TOKEN_TTL_MS),
+    });
   });
   const { siteName } = getConfig();
   // The address is not confirmed yet (anyone can type anyone's), so the mail says nothing they typed, not even the username.
@@ -51,10 +61,13 @@ export async function sendVerificationLink(user: Pick<User, 'id' | 'username'>, 
           to: email,
           subject: `Confirm your new email for ${siteName}`,
           greeting: 'Hello,',
-          lines: [`You asked to use this address for your ${siteName} account. Your account keeps its current address until you confirm.`],
+          lines: [
+            `You asked to use this address for your ${siteName} account. Your account keeps its current address until you confirm.`,
+          ],
           action: 'Confirm my new email',
           url: verificationUrl(token),
-          footer: 'This link works once and expires in 24 hours. If you did not ask for this, ignore this email; nothing changes.',
+          footer:
+            'This link works once and expires in 24 hours. If you did not ask for this, ignore this email; nothing changes.',
         });
   try {
     await sendMail(message);
@@ -102,9 +115,15 @@ export async function verifyEmailToken(token: string): Promise<VerifyResult> {
         .where(and(sql`lower(${users.email}) = ${row.email.toLowerCase()}`, sql`${users.id} <> ${user.id}`))
         .limit(1);
       if (taken) return { ok: false };
-      await tx.update(users).set({ email: row.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+      await tx
+        .update(users)
+        .set({ email: row.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(eq(users.id, user.id));
     } else {
-      await tx.update(users).set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+      await tx
+        .update(users)
+        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` })
+        .where(eq(users.id, user.id));
     }
     return { ok: true };
   });

@@ -52,7 +52,11 @@ export interface AdminActionRecord {
  * Writes one audit entry. Pass the transaction that makes the change, so an
  * action and its record are stored together or not at all.
  */
-export async function recordAdminAction(db: Database, admin: Pick<Authenticated, 'user'>, record: AdminActionRecord): Promise<void> {
+export async function recordAdminAction(
+  db: Database,
+  admin: Pick<Authenticated, 'user'>,
+  record: AdminActionRecord,
+): Promise<void> {
   await db.insert(adminAuditLog).values({
     adminId: admin.user.id,
     adminUsername: admin.user.username,
@@ -77,14 +81,17 @@ function linkOf(targetType: string, targetId: string): string | null {
 }
 
 /** The audit log, newest first; narrowed by action, admin or target. */
-export async function listAuditLog(actor: Actor, query: {
-  action?: string;
-  adminId?: string;
-  targetType?: string;
-  targetId?: string;
-  page: number;
-  limit: number;
-}): Promise<AuditLogDto> {
+export async function listAuditLog(
+  actor: Actor,
+  query: {
+    action?: string;
+    adminId?: string;
+    targetType?: string;
+    targetId?: string;
+    page: number;
+    limit: number;
+  },
+): Promise<AuditLogDto> {
   requireAdmin(actor);
   const db = await getDb();
   const conditions = [

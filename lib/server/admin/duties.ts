@@ -19,7 +19,8 @@ export const OWN_CASE_MESSAGES = {
   verification: 'Another admin must decide on your own identity verification.',
   appeal: 'Another admin must decide on an appeal about a decision about you.',
   report: 'Another admin must decide on a report about you or your content. You can remove your own content yourself.',
-  withdrawal: 'Another admin must decide on a withdrawal of consent to your own video. You can confirm it yourself, which removes the video.',
+  withdrawal:
+    'Another admin must decide on a withdrawal of consent to your own video. You can confirm it yourself, which removes the video.',
   video: 'Another admin must approve your own video.',
 } as const;
 
@@ -32,7 +33,10 @@ export function refuseOwnCase(admin: Authenticated, subjectUserId: string | null
 
 /** Whether another admin (not banned) could decide instead: on a site with one admin, that admin approves their own videos. */
 export async function anotherAdminExists(db: Database, admin: Authenticated): Promise<boolean> {
-  const [row] = await queryRows<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM users WHERE is_admin AND banned_at IS NULL AND id <> ${admin.user.id}`);
+  const [row] = await queryRows<{ n: number | string }>(
+    db,
+    sql`SELECT count(*) AS n FROM users WHERE is_admin AND banned_at IS NULL AND id <> ${admin.user.id}`,
+  );
   return Number(row!.n) > 0;
 }
 

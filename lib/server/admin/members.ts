@@ -17,7 +17,6 @@ import { queueDecisionEmail } from '../trust/statements';
 
 import { listAuditLog, recordAdminAction } from './audit';
 
-
 interface MemberRow {
   id: string;
   username: string;
@@ -70,10 +69,15 @@ function containsPattern(text: string): string {
 }
 
 /** Members for the admin list: newest first, optionally matching a name or email and a filter. */
-export async function listMembers(actor: Actor, query: { q: string; filter: MemberFilter; page: number; limit: number }): Promise<AdminMemberListDto> {
+export async function listMembers(
+  actor: Actor,
+  query: { q: string; filter: MemberFilter; page: number; limit: number },
+): Promise<AdminMemberListDto> {
   requireAdmin(actor);
   const db = await getDb();
-  const match = query.q ? sql`(lower(u.username) LIKE ${containsPattern(query.q)} OR lower(u.email) LIKE ${containsPattern(query.q)})` : sql`TRUE`;
+  const match = query.q
+    ? sql`(lower(u.username) LIKE ${containsPattern(query.q)} OR lower(u.email) LIKE ${containsPattern(query.q)})`
+    : sql`TRUE`;
   const rows = await queryRows<MemberRow>(
     db,
     sql`SELECT ${MEMBER_COLUMNS} FROM users u
@@ -88,7 +92,10 @@ export async function listMembers(actor: Actor, query: { q: string; filter: Memb
 }
 
 async function memberRow(db: Database, id: string, lock = false): Promise<MemberRow> {
-  const [row] = await queryRows<MemberRow>(db, sql`SELECT ${MEMBER_COLUMNS} FROM users u WHERE u.id = ${id} ${lock ? sql`FOR UPDATE` : sql``}`);
+  const [row] = await queryRows<MemberRow>(
+    db,
+    sql`SELECT ${MEMBER_COLUMNS} FROM users u WHERE u.id = ${id} ${lock ? sql`FOR UPDATE` : sql``}`,
+  );
   if (!row) throw new ApiError(404, 'Member not found');
   return row;
 }
@@ -110,7 +117,15 @@ export async function getMemberDetail(actor: Actor, id: string): Promise<AdminMe
           (SELECT count(*) FROM reports WHERE status = 'open' AND target_type = 'profile' AND target_id = ${id}) AS open_reports,
           (SELECT username FROM users b WHERE b.id = (SELECT banned_by FROM users WHERE id = ${id})) AS banned_by`,
   );
-  const entitlements = await queryRows<{ id: string; source: string; plan_id: string | null; status: string; period_end: Date | string; created_at: Date | string; note: string | null }>(
+  const entitlements = await queryRows<{
+    id: string;
+    source: string;
+    plan_id: string | null;
+    status: string;
+    period_end: Date | string;
+    created_at: Date | string;
+    note: string | null;
+  }>(
     db,
     sql`SELECT id, source, plan_id, status, period_end, created_at, note FROM entitlements WHERE user_id = ${id} ORDER BY created_at DESC LIMIT 20`,
   );
@@ -160,7 +175,12 @@ export async function applyBan(db: Database, id: string, reason: string, adminId
  * their next call and log out), and their videos leave every public list.
  * Admins cannot ban themselves or another admin (remove the rights first).
  */
-export async function banMember(actor: Actor, id: string, reason: string, ground: DecisionGround = 'standards-behaviour'): Promise<AdminMemberDto> {
+export async function banMember(
+  actor: Actor,
+  id: string,
+  reason: string,
+  ground: DecisionGround = 'standards-behaviour',
+): Promise<AdminMemberDto> {
   const admin = requireAdmin(actor);
   if (id === admin.user.id) throw badRequest('You cannot ban yourself.');
   const db = await getDb();
@@ -203,7 +223,10 @@ export async function banMember(actor: Actor, id: string, reason: string, ground
  * that reverses the ban). The caller purges the public page cache afterwards.
  */
 export async function liftBan(db: Database, id: string): Promise<void> {
-  await queryRows(db, sql`UPDATE users SET banned_at = NULL, ban_reason = NULL, banned_by = NULL, updated_at = now() WHERE id = ${id}`);
+  await queryRows(
+    db,
+    sql`UPDATE users SET banned_at = NULL, ban_reason = NULL, banned_by = NULL, updated_at = now() WHERE id = ${id}`,
+  );
   await queryRows(db, sql`UPDATE videos SET owner_banned = false, updated_at = now() WHERE owner_id = ${id}`);
 }
 
@@ -243,7 +266,10 @@ export async function setAdmin(actor: Actor, id: string, makeAdmin: boolean): Pr
     if (makeAdmin && row.banned_at) throw conflict(`${row.username} is banned. Lift the ban before making them an admin.`);
     if (makeAdmin && row.email_verified_at === null) throw conflict(`${row.username} has not verified their email address yet.`);
     if (!makeAdmin) {
-      const [admins] = await queryRows<{ n: number | string }>(database, sql`SELECT count(*) AS n FROM users WHERE is_admin AND banned_at IS NULL`);
+      const [admins] = await queryRows<{ n: number | string }>(
+        database,
+        sql`SELECT count(*) AS n FROM users WHERE is_admin AND banned_at IS NULL`,
+      );
       if (Number(admins!.n) <= 1) throw conflict('This is the last admin. Make someone else an admin first.');
     }
     await queryRows(database, sql`UPDATE users SET is_admin = ${makeAdmin}, updated_at = now() WHERE id = ${id}`);
@@ -251,7 +277,9 @@ export async function setAdmin(actor: Actor, id: string, makeAdmin: boolean): Pr
       action: makeAdmin ? 'member.admin_grant' : 'member.admin_revoke',
       targetType: 'member',
       targetId: id,
-      summary: makeAdmin ? `Made ${row.username} an admin` : `Removed ${row.username}’s admin rights${id === admin.user.id ? ' (their own)' : ''}`,
+      summary: makeAdmin
+        ? `Made ${row.username} an admin`
+        : `Removed ${row.username}’s admin rights${id === admin.user.id ? ' (their own)' : ''}`,
     });
     // Admin tools answer only after two-factor (decision 018): the new admin is told where to turn it on.
     if (makeAdmin) {
@@ -259,7 +287,8 @@ export async function setAdmin(actor: Actor, id: string, makeAdmin: boolean): Pr
         recipientId: id,
         type: 'site_notice',
         link: '/settings/security',
-        message: 'You are now an admin. Turn on two-factor authentication in Settings under Security, then log in again with a code to use admin tools.',
+        message:
+          'You are now an admin. Turn on two-factor authentication in Settings under Security, then log in again with a code to use admin tools.',
       });
     }
     return memberRow(database, id);

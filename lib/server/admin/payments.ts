@@ -19,7 +19,10 @@ export interface PaymentEventDto {
 }
 
 /** The payment log for operators, newest first: what each postback or manual grant did, and why one was refused. */
-export async function listPaymentEvents(actor: Actor, query: { page: number; limit: number }): Promise<{ events: PaymentEventDto[]; pagination: { page: number; limit: number; hasMore: boolean } }> {
+export async function listPaymentEvents(
+  actor: Actor,
+  query: { page: number; limit: number },
+): Promise<{ events: PaymentEventDto[]; pagination: { page: number; limit: number; hasMore: boolean } }> {
   requireAdmin(actor);
   const db = await getDb();
   const rows = await queryRows<{

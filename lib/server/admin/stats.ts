@@ -45,20 +45,40 @@ export async function getAdminStats(actor: Actor, days = 14, now = new Date()): 
         GROUP BY d.day ORDER BY d.day`,
   );
   // Open reports are few (they are worked off); their due dates need the business-day calendar, so count in code.
-  const open = await queryRows<{ reason: ReportReason; created_at: Date | string; due_at: Date | string | null }>(db, sql`SELECT reason, created_at, due_at FROM reports WHERE status = 'open'`);
+  const open = await queryRows<{ reason: ReportReason; created_at: Date | string; due_at: Date | string | null }>(
+    db,
+    sql`SELECT reason, created_at, due_at FROM reports WHERE status = 'open'`,
+  );
   // Each report's own due time (48 hours for holds, decision 016); older rows without one fall back to 7 business days.
-  const dueOf = (report: (typeof open)[number]) => (report.due_at ? new Date(report.due_at) : addBusinessDays(new Date(report.created_at), REPORT_DUE_BUSINESS_DAYS));
+  const dueOf = (report: (typeof open)[number]) =>
+    report.due_at ? new Date(report.due_at) : addBusinessDays(new Date(report.created_at), REPORT_DUE_BUSINESS_DAYS);
   const overdue = open.filter((report) => dueOf(report).getTime() < now.getTime()).length;
   return {
-    members: { total: n(members!.total), verified: n(members!.verified), banned: n(members!.banned), admins: n(members!.admins), vip: n(members!.vip), newLast7Days: n(members!.new_week) },
+    members: {
+      total: n(members!.total),
+      verified: n(members!.verified),
+      banned: n(members!.banned),
+      admins: n(members!.admins),
+      vip: n(members!.vip),
+      newLast7Days: n(members!.new_week),
+    },
     videos: {
       total: n(videos!.total),
       byModeration: { pending: n(videos!.pending), approved: n(videos!.approved), rejected: n(videos!.rejected) },
-      byProcessing: { queued: n(videos!.queued), processing: n(videos!.processing), ready: n(videos!.ready), failed: n(videos!.failed) },
+      byProcessing: {
+        queued: n(videos!.queued),
+        processing: n(videos!.processing),
+        ready: n(videos!.ready),
+        failed: n(videos!.failed),
+      },
       awaitingReview: n(videos!.awaiting),
     },
     uploadsPerDay: perDay.map((row) => ({ day: row.day, count: n(row.count) })),
-    reports: { open: open.length, overdue, urgent: open.filter((report) => URGENT_REPORT_REASONS.includes(report.reason)).length },
+    reports: {
+      open: open.length,
+      overdue,
+      urgent: open.filter((report) => URGENT_REPORT_REASONS.includes(report.reason)).length,
+    },
     generatedAt: now.toISOString(),
   };
 }

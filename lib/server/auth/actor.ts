@@ -52,8 +52,10 @@ export function requireMember(actor: Actor): Authenticated {
   return actor;
 }
 
-export const TWO_FACTOR_ENROL_MESSAGE = 'Admins must use two-factor authentication. Turn it on in Settings under Security, then log in again with a code.';
-export const TWO_FACTOR_LOGIN_MESSAGE = 'This session was started without your two-factor code. Log out and log in again with a code to use admin tools.';
+export const TWO_FACTOR_ENROL_MESSAGE =
+  'Admins must use two-factor authentication. Turn it on in Settings under Security, then log in again with a code.';
+export const TWO_FACTOR_LOGIN_MESSAGE =
+  'This session was started without your two-factor code. Log out and log in again with a code to use admin tools.';
 
 /**
  * Whether an account holds the admin role: what it owes (two-factor on, not
@@ -87,7 +89,11 @@ export function requireAdmin(actor: Actor): Authenticated {
   const member = requireMember(actor);
   if (!hasAdminRole(member.user)) throw forbidden(ADMIN_REQUIRED_MESSAGE);
   const gap = adminTwoFactorGap(member);
-  if (gap) throw new ApiError(403, gap === 'enrol' ? TWO_FACTOR_ENROL_MESSAGE : TWO_FACTOR_LOGIN_MESSAGE, { twoFactorRequired: true, twoFactor: gap });
+  if (gap)
+    throw new ApiError(403, gap === 'enrol' ? TWO_FACTOR_ENROL_MESSAGE : TWO_FACTOR_LOGIN_MESSAGE, {
+      twoFactorRequired: true,
+      twoFactor: gap,
+    });
   return member;
 }
 

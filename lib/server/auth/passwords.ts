@@ -20,7 +20,11 @@ export const HASH_PARAMS = { memory: 19_456, passes: 2, parallelism: 1, tagLengt
 
 const b64 = (buffer: Buffer) => buffer.toString('base64').replace(/=+$/, '');
 
-async function derive(password: string, nonce: Buffer, params: { memory: number; passes: number; parallelism: number; tagLength: number }) {
+async function derive(
+  password: string,
+  nonce: Buffer,
+  params: { memory: number; passes: number; parallelism: number; tagLength: number },
+) {
   return argon2('argon2id', { message: Buffer.from(password.normalize('NFC'), 'utf8'), nonce, ...params });
 }
 
@@ -59,9 +63,7 @@ export function decoyHash(): Promise<string> {
 }
 
 /** The 10,000 most common passwords (zxcvbn's ranked list from real leaks). */
-const COMMON = new Set(
-  (dictionary['passwords-common'] as string[]).slice(0, 10_000).map((p) => p.toLowerCase()),
-);
+const COMMON = new Set((dictionary['passwords-common'] as string[]).slice(0, 10_000).map((p) => p.toLowerCase()));
 
 export function isCommonPassword(password: string): boolean {
   return COMMON.has(password.toLowerCase());

@@ -106,7 +106,15 @@ export async function resolveToken(token: string, via: 'bearer' | 'cookie', hasC
   if (row) {
     // The request's log line names the member (lib/server/log; never sent to the client).
     noteMember(row.user.id);
-    return { kind: 'member', user: row.user, sessionId: claims.sid, via, token, hasCookie, secondFactor: row.secondFactorAt !== null };
+    return {
+      kind: 'member',
+      user: row.user,
+      sessionId: claims.sid,
+      via,
+      token,
+      hasCookie,
+      secondFactor: row.secondFactorAt !== null,
+    };
   }
   const [owner] = await db.select({ bannedAt: users.bannedAt }).from(users).where(eq(users.id, claims.uid)).limit(1);
   return owner?.bannedAt ? { kind: 'visitor', banned: true } : VISITOR;
@@ -134,7 +142,10 @@ export function isSameOrigin(request: Request): boolean {
 
 export async function revokeSession(sessionId: string): Promise<void> {
   const db = await getDb();
-  await db.update(sessions).set({ revokedAt: sql`now()` }).where(eq(sessions.id, sessionId));
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(eq(sessions.id, sessionId));
 }
 
 /** Ends every session of a user except one (after a password change). */

@@ -23,7 +23,14 @@ export const RECOVERY_CODE_COUNT = 10;
 export const CHALLENGE_TTL_SECONDS = 5 * 60;
 
 function totp(secretBase32: string, label = 'account'): TOTP {
-  return new TOTP({ issuer: getConfig().siteName, label, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: getConfig().siteName,
+    label,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: TOTP_PERIOD_SECONDS,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /** A new random secret (160 bits, RFC 4226's recommendation), base32 as authenticator apps take it. */
@@ -99,7 +106,9 @@ export function normaliseRecoveryCode(code: string): string {
 
 /** Stored form: an HMAC under the session secret, so a copy of the database alone cannot be searched for codes. */
 export function hashRecoveryCode(userId: string, code: string): string {
-  return createHmac('sha256', getSessionSecret()).update(`${userId}:${normaliseRecoveryCode(code)}`).digest('hex');
+  return createHmac('sha256', getSessionSecret())
+    .update(`${userId}:${normaliseRecoveryCode(code)}`)
+    .digest('hex');
 }
 
 /**
@@ -115,9 +124,13 @@ export interface ChallengeClaims {
   exp: number;
 }
 
-export const passwordFingerprint = (passwordHash: string) => createHash('sha256').update(passwordHash).digest('base64url').slice(0, 22);
+export const passwordFingerprint = (passwordHash: string) =>
+  createHash('sha256').update(passwordHash).digest('base64url').slice(0, 22);
 
-export function sealChallenge(user: { id: string; tokenVersion: number; passwordHash: string }, now = Date.now()): Promise<string> {
+export function sealChallenge(
+  user: { id: string; tokenVersion: number; passwordHash: string },
+  now = Date.now(),
+): Promise<string> {
   const claims: ChallengeClaims & { purpose: 'two-factor' } = {
     purpose: 'two-factor',
     uid: user.id,
@@ -132,8 +145,18 @@ export function sealChallenge(user: { id: string; tokenVersion: number; password
 export async function openChallenge(challenge: string): Promise<ChallengeClaims | null> {
   if (!challenge || challenge.length > 4096) return null;
   try {
-    const data = await unsealData<Partial<ChallengeClaims> & { purpose?: string }>(challenge, { password: getSessionSecret(), ttl: 0 });
-    if (data.purpose !== 'two-factor' || typeof data.uid !== 'string' || typeof data.ver !== 'number' || typeof data.pw !== 'string' || typeof data.exp !== 'number') return null;
+    const data = await unsealData<Partial<ChallengeClaims> & { purpose?: string }>(challenge, {
+      password: getSessionSecret(),
+      ttl: 0,
+    });
+    if (
+      data.purpose !== 'two-factor' ||
+      typeof data.uid !== 'string' ||
+      typeof data.ver !== 'number' ||
+      typeof data.pw !== 'string' ||
+      typeof data.exp !== 'number'
+    )
+      return null;
     return { uid: data.uid, ver: data.ver, pw: data.pw, exp: data.exp };
   } catch {
     return null;

@@ -118,7 +118,9 @@ export class ArchiveWriter {
     });
     await new Promise<void>((resolve, reject) => {
       // The file's own permissions, so a restore gives media back as readable as they were (e.g. to nginx).
-      const entry = this.pack.entry({ name, size: info.size, mode: info.mode & 0o777, mtime: info.mtime }, (error) => (error ? reject(error) : resolve()));
+      const entry = this.pack.entry({ name, size: info.size, mode: info.mode & 0o777, mtime: info.mtime }, (error) =>
+        error ? reject(error) : resolve(),
+      );
       pipeline(createReadStream(source), tap, entry).catch(reject);
     });
     const file = { path: name, size, sha256: hash.digest('hex') };
@@ -131,7 +133,9 @@ export class ArchiveWriter {
     const complete: Manifest = { ...manifest, files: this.files, filesSha256: fileListSha256(this.files) };
     const body = Buffer.from(`${JSON.stringify(complete, null, 2)}\n`);
     await new Promise<void>((resolve, reject) => {
-      this.pack.entry({ name: MANIFEST_NAME, size: body.length, mode: 0o600, mtime: new Date() }, body, (error) => (error ? reject(error) : resolve()));
+      this.pack.entry({ name: MANIFEST_NAME, size: body.length, mode: 0o600, mtime: new Date() }, body, (error) =>
+        error ? reject(error) : resolve(),
+      );
     });
     this.pack.finalize();
     await this.written;
@@ -166,8 +170,12 @@ export async function extractAndVerify(from: string, staging: string, key?: Buff
   try {
     for await (const entry of extract) {
       const { name, type } = entry.header;
-      if (type !== 'file' || !isSafeEntryName(name)) throw new BackupError(`The archive holds an entry Chrysalis never writes (${JSON.stringify(name)}, ${type}): refusing it.`);
-      if (found.has(name) || (name === MANIFEST_NAME && manifestText !== null)) throw new BackupError(`The archive holds ${name} twice: refusing it.`);
+      if (type !== 'file' || !isSafeEntryName(name))
+        throw new BackupError(
+          `The archive holds an entry Chrysalis never writes (${JSON.stringify(name)}, ${type}): refusing it.`,
+        );
+      if (found.has(name) || (name === MANIFEST_NAME && manifestText !== null))
+        throw new BackupError(`The archive holds ${name} twice: refusing it.`);
       if (name === MANIFEST_NAME) {
         manifestText = await readSmall(entry as AsyncIterable<Buffer>, MANIFEST_LIMIT);
         continue;
@@ -186,21 +194,29 @@ export async function extractAndVerify(from: string, staging: string, key?: Buff
     if (error instanceof BackupError) throw error;
     throw new BackupError(`The archive ${from} is damaged or truncated (${(error as Error).message}).`);
   }
-  if (manifestText === null) throw new BackupError(`The archive ${from} has no manifest.json: it is truncated or not a Chrysalis backup.`);
+  if (manifestText === null)
+    throw new BackupError(`The archive ${from} has no manifest.json: it is truncated or not a Chrysalis backup.`);
   let manifest: Manifest;
   try {
     manifest = manifestSchema.parse(JSON.parse(manifestText));
   } catch {
-    throw new BackupError(`The manifest of ${from} is not one this version of Chrysalis can read (format ${FORMAT} version ${FORMAT_VERSION}).`);
+    throw new BackupError(
+      `The manifest of ${from} is not one this version of Chrysalis can read (format ${FORMAT} version ${FORMAT_VERSION}).`,
+    );
   }
-  if (fileListSha256(manifest.files) !== manifest.filesSha256) throw new BackupError(`The file list in the manifest of ${from} does not match its checksum: the archive was altered.`);
+  if (fileListSha256(manifest.files) !== manifest.filesSha256)
+    throw new BackupError(`The file list in the manifest of ${from} does not match its checksum: the archive was altered.`);
   for (const listed of manifest.files) {
     const got = found.get(listed.path);
     if (!got) throw new BackupError(`The archive ${from} lacks ${listed.path}, which its manifest lists.`);
-    if (got.size !== listed.size || got.sha256 !== listed.sha256) throw new BackupError(`${listed.path} in ${from} does not match its checksum: the archive is damaged.`);
+    if (got.size !== listed.size || got.sha256 !== listed.sha256)
+      throw new BackupError(`${listed.path} in ${from} does not match its checksum: the archive is damaged.`);
     found.delete(listed.path);
   }
-  if (found.size > 0) throw new BackupError(`The archive ${from} holds files its manifest does not list (${[...found.keys()].slice(0, 3).join(', ')}): refusing it.`);
+  if (found.size > 0)
+    throw new BackupError(
+      `The archive ${from} holds files its manifest does not list (${[...found.keys()].slice(0, 3).join(', ')}): refusing it.`,
+    );
   return manifest;
 }
 
@@ -213,7 +229,8 @@ async function openArchiveStream(from: string, key: Buffer | undefined): Promise
   await handle.read(magic, 0, magic.length, 0);
   await handle.close();
   const encrypted = isEncrypted(magic);
-  if (encrypted && !key) throw new BackupError(`${from} is encrypted: give the key it was made with (--key-file FILE, or BACKUP_KEY_FILE).`);
+  if (encrypted && !key)
+    throw new BackupError(`${from} is encrypted: give the key it was made with (--key-file FILE, or BACKUP_KEY_FILE).`);
   if (!encrypted && key) {
     throw new BackupError(
       `${from} is not encrypted, but a key was given (--key-file or BACKUP_KEY_FILE): refusing it, since nothing proves who wrote it. ` +

@@ -11,7 +11,17 @@ import type { ServerConfig } from '@/lib/config/server';
 import { DatabaseLockedError, openDatabase, type DatabaseHandle } from '@/lib/db/open';
 
 import { ArchiveWriter, BackupError, type Manifest } from './archive';
-import { databaseProblem, majorVersion, migrationLevel, pgConnection, pgTool, run, serverVersion, siteCounts, toolVersion } from './database';
+import {
+  databaseProblem,
+  majorVersion,
+  migrationLevel,
+  pgConnection,
+  pgTool,
+  run,
+  serverVersion,
+  siteCounts,
+  toolVersion,
+} from './database';
 
 export interface BackupOptions {
   config: ServerConfig;
@@ -34,7 +44,8 @@ export const SESSION_SECRET_ENTRY = 'secrets/session-secret';
 export async function createBackup({ config, out, key, log = console.log }: BackupOptions): Promise<Manifest> {
   const target = path.resolve(out);
   const mediaRoot = path.join(config.dataDir, 'media');
-  if (existsSync(target)) throw new BackupError(`${target} already exists: choose another --out (a backup never overwrites a file).`);
+  if (existsSync(target))
+    throw new BackupError(`${target} already exists: choose another --out (a backup never overwrites a file).`);
   if (target.startsWith(mediaRoot + path.sep)) throw new BackupError(`--out must not be inside the media folder ${mediaRoot}.`);
   if (!existsSync(path.dirname(target))) throw new BackupError(`The folder ${path.dirname(target)} does not exist.`);
 
@@ -48,7 +59,9 @@ export async function createBackup({ config, out, key, log = console.log }: Back
     });
     const migrations = await migrationLevel(handle.db);
     const version = await serverVersion(handle.db);
-    log(`[backup] ${describeSource(config)}: ${counts.members} members, ${counts.videos} videos, migration ${migrations.latestTag ?? migrations.latestCreatedAt}`);
+    log(
+      `[backup] ${describeSource(config)}: ${counts.members} members, ${counts.videos} videos, migration ${migrations.latestTag ?? migrations.latestCreatedAt}`,
+    );
 
     const database = handle.engine === 'pglite' ? await dumpPglite(handle, work) : await dumpPostgres(config, version, work);
     writer = new ArchiveWriter(target, key);
@@ -63,7 +76,11 @@ export async function createBackup({ config, out, key, log = console.log }: Back
       version: 1,
       createdAt: new Date().toISOString(),
       engine: handle.engine,
-      database: { file: database.file, serverVersion: version, ...(database.dumpVersion ? { dumpVersion: database.dumpVersion } : {}) },
+      database: {
+        file: database.file,
+        serverVersion: version,
+        ...(database.dumpVersion ? { dumpVersion: database.dumpVersion } : {}),
+      },
       migrations,
       counts,
       media,
@@ -83,7 +100,9 @@ function describeSource(config: ServerConfig): string {
 
 async function openForBackup(config: ServerConfig): Promise<DatabaseHandle> {
   if (!config.databaseUrl && !existsSync(path.join(config.dataDir, 'pglite', 'PG_VERSION'))) {
-    throw new BackupError(`There is no embedded database in ${config.dataDir} (DATA_DIR) to back up; set DATA_DIR, or DATABASE_URL for PostgreSQL.`);
+    throw new BackupError(
+      `There is no embedded database in ${config.dataDir} (DATA_DIR) to back up; set DATA_DIR, or DATABASE_URL for PostgreSQL.`,
+    );
   }
   try {
     // No migrations: a backup records the database as it is.
@@ -126,14 +145,20 @@ async function dumpPostgres(config: ServerConfig, version: string, work: string)
   const local = path.join(work, 'postgres.dump');
   const connection = pgConnection(config.databaseUrl!);
   // Custom format: compressed, one consistent snapshot, restorable into another database by pg_restore.
-  const result = await run(pgTool(config, 'pg_dump'), ['--format=custom', `--file=${local}`, `--dbname=${connection.dbname}`], connection.env);
+  const result = await run(
+    pgTool(config, 'pg_dump'),
+    ['--format=custom', `--file=${local}`, `--dbname=${connection.dbname}`],
+    connection.env,
+  );
   if (result.code !== 0) throw new BackupError(`pg_dump failed (exit ${result.code}): ${result.stderr.trim()}`);
   return { file: 'database/postgres.dump', local, dumpVersion };
 }
 
 function skipS3(config: ServerConfig, log: (line: string) => void): Manifest['media'] {
   const where = `s3://${config.mediaS3!.bucket}${config.mediaS3!.prefix ? `/${config.mediaS3!.prefix}` : ''}`;
-  log(`[backup] media are in ${where}: not copied. Back the bucket up with the provider's versioning or replication (see docs/operations.md).`);
+  log(
+    `[backup] media are in ${where}: not copied. Back the bucket up with the provider's versioning or replication (see docs/operations.md).`,
+  );
   return { storage: 's3', files: 0, bytes: 0, note: `media stayed in ${where}` };
 }
 
@@ -170,16 +195,20 @@ async function listFiles(root: string, prefix = ''): Promise<string[]> {
 async function archiveSecrets(writer: ArchiveWriter, config: ServerConfig, encrypted: boolean, log: (line: string) => void) {
   const generated = path.join(config.dataDir, 'session-secret');
   if (config.sessionSecret) {
-    log('[backup] SESSION_SECRET is set in the environment, so it is not in the archive: keep it with the backup (admins\' two-factor secrets are sealed with it).');
+    log(
+      "[backup] SESSION_SECRET is set in the environment, so it is not in the archive: keep it with the backup (admins' two-factor secrets are sealed with it).",
+    );
   } else if (existsSync(generated)) {
     await writer.addFile(SESSION_SECRET_ENTRY, generated);
     log(
       encrypted
-        ? '[backup] included DATA_DIR/session-secret (admins\' two-factor secrets are sealed with it), encrypted with the rest.'
-        : '[backup] included DATA_DIR/session-secret IN CLEAR (it seals session cookies and admins\' two-factor secrets): whoever reads this archive can forge sessions and read those secrets. Encrypt with --key-file.',
+        ? "[backup] included DATA_DIR/session-secret (admins' two-factor secrets are sealed with it), encrypted with the rest."
+        : "[backup] included DATA_DIR/session-secret IN CLEAR (it seals session cookies and admins' two-factor secrets): whoever reads this archive can forge sessions and read those secrets. Encrypt with --key-file.",
     );
   }
   if (existsSync(path.join(config.dataDir, 'verification-key'))) {
-    log('[backup] DATA_DIR/verification-key is NOT in the archive: identity documents are sealed with it; back it up apart from the database (decision 013).');
+    log(
+      '[backup] DATA_DIR/verification-key is NOT in the archive: identity documents are sealed with it; back it up apart from the database (decision 013).',
+    );
   }
 }

@@ -21,13 +21,18 @@ export function databaseProblem(error: unknown, what: string): BackupError {
 
 /** The migrations this code knows, oldest first (drizzle's journal). */
 export function knownMigrations(): { tag: string; when: number }[] {
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
   return journal.entries.map(({ tag, when }) => ({ tag, when }));
 }
 
 /** The migration level of a database: what drizzle recorded in drizzle.__drizzle_migrations. */
 export async function migrationLevel(db: Database): Promise<Manifest['migrations']> {
-  const rows = await queryRows<{ created_at: string | number }>(db, sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at`);
+  const rows = await queryRows<{ created_at: string | number }>(
+    db,
+    sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at`,
+  );
   const createdAt = rows.map((row) => Number(row.created_at));
   const latest = createdAt.at(-1) ?? null;
   return {

@@ -38,7 +38,9 @@ export async function readKeyFile(file: string, warn: (line: string) => void = (
   });
   const hex = text.trim();
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
-    throw new BackupError(`The key file ${file} must hold 32 random bytes as 64 hex characters; make one with: (umask 077; openssl rand -hex 32 > ${file})`);
+    throw new BackupError(
+      `The key file ${file} must hold 32 random bytes as 64 hex characters; make one with: (umask 077; openssl rand -hex 32 > ${file})`,
+    );
   }
   if (((await stat(file)).mode & 0o077) !== 0) warn(`[backup] the key file ${file} can be read by other users: chmod 600 it.`);
   return Buffer.from(hex, 'hex');
@@ -110,8 +112,12 @@ export function decryptStream(fileKey: Buffer, from: string): Transform {
       return null;
     }
   };
-  const damaged = () => new BackupError(`The encrypted archive ${from} is damaged or was altered (chunk ${index} fails its authentication): nothing was restored.`);
-  const truncated = () => new BackupError(`The encrypted archive ${from} is truncated (it ends before its last chunk): nothing was restored.`);
+  const damaged = () =>
+    new BackupError(
+      `The encrypted archive ${from} is damaged or was altered (chunk ${index} fails its authentication): nothing was restored.`,
+    );
+  const truncated = () =>
+    new BackupError(`The encrypted archive ${from} is truncated (it ends before its last chunk): nothing was restored.`);
   return new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
@@ -142,13 +148,17 @@ export function decryptStream(fileKey: Buffer, from: string): Transform {
   function readHeader(bytes: Buffer): BackupError | undefined {
     if (!isEncrypted(bytes)) return new BackupError(`${from} is not an encrypted Chrysalis backup.`);
     const version = bytes[ENCRYPTED_MAGIC.length];
-    if (version !== VERSION) return new BackupError(`${from} is encrypted in format version ${version}, which this version of Chrysalis cannot read.`);
+    if (version !== VERSION)
+      return new BackupError(`${from} is encrypted in format version ${version}, which this version of Chrysalis cannot read.`);
     const fields = bytes.subarray(0, HEADER_FIELDS);
     const derived = keys(fileKey, fields.subarray(ENCRYPTED_MAGIC.length + 5));
     if (!timingSafeEqual(createHmac('sha256', derived.header).update(fields).digest(), bytes.subarray(HEADER_FIELDS))) {
-      return new BackupError(`The key file does not open ${from}: it was encrypted with another key (or its header is damaged). Nothing was restored.`);
+      return new BackupError(
+        `The key file does not open ${from}: it was encrypted with another key (or its header is damaged). Nothing was restored.`,
+      );
     }
-    if (fields.readUInt32BE(ENCRYPTED_MAGIC.length + 1) !== CHUNK) return new BackupError(`${from} uses a chunk size this version of Chrysalis does not read.`);
+    if (fields.readUInt32BE(ENCRYPTED_MAGIC.length + 1) !== CHUNK)
+      return new BackupError(`${from} uses a chunk size this version of Chrysalis does not read.`);
     payload = derived.payload;
     return undefined;
   }

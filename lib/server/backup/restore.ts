@@ -29,7 +29,10 @@ export interface RestoreOptions {
   log?: (line: string) => void;
 }
 
-const ENGINE_NAMES: Record<Engine, string> = { pglite: 'the embedded database (DATABASE_URL unset)', postgres: 'PostgreSQL (DATABASE_URL set)' };
+const ENGINE_NAMES: Record<Engine, string> = {
+  pglite: 'the embedded database (DATABASE_URL unset)',
+  postgres: 'PostgreSQL (DATABASE_URL set)',
+};
 
 /**
  * `npm run restore`: puts a backup into an empty target (the configured
@@ -59,14 +62,17 @@ export async function restoreBackup({ config, from, force = false, key, log = co
   let restored = false;
   try {
     if (engine === 'pglite' && !force && (await isNonEmpty(pgliteDir))) throw notEmpty(`the embedded database in ${pgliteDir}`);
-    if (engine === 'postgres' && !force && (await postgresHasTables(config))) throw notEmpty('the PostgreSQL database at DATABASE_URL');
+    if (engine === 'postgres' && !force && (await postgresHasTables(config)))
+      throw notEmpty('the PostgreSQL database at DATABASE_URL');
     if (!config.mediaS3 && !force && (await isNonEmpty(mediaRoot))) throw notEmpty(`the media folder ${mediaRoot}`);
 
     staging = await mkdtemp(path.join(config.dataDir, '.restore-'));
     log(`[restore] reading and checking ${source}`);
     const manifest = await extractAndVerify(source, staging, key);
     const pending = checkManifest(manifest, engine, config, staging, force);
-    log(`[restore] backup of ${manifest.createdAt}: ${manifest.counts.members} members, ${manifest.counts.videos} videos, ${manifest.media.files} media files; checksums match`);
+    log(
+      `[restore] backup of ${manifest.createdAt}: ${manifest.counts.members} members, ${manifest.counts.videos} videos, ${manifest.media.files} media files; checksums match`,
+    );
 
     const database = path.join(staging, manifest.database.file);
     if (engine === 'pglite') await restorePglite(database, path.join(staging, 'pglite-data'), pgliteDir, manifest);
@@ -78,7 +84,9 @@ export async function restoreBackup({ config, from, force = false, key, log = co
       await swapInto(path.join(staging, 'media'), mediaRoot);
       log(`[restore] media restored into ${mediaRoot}`);
     } else {
-      log(`[restore] the backup holds no media: they stayed in S3 (${manifest.media.note ?? 'the bucket'}); point MEDIA_S3_* at that bucket.`);
+      log(
+        `[restore] the backup holds no media: they stayed in S3 (${manifest.media.note ?? 'the bucket'}); point MEDIA_S3_* at that bucket.`,
+      );
     }
     await restoreSessionSecret(config, staging, log);
     restored = true;
@@ -96,7 +104,9 @@ export async function restoreBackup({ config, from, force = false, key, log = co
 }
 
 function notEmpty(what: string): BackupError {
-  return new BackupError(`Refusing to restore: ${what} is not empty. Restore into an empty target, or add --force to replace what is there.`);
+  return new BackupError(
+    `Refusing to restore: ${what} is not empty. Restore into an empty target, or add --force to replace what is there.`,
+  );
 }
 
 async function lockForRestore(pgliteDir: string, config: ServerConfig) {
@@ -104,7 +114,9 @@ async function lockForRestore(pgliteDir: string, config: ServerConfig) {
     return await lockPgliteDirectory(pgliteDir);
   } catch (error) {
     if (error instanceof DatabaseLockedError) {
-      throw new BackupError(`The embedded database in ${config.dataDir} is open in a running Chrysalis process: stop it before restoring.`);
+      throw new BackupError(
+        `The embedded database in ${config.dataDir} is open in a running Chrysalis process: stop it before restoring.`,
+      );
     }
     throw error;
   }
@@ -124,7 +136,10 @@ async function postgresHasTables(config: ServerConfig): Promise<boolean> {
     );
     return row!.tables > 0;
   } catch (error) {
-    throw databaseProblem(error, 'Cannot open the PostgreSQL database at DATABASE_URL (create an empty one first, e.g. with createdb)');
+    throw databaseProblem(
+      error,
+      'Cannot open the PostgreSQL database at DATABASE_URL (create an empty one first, e.g. with createdb)',
+    );
   } finally {
     await handle.close();
   }
@@ -133,7 +148,9 @@ async function postgresHasTables(config: ServerConfig): Promise<boolean> {
 /** Refuses a backup this target or this code cannot take; returns the migrations that will apply at the next start. */
 function checkManifest(manifest: Manifest, engine: Engine, config: ServerConfig, staging: string, force: boolean): string[] {
   if (manifest.engine !== engine) {
-    throw new BackupError(`This is a backup of ${ENGINE_NAMES[manifest.engine]}, and the target is ${ENGINE_NAMES[engine]}: restore it with the same engine.`);
+    throw new BackupError(
+      `This is a backup of ${ENGINE_NAMES[manifest.engine]}, and the target is ${ENGINE_NAMES[engine]}: restore it with the same engine.`,
+    );
   }
   const known = knownMigrations();
   const unknown = manifest.migrations.createdAt.filter((when) => !known.some((migration) => migration.when === when));
@@ -152,7 +169,9 @@ function checkManifest(manifest: Manifest, engine: Engine, config: ServerConfig,
   const secret = path.join(config.dataDir, 'session-secret');
   if (!force && existsSync(secret) && existsSync(path.join(staging, SESSION_SECRET_ENTRY))) {
     if (readFileSync(secret, 'utf8').trim() !== readFileSync(path.join(staging, SESSION_SECRET_ENTRY), 'utf8').trim()) {
-      throw new BackupError(`${secret} holds another session key than the backup's: add --force to replace it (sessions made with it end).`);
+      throw new BackupError(
+        `${secret} holds another session key than the backup's: add --force to replace it (sessions made with it end).`,
+      );
     }
   }
   return known.filter((migration) => !manifest.migrations.createdAt.includes(migration.when)).map((migration) => migration.tag);
@@ -187,17 +206,23 @@ async function restorePostgres(config: ServerConfig, dump: string, manifest: Man
   const restoreVersion = await toolVersion(config, 'pg_restore');
   await toolVersion(config, 'psql');
   if (manifest.database.dumpVersion && majorVersion(restoreVersion) < majorVersion(manifest.database.dumpVersion)) {
-    throw new BackupError(`${restoreVersion} cannot read a dump made by ${manifest.database.dumpVersion}: install that client version or newer, or set PG_BIN_DIR.`);
+    throw new BackupError(
+      `${restoreVersion} cannot read a dump made by ${manifest.database.dumpVersion}: install that client version or newer, or set PG_BIN_DIR.`,
+    );
   }
   const connection = pgConnection(config.databaseUrl!);
-  const producer = spawn(pgTool(config, 'pg_restore'), ['--no-owner', '--no-privileges', '--file=-', dump], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const producer = spawn(pgTool(config, 'pg_restore'), ['--no-owner', '--no-privileges', '--file=-', dump], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let producerErrors = '';
   producer.stderr.setEncoding('utf8').on('data', (chunk: string) => (producerErrors = (producerErrors + chunk).slice(-16_000)));
   const produced = new Promise<number | null>((resolve, reject) => {
     producer.on('error', reject);
     producer.on('close', resolve);
   });
-  const drops = force ? ['-c', 'DROP SCHEMA IF EXISTS drizzle CASCADE; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;'] : [];
+  const drops = force
+    ? ['-c', 'DROP SCHEMA IF EXISTS drizzle CASCADE; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;']
+    : [];
   const psql = await run(
     pgTool(config, 'psql'),
     ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', ...drops, '-f', '-', `--dbname=${connection.dbname}`],
@@ -206,7 +231,9 @@ async function restorePostgres(config: ServerConfig, dump: string, manifest: Man
   );
   const producerCode = await produced;
   if (producerCode !== 0 || psql.code !== 0) {
-    throw new BackupError(`Restoring the PostgreSQL dump failed, and was rolled back: ${(producerErrors + psql.stderr).trim() || `exit ${producerCode}/${psql.code}`}`);
+    throw new BackupError(
+      `Restoring the PostgreSQL dump failed, and was rolled back: ${(producerErrors + psql.stderr).trim() || `exit ${producerCode}/${psql.code}`}`,
+    );
   }
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: false });
   try {
@@ -232,6 +259,8 @@ async function restoreSessionSecret(config: ServerConfig, staging: string, log: 
   if (!existsSync(staged)) return;
   await writeFile(path.join(config.dataDir, 'session-secret'), readFileSync(staged), { mode: 0o600 });
   if (config.sessionSecret) {
-    log('[restore] SESSION_SECRET is set, so the restored DATA_DIR/session-secret is not used: admins\' two-factor needs the key the backup was made with (its value is in DATA_DIR/session-secret).');
+    log(
+      "[restore] SESSION_SECRET is set, so the restored DATA_DIR/session-secret is not used: admins' two-factor needs the key the backup was made with (its value is in DATA_DIR/session-secret).",
+    );
   }
 }

@@ -7,7 +7,15 @@ import { Client } from 'pg';
 
 import { metrics } from '../metrics';
 
-import { MAX_AGE_MS, MAX_PAYLOAD_BYTES, MAX_PREFIX_LENGTH, MAX_PREFIXES, openMessage, sealMessage, type Refusal } from './envelope';
+import {
+  MAX_AGE_MS,
+  MAX_PAYLOAD_BYTES,
+  MAX_PREFIX_LENGTH,
+  MAX_PREFIXES,
+  openMessage,
+  sealMessage,
+  type Refusal,
+} from './envelope';
 
 /**
  * Carries lib/events.ts's cross-cutting messages between processes that share
@@ -125,12 +133,17 @@ export class ClusterBridge {
     this.client = undefined;
     this.listening = false;
     // A connection that died silently may never finish ending; do not hold up a shutdown for it.
-    if (client) await Promise.race([client.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    if (client)
+      await Promise.race([client.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   }
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.options.connectionString, keepAlive: true, application_name: 'chrysalis-events' });
+    const client = new Client({
+      connectionString: this.options.connectionString,
+      keepAlive: true,
+      application_name: 'chrysalis-events',
+    });
     this.client = client;
     client.on('notification', (notification) => {
       if (client === this.client && notification.channel === CLUSTER_CHANNEL) this.receive(notification.payload);
@@ -237,9 +250,22 @@ export class ClusterBridge {
   /** The signed notification; prefixes too long to fit become one purge of everything. */
   private envelope(message: ClusterMessage): string {
     this.sequence += 1;
-    const signed = sealMessage(this.options.key, CLUSTER_CHANNEL, { v: 1, from: this.id, seq: this.sequence, t: Date.now(), ...message });
+    const signed = sealMessage(this.options.key, CLUSTER_CHANNEL, {
+      v: 1,
+      from: this.id,
+      seq: this.sequence,
+      t: Date.now(),
+      ...message,
+    });
     if (Buffer.byteLength(signed) <= MAX_PAYLOAD_BYTES) return signed;
-    return sealMessage(this.options.key, CLUSTER_CHANNEL, { v: 1, from: this.id, seq: this.sequence, t: Date.now(), purge: ['/'], jobs: message.jobs });
+    return sealMessage(this.options.key, CLUSTER_CHANNEL, {
+      v: 1,
+      from: this.id,
+      seq: this.sequence,
+      t: Date.now(),
+      purge: ['/'],
+      jobs: message.jobs,
+    });
   }
 
   /** Sends what is pending, one notification at a time; kept for after the reconnection if the connection is down. */
@@ -260,7 +286,9 @@ export class ClusterBridge {
       } catch (error) {
         // Sent again after the reconnection (the connection's own handlers notice the loss).
         this.pending = join(message, this.pending);
-        this.options.log?.(`[cluster] could not send a notification (${error instanceof Error ? error.message : String(error)}); it goes out after reconnecting`);
+        this.options.log?.(
+          `[cluster] could not send a notification (${error instanceof Error ? error.message : String(error)}); it goes out after reconnecting`,
+        );
         return;
       }
     }
@@ -270,7 +298,8 @@ export class ClusterBridge {
 /** Two messages as one: every prefix (or everything, when '/' is among them or they are too many or too long) and any wake. */
 export function join(a: ClusterMessage, b: ClusterMessage): ClusterMessage {
   const prefixes = new Set([...a.purge, ...b.purge]);
-  const everything = prefixes.has('/') || prefixes.size > MAX_PREFIXES || [...prefixes].some((prefix) => prefix.length > MAX_PREFIX_LENGTH);
+  const everything =
+    prefixes.has('/') || prefixes.size > MAX_PREFIXES || [...prefixes].some((prefix) => prefix.length > MAX_PREFIX_LENGTH);
   const purge = everything ? ['/'] : [...prefixes];
   return { purge, jobs: a.jobs || b.jobs };
 }

@@ -58,7 +58,12 @@ export function sealMessage(key: Buffer, channel: string, message: EnvelopeBody)
 export type Refusal = 'oversized' | 'forged' | 'malformed' | 'stale';
 
 /** The body of an authentic, fresh message, or why it is refused (the sequence check is the receiver's). */
-export function openMessage(key: Buffer, channel: string, payload: string, now = Date.now()): { ok: true; message: EnvelopeBody } | { ok: false; reason: Refusal } {
+export function openMessage(
+  key: Buffer,
+  channel: string,
+  payload: string,
+  now = Date.now(),
+): { ok: true; message: EnvelopeBody } | { ok: false; reason: Refusal } {
   if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) return { ok: false, reason: 'oversized' };
   const dot = payload.indexOf('.');
   const given = dot === MAC_LENGTH ? Buffer.from(payload.slice(0, dot), 'base64url') : undefined;

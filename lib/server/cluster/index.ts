@@ -25,7 +25,11 @@ const anchored = globalThis as typeof globalThis & { [ANCHOR]?: { bridge: Cluste
  * site must share it, as it already must for sessions. Returns the function
  * that stops it.
  */
-export function startClusterEvents(connectionString: string, sessionSecret: string, logTo?: (message: string) => void): { bridge: ClusterBridge; stop: () => Promise<void> } {
+export function startClusterEvents(
+  connectionString: string,
+  sessionSecret: string,
+  logTo?: (message: string) => void,
+): { bridge: ClusterBridge; stop: () => Promise<void> } {
   // Refused messages are warnings in the process log (someone else writes on the channel, or the secrets differ).
   const log = logTo ?? ((message: string) => clusterLog.info(message));
   const warn = logTo ?? ((message: string) => clusterLog.warn(message));
@@ -60,6 +64,10 @@ export function startClusterEvents(connectionString: string, sessionSecret: stri
     },
   };
   anchored[ANCHOR] = handle;
-  void bridge.start().then(() => log(`[cluster] ${bridge.id} shares page purges and job wake-ups with the other processes (LISTEN ${CLUSTER_CHANNEL})`));
+  void bridge
+    .start()
+    .then(() =>
+      log(`[cluster] ${bridge.id} shares page purges and job wake-ups with the other processes (LISTEN ${CLUSTER_CHANNEL})`),
+    );
   return handle;
 }

@@ -68,11 +68,16 @@ export async function blockMember(actor: Actor, username: string): Promise<{ blo
     await tx.delete(follows).where(and(eq(follows.followerId, target.id), eq(follows.followeeId, blockerId)));
     const createdAt =
       inserted?.createdAt ??
-      (await tx
-        .select({ createdAt: blocks.createdAt })
-        .from(blocks)
-        .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, target.id))))[0]!.createdAt;
-    return { block: { _id: target.id, username: target.username, createdAt: createdAt.toISOString() }, created: Boolean(inserted) };
+      (
+        await tx
+          .select({ createdAt: blocks.createdAt })
+          .from(blocks)
+          .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, target.id)))
+      )[0]!.createdAt;
+    return {
+      block: { _id: target.id, username: target.username, createdAt: createdAt.toISOString() },
+      created: Boolean(inserted),
+    };
   });
 }
 

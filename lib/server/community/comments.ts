@@ -6,7 +6,14 @@ import type { CommentDto, CommentPageDto, CommentThreadDto, ReplyPageDto } from 
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { comments } from '@/lib/db/schema';
 import { purgePublicPages } from '@/lib/events';
-import { COMMENT_MESSAGES, COMMENTS_PAGE_SIZE, REPLIES_PAGE_SIZE, STREAM_VIDEO_ID_PATTERN, type CommentBodyInput, type NewCommentInput } from '@/lib/validation/community';
+import {
+  COMMENT_MESSAGES,
+  COMMENTS_PAGE_SIZE,
+  REPLIES_PAGE_SIZE,
+  STREAM_VIDEO_ID_PATTERN,
+  type CommentBodyInput,
+  type NewCommentInput,
+} from '@/lib/validation/community';
 
 import { isAdmin, memberOf, requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, forbidden } from '../errors';
@@ -105,7 +112,11 @@ const replyCount = (viewerId: string | null | undefined) =>
   sql`(SELECT count(*)::int FROM comments r JOIN users ru ON ru.id = r.author_id WHERE r.parent_id = c.id AND ${visibleTo(viewerId, sql`r`, sql`ru`)}) AS reply_count`;
 
 /** One page of a video's top-level comments by its internal id, newest first, each with its reply count. Authors who are banned are hidden with their videos. */
-export async function commentPage(videoId: string, request: CommentPageRequest = {}, database?: Database): Promise<CommentPageDto> {
+export async function commentPage(
+  videoId: string,
+  request: CommentPageRequest = {},
+  database?: Database,
+): Promise<CommentPageDto> {
   const db = database ?? (await getDb());
   const limit = request.limit ?? COMMENTS_PAGE_SIZE;
   const visible = sql`c.video_id = ${videoId} AND c.parent_id IS NULL AND ${visibleTo(request.viewerId)}`;
@@ -123,7 +134,10 @@ export async function commentPage(videoId: string, request: CommentPageRequest =
         ORDER BY c.created_at DESC, c.id DESC
         LIMIT ${limit + 1}`,
   );
-  const [counted] = await queryRows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM comments c JOIN users u ON u.id = c.author_id WHERE ${visible}`);
+  const [counted] = await queryRows<{ total: number }>(
+    db,
+    sql`SELECT count(*)::int AS total FROM comments c JOIN users u ON u.id = c.author_id WHERE ${visible}`,
+  );
   const hasMore = rows.length > limit;
   const shown = rows.slice(0, limit);
   return {
@@ -142,7 +156,11 @@ async function publicVideo(streamVideoId: string) {
 }
 
 /** GET /api/videos/{streamVideoId}/comments: a public video's comments for whoever asks; a member does not get those of members they blocked. */
-export async function listComments(actor: Actor, streamVideoId: string, request: Pick<CommentPageRequest, 'limit' | 'cursor'>): Promise<CommentPageDto> {
+export async function listComments(
+  actor: Actor,
+  streamVideoId: string,
+  request: Pick<CommentPageRequest, 'limit' | 'cursor'>,
+): Promise<CommentPageDto> {
   const video = await publicVideo(streamVideoId);
   return commentPage(video.id, { limit: request.limit, cursor: request.cursor, viewerId: memberOf(actor)?.id ?? null });
 }
@@ -151,7 +169,13 @@ async function findComment(db: Database, commentId: string) {
   // An id that cannot be a comment's is bad input: a 400, never a database error.
   if (!UUID.test(commentId)) throw badRequest(COMMENT_MESSAGES.badId);
   const [row] = await queryRows<
-    CommentRow & Pick<VideoRow, 'stream_video_id' | 'processing_state' | 'moderation_status'> & { video_id: string; video_owner_id: string; owner_banned: boolean; author_banned: boolean }
+    CommentRow &
+      Pick<VideoRow, 'stream_video_id' | 'processing_state' | 'moderation_status'> & {
+        video_id: string;
+        video_owner_id: string;
+        owner_banned: boolean;
+        author_banned: boolean;
+      }
   >(
     db,
     sql`SELECT ${COMMENT_COLUMNS}, v.id AS video_id, v.stream_video_id, v.owner_id AS video_owner_id,
@@ -164,7 +188,10 @@ async function findComment(db: Database, commentId: string) {
 }
 
 async function readComment(db: Database, commentId: string, viewerId: string): Promise<CommentDto> {
-  const [row] = await queryRows<CommentRow>(db, sql`SELECT ${COMMENT_COLUMNS}, ${replyCount(viewerId)} FROM comments c JOIN users u ON u.id = c.author_id WHERE c.id = ${commentId}`);
+  const [row] = await queryRows<CommentRow>(
+    db,
+    sql`SELECT ${COMMENT_COLUMNS}, ${replyCount(viewerId)} FROM comments c JOIN users u ON u.id = c.author_id WHERE c.id = ${commentId}`,
+  );
   return toCommentDto(row!);
 }
 
@@ -212,14 +239,18 @@ export async function postComment(actor: Actor, streamVideoId: string, input: Ne
   if (input.parentId) {
     // Checked before the budget is spent: a reply that cannot be posted costs nothing.
     const parent = await lockParent(db, input.parentId, video.id);
-    if (parent.author_id !== authorId && (await hasBlocked(db, parent.author_id, authorId))) throw forbidden(COMMENT_MESSAGES.replyBlocked);
+    if (parent.author_id !== authorId && (await hasBlocked(db, parent.author_id, authorId)))
+      throw forbidden(COMMENT_MESSAGES.replyBlocked);
   }
   await consume('commentPerMinute', authorId, COMMENT_MESSAGES.tooFast);
   await consume('commentPerDay', authorId, COMMENT_MESSAGES.dailyLimit);
 
   const id = await db.transaction(async (tx) => {
     const parent = input.parentId ? await lockParent(tx, input.parentId, video.id) : null;
-    const [inserted] = await tx.insert(comments).values({ videoId: video.id, authorId, body: input.body, parentId: parent?.id ?? null }).returning({ id: comments.id });
+    const [inserted] = await tx
+      .insert(comments)
+      .values({ videoId: video.id, authorId, body: input.body, parentId: parent?.id ?? null })
+      .returning({ id: comments.id });
     const link = `/video/${video.stream_video_id}#comment-${inserted!.id}`;
     // The same key as a comment's, so deleting the reply takes its notification with it.
     const dedupeKey = `comment:${inserted!.id}`;
@@ -254,8 +285,15 @@ export async function listReplies(actor: Actor, commentId: string, page: number)
     sql`SELECT ${COMMENT_COLUMNS} FROM comments c JOIN users u ON u.id = c.author_id
         WHERE ${visible} ORDER BY c.created_at ASC, c.id ASC LIMIT ${limit + 1} OFFSET ${(page - 1) * limit}`,
   );
-  const [counted] = await queryRows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM comments c JOIN users u ON u.id = c.author_id WHERE ${visible}`);
-  return { replies: rows.slice(0, limit).map(toCommentDto), total: Number(counted?.total ?? 0), pagination: { page, limit, hasMore: rows.length > limit } };
+  const [counted] = await queryRows<{ total: number }>(
+    db,
+    sql`SELECT count(*)::int AS total FROM comments c JOIN users u ON u.id = c.author_id WHERE ${visible}`,
+  );
+  return {
+    replies: rows.slice(0, limit).map(toCommentDto),
+    total: Number(counted?.total ?? 0),
+    pagination: { page, limit, hasMore: rows.length > limit },
+  };
 }
 
 /**
@@ -291,10 +329,14 @@ export async function editComment(actor: Actor, commentId: string, input: Commen
   if (found.author_id !== user.id) throw forbidden(COMMENT_MESSAGES.editOthers);
   // A comment on a video nobody can see any more is not worth editing; its author may still delete it.
   if (!isPublicRow(found)) throw new ApiError(404, COMMENT_MESSAGES.notFound);
-  if (user.id !== found.video_owner_id && (await hasBlocked(db, found.video_owner_id, user.id))) throw forbidden(COMMENT_MESSAGES.blocked);
+  if (user.id !== found.video_owner_id && (await hasBlocked(db, found.video_owner_id, user.id)))
+    throw forbidden(COMMENT_MESSAGES.blocked);
   if (found.body === input.body) return readComment(db, commentId, user.id);
   await consume('commentEditsPerMember', user.id, tooOften('edited your comments'));
-  await db.update(comments).set({ body: input.body, editedAt: sql`now()` }).where(eq(comments.id, commentId));
+  await db
+    .update(comments)
+    .set({ body: input.body, editedAt: sql`now()` })
+    .where(eq(comments.id, commentId));
   purgeVideoPage(found.stream_video_id);
   return readComment(db, commentId, user.id);
 }
@@ -306,7 +348,9 @@ export async function editComment(actor: Actor, commentId: string, input: Commen
  * delete below, an admin resolving a report. True if the comment was there.
  */
 export async function removeComment(db: Database, commentId: string): Promise<boolean> {
-  await db.execute(sql`DELETE FROM notifications WHERE dedupe_key IN (SELECT 'comment:' || id::text FROM comments WHERE id = ${commentId} OR parent_id = ${commentId})`);
+  await db.execute(
+    sql`DELETE FROM notifications WHERE dedupe_key IN (SELECT 'comment:' || id::text FROM comments WHERE id = ${commentId} OR parent_id = ${commentId})`,
+  );
   const deleted = await db.delete(comments).where(eq(comments.id, commentId)).returning({ id: comments.id });
   return deleted.length > 0;
 }

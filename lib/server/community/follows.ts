@@ -14,7 +14,15 @@ import { notify } from '../notifications';
 import { PUBLIC, VIDEO_COLUMNS } from '../videos/catalog';
 
 import { hasBlocked } from './blocks';
-import { pagePosition, PUBLISHED_KEY, requireMemberByUsername, toPage, type KeyedVideoRow, type ListRequest, type NamedMember } from './profiles';
+import {
+  pagePosition,
+  PUBLISHED_KEY,
+  requireMemberByUsername,
+  toPage,
+  type KeyedVideoRow,
+  type ListRequest,
+  type NamedMember,
+} from './profiles';
 import { logger } from '@/lib/server/log';
 
 const log = logger('follows');

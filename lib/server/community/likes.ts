@@ -191,6 +191,11 @@ export async function listLikedVideos(actor: Actor, request: LikedPageRequest): 
   const last = shown[shown.length - 1];
   return {
     videos: shown.map(toVideoDto),
-    pagination: { page, limit: request.limit, hasMore, nextCursor: hasMore && last ? encodeLikedCursor(last.liked_at, last.id) : null },
+    pagination: {
+      page,
+      limit: request.limit,
+      hasMore,
+      nextCursor: hasMore && last ? encodeLikedCursor(last.liked_at, last.id) : null,
+    },
   };
 }

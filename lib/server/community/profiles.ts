@@ -152,7 +152,10 @@ export function toPage(rows: KeyedVideoRow[], request: ListRequest, page: number
   const hasMore = rows.length > request.limit;
   const shown = rows.slice(0, request.limit);
   const last = shown[shown.length - 1];
-  return { videos: shown.map(toVideoDto), pagination: { page, limit: request.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null } };
+  return {
+    videos: shown.map(toVideoDto),
+    pagination: { page, limit: request.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null },
+  };
 }
 
 /** A creator's public videos, newest first: a range of videos_public_owner_idx. */
@@ -184,7 +187,10 @@ export async function updateProfile(actor: Actor, input: ProfileSettingsInput): 
   const { user } = requireMember(actor);
   await consume('profileEditsPerMember', user.id, tooOften('edited your profile'));
   const db = await getDb();
-  await db.update(users).set({ bio: input.bio, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+  await db
+    .update(users)
+    .set({ bio: input.bio, updatedAt: sql`now()` })
+    .where(eq(users.id, user.id));
   return { success: true, bio: input.bio };
 }
 
@@ -198,7 +204,13 @@ export async function updateProfile(actor: Actor, input: ProfileSettingsInput): 
 export async function suggestCreators(actor: Actor, limit = 6): Promise<CreatorSuggestionDto[]> {
   const viewer: Member = requireMember(actor).user;
   const db = await getDb();
-  const rows = await queryRows<{ id: string; username: string; profile_photo_key: string | null; videos: number | string; followers: number | string }>(
+  const rows = await queryRows<{
+    id: string;
+    username: string;
+    profile_photo_key: string | null;
+    videos: number | string;
+    followers: number | string;
+  }>(
     db,
     sql`WITH top AS (
           SELECT t.owner_id, row_number() OVER (ORDER BY t.score DESC, t.published_at DESC NULLS LAST, t.id DESC NULLS LAST) AS rank
@@ -220,7 +232,13 @@ export async function suggestCreators(actor: Actor, limit = 6): Promise<CreatorS
         WHERE u.banned_at IS NULL
         ORDER BY p.best`,
   );
-  return rows.map((row) => ({ _id: row.id, username: row.username, profilePhotoUrl: avatarUrl(row.profile_photo_key), videos: Number(row.videos), followers: Number(row.followers) }));
+  return rows.map((row) => ({
+    _id: row.id,
+    username: row.username,
+    profilePhotoUrl: avatarUrl(row.profile_photo_key),
+    videos: Number(row.videos),
+    followers: Number(row.followers),
+  }));
 }
 
 // ---------- Member pages ----------

@@ -43,11 +43,17 @@ export const exportPrefix = (userId: string) => `exports/${userId}`;
 
 /** Queues the purge in the caller's transaction; the dedupe key makes a repeated request one job. */
 export async function enqueuePurge(tx: Database, dedupeKey: string, payload: PurgePayload): Promise<void> {
-  await enqueue(tx, PURGE_MEDIA_JOB, { ...payload }, { dedupeKey: `${PURGE_MEDIA_JOB}:${dedupeKey}`, maxAttempts: PURGE_MAX_ATTEMPTS });
+  await enqueue(
+    tx,
+    PURGE_MEDIA_JOB,
+    { ...payload },
+    { dedupeKey: `${PURGE_MEDIA_JOB}:${dedupeKey}`, maxAttempts: PURGE_MAX_ATTEMPTS },
+  );
 }
 
 function payloadOf(job: Pick<Job, 'payload'>): PurgePayload {
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.length > 0) : []);
+  const strings = (value: unknown) =>
+    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.length > 0) : [];
   return { prefixes: strings(job.payload.prefixes), avatars: strings(job.payload.avatars) };
 }
 

@@ -17,7 +17,8 @@ export const seedDemoJob: JobHandler = async (job, { signal }) => {
     signal,
   });
   if (result.skipped) log.info('the site has content of its own by now: no demo videos made');
-  else if (result.created > 0) log.info(`${result.created} demo videos queued for processing (start with SEED_DEMO=0 to skip demo content)`);
+  else if (result.created > 0)
+    log.info(`${result.created} demo videos queued for processing (start with SEED_DEMO=0 to skip demo content)`);
 };
 
 /**

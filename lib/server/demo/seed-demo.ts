@@ -58,22 +58,140 @@ const clip = (
   seconds: number,
   toneHz: number,
   source: (size: string) => string,
-): DemoClip => ({ title: `${DEMO_TITLE_PREFIX}${title}`, category, tags: [DEMO_TAG, ...tags], picture, source: source(`${width}x${height}`), width, height, seconds, toneHz });
+): DemoClip => ({
+  title: `${DEMO_TITLE_PREFIX}${title}`,
+  category,
+  tags: [DEMO_TAG, ...tags],
+  picture,
+  source: source(`${width}x${height}`),
+  width,
+  height,
+  seconds,
+  toneHz,
+});
 
 /** The default plan: twelve clips, four per category, newest first in Recent Uploads. */
 export const DEMO_PLAN: readonly DemoClip[] = [
-  clip('Colour bars warm-up', 'Beta', ['beta', 'warm-up', 'colour bars'], 'SMPTE HD colour bars', [1280, 720], 8, 440, (s) => `smptehdbars=size=${s}:rate=30`),
-  clip('Butterfly fractal drift', 'Sissy', ['sissy', 'transformation', 'fractal'], 'a Mandelbrot fractal zoom', [640, 360], 10, 261.63, (s) => `mandelbrot=size=${s}:rate=25`),
-  clip('Pink life cycle', 'Sissy', ['sissy', 'transformation', 'pink'], "Conway's game of life in pink and plum", [640, 360], 7, 329.63, (s) => `life=size=${s}:rate=25:mold=10:ratio=0.12:life_color=#ff7ac6:death_color=#2a0b3d:mold_color=#6b2d8f`),
-  clip('Redacted rhythm', 'Censor', ['censor', 'pattern'], 'a rule 30 cellular automaton', [1280, 720], 6, 220, (s) => `cellauto=size=${s}:rate=25:rule=30`),
-  clip('Pattern focus session', 'Beta', ['beta', 'focus'], 'a moving test pattern', [1280, 720], 9, 392, (s) => `testsrc2=size=${s}:rate=30`),
-  clip('Soft gradient meditation', 'Sissy', ['sissy', 'calm', 'gradient'], 'slowly turning pastel gradients', [640, 360], 10, 293.66, (s) => `gradients=size=${s}:rate=30:speed=0.015:c0=#ffb3de:c1=#b28dff:c2=#7fd3ff:nb_colors=3`),
-  clip('Static and stripes', 'Censor', ['censor', 'static'], 'PAL colour bars under static', [640, 360], 7, 196, (s) => `pal75bars=size=${s}:rate=25,noise=alls=15:allf=t`),
-  clip('Spectrum shift', 'Beta', ['beta', 'colour'], 'a colour spectrum with a turning hue', [1280, 720], 8, 349.23, (s) => `colorspectrum=size=${s}:rate=30:type=all,hue=h=t*40`),
-  clip('Triangle tessellation', 'Censor', ['censor', 'geometry'], 'a Sierpinski triangle', [640, 360], 6, 246.94, (s) => `sierpinski=size=${s}:rate=25:type=triangle`),
-  clip('Blurred bars', 'Censor', ['censor', 'blur'], 'blurred SMPTE colour bars', [640, 360], 9, 174.61, (s) => `smptebars=size=${s}:rate=25,boxblur=luma_radius=12:luma_power=2`),
-  clip('Colour chart check-in', 'Beta', ['beta', 'check-in'], 'a colour checker chart', [1280, 720], 7, 493.88, (s) => `colorchart=rate=25:patch_size=64x64:preset=reference,scale=${s.replace('x', ':')},setsar=1`),
-  clip('Metamorphosis loop', 'Sissy', ['sissy', 'transformation', 'metamorphosis'], 'a Sierpinski carpet changing colour', [1280, 720], 8, 523.25, (s) => `sierpinski=size=${s}:rate=25:type=carpet,hue=h=t*45`),
+  clip(
+    'Colour bars warm-up',
+    'Beta',
+    ['beta', 'warm-up', 'colour bars'],
+    'SMPTE HD colour bars',
+    [1280, 720],
+    8,
+    440,
+    (s) => `smptehdbars=size=${s}:rate=30`,
+  ),
+  clip(
+    'Butterfly fractal drift',
+    'Sissy',
+    ['sissy', 'transformation', 'fractal'],
+    'a Mandelbrot fractal zoom',
+    [640, 360],
+    10,
+    261.63,
+    (s) => `mandelbrot=size=${s}:rate=25`,
+  ),
+  clip(
+    'Pink life cycle',
+    'Sissy',
+    ['sissy', 'transformation', 'pink'],
+    "Conway's game of life in pink and plum",
+    [640, 360],
+    7,
+    329.63,
+    (s) => `life=size=${s}:rate=25:mold=10:ratio=0.12:life_color=#ff7ac6:death_color=#2a0b3d:mold_color=#6b2d8f`,
+  ),
+  clip(
+    'Redacted rhythm',
+    'Censor',
+    ['censor', 'pattern'],
+    'a rule 30 cellular automaton',
+    [1280, 720],
+    6,
+    220,
+    (s) => `cellauto=size=${s}:rate=25:rule=30`,
+  ),
+  clip(
+    'Pattern focus session',
+    'Beta',
+    ['beta', 'focus'],
+    'a moving test pattern',
+    [1280, 720],
+    9,
+    392,
+    (s) => `testsrc2=size=${s}:rate=30`,
+  ),
+  clip(
+    'Soft gradient meditation',
+    'Sissy',
+    ['sissy', 'calm', 'gradient'],
+    'slowly turning pastel gradients',
+    [640, 360],
+    10,
+    293.66,
+    (s) => `gradients=size=${s}:rate=30:speed=0.015:c0=#ffb3de:c1=#b28dff:c2=#7fd3ff:nb_colors=3`,
+  ),
+  clip(
+    'Static and stripes',
+    'Censor',
+    ['censor', 'static'],
+    'PAL colour bars under static',
+    [640, 360],
+    7,
+    196,
+    (s) => `pal75bars=size=${s}:rate=25,noise=alls=15:allf=t`,
+  ),
+  clip(
+    'Spectrum shift',
+    'Beta',
+    ['beta', 'colour'],
+    'a colour spectrum with a turning hue',
+    [1280, 720],
+    8,
+    349.23,
+    (s) => `colorspectrum=size=${s}:rate=30:type=all,hue=h=t*40`,
+  ),
+  clip(
+    'Triangle tessellation',
+    'Censor',
+    ['censor', 'geometry'],
+    'a Sierpinski triangle',
+    [640, 360],
+    6,
+    246.94,
+    (s) => `sierpinski=size=${s}:rate=25:type=triangle`,
+  ),
+  clip(
+    'Blurred bars',
+    'Censor',
+    ['censor', 'blur'],
+    'blurred SMPTE colour bars',
+    [640, 360],
+    9,
+    174.61,
+    (s) => `smptebars=size=${s}:rate=25,boxblur=luma_radius=12:luma_power=2`,
+  ),
+  clip(
+    'Colour chart check-in',
+    'Beta',
+    ['beta', 'check-in'],
+    'a colour checker chart',
+    [1280, 720],
+    7,
+    493.88,
+    (s) => `colorchart=rate=25:patch_size=64x64:preset=reference,scale=${s.replace('x', ':')},setsar=1`,
+  ),
+  clip(
+    'Metamorphosis loop',
+    'Sissy',
+    ['sissy', 'transformation', 'metamorphosis'],
+    'a Sierpinski carpet changing colour',
+    [1280, 720],
+    8,
+    523.25,
+    (s) => `sierpinski=size=${s}:rate=25:type=carpet,hue=h=t*45`,
+  ),
 ];
 
 /** Views per clip, skewed like a real site, and not in upload order, so Top Videos differs from Recent Uploads. */
@@ -105,7 +223,10 @@ export interface DemoSeedOptions {
  * stays, done). Returns whether the job was queued now.
  */
 export async function enqueueDemoSeedIfEmpty(db: Database, options: DemoSeedOptions = {}): Promise<boolean> {
-  const [state] = await queryRows<{ empty: boolean }>(db, sql`SELECT NOT EXISTS (SELECT 1 FROM users) AND NOT EXISTS (SELECT 1 FROM videos) AS empty`);
+  const [state] = await queryRows<{ empty: boolean }>(
+    db,
+    sql`SELECT NOT EXISTS (SELECT 1 FROM users) AND NOT EXISTS (SELECT 1 FROM videos) AS empty`,
+  );
   if (!state?.empty) return false;
   const job = await enqueue(db, SEED_DEMO_JOB, { ...options }, { dedupeKey: SEED_DEMO_JOB, maxAttempts: 3 });
   return job !== null;
@@ -122,7 +243,13 @@ async function markVerified(db: Database, id: string): Promise<string> {
 
 /** The demo creator: cannot log in (a hash of a random password nobody knows), verified, adult. Created once. */
 async function demoCreatorId(db: Database): Promise<string> {
-  const find = async () => (await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = ${DEMO_USERNAME}`))[0]?.id;
+  const find = async () =>
+    (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`lower(${users.username}) = ${DEMO_USERNAME}`)
+    )[0]?.id;
   const existing = await find();
   if (existing) return markVerified(db, existing);
   await db
@@ -144,15 +271,38 @@ async function demoCreatorId(db: Database): Promise<string> {
 /** ffmpeg arguments for one clip: H.264/AAC MP4 with its index at the end, as phones and ffmpeg write by default. */
 export function demoClipArgs(clip: DemoClip, output: string, options: { seconds: number; label: boolean }): string[] {
   // A "DEMO" badge in the corner; drawtext needs a font, so the caller retries without it if this fails.
-  const label = options.label ? ',drawtext=text=DEMO:fontcolor=white@0.85:fontsize=h/14:x=w-tw-h/24:y=h/24:box=1:boxcolor=black@0.45:boxborderw=8' : '';
+  const label = options.label
+    ? ',drawtext=text=DEMO:fontcolor=white@0.85:fontsize=h/14:x=w-tw-h/24:y=h/24:box=1:boxcolor=black@0.45:boxborderw=8'
+    : '';
   return [
-    '-nostdin', '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `${clip.source},format=yuv420p${label}`,
-    '-f', 'lavfi', '-i', `sine=frequency=${clip.toneHz}:sample_rate=48000`,
-    '-t', String(options.seconds),
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-b:a', '96k',
-    '-shortest', output,
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `${clip.source},format=yuv420p${label}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${clip.toneHz}:sample_rate=48000`,
+    '-t',
+    String(options.seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '26',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '96k',
+    '-shortest',
+    output,
   ];
 }
 
@@ -172,10 +322,23 @@ export interface DemoSeedResult {
 }
 
 /** The demo creator is the only one in each demo clip (decision 015): its performer records say so. */
-async function declareDemoPerformer(db: Database, video: { id: string; streamVideoId: string; ownerId: string; title: string }, publishedAt: Date) {
+async function declareDemoPerformer(
+  db: Database,
+  video: { id: string; streamVideoId: string; ownerId: string; title: string },
+  publishedAt: Date,
+) {
   const recordedOn = new Date(publishedAt.getTime() - 86_400_000).toISOString().slice(0, 10);
   await db.transaction(async (tx) => {
-    await tx.insert(videoPerformers).values({ videoId: video.id, streamVideoId: video.streamVideoId, ownerId: video.ownerId, videoTitle: video.title, recordedOn, position: 0, isUploader: true, consentType: 'uploader' });
+    await tx.insert(videoPerformers).values({
+      videoId: video.id,
+      streamVideoId: video.streamVideoId,
+      ownerId: video.ownerId,
+      videoTitle: video.title,
+      recordedOn,
+      position: 0,
+      isUploader: true,
+      consentType: 'uploader',
+    });
     await tx.update(videos).set({ recordedOn, performersDeclaredAt: publishedAt }).where(eq(videos.id, video.id));
   });
 }
@@ -199,10 +362,13 @@ export async function seedDemoContent(options: DemoSeedOptions & { signal?: Abor
   if (others) return { created: 0, skipped: 'site-has-content' };
 
   const ownerId = await demoCreatorId(db);
-  const existing = new Set((await db.select({ title: videos.title }).from(videos).where(eq(videos.ownerId, ownerId))).map((row) => row.title));
+  const existing = new Set(
+    (await db.select({ title: videos.title }).from(videos).where(eq(videos.ownerId, ownerId))).map((row) => row.title),
+  );
   await mkdir(quarantineDir(), { recursive: true });
   // Clips an earlier, crashed attempt left behind (one seed-demo job per database, run by one worker at a time).
-  for (const name of await readdir(quarantineDir())) if (name.startsWith('demo-')) await rm(path.join(quarantineDir(), name), { force: true });
+  for (const name of await readdir(quarantineDir()))
+    if (name.startsWith('demo-')) await rm(path.join(quarantineDir(), name), { force: true });
   const now = Date.now();
   let created = 0;
   for (const [index, clip] of plan.entries()) {
@@ -216,7 +382,13 @@ export async function seedDemoContent(options: DemoSeedOptions & { signal?: Abor
         ownerId,
         { path: file, bytes: (await stat(file)).size, originalName: 'demo.mp4' },
         { title: clip.title, description: demoDescription(clip), category: clip.category, tags: clip.tags },
-        { moderationStatus: 'approved', publishedAt, moderatedAt: publishedAt, createdAt: publishedAt, views: DEMO_VIEWS[index % DEMO_VIEWS.length]! },
+        {
+          moderationStatus: 'approved',
+          publishedAt,
+          moderatedAt: publishedAt,
+          createdAt: publishedAt,
+          views: DEMO_VIEWS[index % DEMO_VIEWS.length]!,
+        },
       );
       await declareDemoPerformer(db, video, publishedAt);
       created += 1;

@@ -53,13 +53,21 @@ export function originalPathInZip(video: Pick<Video, 'streamVideoId' | 'sourceKe
   return `videos/${video.streamVideoId}/original${extension}`;
 }
 
-export async function collectMemberData(db: Database, user: User, originalExists: (key: string) => Promise<boolean>): Promise<MemberData> {
+export async function collectMemberData(
+  db: Database,
+  user: User,
+  originalExists: (key: string) => Promise<boolean>,
+): Promise<MemberData> {
   const { siteUrl } = getConfig();
   const videoUrl = (streamVideoId: string) => `${siteUrl}/video/${streamVideoId}`;
   const userId = user.id;
   const other = alias(users, 'other');
 
-  const ownVideos = await db.select().from(videos).where(eq(videos.ownerId, userId)).orderBy(asc(videos.createdAt), asc(videos.id));
+  const ownVideos = await db
+    .select()
+    .from(videos)
+    .where(eq(videos.ownerId, userId))
+    .orderBy(asc(videos.createdAt), asc(videos.id));
   const originals: MemberData['originals'] = [];
   const videoEntries = [];
   for (const video of ownVideos) {
@@ -92,7 +100,13 @@ export async function collectMemberData(db: Database, user: User, originalExists
   }
 
   const ownComments = await db
-    .select({ id: comments.id, body: comments.body, createdAt: comments.createdAt, editedAt: comments.editedAt, streamVideoId: videos.streamVideoId })
+    .select({
+      id: comments.id,
+      body: comments.body,
+      createdAt: comments.createdAt,
+      editedAt: comments.editedAt,
+      streamVideoId: videos.streamVideoId,
+    })
     .from(comments)
     .innerJoin(videos, eq(videos.id, comments.videoId))
     .where(eq(comments.authorId, userId))
@@ -139,12 +153,28 @@ export async function collectMemberData(db: Database, user: User, originalExists
     .where(eq(taskCompletions.userId, userId))
     .orderBy(asc(taskCompletions.day));
 
-  const verifications = await db.select().from(identityVerifications).where(eq(identityVerifications.userId, userId)).orderBy(asc(identityVerifications.submittedAt));
-  const decisions = await db.select().from(moderationDecisions).where(eq(moderationDecisions.subjectUserId, userId)).orderBy(asc(moderationDecisions.createdAt));
+  const verifications = await db
+    .select()
+    .from(identityVerifications)
+    .where(eq(identityVerifications.userId, userId))
+    .orderBy(asc(identityVerifications.submittedAt));
+  const decisions = await db
+    .select()
+    .from(moderationDecisions)
+    .where(eq(moderationDecisions.subjectUserId, userId))
+    .orderBy(asc(moderationDecisions.createdAt));
   const ownAppeals = await db.select().from(appeals).where(eq(appeals.appellantId, userId)).orderBy(asc(appeals.createdAt));
-  const ownEntitlements = await db.select().from(entitlements).where(eq(entitlements.userId, userId)).orderBy(asc(entitlements.createdAt));
+  const ownEntitlements = await db
+    .select()
+    .from(entitlements)
+    .where(eq(entitlements.userId, userId))
+    .orderBy(asc(entitlements.createdAt));
   const ownCheckouts = await db.select().from(checkouts).where(eq(checkouts.userId, userId)).orderBy(asc(checkouts.createdAt));
-  const events = await db.select().from(paymentEvents).where(eq(paymentEvents.userId, userId)).orderBy(asc(paymentEvents.receivedAt));
+  const events = await db
+    .select()
+    .from(paymentEvents)
+    .where(eq(paymentEvents.userId, userId))
+    .orderBy(asc(paymentEvents.receivedAt));
 
   const json: Record<string, unknown> = {
     'profile.json': {
@@ -170,12 +200,24 @@ export async function collectMemberData(db: Database, user: User, originalExists
       createdAt: iso(comment.createdAt),
       editedAt: iso(comment.editedAt),
     })),
-    'likes.json': likes.map((like) => ({ streamVideoId: like.streamVideoId, url: videoUrl(like.streamVideoId), likedAt: iso(like.likedAt) })),
+    'likes.json': likes.map((like) => ({
+      streamVideoId: like.streamVideoId,
+      url: videoUrl(like.streamVideoId),
+      likedAt: iso(like.likedAt),
+    })),
     'follows.json': { following, followers },
     'notifications.json': ownNotifications.map((row) => {
       // Moderation decisions come from the site: the deciding admin is not named, as in the bell.
       const sender = row.type === 'follow' || row.type === 'like' || row.type === 'comment' ? row.senderUsername : null;
-      return { type: row.type, text: notificationText(row.type, row.message, sender), sender, link: row.link, read: row.readAt !== null, readAt: iso(row.readAt), createdAt: iso(row.createdAt) };
+      return {
+        type: row.type,
+        text: notificationText(row.type, row.message, sender),
+        sender,
+        link: row.link,
+        read: row.readAt !== null,
+        readAt: iso(row.readAt),
+        createdAt: iso(row.createdAt),
+      };
     }),
     'daily-tasks.json': {
       tasksCompleted: user.tasks,
@@ -242,7 +284,13 @@ export async function collectMemberData(db: Database, user: User, originalExists
       appealUntil: iso(row.appealUntil),
       appeals: ownAppeals
         .filter((appeal) => appeal.decisionId === row.id)
-        .map((appeal) => ({ statement: appeal.statement, status: appeal.status, outcomeNote: appeal.outcomeNote, sentAt: iso(appeal.createdAt), decidedAt: iso(appeal.decidedAt) })),
+        .map((appeal) => ({
+          statement: appeal.statement,
+          status: appeal.status,
+          outcomeNote: appeal.outcomeNote,
+          sentAt: iso(appeal.createdAt),
+          decidedAt: iso(appeal.decidedAt),
+        })),
     })),
   };
   return { json, originals };

@@ -50,9 +50,11 @@ export const exportFileKey = (userId: string, exportId: string) => `${exportPref
 /** The login-only download link (a route outside /api, so a visitor who opens it from the email is sent to log in first). */
 export const exportDownloadPath = (exportId: string) => `/data-export/${exportId}`;
 
-const isLive = (row: DataExport, now = Date.now()) => row.status !== 'ready' || (row.expiresAt !== null && row.expiresAt.getTime() > now);
+const isLive = (row: DataExport, now = Date.now()) =>
+  row.status !== 'ready' || (row.expiresAt !== null && row.expiresAt.getTime() > now);
 /** When a fresh export may replace a ready one (null unless ready). */
-const renewableAt = (row: DataExport) => (row.status === 'ready' && row.readyAt ? new Date(row.readyAt.getTime() + DATA_EXPORT_RENEW_HOURS * 3_600_000) : null);
+const renewableAt = (row: DataExport) =>
+  row.status === 'ready' && row.readyAt ? new Date(row.readyAt.getTime() + DATA_EXPORT_RENEW_HOURS * 3_600_000) : null;
 
 function toDto(row: DataExport): DataExportDto {
   return {
@@ -90,15 +92,22 @@ export async function requestDataExport(actor: Actor): Promise<{ message: string
   const [existing] = await db.select().from(dataExports).where(eq(dataExports.userId, userId));
   if (existing?.status === 'pending') throw conflict(DATA_EXPORT_MESSAGES.alreadyPending);
   const renewable = existing && renewableAt(existing);
-  if (renewable && isLive(existing) && renewable.getTime() > Date.now()) throw conflict(DATA_EXPORT_MESSAGES.alreadyReady.replace('{date}', exportDateText(renewable)));
+  if (renewable && isLive(existing) && renewable.getTime() > Date.now())
+    throw conflict(DATA_EXPORT_MESSAGES.alreadyReady.replace('{date}', exportDateText(renewable)));
   // Counted once it would build one: asking while one is pending or ready costs nothing.
   await consume('dataExportsPerMember', userId, tooOften('asked for a data export'));
   if (existing) await getMediaStorage().deletePrefix(existing.fileKey ?? exportFileKey(userId, existing.id));
   const created = await db.transaction(async (tx) => {
-    if (existing) await tx.delete(dataExports).where(and(eq(dataExports.id, existing.id), eq(dataExports.status, existing.status)));
+    if (existing)
+      await tx.delete(dataExports).where(and(eq(dataExports.id, existing.id), eq(dataExports.status, existing.status)));
     const [row] = await tx.insert(dataExports).values({ userId }).onConflictDoNothing({ target: dataExports.userId }).returning();
     if (!row) return null;
-    await enqueue(tx, BUILD_DATA_EXPORT_JOB, { exportId: row.id }, { dedupeKey: `${BUILD_DATA_EXPORT_JOB}:${row.id}`, maxAttempts: BUILD_ATTEMPTS });
+    await enqueue(
+      tx,
+      BUILD_DATA_EXPORT_JOB,
+      { exportId: row.id },
+      { dedupeKey: `${BUILD_DATA_EXPORT_JOB}:${row.id}`, maxAttempts: BUILD_ATTEMPTS },
+    );
     return row;
   });
   // Another request won the race: it is being prepared, and this one built nothing.
@@ -165,10 +174,14 @@ async function notifyReady(db: Database, row: DataExport, user: User): Promise<v
       ],
       action: 'Download your data',
       url: `${siteUrl}${exportDownloadPath(row.id)}`,
-      footer: 'You are getting this email because someone asked for this export in your account settings. If that was not you, change your password.',
+      footer:
+        'You are getting this email because someone asked for this export in your account settings. If that was not you, change your password.',
     }),
   );
-  await db.update(dataExports).set({ notifiedAt: sql`now()` }).where(eq(dataExports.id, row.id));
+  await db
+    .update(dataExports)
+    .set({ notifiedAt: sql`now()` })
+    .where(eq(dataExports.id, row.id));
 }
 
 /**
@@ -206,7 +219,10 @@ export const buildDataExportJob: JobHandler = async (job, { signal }) => {
     });
     const buffers = [
       { path: 'README.txt', data: Buffer.from(README_TEXT(getConfig().siteName, user.username, DATA_EXPORT_DAYS), 'utf8') },
-      ...Object.entries(data.json).map(([name, value]) => ({ path: name, data: Buffer.from(`${JSON.stringify(value, null, 2)}\n`, 'utf8') })),
+      ...Object.entries(data.json).map(([name, value]) => ({
+        path: name,
+        data: Buffer.from(`${JSON.stringify(value, null, 2)}\n`, 'utf8'),
+      })),
     ];
     const stored = data.originals.map((original) => ({ ...original, size: sizes.get(original.key)! }));
     await writeZip(work, { buffers, stored }, storage, signal);
@@ -215,7 +231,14 @@ export const buildDataExportJob: JobHandler = async (job, { signal }) => {
     await storage.putFile(key, work, 'application/zip');
     const [ready] = await db
       .update(dataExports)
-      .set({ status: 'ready', fileKey: key, sizeBytes: size, error: null, readyAt: sql`now()`, expiresAt: sql`now() + ${`${DATA_EXPORT_DAYS} days`}::interval` })
+      .set({
+        status: 'ready',
+        fileKey: key,
+        sizeBytes: size,
+        error: null,
+        readyAt: sql`now()`,
+        expiresAt: sql`now() + ${`${DATA_EXPORT_DAYS} days`}::interval`,
+      })
       .where(and(eq(dataExports.id, row.id), eq(dataExports.status, 'pending')))
       .returning();
     // The account or this export went away while we worked: take back the file.

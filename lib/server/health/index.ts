@@ -60,7 +60,10 @@ async function checkMigrations(db: Database): Promise<Check> {
   const pending = expected.filter((migration) => migration.folderMillis > newest).length;
   return pending === 0
     ? { ok: true, detail: `${expected.length} applied` }
-    : { ok: false, detail: `${pending} of ${expected.length} migrations not applied (run npm run db:migrate, or start a web process)` };
+    : {
+        ok: false,
+        detail: `${pending} of ${expected.length} migrations not applied (run npm run db:migrate, or start a web process)`,
+      };
 }
 
 /**
@@ -102,7 +105,9 @@ let toolsChecked: { at: number; missing: Promise<string[]> } | null = null;
 async function checkMediaTools(now: number = performance.now()): Promise<Check> {
   if (!toolsChecked || now - toolsChecked.at > TOOLS_TTL_MS) toolsChecked = { at: now, missing: missingMediaTools() };
   const missing = await toolsChecked.missing;
-  return missing.length === 0 ? { ok: true } : { ok: false, detail: `${missing.join(' and ')} not found: apt-get install ffmpeg` };
+  return missing.length === 0
+    ? { ok: true }
+    : { ok: false, detail: `${missing.join(' and ')} not found: apt-get install ffmpeg` };
 }
 
 /** A job worker polled or ran a job lately (the embedded server's own loops count). */

@@ -113,9 +113,15 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
  * as they are (a mail job's payload is the mail).
  */
 function targetOf(row: RawJob): JobTarget | null {
-  if (row.stream_video_id) return { label: `Video “${row.video_title ?? row.stream_video_id}”`, href: `/video/${encodeURIComponent(row.stream_video_id)}` };
-  if (row.export_id && row.member_id) return { label: `Data export of ${row.member_username ?? 'a deleted member'}`, href: `/admin/members/${row.member_id}` };
-  if (row.member_id && row.member_username) return { label: `Member ${row.member_username}`, href: `/admin/members/${row.member_id}` };
+  if (row.stream_video_id)
+    return {
+      label: `Video “${row.video_title ?? row.stream_video_id}”`,
+      href: `/video/${encodeURIComponent(row.stream_video_id)}`,
+    };
+  if (row.export_id && row.member_id)
+    return { label: `Data export of ${row.member_username ?? 'a deleted member'}`, href: `/admin/members/${row.member_id}` };
+  if (row.member_id && row.member_username)
+    return { label: `Member ${row.member_username}`, href: `/admin/members/${row.member_id}` };
   if (row.decision_id) return { label: 'Statement of reasons', href: `/decisions/${row.decision_id}` };
   return null;
 }
@@ -158,7 +164,11 @@ function selectJobs(db: Database, where: SQL, order: SQL, limit: number, stuckMi
 }
 
 /** Jobs in one state with their targets, at most `limit`, plus whether there are more. */
-export async function readJobs(db: Database, state: JobListState, { limit = 50, stuckMinutes = getConfig().jobs.stuckMinutes } = {}): Promise<{ jobs: JobRow[]; hasMore: boolean }> {
+export async function readJobs(
+  db: Database,
+  state: JobListState,
+  { limit = 50, stuckMinutes = getConfig().jobs.stuckMinutes } = {},
+): Promise<{ jobs: JobRow[]; hasMore: boolean }> {
   const rows = await selectJobs(db, stateCondition(state, stuckMinutes), ORDER[state], limit + 1, stuckMinutes);
   return { jobs: rows.slice(0, limit).map(toRow), hasMore: rows.length > limit };
 }
@@ -194,7 +204,11 @@ export const JOB_NOT_RETRYABLE_MESSAGE = 'Only failed or stuck jobs, or jobs wai
  * is failed again rather than retried for hours. One conditional UPDATE,
  * so two retries at once, or a retry racing the worker, queue it once.
  */
-export async function requeueJob(db: Database, id: string, { stuckMinutes = getConfig().jobs.stuckMinutes } = {}): Promise<RetriedJob> {
+export async function requeueJob(
+  db: Database,
+  id: string,
+  { stuckMinutes = getConfig().jobs.stuckMinutes } = {},
+): Promise<RetriedJob> {
   const updated = await queryRows<{ id: string; was: JobRow['status'] }>(
     db,
     sql`UPDATE jobs j SET status = 'queued', run_at = now(), locked_by = NULL, locked_until = NULL, finished_at = NULL,
@@ -219,11 +233,20 @@ function retrySummary(job: RetriedJob): string {
   return `Retried ${job.previousStatus === 'running' ? 'stuck' : 'failed'} ${job.type} job${target}`;
 }
 
-const retryDetails = (job: RetriedJob) => ({ type: job.type, previousStatus: job.previousStatus, attempts: job.attempts, lastError: job.lastError?.slice(0, 500) ?? null });
+const retryDetails = (job: RetriedJob) => ({
+  type: job.type,
+  previousStatus: job.previousStatus,
+  attempts: job.attempts,
+  lastError: job.lastError?.slice(0, 500) ?? null,
+});
 
 // ---------- Services (the caller is checked) ----------
 
-export async function listJobsForAdmin(actor: Actor, state: JobListState, limit = 50): Promise<{ jobs: JobRow[]; hasMore: boolean }> {
+export async function listJobsForAdmin(
+  actor: Actor,
+  state: JobListState,
+  limit = 50,
+): Promise<{ jobs: JobRow[]; hasMore: boolean }> {
   requireAdmin(actor);
   return readJobs(await getDb(), state, { limit });
 }
@@ -239,7 +262,13 @@ export async function retryJob(actor: Actor, id: string): Promise<RetriedJob> {
   const db = await getDb();
   const job = await db.transaction(async (tx) => {
     const requeued = await requeueJob(tx, id);
-    await recordAdminAction(tx, admin, { action: 'job.retry', targetType: 'job', targetId: id, summary: retrySummary(requeued), details: retryDetails(requeued) });
+    await recordAdminAction(tx, admin, {
+      action: 'job.retry',
+      targetType: 'job',
+      targetId: id,
+      summary: retrySummary(requeued),
+      details: retryDetails(requeued),
+    });
     return requeued;
   });
   wakeWorkers();
@@ -250,7 +279,15 @@ export async function retryJob(actor: Actor, id: string): Promise<RetriedJob> {
 export async function retryJobAsOperator(db: Database, id: string, operator = 'operator (npm run jobs)'): Promise<RetriedJob> {
   return db.transaction(async (tx) => {
     const requeued = await requeueJob(tx, id);
-    await tx.insert(adminAuditLog).values({ adminId: null, adminUsername: operator, action: 'job.retry', targetType: 'job', targetId: id, summary: retrySummary(requeued), details: retryDetails(requeued) });
+    await tx.insert(adminAuditLog).values({
+      adminId: null,
+      adminUsername: operator,
+      action: 'job.retry',
+      targetType: 'job',
+      targetId: id,
+      summary: retrySummary(requeued),
+      details: retryDetails(requeued),
+    });
     return requeued;
   });
 }

@@ -36,7 +36,13 @@ export interface HeldLease {
  * `claimedAt` is when the claim was sent (performance.now()), the
  * earliest the database can have started the first lease.
  */
-export function holdLease(db: Database, job: Pick<Job, 'id' | 'type'>, workerId: string, leaseMs: number, claimedAt: number): HeldLease {
+export function holdLease(
+  db: Database,
+  job: Pick<Job, 'id' | 'type'>,
+  workerId: string,
+  leaseMs: number,
+  claimedAt: number,
+): HeldLease {
   const controller = new AbortController();
   let leaseStartedAt = claimedAt;
   let renewing = false;
@@ -51,9 +57,17 @@ export function holdLease(db: Database, job: Pick<Job, 'id' | 'type'>, workerId:
       else controller.abort(new LeaseLostError(job, 'the lease was lost: another worker holds the job'));
     } catch (error) {
       if (performance.now() - leaseStartedAt >= leaseMs) {
-        controller.abort(new LeaseLostError(job, `the lease ran out: it could not be renewed (${error instanceof Error ? error.message : String(error)})`));
+        controller.abort(
+          new LeaseLostError(
+            job,
+            `the lease ran out: it could not be renewed (${error instanceof Error ? error.message : String(error)})`,
+          ),
+        );
       } else {
-        log.warn({ jobId: job.id, jobType: job.type, err: error }, `could not renew the lease of ${job.type} ${job.id}; trying again`);
+        log.warn(
+          { jobId: job.id, jobType: job.type, err: error },
+          `could not renew the lease of ${job.type} ${job.id}; trying again`,
+        );
       }
     } finally {
       renewing = false;

@@ -13,7 +13,12 @@ export interface EnqueueOptions {
 }
 
 /** Adds a job; returns it, or null when a job with the same dedupe key already exists. */
-export async function enqueue(db: Database, type: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<Job | null> {
+export async function enqueue(
+  db: Database,
+  type: string,
+  payload: Record<string, unknown>,
+  options: EnqueueOptions = {},
+): Promise<Job | null> {
   const [job] = await db
     .insert(jobs)
     .values({ type, payload, dedupeKey: options.dedupeKey, runAt: options.runAt, maxAttempts: options.maxAttempts })
@@ -88,21 +93,38 @@ export function backoffMs(attempts: number, baseMs = 5_000): number {
  */
 export function describeFailure(error: unknown): string {
   const parts: string[] = [];
-  for (let current: unknown = error; current !== undefined && parts.length < 5; current = current instanceof Error ? current.cause : undefined) {
+  for (
+    let current: unknown = error;
+    current !== undefined && parts.length < 5;
+    current = current instanceof Error ? current.cause : undefined
+  ) {
     parts.push(current instanceof Error ? current.message : String(current));
   }
   return parts.join(' ← ');
 }
 
 /** Records a failure: queued again after a backoff, or failed for good once attempts are used up. Returns the new status. */
-export async function fail(db: Database, job: Pick<Job, 'id' | 'attempts' | 'maxAttempts'>, workerId: string, error: unknown, baseBackoffMs?: number): Promise<'queued' | 'failed'> {
+export async function fail(
+  db: Database,
+  job: Pick<Job, 'id' | 'attempts' | 'maxAttempts'>,
+  workerId: string,
+  error: unknown,
+  baseBackoffMs?: number,
+): Promise<'queued' | 'failed'> {
   const reason = describeFailure(error).slice(0, 2000);
   const final = job.attempts >= job.maxAttempts;
   await db
     .update(jobs)
     .set(
       final
-        ? { status: 'failed', lastError: reason, lockedBy: null, lockedUntil: null, finishedAt: sql`now()`, updatedAt: sql`now()` }
+        ? {
+            status: 'failed',
+            lastError: reason,
+            lockedBy: null,
+            lockedUntil: null,
+            finishedAt: sql`now()`,
+            updatedAt: sql`now()`,
+          }
         : {
             status: 'queued',
             lastError: reason,

@@ -27,7 +27,12 @@ export const SWEEP_JOBS: RecurringJob = { type: 'sweep-jobs', everyMs: 60 * 60_0
 const BATCH = 5_000;
 
 /** Deletes rows matching `where` in batches; returns how many went. */
-async function deleteInBatches(db: Database, table: 'jobs' | 'rate_limits', key: 'id' | 'key', where: ReturnType<typeof sql>): Promise<number> {
+async function deleteInBatches(
+  db: Database,
+  table: 'jobs' | 'rate_limits',
+  key: 'id' | 'key',
+  where: ReturnType<typeof sql>,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const gone = await queryRows<{ k: string }>(
@@ -40,10 +45,23 @@ async function deleteInBatches(db: Database, table: 'jobs' | 'rate_limits', key:
 }
 
 /** Deletes done and failed jobs past their retention; returns how many of each went. */
-export async function sweepJobs(db: Database, { retentionDays, failedRetentionDays } = getConfig().jobs): Promise<{ done: number; failed: number }> {
+export async function sweepJobs(
+  db: Database,
+  { retentionDays, failedRetentionDays } = getConfig().jobs,
+): Promise<{ done: number; failed: number }> {
   const kept = sql`type <> ${SEED_DEMO_JOB}`;
-  const done = await deleteInBatches(db, 'jobs', 'id', sql`status = 'done' AND finished_at < now() - make_interval(days => ${retentionDays}) AND ${kept}`);
-  const failed = await deleteInBatches(db, 'jobs', 'id', sql`status = 'failed' AND finished_at < now() - make_interval(days => ${failedRetentionDays}) AND ${kept}`);
+  const done = await deleteInBatches(
+    db,
+    'jobs',
+    'id',
+    sql`status = 'done' AND finished_at < now() - make_interval(days => ${retentionDays}) AND ${kept}`,
+  );
+  const failed = await deleteInBatches(
+    db,
+    'jobs',
+    'id',
+    sql`status = 'failed' AND finished_at < now() - make_interval(days => ${failedRetentionDays}) AND ${kept}`,
+  );
   return { done, failed };
 }
 
@@ -84,6 +102,9 @@ export const RETENTION_JOB_HANDLERS: Record<string, JobHandler> = {
  * process at start: the web process for all, `npm run worker` for the types
  * it takes); one run per slot whatever the number of processes.
  */
-export async function scheduleRetentionSweeps(db: Database, types: readonly string[] = Object.keys(RETENTION_JOB_HANDLERS)): Promise<void> {
+export async function scheduleRetentionSweeps(
+  db: Database,
+  types: readonly string[] = Object.keys(RETENTION_JOB_HANDLERS),
+): Promise<void> {
   for (const job of [SWEEP_JOBS, SWEEP_RATE_LIMITS]) if (types.includes(job.type)) await scheduleRecurring(db, job);
 }

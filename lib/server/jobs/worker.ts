@@ -94,7 +94,10 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
       }
       if (lease.signal.aborted) {
         timer({ outcome: 'lost' });
-        log.error({ jobId: job.id, jobType: job.type, err: lease.signal.reason }, `${job.type} ${job.id} stopped: this worker lost its lease`);
+        log.error(
+          { jobId: job.id, jobType: job.type, err: lease.signal.reason },
+          `${job.type} ${job.id} stopped: this worker lost its lease`,
+        );
         return;
       }
       if (!failure) {
@@ -131,7 +134,11 @@ export function startWorker(db: Database, options: WorkerOptions): RunningWorker
         errorsInARow += 1;
         const delay = errorBackoffMs(errorsInARow, pollMs);
         if (isDatabaseConnectionLoss(error)) reportDatabaseOutage(error, `${id}'s job loop, going on in ${delay} ms`);
-        else log.error({ workerId: id, errorsInARow, delayMs: delay, err: error }, `job loop error (${errorsInARow} in a row); going on in ${delay} ms`);
+        else
+          log.error(
+            { workerId: id, errorsInARow, delayMs: delay, err: error },
+            `job loop error (${errorsInARow} in a row); going on in ${delay} ms`,
+          );
         // A wake cuts the pause short: a job was just committed, so the database answers again.
         await idle(delay);
       }

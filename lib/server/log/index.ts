@@ -74,7 +74,19 @@ export function scrubText(text: string): string {
 }
 
 /** Query keys whose values are kept in logged paths; every other value (tokens, codes, emails, search words) is dropped. */
-const SAFE_QUERY_KEYS = new Set(['sort', 'duration', 'page', 'limit', 'category', 'status', 'type', 'tab', 'filter', 'view', '_rsc']);
+const SAFE_QUERY_KEYS = new Set([
+  'sort',
+  'duration',
+  'page',
+  'limit',
+  'category',
+  'status',
+  'type',
+  'tab',
+  'filter',
+  'view',
+  '_rsc',
+]);
 
 /**
  * A request path fit for a log: the path as sent (ids included) and the query's keys, with the
@@ -90,7 +102,11 @@ export function scrubPath(url: string | undefined): string {
   const parts: string[] = [];
   for (const [key, value] of query) {
     const safeKey = scrubText(key).slice(0, 40);
-    parts.push(SAFE_QUERY_KEYS.has(key.toLowerCase()) && !HAS_EMAIL.test(value) ? `${encodeURIComponent(safeKey)}=${encodeURIComponent(value.slice(0, 40))}` : `${encodeURIComponent(safeKey)}=${REDACTED}`);
+    parts.push(
+      SAFE_QUERY_KEYS.has(key.toLowerCase()) && !HAS_EMAIL.test(value)
+        ? `${encodeURIComponent(safeKey)}=${encodeURIComponent(value.slice(0, 40))}`
+        : `${encodeURIComponent(safeKey)}=${REDACTED}`,
+    );
   }
   return parts.length ? `${path}?${parts.join('&')}` : path;
 }

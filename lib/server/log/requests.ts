@@ -87,7 +87,11 @@ export function requestLogger(): Logger {
 }
 
 /** Writes the request's line and counts it. */
-function record(context: RequestContext, options: ObserveOptions, { method = 'GET', url, status, aborted, started, internal }: Finished): void {
+function record(
+  context: RequestContext,
+  options: ObserveOptions,
+  { method = 'GET', url, status, aborted, started, internal }: Finished,
+): void {
   const ms = performance.now() - started;
   const route = options.routeOf(url ?? '/');
   if (!internal) {
@@ -150,7 +154,8 @@ export class ObservedResponse<Request extends IncomingMessage = IncomingMessage>
     const requestId = this.observed?.context.requestId;
     if (requestId !== undefined) {
       const last = rest.at(-1);
-      if (Array.isArray(last) && !Array.isArray(last[0])) rest[rest.length - 1] = [...(last as string[]), REQUEST_ID_HEADER, requestId];
+      if (Array.isArray(last) && !Array.isArray(last[0]))
+        rest[rest.length - 1] = [...(last as string[]), REQUEST_ID_HEADER, requestId];
       else if (!this.headersSent) this.setHeader(REQUEST_ID_HEADER, requestId);
     }
     return (super.writeHead as (statusCode: number, ...rest: unknown[]) => this)(statusCode, ...rest);
@@ -167,7 +172,14 @@ function onResponseClose(this: ObservedResponse): void {
   if (!observed) return;
   this.observed = undefined;
   const { req, context, options, started, internal } = observed;
-  record(context, options, { method: req.method, url: req.url, status: this.statusCode, aborted: !this.writableFinished, started, internal });
+  record(context, options, {
+    method: req.method,
+    url: req.url,
+    status: this.statusCode,
+    aborted: !this.writableFinished,
+    started,
+    internal,
+  });
 }
 
 /**
@@ -176,7 +188,12 @@ function onResponseClose(this: ObservedResponse): void {
  * when the answer is finished (or the client went away) writes the request's
  * line and counts it.
  */
-export function observeRequest(req: IncomingMessage, res: ObservedResponse, options: ObserveOptions, next: (context: RequestContext) => void): void {
+export function observeRequest(
+  req: IncomingMessage,
+  res: ObservedResponse,
+  options: ObserveOptions,
+  next: (context: RequestContext) => void,
+): void {
   const started = performance.now();
   const context: RequestContext = { requestId: requestIdFor(req, options.trustProxy) };
   req.headers[REQUEST_ID_HEADER] = context.requestId;
@@ -200,6 +217,8 @@ export function observeReceivedRequest(
   const started = performance.now();
   const context: RequestContext = { requestId: requestIdFor(req, options.trustProxy) };
   req.headers[REQUEST_ID_HEADER] = context.requestId;
-  void finished.then(({ status, aborted }) => record(context, options, { method: req.method, url: req.url, status, aborted, started, internal: false }));
+  void finished.then(({ status, aborted }) =>
+    record(context, options, { method: req.method, url: req.url, status, aborted, started, internal: false }),
+  );
   runWithLogContext(context, () => next(context));
 }

@@ -52,9 +52,27 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A short transactional email with one call-to-action link, in text and HTML. */
-export function linkEmail(options: { to: string; subject: string; greeting: string; lines: string[]; action: string; url: string; footer: string }): MailMessage {
+export function linkEmail(options: {
+  to: string;
+  subject: string;
+  greeting: string;
+  lines: string[];
+  action: string;
+  url: string;
+  footer: string;
+}): MailMessage {
   const { siteName } = getConfig();
-  const text = [options.greeting, '', ...options.lines, '', `${options.action}: ${options.url}`, '', options.footer, '', `— ${siteName}`].join('\n');
+  const text = [
+    options.greeting,
+    '',
+    ...options.lines,
+    '',
+    `${options.action}: ${options.url}`,
+    '',
+    options.footer,
+    '',
+    `— ${siteName}`,
+  ].join('\n');
   const html = `<!doctype html><html><body style="margin:0;padding:24px;background:#0d0c12;color:#f4f2f8;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif">
 <div style="max-width:520px;margin:0 auto;background:#1b1824;border-radius:16px;padding:32px">
 <h1 style="margin:0 0 16px;font-size:22px;color:#ff8cc3">${escapeHtml(siteName)}</h1>

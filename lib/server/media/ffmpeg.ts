@@ -12,7 +12,10 @@ const run = promisify(execFile);
 /** The metric label of a run: what it makes, from its description ("ffmpeg (web MP4)" → web_mp4). */
 export function outputLabel(what: string): string {
   const inside = /\(([^)]+)\)/.exec(what)?.[1] ?? what;
-  return inside.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return inside
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 export interface FfmpegRunOptions {
@@ -34,7 +37,9 @@ export function stderrTail(error: unknown): string {
  */
 export async function runFfmpeg(args: string[], what: string, options: FfmpegRunOptions): Promise<void> {
   try {
-    await timed(metrics().ffmpegSeconds, { output: outputLabel(what) }, () => run(...dyingWithParent('ffmpeg', args), { timeout: options.timeoutMs, maxBuffer: 8 * 1024 * 1024, signal: options.signal }));
+    await timed(metrics().ffmpegSeconds, { output: outputLabel(what) }, () =>
+      run(...dyingWithParent('ffmpeg', args), { timeout: options.timeoutMs, maxBuffer: 8 * 1024 * 1024, signal: options.signal }),
+    );
   } catch (error) {
     options.signal?.throwIfAborted();
     throw new Error(`${what} failed: ${stderrTail(error)}`);

@@ -36,7 +36,8 @@ export const HLS_MASTER = 'master.m3u8';
  * bitrate scaled by area.
  */
 export function ladderFor(sourceHeight: number): Rendition[] {
-  if (!Number.isFinite(sourceHeight) || sourceHeight < 2) throw new RangeError(`No HLS ladder for a source ${sourceHeight} px high`);
+  if (!Number.isFinite(sourceHeight) || sourceHeight < 2)
+    throw new RangeError(`No HLS ladder for a source ${sourceHeight} px high`);
   const rungs = RUNGS.filter((rung) => rung.height <= sourceHeight);
   if (rungs.length > 0) return rungs.map((rung) => ({ name: `${rung.height}p`, ...rung }));
   const height = Math.floor(sourceHeight / 2) * 2;
@@ -58,7 +59,11 @@ export function ladderFor(sourceHeight: number): Rendition[] {
  * instants and players can switch between them at any segment boundary.
  * The source is read only as the container the probe found.
  */
-export function hlsFfmpegArgs(source: string, outDir: string, probe: Pick<ProbeResult, 'height' | 'audioCodec' | 'demuxer'>): string[] {
+export function hlsFfmpegArgs(
+  source: string,
+  outDir: string,
+  probe: Pick<ProbeResult, 'height' | 'audioCodec' | 'demuxer'>,
+): string[] {
   // %v and %05d are ffmpeg patterns; a % in the folder itself would be read as one.
   if (outDir.includes('%')) throw new Error(`HLS output folder must not contain '%': ${outDir}`);
   const renditions = ladderFor(probe.height);
@@ -136,17 +141,28 @@ export interface HlsPackage {
  * rerun simply does it again. The signal stops ffmpeg (for a job that
  * lost its lease).
  */
-export async function packageHls(source: string, outDir: string, probe: Pick<ProbeResult, 'height' | 'audioCodec' | 'demuxer'>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<HlsPackage> {
+export async function packageHls(
+  source: string,
+  outDir: string,
+  probe: Pick<ProbeResult, 'height' | 'audioCodec' | 'demuxer'>,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<HlsPackage> {
   const renditions = ladderFor(probe.height);
   const temp = `${outDir}.partial`;
   await rm(temp, { recursive: true, force: true });
   await mkdir(temp, { recursive: true });
   try {
-    await runFfmpeg(hlsFfmpegArgs(source, temp, probe), 'ffmpeg (HLS)', { timeoutMs: options.timeoutMs ?? 6 * 60 * 60 * 1000, signal: options.signal });
+    await runFfmpeg(hlsFfmpegArgs(source, temp, probe), 'ffmpeg (HLS)', {
+      timeoutMs: options.timeoutMs ?? 6 * 60 * 60 * 1000,
+      signal: options.signal,
+    });
     // ffmpeg writes the master playlist at the very end; check it names every rendition with its attributes.
     const master = await readFile(path.join(temp, HLS_MASTER), 'utf8');
     const variants = master.split('\n').filter((line) => line.startsWith('#EXT-X-STREAM-INF:'));
-    if (variants.length !== renditions.length || variants.some((line) => !/BANDWIDTH=\d+/.test(line) || !/RESOLUTION=\d+x\d+/.test(line))) {
+    if (
+      variants.length !== renditions.length ||
+      variants.some((line) => !/BANDWIDTH=\d+/.test(line) || !/RESOLUTION=\d+x\d+/.test(line))
+    ) {
       throw new Error(`ffmpeg (HLS) wrote an incomplete master playlist (${variants.length} of ${renditions.length} renditions)`);
     }
     await rm(outDir, { recursive: true, force: true });

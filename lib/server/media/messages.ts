@@ -6,7 +6,8 @@
 
 /** Why an upload is not a video we take (415 at upload; the same text if processing refuses it later). */
 export const NOT_A_VIDEO_MESSAGES = {
-  unreadable: 'This file is not a video we can read. It may be damaged or incomplete; try exporting it again as MP4, MOV, WebM or MKV.',
+  unreadable:
+    'This file is not a video we can read. It may be damaged or incomplete; try exporting it again as MP4, MOV, WebM or MKV.',
   noPicture: 'This file has no video picture in it. Please upload a video file.',
   noLength: 'This video has no length we can read. It may be damaged or incomplete.',
 } as const;
@@ -14,12 +15,18 @@ export const NOT_A_VIDEO_MESSAGES = {
 export type NotAVideoReason = keyof typeof NOT_A_VIDEO_MESSAGES;
 
 /** Processing failed for any other reason (ffmpeg, storage, the database). */
-export const PROCESSING_FAILED_MESSAGE = 'We could not process this video. Please try exporting it again as MP4 and re-uploading.';
+export const PROCESSING_FAILED_MESSAGE =
+  'We could not process this video. Please try exporting it again as MP4 and re-uploading.';
 
 /** The HLS ladder failed for good; the video still plays from its web MP4. */
-export const ADAPTIVE_STREAMING_FAILED_MESSAGE = 'Adaptive streaming could not be prepared for this video. It still plays, in a single quality.';
+export const ADAPTIVE_STREAMING_FAILED_MESSAGE =
+  'Adaptive streaming could not be prepared for this video. It still plays, in a single quality.';
 
-const UPLOADER_MESSAGES: ReadonlySet<string> = new Set([...Object.values(NOT_A_VIDEO_MESSAGES), PROCESSING_FAILED_MESSAGE, ADAPTIVE_STREAMING_FAILED_MESSAGE]);
+const UPLOADER_MESSAGES: ReadonlySet<string> = new Set([
+  ...Object.values(NOT_A_VIDEO_MESSAGES),
+  PROCESSING_FAILED_MESSAGE,
+  ADAPTIVE_STREAMING_FAILED_MESSAGE,
+]);
 
 /**
  * The processing error as it may leave the server: one of the fixed texts

@@ -38,7 +38,14 @@ export class NotAVideoError extends Error {
 }
 
 interface FfprobeOutput {
-  streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; disposition?: { attached_pic?: number } }[];
+  streams?: {
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    duration?: string;
+    disposition?: { attached_pic?: number };
+  }[];
   format?: { format_name?: string; duration?: string };
 }
 
@@ -53,11 +60,22 @@ export async function probeVideo(file: string, options: { signal?: AbortSignal }
   let output: FfprobeOutput;
   try {
     // Killed with this process should it die first (lib/parent-death.ts).
-    const { stdout } = await run(...dyingWithParent('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...probeInputArgs(file)]), {
-      timeout: 60_000,
-      maxBuffer: 4 * 1024 * 1024,
-      signal: options.signal,
-    });
+    const { stdout } = await run(
+      ...dyingWithParent('ffprobe', [
+        '-v',
+        'error',
+        '-print_format',
+        'json',
+        '-show_format',
+        '-show_streams',
+        ...probeInputArgs(file),
+      ]),
+      {
+        timeout: 60_000,
+        maxBuffer: 4 * 1024 * 1024,
+        signal: options.signal,
+      },
+    );
     output = JSON.parse(stdout) as FfprobeOutput;
   } catch (error) {
     options.signal?.throwIfAborted();
@@ -65,7 +83,10 @@ export async function probeVideo(file: string, options: { signal?: AbortSignal }
   }
   // ffprobe already refused other containers (-format_whitelist); this also gives the demuxer to force later.
   const demuxer = allowedDemuxerOf(output.format?.format_name);
-  if (!demuxer) throw new NotAVideoError('unreadable', { cause: new Error(`ffprobe: container ${output.format?.format_name ?? 'unknown'} is not allowed`) });
+  if (!demuxer)
+    throw new NotAVideoError('unreadable', {
+      cause: new Error(`ffprobe: container ${output.format?.format_name ?? 'unknown'} is not allowed`),
+    });
   const video = output.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && s.width && s.height);
   if (!video) throw new NotAVideoError('noPicture');
   const duration = Number(output.format?.duration ?? video.duration);

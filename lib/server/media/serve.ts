@@ -49,7 +49,11 @@ function accelRedirect(accelPrefix: string, key: string, cacheControl: string): 
  * The answer that hands a stored file to nginx or to the bucket (decision 021), or null when the app
  * sends it itself. The caller has checked access: this answer is as good as the file.
  */
-export async function offloadedMedia(key: string, cacheControl: string, offload: MediaOffload = getConfig().mediaOffload): Promise<Response | null> {
+export async function offloadedMedia(
+  key: string,
+  cacheControl: string,
+  offload: MediaOffload = getConfig().mediaOffload,
+): Promise<Response | null> {
   if (offload.mode === 'x-accel') return accelRedirect(offload.accelPrefix, key, cacheControl);
   if (offload.mode !== 'redirect') return null;
   // Playlists stay here: players resolve their relative segment URIs against the URL they finally read,

@@ -47,7 +47,12 @@ function makeMetrics() {
   const metrics = {
     registry,
     probes,
-    httpRequests: new Counter({ name: 'chrysalis_http_requests_total', help: 'HTTP requests answered, by method, route (ids collapsed) and status.', labelNames: ['method', 'route', 'status'], registers }),
+    httpRequests: new Counter({
+      name: 'chrysalis_http_requests_total',
+      help: 'HTTP requests answered, by method, route (ids collapsed) and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    }),
     httpDuration: new Histogram({
       name: 'chrysalis_http_request_duration_seconds',
       help: 'Time from a request to its answer being sent, by method and route.',
@@ -88,7 +93,12 @@ function makeMetrics() {
       buckets: [0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
       registers,
     }),
-    jobFailures: new Counter({ name: 'chrysalis_job_failures_total', help: 'Job runs that threw, by type; final="true" when the job gave up.', labelNames: ['type', 'final'], registers }),
+    jobFailures: new Counter({
+      name: 'chrysalis_job_failures_total',
+      help: 'Job runs that threw, by type; final="true" when the job gave up.',
+      labelNames: ['type', 'final'],
+      registers,
+    }),
     ffmpegSeconds: new Histogram({
       name: 'chrysalis_ffmpeg_duration_seconds',
       help: 'Wall-clock time of ffmpeg runs, by output (web_mp4, hls, thumbnail) and outcome.',
@@ -102,7 +112,12 @@ function makeMetrics() {
       labelNames: ['reason'],
       registers,
     }),
-    uploadBytes: new Counter({ name: 'chrysalis_upload_bytes_total', help: 'Bytes of video upload bodies received, by outcome (stored or refused).', labelNames: ['outcome'], registers }),
+    uploadBytes: new Counter({
+      name: 'chrysalis_upload_bytes_total',
+      help: 'Bytes of video upload bodies received, by outcome (stored or refused).',
+      labelNames: ['outcome'],
+      registers,
+    }),
     poolConnections: new Gauge({
       name: 'chrysalis_db_pool_connections',
       help: 'Database connections by state: open, idle, in_use; and requests waiting for one (waiting).',
@@ -152,7 +167,11 @@ export function setPoolProbe(probe: (() => PoolStats) | undefined): void {
 }
 
 /** Times an async piece of work into a histogram with the given labels plus `outcome` (ok or error). */
-export async function timed<T>(histogram: Histogram<'output' | 'outcome'>, labels: { output: string }, work: () => Promise<T>): Promise<T> {
+export async function timed<T>(
+  histogram: Histogram<'output' | 'outcome'>,
+  labels: { output: string },
+  work: () => Promise<T>,
+): Promise<T> {
   const end = histogram.startTimer(labels);
   try {
     const result = await work();
@@ -181,7 +200,11 @@ export const METRICS_PATH = '/metrics';
  */
 export async function answerMetrics(req: IncomingMessage, res: ServerResponse, token: string | undefined): Promise<void> {
   if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
-    res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="metrics"', 'cache-control': 'no-store' });
+    res.writeHead(401, {
+      'content-type': 'text/plain; charset=utf-8',
+      'www-authenticate': 'Bearer realm="metrics"',
+      'cache-control': 'no-store',
+    });
     res.end('A valid METRICS_TOKEN is required.\n');
     return;
   }

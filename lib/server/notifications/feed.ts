@@ -88,7 +88,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (extra !== undefined || !at || !id || !isExactCursorTime(at) || !UUID.test(id)) throw badRequest(NOTIFICATION_CURSOR_INVALID, { field: 'cursor' });
+  if (extra !== undefined || !at || !id || !isExactCursorTime(at) || !UUID.test(id))
+    throw badRequest(NOTIFICATION_CURSOR_INVALID, { field: 'cursor' });
   return { at, id };
 }
 
@@ -123,10 +124,16 @@ export function notificationPageQuery(userId: string, limit: number, cursor?: st
 }
 
 /** GET /api/notifications: the caller's notifications, newest first, with the unread count over all of them. */
-export async function listNotifications(actor: Actor, page: { limit: number; cursor?: string | null }): Promise<NotificationListDto> {
+export async function listNotifications(
+  actor: Actor,
+  page: { limit: number; cursor?: string | null },
+): Promise<NotificationListDto> {
   const userId = requireMember(actor).user.id;
   const db = await getDb();
-  const [rows, unreadCount] = await Promise.all([queryRows<NotificationRow>(db, notificationPageQuery(userId, page.limit, page.cursor)), countUnread(userId)]);
+  const [rows, unreadCount] = await Promise.all([
+    queryRows<NotificationRow>(db, notificationPageQuery(userId, page.limit, page.cursor)),
+    countUnread(userId),
+  ]);
   const hasMore = rows.length > page.limit;
   const shown = rows.slice(0, page.limit);
   return {
@@ -137,7 +144,10 @@ export async function listNotifications(actor: Actor, page: { limit: number; cur
 }
 
 /** PUT /api/notifications/{id}/read: idempotent; another member's notification is a 404 like a missing one. */
-export async function markNotificationRead(actor: Actor, id: string): Promise<{ success: true; notification: NotificationDto; unreadCount: number }> {
+export async function markNotificationRead(
+  actor: Actor,
+  id: string,
+): Promise<{ success: true; notification: NotificationDto; unreadCount: number }> {
   const userId = requireMember(actor).user.id;
   const db = await getDb();
   // Marking an already read notification keeps its first read time.
@@ -159,12 +169,18 @@ export async function markNotificationRead(actor: Actor, id: string): Promise<{ 
  * read. With `upTo` (the newest notification the member has seen), only that
  * one and older ones, so one arriving in the meantime stays unread.
  */
-export async function markAllNotificationsRead(actor: Actor, upTo?: string): Promise<{ success: true; updated: number; unreadCount: number }> {
+export async function markAllNotificationsRead(
+  actor: Actor,
+  upTo?: string,
+): Promise<{ success: true; updated: number; unreadCount: number }> {
   const userId = requireMember(actor).user.id;
   const db = await getDb();
   let bound = sql``;
   if (upTo) {
-    const [seen] = await queryRows<{ id: string }>(db, sql`SELECT id FROM notifications WHERE id = ${upTo} AND recipient_id = ${userId}`);
+    const [seen] = await queryRows<{ id: string }>(
+      db,
+      sql`SELECT id FROM notifications WHERE id = ${upTo} AND recipient_id = ${userId}`,
+    );
     if (!seen) throw new ApiError(404, NOTIFICATION_NOT_FOUND);
     bound = sql`AND (n.created_at, n.id) <= (SELECT created_at, id FROM notifications WHERE id = ${upTo})`;
   }

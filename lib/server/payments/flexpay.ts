@@ -58,7 +58,9 @@ export function flexpaySignature(secret: string, params: Readonly<Record<string,
   const pairs = Object.keys(params)
     .sort(byteOrder)
     .map((key) => `${key}=${params[key]}`);
-  return createHash('sha256').update([secret, ...pairs].join(':'), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update([secret, ...pairs].join(':'), 'utf8')
+    .digest('hex');
 }
 
 function withoutEmpty(params: FlexpayParams): Record<string, string> {
@@ -77,7 +79,11 @@ function signedPart(params: Record<string, string>): Record<string, string> {
 /** `{base}/{path}?…&signature=…`: the shop id and version added, empty values dropped, the signed keys signed. */
 function signedUrl(account: FlexpayAccount, path: string, params: FlexpayParams): string {
   const sent = withoutEmpty({ ...params, shopID: account.shopId, version: FLEXPAY_VERSION });
-  const query = new URLSearchParams(Object.keys(sent).sort(byteOrder).map((key) => [key, sent[key]!]));
+  const query = new URLSearchParams(
+    Object.keys(sent)
+      .sort(byteOrder)
+      .map((key) => [key, sent[key]!]),
+  );
   query.append('signature', flexpaySignature(account.signatureKey, signedPart(sent)));
   return `${account.baseUrl}/${path}?${query.toString()}`;
 }

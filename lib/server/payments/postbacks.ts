@@ -33,15 +33,25 @@ const OK: PostbackAnswer = { status: 200, body: 'OK' };
  *   the same transaction; a replay finds the key taken and answers OK
  *   without doing anything.
  */
-export async function receivePostback(processor: PaymentProcessor, params: Readonly<Record<string, string>>): Promise<PostbackAnswer> {
+export async function receivePostback(
+  processor: PaymentProcessor,
+  params: Readonly<Record<string, string>>,
+): Promise<PostbackAnswer> {
   const reading = processor.readPostback(params);
   if (!reading.ok && reading.status === 401) {
     // The values are not logged: the point is to notice probing, not to store what a stranger sent.
-    log.warn(`${processor.name} postback refused (401): ${reading.reason}; saleID ${JSON.stringify(params.saleID ?? null)}, keys ${Object.keys(params).sort().join(',')}`);
+    log.warn(
+      `${processor.name} postback refused (401): ${reading.reason}; saleID ${JSON.stringify(params.saleID ?? null)}, keys ${Object.keys(params).sort().join(',')}`,
+    );
     return { status: 401, body: 'Invalid signature' };
   }
   if (!reading.ok) {
-    await logRejected(await getDb(), processor, { name: reading.name, saleId: reading.saleId, payload: reading.payload, reason: reading.reason });
+    await logRejected(await getDb(), processor, {
+      name: reading.name,
+      saleId: reading.saleId,
+      payload: reading.payload,
+      reason: reading.reason,
+    });
     return { status: 400, body: `Rejected: ${reading.reason}` };
   }
 
@@ -74,7 +84,13 @@ export async function receivePostback(processor: PaymentProcessor, params: Reado
     });
   } catch (error) {
     if (!(error instanceof PaymentRejected)) throw error;
-    await logRejected(db, processor, { name: event.name, saleId: event.saleId, payload: event.payload, reason: error.message, userId: error.userId });
+    await logRejected(db, processor, {
+      name: event.name,
+      saleId: event.saleId,
+      payload: event.payload,
+      reason: error.message,
+      userId: error.userId,
+    });
     return { status: 400, body: `Rejected: ${error.message}` };
   }
 }
@@ -90,7 +106,9 @@ async function logRejected(
   processor: Pick<PaymentProcessor, 'name'>,
   rejected: { name: string; saleId: string | null; payload: Record<string, string>; reason: string; userId?: string | null },
 ): Promise<void> {
-  log.warn(`${processor.name} postback rejected (400): ${rejected.reason}; event ${rejected.name}, saleID ${JSON.stringify(rejected.saleId)}`);
+  log.warn(
+    `${processor.name} postback rejected (400): ${rejected.reason}; event ${rejected.name}, saleID ${JSON.stringify(rejected.saleId)}`,
+  );
   await db.insert(paymentEvents).values({
     processor: processor.name,
     dedupeKey: `${processor.name}:rejected:${randomUUID()}`,

@@ -38,7 +38,17 @@ export interface CheckoutOrder {
  * cancel keeps it until the paid period ends, an expiry ends it, a refund
  * or chargeback revokes it at once. `other` is logged and needs no action.
  */
-export const PAYMENT_EVENT_KINDS = ['sale', 'rebill', 'cancel', 'uncancel', 'extend', 'expiry', 'refund', 'chargeback', 'other'] as const;
+export const PAYMENT_EVENT_KINDS = [
+  'sale',
+  'rebill',
+  'cancel',
+  'uncancel',
+  'extend',
+  'expiry',
+  'refund',
+  'chargeback',
+  'other',
+] as const;
 export type PaymentEventKind = (typeof PAYMENT_EVENT_KINDS)[number];
 
 export interface ProcessorEvent {

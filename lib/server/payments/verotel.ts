@@ -80,7 +80,11 @@ export function verotelProcessor(account: FlexpayAccount): PaymentProcessor {
 
     readPostback(received): PostbackReading {
       if (!verifyFlexpaySignature(account.signatureKey, received)) {
-        return { ok: false, status: 401, reason: received.signature ? 'the signature does not match' : 'the signature is missing' };
+        return {
+          ok: false,
+          status: 401,
+          reason: received.signature ? 'the signature does not match' : 'the signature is missing',
+        };
       }
       const { signature: _signature, ...payload } = received;
       // A one-time purchase may arrive as type=purchase without an event: it is the sale.
@@ -89,7 +93,8 @@ export function verotelProcessor(account: FlexpayAccount): PaymentProcessor {
       const saleId = payload.saleID || null;
       const refuse = (reason: string): PostbackReading => ({ ok: false, status: 400, reason, name, saleId, payload });
 
-      if (payload.shopID !== account.shopId) return refuse(`shopID ${JSON.stringify(payload.shopID ?? '')} is not this site's shop`);
+      if (payload.shopID !== account.shopId)
+        return refuse(`shopID ${JSON.stringify(payload.shopID ?? '')} is not this site's shop`);
       if (kind !== 'other' && !saleId) return refuse('saleID is missing');
       // A cancel says until when it is paid (expiresOn); other events name the next charge.
       const dateKeys = kind === 'cancel' ? (['expiresOn', 'nextChargeOn'] as const) : (['nextChargeOn', 'expiresOn'] as const);

@@ -65,7 +65,9 @@ export async function recoverAfterCrash(db: Database): Promise<Recovery> {
     releasedJobs += released.length;
   }
   const deadIds = new Set(dead.map((job) => job.id));
-  const owned = new Set(running.filter((job) => job.live && !deadIds.has(job.id)).map((job) => String(job.payload.videoId ?? '')));
+  const owned = new Set(
+    running.filter((job) => job.live && !deadIds.has(job.id)).map((job) => String(job.payload.videoId ?? '')),
+  );
 
   const workRoot = path.join(getConfig().dataDir, 'work');
   let names: string[];
@@ -96,7 +98,10 @@ export async function recoverAtStart(db: Database, who: string): Promise<void> {
   try {
     const { releasedJobs, removedFolders } = await recoverAfterCrash(db);
     if (releasedJobs || removedFolders) {
-      log.warn({ who }, `recovered after an unclean stop: ${releasedJobs} job(s) of dead workers due again, ${removedFolders} stale work folder(s) removed`);
+      log.warn(
+        { who },
+        `recovered after an unclean stop: ${releasedJobs} job(s) of dead workers due again, ${removedFolders} stale work folder(s) removed`,
+      );
     }
   } catch (error) {
     log.error({ who, err: error }, 'start-up recovery failed (jobs resume when their leases run out)');

@@ -161,7 +161,9 @@ export class S3MediaStorage implements MediaStorage {
     );
     const failed = (result.Errors ?? []).filter((error) => error.Code !== 'NoSuchKey');
     if (failed.length) {
-      throw new Error(`Could not delete ${failed.length} media object(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`.trim());
+      throw new Error(
+        `Could not delete ${failed.length} media object(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`.trim(),
+      );
     }
   }
 }

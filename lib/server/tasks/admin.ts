@@ -20,7 +20,6 @@ import { resolveTaskForDay } from './daily-task';
  * same transaction.
  */
 
-
 interface TaskRow {
   id: string;
   description: string;
@@ -49,7 +48,10 @@ function toAdminTaskDto(row: TaskRow): AdminDailyTaskDto {
 }
 
 async function findTask(db: Database, id: string, lock = false): Promise<AdminDailyTaskDto | null> {
-  const [row] = await queryRows<TaskRow>(db, sql`SELECT ${TASK_COLUMNS} FROM daily_tasks t WHERE t.id = ${id}${lock ? sql` FOR UPDATE` : sql``}`);
+  const [row] = await queryRows<TaskRow>(
+    db,
+    sql`SELECT ${TASK_COLUMNS} FROM daily_tasks t WHERE t.id = ${id}${lock ? sql` FOR UPDATE` : sql``}`,
+  );
   return row ? toAdminTaskDto(row) : null;
 }
 
@@ -61,8 +63,14 @@ export async function listDailyTasks(actor: Actor, now: Date = new Date()): Prom
   // Resolving picks today's pool task if nobody has asked yet: what the admin sees is what members get.
   const resolved = await resolveTaskForDay(db, today);
   const [scheduled, pool, [completed]] = await Promise.all([
-    queryRows<TaskRow>(db, sql`SELECT ${TASK_COLUMNS} FROM daily_tasks t WHERE t.scheduled_for >= ${today}::date ORDER BY t.scheduled_for`),
-    queryRows<TaskRow>(db, sql`SELECT ${TASK_COLUMNS} FROM daily_tasks t WHERE t.scheduled_for IS NULL ORDER BY last_used_on ASC NULLS FIRST, t.created_at, t.id`),
+    queryRows<TaskRow>(
+      db,
+      sql`SELECT ${TASK_COLUMNS} FROM daily_tasks t WHERE t.scheduled_for >= ${today}::date ORDER BY t.scheduled_for`,
+    ),
+    queryRows<TaskRow>(
+      db,
+      sql`SELECT ${TASK_COLUMNS} FROM daily_tasks t WHERE t.scheduled_for IS NULL ORDER BY last_used_on ASC NULLS FIRST, t.created_at, t.id`,
+    ),
     queryRows<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM task_completions WHERE day = ${today}::date`),
   ]);
   return {
@@ -95,7 +103,11 @@ const excerpt = (text: string) => {
 const placeOf = (day: string | null) => (day ? `for ${day}` : 'in the pool');
 
 /** POST /api/admin/daily-tasks: a task for a UTC day (today or later), or for the pool. */
-export async function createDailyTask(actor: Actor, input: DailyTaskCreateInput, now: Date = new Date()): Promise<AdminDailyTaskDto> {
+export async function createDailyTask(
+  actor: Actor,
+  input: DailyTaskCreateInput,
+  now: Date = new Date(),
+): Promise<AdminDailyTaskDto> {
   const admin = requireAdmin(actor);
   refusePastDay(input.scheduledFor, utcDay(now));
   const db = await getDb();
@@ -127,7 +139,12 @@ export async function createDailyTask(actor: Actor, input: DailyTaskCreateInput,
  * has (editing the text of a past task is fine). A pool task given a day
  * stops being today's pool pick, so today is picked again without it.
  */
-export async function updateDailyTask(actor: Actor, id: string, input: DailyTaskUpdateInput, now: Date = new Date()): Promise<AdminDailyTaskDto> {
+export async function updateDailyTask(
+  actor: Actor,
+  id: string,
+  input: DailyTaskUpdateInput,
+  now: Date = new Date(),
+): Promise<AdminDailyTaskDto> {
   const admin = requireAdmin(actor);
   const today = utcDay(now);
   const db = await getDb();

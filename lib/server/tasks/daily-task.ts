@@ -74,7 +74,10 @@ export async function getTodaysTask(actor: Actor, now: Date = new Date()): Promi
   const db = await getDb();
   const day = utcDay(now);
   const task = await requireTaskForDay(db, day);
-  const done = await queryRows<{ found: number }>(db, sql`SELECT 1 AS found FROM task_completions WHERE user_id = ${user.id} AND day = ${day}::date`);
+  const done = await queryRows<{ found: number }>(
+    db,
+    sql`SELECT 1 AS found FROM task_completions WHERE user_id = ${user.id} AND day = ${day}::date`,
+  );
   return {
     description: task.description,
     day,

@@ -16,7 +16,14 @@ import { ApiError, conflict, forbidden } from '../errors';
 import { notify } from '../notifications';
 
 import { approvalBlockers } from './approval-gate';
-import { DECISION_COLUMNS, queueDecisionEmail, readableDecision, toDecisionDto, type DecisionRow, appealRefusal } from './statements';
+import {
+  DECISION_COLUMNS,
+  queueDecisionEmail,
+  readableDecision,
+  toDecisionDto,
+  type DecisionRow,
+  appealRefusal,
+} from './statements';
 
 /**
  * Appeals (DSA Art. 20): the member a decision is about appeals it once,
@@ -26,17 +33,24 @@ import { DECISION_COLUMNS, queueDecisionEmail, readableDecision, toDecisionDto, 
  */
 
 export const APPEAL_RESULT_MESSAGES = {
-  received: 'Thank you. Your appeal has been received. An admin who did not make the decision will review it, and we will tell you the outcome.',
+  received:
+    'Thank you. Your appeal has been received. An admin who did not make the decision will review it, and we will tell you the outcome.',
   onlySubject: 'Only the member this decision is about can appeal it.',
   notFound: 'Appeal not found',
   sameAdmin: 'You made this decision, so another admin must decide its appeal.',
   alreadyDecided: (status: string) => `This appeal was already decided (${status}).`,
-  videoBlocked: (reason: string) => `This video cannot be made public again yet: ${reason} The appeal stays open until that is resolved.`,
-  videoProcessingFailed: 'This video could not be processed, so it cannot be made public again. Uphold the decision, or ask the uploader to upload it again.',
+  videoBlocked: (reason: string) =>
+    `This video cannot be made public again yet: ${reason} The appeal stays open until that is resolved.`,
+  videoProcessingFailed:
+    'This video could not be processed, so it cannot be made public again. Uphold the decision, or ask the uploader to upload it again.',
 } as const;
 
 /** Files an appeal: the caller must be the decision's member (signed in, or holding its signed link). */
-export async function appealDecision(actor: Actor, decisionId: string, input: AppealInput): Promise<{ message: string; appeal: AppealDto }> {
+export async function appealDecision(
+  actor: Actor,
+  decisionId: string,
+  input: AppealInput,
+): Promise<{ message: string; appeal: AppealDto }> {
   const db = await getDb();
   const { row, reader } = await readableDecision(db, actor, decisionId, { e: input.e, k: input.k });
   if (reader === 'admin') throw forbidden(APPEAL_RESULT_MESSAGES.onlySubject);
@@ -51,7 +65,14 @@ export async function appealDecision(actor: Actor, decisionId: string, input: Ap
   if (!appeal) throw conflict(appealRefusal({ ...row, appeal_status: 'open' })!);
   return {
     message: APPEAL_RESULT_MESSAGES.received,
-    appeal: { _id: appeal.id, status: appeal.status, statement: appeal.statement, createdAt: appeal.createdAt.toISOString(), decidedAt: null, outcomeNote: null },
+    appeal: {
+      _id: appeal.id,
+      status: appeal.status,
+      statement: appeal.statement,
+      createdAt: appeal.createdAt.toISOString(),
+      decidedAt: null,
+      outcomeNote: null,
+    },
   };
 }
 
@@ -61,7 +82,10 @@ interface AppealRow extends DecisionRow {
 }
 
 /** The admin queue: open appeals oldest first (first come, first reviewed), decided ones newest first; counts per status. */
-export async function listAppeals(actor: Actor, query: { status: AppealStatus; page: number; limit: number }): Promise<{
+export async function listAppeals(
+  actor: Actor,
+  query: { status: AppealStatus; page: number; limit: number },
+): Promise<{
   appeals: AdminAppealDto[];
   counts: Record<AppealStatus, number>;
   pagination: { page: number; limit: number; hasMore: boolean };
@@ -90,7 +114,8 @@ export async function listAppeals(actor: Actor, query: { status: AppealStatus; p
       return {
         ...decision.appeal!,
         decision,
-        appellant: row.subject_user_id && row.appellant_username ? { _id: row.subject_user_id, username: row.appellant_username } : null,
+        appellant:
+          row.subject_user_id && row.appellant_username ? { _id: row.subject_user_id, username: row.appellant_username } : null,
         decidedByOriginal: row.decided_by ? { _id: row.decided_by, username: row.original_username ?? 'a former admin' } : null,
         mayDecide: row.decided_by !== admin.user.id,
       };
@@ -131,10 +156,16 @@ async function undo(db: Database, adminId: string, decision: DecisionRow): Promi
     return { sentence: 'Your video is public again.', publicChanged: true };
   }
   if (decision.action === 'comment_removed') {
-    return { sentence: 'The comment was deleted when it was removed, so it cannot be restored; you are welcome to post it again.', publicChanged: false };
+    return {
+      sentence: 'The comment was deleted when it was removed, so it cannot be restored; you are welcome to post it again.',
+      publicChanged: false,
+    };
   }
   if (ACCOUNT_ACTIONS.has(decision.action)) {
-    const [member] = await queryRows<{ banned_at: unknown }>(db, sql`SELECT banned_at FROM users WHERE id = ${decision.target_id} FOR UPDATE`);
+    const [member] = await queryRows<{ banned_at: unknown }>(
+      db,
+      sql`SELECT banned_at FROM users WHERE id = ${decision.target_id} FOR UPDATE`,
+    );
     if (!member) return { sentence: 'The account has since been deleted, so the ban cannot be lifted.', publicChanged: false };
     if (!member.banned_at) return { sentence: 'Your account is not banned: you can log in.', publicChanged: false };
     await liftBan(db, decision.target_id);
@@ -150,7 +181,11 @@ async function undo(db: Database, adminId: string, decision: DecisionRow): Promi
  * Decides an appeal: an admin other than the one who made the decision
  * (automated decisions: any admin) upholds or reverses it with a note.
  */
-export async function decideAppeal(actor: Actor, appealId: string, input: AppealDecisionInput): Promise<{ message: string; appeal: AdminAppealDto['status'] }> {
+export async function decideAppeal(
+  actor: Actor,
+  appealId: string,
+  input: AppealDecisionInput,
+): Promise<{ message: string; appeal: AdminAppealDto['status'] }> {
   const admin = requireAdmin(actor);
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
@@ -177,7 +212,14 @@ export async function decideAppeal(actor: Actor, appealId: string, input: Appeal
       targetType: 'appeal',
       targetId: appealId,
       summary: `${input.outcome === 'reverse' ? 'Reversed' : 'Upheld'} the decision “${decision.action.replace(/_/g, ' ')}” on “${what}” after an appeal: ${input.note}`,
-      details: { decisionId: decision.id, action: decision.action, targetType: decision.target_type, targetId: decision.target_id, note: input.note, undone: undone.sentence || null },
+      details: {
+        decisionId: decision.id,
+        action: decision.action,
+        targetType: decision.target_type,
+        targetId: decision.target_id,
+        note: input.note,
+        undone: undone.sentence || null,
+      },
     });
     if (decision.subject_user_id) {
       const [subject] = await queryRows<{ id: string }>(tx, sql`SELECT id FROM users WHERE id = ${decision.subject_user_id}`);
@@ -200,7 +242,10 @@ export async function decideAppeal(actor: Actor, appealId: string, input: Appeal
   wakeWorkers();
   if (result.undone.publicChanged) purgePublicPages();
   return {
-    message: result.status === 'reversed' ? `Decision reversed. ${result.undone.sentence}`.trim() : 'Decision upheld. The member has been told.',
+    message:
+      result.status === 'reversed'
+        ? `Decision reversed. ${result.undone.sentence}`.trim()
+        : 'Decision upheld. The member has been told.',
     appeal: result.status,
   };
 }

@@ -6,7 +6,12 @@ import type { ConsentWithdrawalDto } from '@/lib/api-types';
 import { getDb, type Database } from '@/lib/db';
 import { consentWithdrawals, videos, type ConsentWithdrawal } from '@/lib/db/schema';
 import { purgePublicPages } from '@/lib/events';
-import { streamIdFromVideoLink, WITHDRAWAL_MESSAGES, type ConsentWithdrawalInput, type WithdrawalResolution } from '@/lib/validation/performers';
+import {
+  streamIdFromVideoLink,
+  WITHDRAWAL_MESSAGES,
+  type ConsentWithdrawalInput,
+  type WithdrawalResolution,
+} from '@/lib/validation/performers';
 
 import { recordAdminAction } from '../admin/audit';
 import { refuseOwnCase } from '../admin/duties';
@@ -20,7 +25,8 @@ import { recordDecision } from './decisions';
 import { holdVideoPendingReview } from './hold';
 import { mayAcknowledge, queueTrustEmail } from './mail';
 
-export const WITHDRAWAL_RATE_LIMIT_MESSAGE = 'You have sent a lot of requests in a short time. Please wait a while before sending another.';
+export const WITHDRAWAL_RATE_LIMIT_MESSAGE =
+  'You have sent a lot of requests in a short time. Please wait a while before sending another.';
 export const WITHDRAWAL_NOT_FOUND = 'Withdrawal not found';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const REMOVED_REASON = 'A performer withdrew their consent to this video.';
@@ -138,7 +144,11 @@ export async function openWithdrawalsFor(db: Database, videoIds: string[]): Prom
  * withdrawal closes and the video can be approved again through the gate.
  * Audited in the same transaction.
  */
-export async function resolveConsentWithdrawal(actor: Actor, id: string, resolution: WithdrawalResolution): Promise<{ message: string; withdrawal: ConsentWithdrawalDto }> {
+export async function resolveConsentWithdrawal(
+  actor: Actor,
+  id: string,
+  resolution: WithdrawalResolution,
+): Promise<{ message: string; withdrawal: ConsentWithdrawalDto }> {
   const admin = requireAdmin(actor);
   if (!UUID.test(id)) throw new ApiError(404, WITHDRAWAL_NOT_FOUND);
   const db = await getDb();
@@ -153,7 +163,9 @@ export async function resolveConsentWithdrawal(actor: Actor, id: string, resolut
       refuseOwnCase(admin, owned?.ownerId, 'withdrawal');
     }
     const status = confirm ? 'confirmed' : 'dismissed';
-    const closing = confirm ? and(eq(consentWithdrawals.videoId, row.videoId), eq(consentWithdrawals.status, 'open')) : eq(consentWithdrawals.id, row.id);
+    const closing = confirm
+      ? and(eq(consentWithdrawals.videoId, row.videoId), eq(consentWithdrawals.status, 'open'))
+      : eq(consentWithdrawals.id, row.id);
     const closed = await tx
       .update(consentWithdrawals)
       .set({ status, resolvedBy: admin.user.id, resolvedAt: sql`now()`, resolutionNote: resolution.note || null })
@@ -170,7 +182,11 @@ export async function resolveConsentWithdrawal(actor: Actor, id: string, resolut
             ? `We confirmed the withdrawal of consent sent from this address for the video with the id ${row.streamVideoId}. The video is removed from Chrysalis for good.`
             : `We reviewed the withdrawal of consent sent from this address for the video with the id ${row.streamVideoId} and could not confirm that the sender appears in it, so we dismissed it.`,
           ...(resolution.note ? [`Our note: ${resolution.note}`] : []),
-          ...(confirm ? [] : ['If you do appear in this video, reply to this email with anything that helps us confirm it, or send a new request.']),
+          ...(confirm
+            ? []
+            : [
+                'If you do appear in this video, reply to this email with anything that helps us confirm it, or send a new request.',
+              ]),
         ],
         action: confirm ? 'Read how we handle consent' : 'Send a new request',
         url: confirm ? '/community-standards' : `/withdraw-consent?video=${row.streamVideoId}`,
@@ -180,7 +196,13 @@ export async function resolveConsentWithdrawal(actor: Actor, id: string, resolut
     if (video && confirm) {
       await tx
         .update(videos)
-        .set({ moderationStatus: 'rejected', rejectionReason: REMOVED_REASON, moderatedBy: admin.user.id, moderatedAt: sql`now()`, updatedAt: sql`now()` })
+        .set({
+          moderationStatus: 'rejected',
+          rejectionReason: REMOVED_REASON,
+          moderatedBy: admin.user.id,
+          moderatedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
         .where(eq(videos.id, video.id));
       const decision = await recordDecision(tx, {
         subjectUserId: video.ownerId,
@@ -222,7 +244,9 @@ export async function resolveConsentWithdrawal(actor: Actor, id: string, resolut
   });
   if (confirm) purgePublicPages();
   return {
-    message: confirm ? 'Withdrawal confirmed: the video is removed and its uploader told why.' : 'Withdrawal dismissed: the video can be approved again once its records pass.',
+    message: confirm
+      ? 'Withdrawal confirmed: the video is removed and its uploader told why.'
+      : 'Withdrawal dismissed: the video can be approved again once its records pass.',
     withdrawal: toDto(resolved),
   };
 }

@@ -42,22 +42,30 @@ export const RESTORE_JOB = 'copyright-restore';
 export const COUNTER_NOTICE_MESSAGES = {
   notFound: 'Video not found',
   notTakenDown: 'This video was not taken down.',
-  already: 'You have already sent a counter-notice for this video. It comes back after the legal wait unless the claimant tells us they went to court.',
+  already:
+    'You have already sent a counter-notice for this video. It comes back after the legal wait unless the claimant tells us they went to court.',
   sent: 'Thank you. We forwarded your counter-notice to the person who complained. Unless they tell us they went to court, your video comes back after the legal wait.',
 } as const;
 export const LAWSUIT_MESSAGES = {
   invalid: 'This link is not valid. Open the whole link from the email we sent you.',
   already: 'You have already told us about the lawsuit. The video stays down.',
-  closed: 'This takedown is closed: the video was restored or the takedown withdrawn. Write to our copyright agent if you still need to reach us.',
+  closed:
+    'This takedown is closed: the video was restored or the takedown withdrawn. Write to our copyright agent if you still need to reach us.',
   notWaiting: 'This takedown is not waiting for a lawsuit notice: no counter-notice was sent.',
   sent: 'Thank you. The video stays down while the court case goes on.',
 } as const;
-export const DMCA_SENT_MESSAGE = 'Thank you. The video was taken down. We emailed you a reference, and we will forward any counter-notice to you.';
+export const DMCA_SENT_MESSAGE =
+  'Thank you. The video was taken down. We emailed you a reference, and we will forward any counter-notice to you.';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A notice under 512(c)(3): stored in `reports` (so it is queued and counted) with its details in `copyright_takedowns`. */
-export async function createDmcaNotice(actor: Actor, input: DmcaNoticeInput, address: string, now = new Date()): Promise<{ reference: string; message: string }> {
+export async function createDmcaNotice(
+  actor: Actor,
+  input: DmcaNoticeInput,
+  address: string,
+  now = new Date(),
+): Promise<{ reference: string; message: string }> {
   const memberId = actor.kind === 'member' && !actor.user.bannedAt ? actor.user.id : null;
   const reporterKey = reporterKeyOf(null, address);
   await consume('noticePerIp', reporterKey, NOTICE_RATE_LIMIT_MESSAGE);
@@ -112,7 +120,8 @@ export async function createDmcaNotice(actor: Actor, input: DmcaNoticeInput, add
         lines: [
           `We received a copyright notice about your video "${video.title}" and took it down, as the law (17 U.S.C. 512) asks.`,
           `The notice says it uses this work: ${input.work}`,
-          'If you believe this is a mistake, send a counter-notice with the button below. The statement of reasons is at ' + `${getConfig().siteUrl}${decision.link}.`,
+          'If you believe this is a mistake, send a counter-notice with the button below. The statement of reasons is at ' +
+            `${getConfig().siteUrl}${decision.link}.`,
           'Repeated takedowns that stand end an account.',
         ],
         action: 'Send a counter-notice',
@@ -158,7 +167,11 @@ interface TakedownRow {
  * single-use link to tell us about a lawsuit; a job restores the video
  * after the wait.
  */
-export async function sendCounterNotice(actor: Actor, input: CounterNoticeInput, now = new Date()): Promise<{ message: string; restoreAt: string }> {
+export async function sendCounterNotice(
+  actor: Actor,
+  input: CounterNoticeInput,
+  now = new Date(),
+): Promise<{ message: string; restoreAt: string }> {
   const member = requireMember(actor).user;
   const { trust } = getConfig();
   const db = await getDb();
@@ -268,7 +281,10 @@ export async function counterNoticeForClaimant(token: string): Promise<CounterNo
 
 /** Marks a counter-noticed takedown as taken to court: the restore job then does nothing. Returns the row. */
 async function markLawsuit(db: Database, takedown: TakedownRow, details: string, now: Date): Promise<void> {
-  await queryRows(db, sql`UPDATE copyright_takedowns SET status = 'lawsuit', lawsuit_at = ${now}, lawsuit_details = ${details} WHERE id = ${takedown.id}`);
+  await queryRows(
+    db,
+    sql`UPDATE copyright_takedowns SET status = 'lawsuit', lawsuit_at = ${now}, lawsuit_details = ${details} WHERE id = ${takedown.id}`,
+  );
   await notify(db, {
     recipientId: takedown.uploader_id,
     type: 'site_notice',
@@ -300,7 +316,12 @@ export async function reportLawsuit(input: LawsuitInput, now = new Date()): Prom
 }
 
 /** An admin records a lawsuit the claimant reported another way (a letter, the agent's email). */
-export async function recordLawsuitByAdmin(actor: Actor, takedownId: string, input: AdminLawsuitInput, now = new Date()): Promise<{ message: string }> {
+export async function recordLawsuitByAdmin(
+  actor: Actor,
+  takedownId: string,
+  input: AdminLawsuitInput,
+  now = new Date(),
+): Promise<{ message: string }> {
   const admin = requireAdmin(actor);
   const db = await getDb();
   await db.transaction(async (tx) => {
@@ -331,7 +352,10 @@ export async function approveIfClear(db: Database, videoId: string): Promise<boo
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId)).for('update');
   if (!video || video.moderationStatus !== 'pending' || !video.publishedAt) return false;
   if ((await approvalBlockers(db, video)).length > 0) return false;
-  await queryRows(db, sql`UPDATE videos SET moderation_status = 'approved', moderated_at = now(), updated_at = now() WHERE id = ${video.id}`);
+  await queryRows(
+    db,
+    sql`UPDATE videos SET moderation_status = 'approved', moderated_at = now(), updated_at = now() WHERE id = ${video.id}`,
+  );
   return true;
 }
 
@@ -341,7 +365,10 @@ export async function approveIfClear(db: Database, videoId: string): Promise<boo
  * notice closes, and the video is approved again through the approval gate
  * (another open cause keeps it in the moderation queue). Returns what happened.
  */
-export async function restoreAfterCounterNotice(takedownId: string, now = new Date()): Promise<'restored' | 'held' | 'not-due' | 'skipped'> {
+export async function restoreAfterCounterNotice(
+  takedownId: string,
+  now = new Date(),
+): Promise<'restored' | 'held' | 'not-due' | 'skipped'> {
   const db = await getDb();
   const outcome = await db.transaction(async (tx) => {
     const [takedown] = await queryRows<TakedownRow>(
@@ -358,7 +385,10 @@ export async function restoreAfterCounterNotice(takedownId: string, now = new Da
     );
     if (!takedown.video_id) return 'skipped' as const;
     const restored = await approveIfClear(tx, takedown.video_id);
-    const [video] = await queryRows<{ stream_video_id: string; title: string }>(tx, sql`SELECT stream_video_id, title FROM videos WHERE id = ${takedown.video_id}`);
+    const [video] = await queryRows<{ stream_video_id: string; title: string }>(
+      tx,
+      sql`SELECT stream_video_id, title FROM videos WHERE id = ${takedown.video_id}`,
+    );
     if (restored && video) {
       const decision = await recordDecision(tx, {
         subjectUserId: takedown.uploader_id,
@@ -367,12 +397,18 @@ export async function restoreAfterCounterNotice(takedownId: string, now = new Da
         targetLabel: video.title,
         action: 'video_restored',
         ground: 'law-copyright-dmca',
-        explanation: 'You sent a counter-notice and the person who complained did not tell us they went to court within the legal wait, so the video is public again (17 U.S.C. 512(g)(2)(C)).',
+        explanation:
+          'You sent a counter-notice and the person who complained did not tell us they went to court within the legal wait, so the video is public again (17 U.S.C. 512(g)(2)(C)).',
         automated: true,
         source: 'copyright',
         decidedBy: null,
       });
-      await notify(tx, { recipientId: takedown.uploader_id, type: 'site_notice', link: decision.link, message: `Your video "${video.title}" is public again after your counter-notice.` });
+      await notify(tx, {
+        recipientId: takedown.uploader_id,
+        type: 'site_notice',
+        link: decision.link,
+        message: `Your video "${video.title}" is public again after your counter-notice.`,
+      });
     } else {
       await notify(tx, {
         recipientId: takedown.uploader_id,
@@ -442,7 +478,9 @@ export async function applyStrikes(db: Database, uploaderId: string, adminId: st
   await queueTrustEmail(db, {
     to: member.email,
     subject: 'Your account was closed for repeated copyright infringement',
-    lines: [`${strikes} of your videos were taken down after copyright notices that were upheld. Our repeat infringer policy ends an account at ${limit}, so your account is closed.`],
+    lines: [
+      `${strikes} of your videos were taken down after copyright notices that were upheld. Our repeat infringer policy ends an account at ${limit}, so your account is closed.`,
+    ],
     action: 'Read the statement of reasons and how to appeal',
     url: decision.link,
   });

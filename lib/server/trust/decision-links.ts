@@ -20,7 +20,9 @@ export interface DecisionKey {
 }
 
 const sign = (decisionId: string, subjectUserId: string, expires: string) =>
-  createHmac('sha256', getSessionSecret()).update(`decision-access\n${decisionId}\n${subjectUserId}\n${expires}`).digest('base64url');
+  createHmac('sha256', getSessionSecret())
+    .update(`decision-access\n${decisionId}\n${subjectUserId}\n${expires}`)
+    .digest('base64url');
 
 export function decisionKey(decisionId: string, subjectUserId: string, expiresAt: Date): DecisionKey {
   const e = String(Math.floor(expiresAt.getTime() / 1000));
@@ -34,7 +36,12 @@ export function signedDecisionUrl(decisionId: string, subjectUserId: string, exp
 }
 
 /** 'valid', 'expired' (genuine but past its date) or 'invalid' (forged, altered, for another decision or member). */
-export function checkDecisionKey(decisionId: string, subjectUserId: string | null, key: Partial<DecisionKey>, now = Date.now()): 'valid' | 'expired' | 'invalid' {
+export function checkDecisionKey(
+  decisionId: string,
+  subjectUserId: string | null,
+  key: Partial<DecisionKey>,
+  now = Date.now(),
+): 'valid' | 'expired' | 'invalid' {
   if (!subjectUserId || !key.e || !key.k) return 'invalid';
   const expected = Buffer.from(sign(decisionId, subjectUserId, key.e));
   const given = Buffer.from(key.k);

@@ -102,11 +102,20 @@ export function checkDocument(bytes: Uint8Array, field: string): DocumentMediaTy
  */
 export async function storePrivateDocument(
   db: Database,
-  input: { ownerId: string; purpose: PrivateDocumentPurpose; bytes: Uint8Array; field: string; allowed?: readonly DocumentMediaType[] },
+  input: {
+    ownerId: string;
+    purpose: PrivateDocumentPurpose;
+    bytes: Uint8Array;
+    field: string;
+    allowed?: readonly DocumentMediaType[];
+  },
 ): Promise<string> {
   const mediaType = checkDocument(input.bytes, input.field);
   if (input.allowed && !input.allowed.includes(mediaType)) {
-    throw badRequest(input.allowed.includes('application/pdf') ? DOCUMENT_TYPES_MESSAGE : 'This must be a photo (JPEG, PNG or WebP).', { field: input.field });
+    throw badRequest(
+      input.allowed.includes('application/pdf') ? DOCUMENT_TYPES_MESSAGE : 'This must be a photo (JPEG, PNG or WebP).',
+      { field: input.field },
+    );
   }
   const { keyId, sealed } = sealDocument(input.bytes);
   const [row] = await db
@@ -128,8 +137,16 @@ export async function storePrivateDocument(
  * A document's bytes and type. Callers must have checked that the actor is
  * an admin and written the view to the audit log in the same request.
  */
-export async function readPrivateDocument(db: Database, id: string): Promise<{ mediaType: DocumentMediaType; bytes: Buffer; purpose: PrivateDocumentPurpose; ownerId: string } | null> {
+export async function readPrivateDocument(
+  db: Database,
+  id: string,
+): Promise<{ mediaType: DocumentMediaType; bytes: Buffer; purpose: PrivateDocumentPurpose; ownerId: string } | null> {
   const [row] = await db.select().from(privateDocuments).where(eq(privateDocuments.id, id));
   if (!row) return null;
-  return { mediaType: row.mediaType as DocumentMediaType, bytes: openDocument(row.sealed, row.keyId), purpose: row.purpose, ownerId: row.ownerId };
+  return {
+    mediaType: row.mediaType as DocumentMediaType,
+    bytes: openDocument(row.sealed, row.keyId),
+    purpose: row.purpose,
+    ownerId: row.ownerId,
+  };
 }

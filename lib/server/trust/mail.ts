@@ -65,7 +65,9 @@ const sendTrustEmail: JobHandler = async (job) => {
       lines: email.lines,
       action: email.action,
       url: email.url.startsWith('/') ? `${siteUrl}${email.url}` : email.url,
-      footer: email.footer ?? `You receive this because of a notice or takedown on ${siteName}. Reply to this address if anything is wrong.`,
+      footer:
+        email.footer ??
+        `You receive this because of a notice or takedown on ${siteName}. Reply to this address if anything is wrong.`,
     }),
   );
 };

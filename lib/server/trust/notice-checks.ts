@@ -11,8 +11,10 @@ import type { ApprovalCheck } from './approval-gate';
  * apart from the services so the gate imports nothing heavy.
  */
 
-export const URGENT_NOTICE_BLOCKER = 'An urgent notice (non-consent or a minor) on this video is still open. Decide it in the report queue first.';
-export const TAKEDOWN_BLOCKER = 'This video was taken down after a copyright notice. It can come back only after a counter-notice and the legal wait, or when an admin withdraws the takedown.';
+export const URGENT_NOTICE_BLOCKER =
+  'An urgent notice (non-consent or a minor) on this video is still open. Decide it in the report queue first.';
+export const TAKEDOWN_BLOCKER =
+  'This video was taken down after a copyright notice. It can come back only after a counter-notice and the legal wait, or when an admin withdraws the takedown.';
 
 /** Refused while a non-consent or minor report on the video is open, whoever sent it. */
 export const noOpenUrgentNotice: ApprovalCheck = async (db, video) => {

@@ -24,11 +24,15 @@ import { mayAcknowledge } from './mail';
  * queued, counted and decided as one.
  */
 
-export const NOTICE_RATE_LIMIT_MESSAGE = 'Too many notices were sent from your network in a short time. Please wait a while, or write to us by email.';
+export const NOTICE_RATE_LIMIT_MESSAGE =
+  'Too many notices were sent from your network in a short time. Please wait a while, or write to us by email.';
 export const NOTICE_DUPLICATE_MESSAGE = 'You have already sent a notice about this video. We will tell you what we decide.';
 
 /** The public video a notice names, by any form of its address; 400 for a bad address, 404 for no such public video. */
-export async function resolveNoticeVideo(db: Database, reference: string): Promise<{ id: string; stream_video_id: string; title: string; owner_id: string }> {
+export async function resolveNoticeVideo(
+  db: Database,
+  reference: string,
+): Promise<{ id: string; stream_video_id: string; title: string; owner_id: string }> {
   const streamId = parseVideoReference(reference, getConfig().siteUrl);
   if (!streamId) throw badRequest(VIDEO_REFERENCE_MESSAGE, { field: 'video' });
   const [video] = await queryRows<{ id: string; stream_video_id: string; title: string; owner_id: string }>(
@@ -37,7 +41,10 @@ export async function resolveNoticeVideo(db: Database, reference: string): Promi
         WHERE stream_video_id = ${streamId} AND processing_state = 'ready' AND moderation_status = 'approved' AND NOT owner_banned`,
   );
   // Only what the sender could have seen: anything not public is not found (a hidden video cannot be reported twice into a second hold).
-  if (!video) throw new ApiError(404, 'We could not find a public video at that address. It may already have been removed.', { field: 'video' });
+  if (!video)
+    throw new ApiError(404, 'We could not find a public video at that address. It may already have been removed.', {
+      field: 'video',
+    });
   return video;
 }
 
@@ -46,7 +53,12 @@ export async function resolveNoticeVideo(db: Database, reference: string): Promi
  * no account needed, rate limited per address, acknowledged by email with a
  * reference (at most LIMITS.acknowledgementsPerRecipient a day per inbox). Copyright goes through the DMCA form instead (the schema says so).
  */
-export async function createNotice(actor: Actor, input: NoticeInput, address: string, now = new Date()): Promise<{ reference: string; message: string; dueAt: string }> {
+export async function createNotice(
+  actor: Actor,
+  input: NoticeInput,
+  address: string,
+  now = new Date(),
+): Promise<{ reference: string; message: string; dueAt: string }> {
   const memberId = actor.kind === 'member' && !actor.user.bannedAt ? actor.user.id : null;
   const reporterKey = reporterKeyOf(null, address);
   await consume('noticePerIp', reporterKey, NOTICE_RATE_LIMIT_MESSAGE);

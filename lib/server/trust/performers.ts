@@ -42,7 +42,9 @@ const STREAM_VIDEO_ID = /^[A-Za-z0-9_-]{1,32}$/;
 async function videoFor(actor: Actor, streamVideoId: string, write: boolean): Promise<Video> {
   const member = requireMember(actor);
   const db = await getDb();
-  const [video] = STREAM_VIDEO_ID.test(streamVideoId) ? await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId)) : [];
+  const [video] = STREAM_VIDEO_ID.test(streamVideoId)
+    ? await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId))
+    : [];
   if (!video) throw new ApiError(404, VIDEO_NOT_FOUND);
   if (video.ownerId === member.user.id) return video;
   // isAdmin(actor): an admin's power needs a session that passed the second factor (decision 018).
@@ -89,7 +91,11 @@ async function storeFor(db: Database, label: string, input: Parameters<typeof st
  * performer under 18 stores nothing. Refused (409) once the video is public,
  * and while a withdrawal of consent on it is open.
  */
-export async function saveVideoPerformers(actor: Actor, streamVideoId: string, form: Form): Promise<{ message: string; records: PerformerRecordsDto }> {
+export async function saveVideoPerformers(
+  actor: Actor,
+  streamVideoId: string,
+  form: Form,
+): Promise<{ message: string; records: PerformerRecordsDto }> {
   const video = await videoFor(actor, streamVideoId, true);
   const parsed = parsePerformerRecords(recordsOf(form));
   if (!parsed.ok) throw badRequest(parsed.problem.message, { field: parsed.problem.field });
@@ -97,7 +103,8 @@ export async function saveVideoPerformers(actor: Actor, streamVideoId: string, f
   // Every file is there before anything is stored (the transaction would undo it, but the message is clearer first).
   records.coPerformers.forEach((performer, index) => {
     const label = performerLabel(performer, index);
-    if (!form.files[idDocumentField(index)]) throw badRequest(`${label}: attach a photo or PDF of their ID document.`, { field: idDocumentField(index) });
+    if (!form.files[idDocumentField(index)])
+      throw badRequest(`${label}: attach a photo or PDF of their ID document.`, { field: idDocumentField(index) });
     if (performer.consent === 'signed_pdf' && !form.files[releaseDocumentField(index)]) {
       throw badRequest(`${label}: attach their signed release (a PDF or a photo of it).`, { field: releaseDocumentField(index) });
     }
@@ -107,7 +114,8 @@ export async function saveVideoPerformers(actor: Actor, streamVideoId: string, f
   const files = await Promise.all(
     records.coPerformers.map(async (performer, index) => ({
       id: new Uint8Array(await form.files[idDocumentField(index)]!.arrayBuffer()),
-      release: performer.consent === 'signed_pdf' ? new Uint8Array(await form.files[releaseDocumentField(index)]!.arrayBuffer()) : null,
+      release:
+        performer.consent === 'signed_pdf' ? new Uint8Array(await form.files[releaseDocumentField(index)]!.arrayBuffer()) : null,
     })),
   );
 
@@ -121,17 +129,36 @@ export async function saveVideoPerformers(actor: Actor, streamVideoId: string, f
 
     // Records replaced before publication were never the basis of anything public: they and their documents go.
     const old = await tx.delete(videoPerformers).where(eq(videoPerformers.videoId, video.id)).returning();
-    const oldDocuments = old.flatMap((row) => [row.idDocumentId, row.releaseDocumentId]).filter((id): id is string => Boolean(id));
+    const oldDocuments = old
+      .flatMap((row) => [row.idDocumentId, row.releaseDocumentId])
+      .filter((id): id is string => Boolean(id));
     if (oldDocuments.length) await tx.delete(privateDocuments).where(inArray(privateDocuments.id, oldDocuments));
 
-    const base = { videoId: video.id, streamVideoId: video.streamVideoId, ownerId: video.ownerId, videoTitle: current.title, recordedOn: records.recordedOn };
+    const base = {
+      videoId: video.id,
+      streamVideoId: video.streamVideoId,
+      ownerId: video.ownerId,
+      videoTitle: current.title,
+      recordedOn: records.recordedOn,
+    };
     let position = 0;
-    if (records.uploaderAppears) await tx.insert(videoPerformers).values({ ...base, position: position++, isUploader: true, consentType: 'uploader' });
+    if (records.uploaderAppears)
+      await tx.insert(videoPerformers).values({ ...base, position: position++, isUploader: true, consentType: 'uploader' });
     for (const [index, performer] of records.coPerformers.entries()) {
       const label = performerLabel(performer, index);
-      const idDocumentId = await storeFor(tx, label, { ownerId: video.ownerId, purpose: 'performer_id', bytes: files[index]!.id, field: idDocumentField(index) });
+      const idDocumentId = await storeFor(tx, label, {
+        ownerId: video.ownerId,
+        purpose: 'performer_id',
+        bytes: files[index]!.id,
+        field: idDocumentField(index),
+      });
       const releaseDocumentId = files[index]!.release
-        ? await storeFor(tx, label, { ownerId: video.ownerId, purpose: 'performer_release', bytes: files[index]!.release!, field: releaseDocumentField(index) })
+        ? await storeFor(tx, label, {
+            ownerId: video.ownerId,
+            purpose: 'performer_release',
+            bytes: files[index]!.release!,
+            field: releaseDocumentField(index),
+          })
         : null;
       await tx.insert(videoPerformers).values({
         ...base,
@@ -147,7 +174,10 @@ export async function saveVideoPerformers(actor: Actor, streamVideoId: string, f
         releaseDocumentId,
       });
     }
-    await tx.update(videos).set({ recordedOn: records.recordedOn, performersDeclaredAt: sql`now()`, updatedAt: sql`now()` }).where(eq(videos.id, video.id));
+    await tx
+      .update(videos)
+      .set({ recordedOn: records.recordedOn, performersDeclaredAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(videos.id, video.id));
   });
   return { message: RECORDS_SAVED_MESSAGE, records: (await recordsFor(db, [video.id], false)).get(video.id)! };
 }
@@ -163,11 +193,20 @@ export async function getVideoPerformers(actor: Actor, streamVideoId: string): P
  * Document links only for admins: the uploader already has their copies and
  * the documents are never served to anyone else.
  */
-export async function recordsFor(db: Database, videoIds: string[], withDocuments: boolean): Promise<Map<string, PerformerRecordsDto>> {
+export async function recordsFor(
+  db: Database,
+  videoIds: string[],
+  withDocuments: boolean,
+): Promise<Map<string, PerformerRecordsDto>> {
   const result = new Map<string, PerformerRecordsDto>();
   if (videoIds.length === 0) return result;
   const declared = await db
-    .select({ id: videos.id, streamVideoId: videos.streamVideoId, recordedOn: videos.recordedOn, declaredAt: videos.performersDeclaredAt })
+    .select({
+      id: videos.id,
+      streamVideoId: videos.streamVideoId,
+      recordedOn: videos.recordedOn,
+      declaredAt: videos.performersDeclaredAt,
+    })
     .from(videos)
     .where(inArray(videos.id, videoIds));
   const rows = await db
@@ -196,7 +235,10 @@ function coPerformerDto(row: VideoPerformer, withDocuments: boolean): PerformerR
     dateOfBirth: row.dateOfBirth ?? '',
     ageAtRecording: row.dateOfBirth ? ageOn(row.dateOfBirth, row.recordedOn) : null,
     consent: row.consentType === 'signed_pdf' ? 'signed_pdf' : 'release_form',
-    release: row.consentType === 'release_form' ? { signature: row.releaseSignature ?? '', signedOn: row.releaseSignedOn ?? '', statements: row.releaseStatements ?? [] } : null,
+    release:
+      row.consentType === 'release_form'
+        ? { signature: row.releaseSignature ?? '', signedOn: row.releaseSignedOn ?? '', statements: row.releaseStatements ?? [] }
+        : null,
     idDocumentUrl: withDocuments && row.idDocumentId ? adminDocumentUrl(row.idDocumentId) : null,
     releaseDocumentUrl: withDocuments && row.releaseDocumentId ? adminDocumentUrl(row.releaseDocumentId) : null,
   };
@@ -228,7 +270,10 @@ export async function performerRecordsCheck(db: Database, video: Video): Promise
   }
   for (const [index, row] of rows.filter((r) => !r.isUploader).entries()) {
     const label = performerLabel(row, index);
-    const release = row.consentType === 'signed_pdf' ? row.releaseDocumentId : row.releaseSignature && row.releaseSignedOn && (row.releaseStatements?.length ?? 0) > 0;
+    const release =
+      row.consentType === 'signed_pdf'
+        ? row.releaseDocumentId
+        : row.releaseSignature && row.releaseSignedOn && (row.releaseStatements?.length ?? 0) > 0;
     if (!row.legalName || !row.stageName || !row.dateOfBirth || !row.idDocumentId || !release) {
       return `The performer record of ${label} is incomplete (name, date of birth, ID document and signed release are all needed), so the video cannot be approved.`;
     }
@@ -253,8 +298,13 @@ export async function keepPerformerRecords(tx: Database, which: SQL): Promise<vo
         WHERE delete_after IS NULL AND video_id IN (SELECT v.id FROM videos v WHERE ${which})
         RETURNING id_document_id, release_document_id`,
   );
-  const documents = kept.flatMap((row) => [row.id_document_id, row.release_document_id]).filter((id): id is string => Boolean(id));
+  const documents = kept
+    .flatMap((row) => [row.id_document_id, row.release_document_id])
+    .filter((id): id is string => Boolean(id));
   if (documents.length) {
-    await tx.update(privateDocuments).set({ deleteAfter: sql`now() + make_interval(years => ${years})` }).where(inArray(privateDocuments.id, documents));
+    await tx
+      .update(privateDocuments)
+      .set({ deleteAfter: sql`now() + make_interval(years => ${years})` })
+      .where(inArray(privateDocuments.id, documents));
   }
 }

@@ -25,10 +25,12 @@ import { checkDecisionKey, signedDecisionUrl } from './decision-links';
 
 export const DECISION_MESSAGES = {
   notFound: 'Decision not found',
-  linkExpired: 'This link has expired. Links in our emails work until the appeal period ends. Log in to see the decision, or write to us.',
+  linkExpired:
+    'This link has expired. Links in our emails work until the appeal period ends. Log in to see the decision, or write to us.',
   appealOfAppeal:
     'This decision is the outcome of an appeal, and an appeal’s outcome cannot be appealed again here. You can take it to a certified out-of-court dispute settlement body or to a court.',
-  alreadyAppealed: 'You have already appealed this decision. An admin who did not make it will review your appeal, and we will tell you the outcome.',
+  alreadyAppealed:
+    'You have already appealed this decision. An admin who did not make it will review your appeal, and we will tell you the outcome.',
   appealDecided:
     'Your appeal of this decision has been decided, and an appeal’s outcome cannot be appealed again here. You can take it to a certified out-of-court dispute settlement body or to a court.',
   deadline: (date: string) => `The time to appeal this decision ended on ${date}.`,
@@ -124,7 +126,12 @@ export type DecisionReader = 'admin' | 'subject' | 'link';
  * must log in (401, or 403 for a banned account's token), anyone it is not
  * about gets 404 (as if it did not exist), a genuine link past its date 410.
  */
-export async function readableDecision(db: Executor, actor: Actor, id: string, key: DecisionLinkKey = {}): Promise<{ row: DecisionRow; reader: DecisionReader }> {
+export async function readableDecision(
+  db: Executor,
+  actor: Actor,
+  id: string,
+  key: DecisionLinkKey = {},
+): Promise<{ row: DecisionRow; reader: DecisionReader }> {
   const member = memberOf(actor);
   const hasKey = Boolean(key.e || key.k);
   if (!member && !hasKey) requireMember(actor);
@@ -141,14 +148,21 @@ export async function readableDecision(db: Executor, actor: Actor, id: string, k
 }
 
 /** One statement of reasons, for /decisions/{id} and GET /api/decisions/{id}. */
-export async function getDecision(actor: Actor, id: string, key: DecisionLinkKey = {}): Promise<{ decision: DecisionDto; reader: DecisionReader }> {
+export async function getDecision(
+  actor: Actor,
+  id: string,
+  key: DecisionLinkKey = {},
+): Promise<{ decision: DecisionDto; reader: DecisionReader }> {
   const db = await getDb();
   const { row, reader } = await readableDecision(db, actor, id, key);
   return { decision: toDecisionDto(row), reader };
 }
 
 /** "Decisions about you": the caller's statements of reasons, newest first. */
-export async function listMyDecisions(actor: Actor, query: { page: number; limit: number }): Promise<{ decisions: DecisionDto[]; pagination: { page: number; limit: number; hasMore: boolean } }> {
+export async function listMyDecisions(
+  actor: Actor,
+  query: { page: number; limit: number },
+): Promise<{ decisions: DecisionDto[]; pagination: { page: number; limit: number; hasMore: boolean } }> {
   const member = requireMember(actor);
   const db = await getDb();
   const rows = await queryRows<DecisionRow>(
@@ -186,7 +200,10 @@ export const sendDecisionEmail: JobHandler = async (job) => {
   const db = await getDb();
   const row = await decisionRow(db, decisionId);
   if (!row?.subject_user_id) return;
-  const [user] = await queryRows<{ email: string; username: string }>(db, sql`SELECT email, username FROM users WHERE id = ${row.subject_user_id}`);
+  const [user] = await queryRows<{ email: string; username: string }>(
+    db,
+    sql`SELECT email, username FROM users WHERE id = ${row.subject_user_id}`,
+  );
   if (!user) return;
   const { siteName } = getConfig();
   const expires = new Date(Math.max(new Date(row.appeal_until).getTime(), Date.now() + EMAIL_LINK_MIN_DAYS * 86_400_000));
@@ -202,7 +219,9 @@ export const sendDecisionEmail: JobHandler = async (job) => {
         ]
       : [
           `We reviewed your appeal about “${dto.targetLabel || dto.actionLabel}”.`,
-          row.appeal_status === 'reversed' ? 'Outcome: the decision was wrong, and we reversed it.' : 'Outcome: the decision stands.',
+          row.appeal_status === 'reversed'
+            ? 'Outcome: the decision was wrong, and we reversed it.'
+            : 'Outcome: the decision stands.',
           ...(row.appeal_outcome_note ? [`Note from the reviewer: ${row.appeal_outcome_note}`] : []),
         ];
   await sendMail(

@@ -19,7 +19,9 @@ import { halfYearBounds, halfYearOf, type HalfYearReport, type TransparencyRepor
 export const TRANSPARENCY_PERIODS_MAX = 10;
 
 const PERIOD = (column: string) =>
-  sql.raw(`extract(year from ${column} AT TIME ZONE 'UTC')::int AS year, (CASE WHEN extract(month from ${column} AT TIME ZONE 'UTC') <= 6 THEN 1 ELSE 2 END)::int AS half`);
+  sql.raw(
+    `extract(year from ${column} AT TIME ZONE 'UTC')::int AS year, (CASE WHEN extract(month from ${column} AT TIME ZONE 'UTC') <= 6 THEN 1 ELSE 2 END)::int AS half`,
+  );
 
 interface Keyed {
   year: number;
@@ -65,7 +67,12 @@ async function noticeCounts(db: Executor, since: Date): Promise<Map<string, Half
 export async function transparencyReport(db: Executor, now = new Date()): Promise<TransparencyReport> {
   const current = halfYearOf(now);
   const periods: { year: number; half: 1 | 2 }[] = [];
-  for (let { year, half } = current; periods.length < TRANSPARENCY_PERIODS_MAX; half === 1 ? ((half = 2), (year -= 1)) : (half = 1)) periods.push({ year, half });
+  for (
+    let { year, half } = current;
+    periods.length < TRANSPARENCY_PERIODS_MAX;
+    half === 1 ? ((half = 2), (year -= 1)) : (half = 1)
+  )
+    periods.push({ year, half });
   const oldest = periods[periods.length - 1]!;
   const since = halfYearBounds(oldest.year, oldest.half).start;
 
@@ -79,7 +86,9 @@ export async function transparencyReport(db: Executor, now = new Date()): Promis
     sql`SELECT ${PERIOD('created_at')}, percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch from resolved_at - created_at)) AS median
         FROM reports WHERE created_at >= ${since} AND resolved_at IS NOT NULL GROUP BY 1, 2`,
   );
-  const appealRows = await queryRows<Keyed & { received: number; open: number; upheld: number; reversed: number; median: number | string | null }>(
+  const appealRows = await queryRows<
+    Keyed & { received: number; open: number; upheld: number; reversed: number; median: number | string | null }
+  >(
     db,
     sql`SELECT ${PERIOD('created_at')}, count(*)::int AS received,
                count(*) FILTER (WHERE status = 'open')::int AS open,
@@ -123,7 +132,13 @@ export async function transparencyReport(db: Executor, now = new Date()): Promis
         actions: { total: automated + human, automated, human, byAction },
         medianHoursToAction: hours(toAction.find((row) => keyOf(row) === bounds.key)?.median ?? null),
         appeals: appeal
-          ? { received: appeal.received, open: appeal.open, upheld: appeal.upheld, reversed: appeal.reversed, medianHoursToDecision: hours(appeal.median) }
+          ? {
+              received: appeal.received,
+              open: appeal.open,
+              upheld: appeal.upheld,
+              reversed: appeal.reversed,
+              medianHoursToDecision: hours(appeal.median),
+            }
           : { received: 0, open: 0, upheld: 0, reversed: 0, medianHoursToDecision: null },
       };
     }),

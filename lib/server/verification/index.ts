@@ -2,12 +2,23 @@ import 'server-only';
 
 import { and, desc, eq, sql } from 'drizzle-orm';
 
-import type { MyVerificationDto, VerificationDetailDto, VerificationDocumentDto, VerificationState, VerificationSummaryDto } from '@/lib/api-types';
+import type {
+  MyVerificationDto,
+  VerificationDetailDto,
+  VerificationDocumentDto,
+  VerificationState,
+  VerificationSummaryDto,
+} from '@/lib/api-types';
 import { getConfig } from '@/lib/config/server';
 import { getDb, queryRows, type Database } from '@/lib/db';
 import { identityVerifications, privateDocuments, users, type IdentityVerification } from '@/lib/db/schema';
 import { ageOn, todayIso } from '@/lib/validation/auth';
-import { VERIFICATION_MESSAGES, verificationFormSchema, type VerificationListQuery, type VerificationReview } from '@/lib/validation/verification';
+import {
+  VERIFICATION_MESSAGES,
+  verificationFormSchema,
+  type VerificationListQuery,
+  type VerificationReview,
+} from '@/lib/validation/verification';
 
 import { recordAdminAction } from '../admin/audit';
 import { refuseOwnCase } from '../admin/duties';
@@ -44,13 +55,21 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 
 /** The member's newest submission, or none. */
 async function latestOf(db: Database, userId: string): Promise<IdentityVerification | null> {
-  const [row] = await db.select().from(identityVerifications).where(eq(identityVerifications.userId, userId)).orderBy(desc(identityVerifications.submittedAt)).limit(1);
+  const [row] = await db
+    .select()
+    .from(identityVerifications)
+    .where(eq(identityVerifications.userId, userId))
+    .orderBy(desc(identityVerifications.submittedAt))
+    .limit(1);
   return row ?? null;
 }
 
 /** Whether the member has an approved verification (the approval gate asks this). */
 export async function isVerifiedUploader(db: Database, userId: string): Promise<boolean> {
-  const rows = await queryRows(db, sql`SELECT 1 FROM identity_verifications WHERE user_id = ${userId} AND status = 'approved' LIMIT 1`);
+  const rows = await queryRows(
+    db,
+    sql`SELECT 1 FROM identity_verifications WHERE user_id = ${userId} AND status = 'approved' LIMIT 1`,
+  );
   return rows.length > 0;
 }
 
@@ -66,7 +85,10 @@ export async function verificationStates(db: Database, userIds: readonly string[
   const rows = await queryRows<{ user_id: string; status: VerificationState }>(
     db,
     sql`SELECT DISTINCT ON (user_id) user_id, status FROM identity_verifications
-        WHERE user_id IN (${sql.join([...new Set(userIds)].map((id) => sql`${id}`), sql`, `)})
+        WHERE user_id IN (${sql.join(
+          [...new Set(userIds)].map((id) => sql`${id}`),
+          sql`, `,
+        )})
         ORDER BY user_id, (status = 'approved') DESC, submitted_at DESC`,
   );
   for (const row of rows) states.set(row.user_id, row.status);
@@ -100,7 +122,10 @@ const fileBytes = async (file: File | undefined) => (file ? new Uint8Array(await
  * (409), none once verified (409); 503 when documents cannot be sealed
  * (production without VERIFICATION_KEY).
  */
-export async function submitVerification(actor: Actor, form: Form): Promise<{ message: string; verification: MyVerificationDto }> {
+export async function submitVerification(
+  actor: Actor,
+  form: Form,
+): Promise<{ message: string; verification: MyVerificationDto }> {
   const member = requireMember(actor);
   // Before reading the files: production without VERIFICATION_KEY cannot seal them (the form already says so).
   if (!verificationAvailable()) throw new ApiError(503, VERIFICATION_UNAVAILABLE_MESSAGE);
@@ -118,7 +143,10 @@ export async function submitVerification(actor: Actor, form: Form): Promise<{ me
     .transaction(async (tx) => {
       // One submission at a time per member, whatever the concurrency (the partial unique index is the backstop).
       await queryRows(tx, sql`SELECT pg_advisory_xact_lock(hashtext(${`chrysalis:verification:${userId}`}))`);
-      const states = await queryRows<{ status: string }>(tx, sql`SELECT status FROM identity_verifications WHERE user_id = ${userId} AND status IN ('pending', 'approved')`);
+      const states = await queryRows<{ status: string }>(
+        tx,
+        sql`SELECT status FROM identity_verifications WHERE user_id = ${userId} AND status IN ('pending', 'approved')`,
+      );
       if (states.some((state) => state.status === 'approved')) throw conflict(VERIFICATION_MESSAGES.alreadyApproved);
       if (states.length) throw conflict(VERIFICATION_MESSAGES.alreadyPending);
       const documents = await provider.submit(tx, userId, { ...input, idDocument, selfie });
@@ -174,7 +202,8 @@ const toSummary = (row: SummaryRow): VerificationSummaryDto => ({
 export async function listVerifications(actor: Actor, query: VerificationListQuery) {
   requireAdmin(actor);
   const db = await getDb();
-  const order = query.status === 'pending' ? sql`iv.submitted_at ASC, iv.id ASC` : sql`iv.reviewed_at DESC NULLS LAST, iv.id DESC`;
+  const order =
+    query.status === 'pending' ? sql`iv.submitted_at ASC, iv.id ASC` : sql`iv.reviewed_at DESC NULLS LAST, iv.id DESC`;
   const rows = await queryRows<SummaryRow>(
     db,
     sql`SELECT ${SUMMARY_COLUMNS} FROM ${SUMMARY_FROM} WHERE iv.status = ${query.status}
@@ -201,9 +230,19 @@ async function documentsById(db: Database, ids: (string | null)[]): Promise<Map<
   if (!wanted.length) return found;
   const rows = await queryRows<{ id: string; purpose: string; media_type: string; byte_size: number }>(
     db,
-    sql`SELECT id, purpose, media_type, byte_size FROM private_documents WHERE id IN (${sql.join(wanted.map((id) => sql`${id}`), sql`, `)})`,
+    sql`SELECT id, purpose, media_type, byte_size FROM private_documents WHERE id IN (${sql.join(
+      wanted.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
   );
-  for (const row of rows) found.set(row.id, { _id: row.id, purpose: row.purpose, mediaType: row.media_type, byteSize: Number(row.byte_size), url: documentUrl(row.id) });
+  for (const row of rows)
+    found.set(row.id, {
+      _id: row.id,
+      purpose: row.purpose,
+      mediaType: row.media_type,
+      byteSize: Number(row.byte_size),
+      url: documentUrl(row.id),
+    });
   return found;
 }
 
@@ -236,7 +275,11 @@ export async function getVerification(actor: Actor, id: string): Promise<Verific
  * of reasons and notifies the member with a link to it, so they can read
  * why and send new documents.
  */
-export async function reviewVerification(actor: Actor, id: string, review: VerificationReview): Promise<{ message: string; verification: VerificationDetailDto }> {
+export async function reviewVerification(
+  actor: Actor,
+  id: string,
+  review: VerificationReview,
+): Promise<{ message: string; verification: VerificationDetailDto }> {
   const admin = requireAdmin(actor);
   if (!UUID.test(id)) throw new ApiError(404, VERIFICATION_MESSAGES.notFound);
   const db = await getDb();
@@ -279,7 +322,10 @@ export async function reviewVerification(actor: Actor, id: string, review: Verif
       action: review.action === 'approve' ? 'verification.approve' : 'verification.reject',
       targetType: 'verification',
       targetId: row.id,
-      summary: review.action === 'approve' ? `Verified the identity of ${who}` : `Rejected the identity verification of ${who}: ${review.reason}`,
+      summary:
+        review.action === 'approve'
+          ? `Verified the identity of ${who}`
+          : `Rejected the identity verification of ${who}: ${review.reason}`,
       details: { userId: row.userId, ...(review.action === 'reject' ? { reason: review.reason, decisionId: decision!.id } : {}) },
     });
     // A rejection restricts the member: a notification linking to its statement of reasons. An approval is told by email
@@ -295,7 +341,10 @@ export async function reviewVerification(actor: Actor, id: string, review: Verif
     }
   });
   if (member) await sendReviewEmail(member, review);
-  return { message: review.action === 'approve' ? VERIFICATION_MESSAGES.approved : VERIFICATION_MESSAGES.rejected, verification: await getVerification(admin, row.id) };
+  return {
+    message: review.action === 'approve' ? VERIFICATION_MESSAGES.approved : VERIFICATION_MESSAGES.rejected,
+    verification: await getVerification(admin, row.id),
+  };
 }
 
 /** Tells the member by email too; the decision stands whether or not the mail goes out. */
@@ -306,11 +355,18 @@ async function sendReviewEmail(member: { username: string; email: string }, revi
     await sendMail(
       linkEmail({
         to: member.email,
-        subject: approved ? `Your identity is verified on ${siteName}` : `Your identity verification on ${siteName} was not approved`,
+        subject: approved
+          ? `Your identity is verified on ${siteName}`
+          : `Your identity verification on ${siteName} was not approved`,
         greeting: `Hi ${member.username},`,
         lines: approved
-          ? ['We have checked your documents: your identity is verified. Your videos can now be approved and published after review.']
-          : [`We could not verify your identity from the documents you sent. Reason: ${review.reason}`, 'You can send new documents at any time.'],
+          ? [
+              'We have checked your documents: your identity is verified. Your videos can now be approved and published after review.',
+            ]
+          : [
+              `We could not verify your identity from the documents you sent. Reason: ${review.reason}`,
+              'You can send new documents at any time.',
+            ],
         action: approved ? 'Upload a video' : 'Send new documents',
         url: `${siteUrl}${approved ? '/upload' : VERIFICATION_PAGE}`,
         footer: 'You are getting this email because you asked us to verify your identity.',
@@ -342,7 +398,12 @@ export async function viewDocument(actor: Actor, id: string): Promise<Response> 
   if (!UUID.test(id)) throw new ApiError(404, VERIFICATION_MESSAGES.documentNotFound);
   const db = await getDb();
   const [row] = await db
-    .select({ id: privateDocuments.id, ownerId: privateDocuments.ownerId, purpose: privateDocuments.purpose, mediaType: privateDocuments.mediaType })
+    .select({
+      id: privateDocuments.id,
+      ownerId: privateDocuments.ownerId,
+      purpose: privateDocuments.purpose,
+      mediaType: privateDocuments.mediaType,
+    })
     .from(privateDocuments)
     .where(eq(privateDocuments.id, id));
   if (!row) throw new ApiError(404, VERIFICATION_MESSAGES.documentNotFound);
@@ -357,7 +418,9 @@ export async function viewDocument(actor: Actor, id: string): Promise<Response> 
     details: { ownerId: row.ownerId, purpose: row.purpose, mediaType: document.mediaType },
   });
   const pdf = document.mediaType === 'application/pdf';
-  const extension = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'application/pdf': 'pdf' }[document.mediaType];
+  const extension = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'application/pdf': 'pdf' }[
+    document.mediaType
+  ];
   return new Response(new Uint8Array(document.bytes), {
     status: 200,
     headers: {

@@ -15,7 +15,12 @@ export const manualProvider: VerificationProvider = {
   decidedBy: 'admin',
   start: async () => ({ kind: 'form' }),
   async submit(db, memberId, submission) {
-    const idDocumentId = await storePrivateDocument(db, { ownerId: memberId, purpose: 'verification_id', bytes: submission.idDocument, field: 'idDocument' });
+    const idDocumentId = await storePrivateDocument(db, {
+      ownerId: memberId,
+      purpose: 'verification_id',
+      bytes: submission.idDocument,
+      field: 'idDocument',
+    });
     const selfieDocumentId = await storePrivateDocument(db, {
       ownerId: memberId,
       purpose: 'verification_selfie',

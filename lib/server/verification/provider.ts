@@ -52,7 +52,10 @@ export interface SubmittedDocuments {
   providerReference: string | null;
 }
 
-export type ProviderOutcome = { reference: string; decision: 'approved' } | { reference: string; decision: 'rejected'; reason: string } | { reference: string; decision: 'pending' };
+export type ProviderOutcome =
+  | { reference: string; decision: 'approved' }
+  | { reference: string; decision: 'rejected'; reason: string }
+  | { reference: string; decision: 'pending' };
 
 export type WebhookReading = { ok: true; outcome: ProviderOutcome } | { ok: false; status: 400 | 401 | 404; reason: string };
 

@@ -34,14 +34,19 @@ export async function scheduleDocumentRetention(tx: Database, userId: string): P
   const { verificationRetentionDays: days, recordsRetentionYears: years } = getConfig();
   const soon = sql`now() + make_interval(days => ${days})`;
   const kept = sql`now() + make_interval(years => ${years})`;
-  const [published] = await queryRows<{ yes: boolean }>(tx, sql`SELECT EXISTS (SELECT 1 FROM videos WHERE owner_id = ${userId} AND published_at IS NOT NULL) AS yes`);
+  const [published] = await queryRows<{ yes: boolean }>(
+    tx,
+    sql`SELECT EXISTS (SELECT 1 FROM videos WHERE owner_id = ${userId} AND published_at IS NOT NULL) AS yes`,
+  );
   if (!published?.yes) {
     await tx.execute(sql`UPDATE private_documents SET delete_after = ${soon} WHERE owner_id = ${userId}`);
     await tx.execute(sql`UPDATE identity_verifications SET delete_after = ${soon} WHERE user_id = ${userId}`);
     return;
   }
   // The approved submissions are the records; their selfies and every other submission are not.
-  await tx.execute(sql`UPDATE identity_verifications SET delete_after = CASE WHEN status = 'approved' THEN ${kept} ELSE ${soon} END WHERE user_id = ${userId}`);
+  await tx.execute(
+    sql`UPDATE identity_verifications SET delete_after = CASE WHEN status = 'approved' THEN ${kept} ELSE ${soon} END WHERE user_id = ${userId}`,
+  );
   await tx.execute(
     sql`UPDATE private_documents SET delete_after = CASE
           WHEN purpose IN ('performer_id', 'performer_release') THEN ${kept}
@@ -56,14 +61,28 @@ export async function scheduleDocumentRetention(tx: Database, userId: string): P
  * clears the ids of removed documents on rows that stay (a kept record
  * whose selfie went). Returns how many of each went.
  */
-export async function sweepPrivateDocuments(db: Database): Promise<{ documents: number; verifications: number; performers: number }> {
+export async function sweepPrivateDocuments(
+  db: Database,
+): Promise<{ documents: number; verifications: number; performers: number }> {
   return db.transaction(async (tx) => {
     // Performer records of deleted videos and accounts (lib/server/trust/performers.ts) go with their documents.
-    const performers = await queryRows<{ id: string }>(tx, sql`DELETE FROM video_performers WHERE delete_after <= now() RETURNING id`);
-    const documents = await queryRows<{ id: string }>(tx, sql`DELETE FROM private_documents WHERE delete_after <= now() RETURNING id`);
-    const verifications = await queryRows<{ id: string }>(tx, sql`DELETE FROM identity_verifications WHERE delete_after <= now() RETURNING id`);
+    const performers = await queryRows<{ id: string }>(
+      tx,
+      sql`DELETE FROM video_performers WHERE delete_after <= now() RETURNING id`,
+    );
+    const documents = await queryRows<{ id: string }>(
+      tx,
+      sql`DELETE FROM private_documents WHERE delete_after <= now() RETURNING id`,
+    );
+    const verifications = await queryRows<{ id: string }>(
+      tx,
+      sql`DELETE FROM identity_verifications WHERE delete_after <= now() RETURNING id`,
+    );
     if (documents.length) {
-      const gone = sql.join(documents.map((row) => sql`${row.id}`), sql`, `);
+      const gone = sql.join(
+        documents.map((row) => sql`${row.id}`),
+        sql`, `,
+      );
       await tx.execute(sql`UPDATE identity_verifications SET id_document_id = NULL WHERE id_document_id IN (${gone})`);
       await tx.execute(sql`UPDATE identity_verifications SET selfie_document_id = NULL WHERE selfie_document_id IN (${gone})`);
     }
@@ -72,14 +91,17 @@ export async function sweepPrivateDocuments(db: Database): Promise<{ documents: 
 }
 
 /** Queues the sweep of the slot `at` falls in; every process calls it at start (see lib/server/jobs/recurring.ts). */
-export const schedulePrivateDocumentSweep = (db: Database, at: number = Date.now()) => scheduleRecurring(db, SWEEP_PRIVATE_DOCUMENTS, at);
+export const schedulePrivateDocumentSweep = (db: Database, at: number = Date.now()) =>
+  scheduleRecurring(db, SWEEP_PRIVATE_DOCUMENTS, at);
 
 export const sweepPrivateDocumentsJob: JobHandler = async () => {
   const db = await getDb();
   await scheduleNextRun(db, SWEEP_PRIVATE_DOCUMENTS);
   const { documents, verifications, performers } = await sweepPrivateDocuments(db);
   if (documents + verifications + performers > 0) {
-    log.info(`deleted ${documents} private document(s), ${verifications} verification record(s) and ${performers} performer record(s) past their retention`);
+    log.info(
+      `deleted ${documents} private document(s), ${verifications} verification record(s) and ${performers} performer record(s) past their retention`,
+    );
   }
   await forgetOldRuns(db, SWEEP_PRIVATE_DOCUMENTS);
 };

@@ -35,7 +35,10 @@ export async function getVideoFor(actor: Actor, streamVideoId: string): Promise<
  * is resolved only for a video that is not public, so public media (every
  * HLS segment) costs no session lookup.
  */
-export async function findViewableVideo(caller: () => Promise<Actor>, streamVideoId: string): Promise<{ row: FoundRow; isPublic: boolean } | null> {
+export async function findViewableVideo(
+  caller: () => Promise<Actor>,
+  streamVideoId: string,
+): Promise<{ row: FoundRow; isPublic: boolean } | null> {
   const row = await findVideoRow(streamVideoId);
   if (!row) return null;
   if (isPublicRow(row)) return { row, isPublic: true };

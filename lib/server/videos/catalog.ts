@@ -53,7 +53,6 @@ const SORT_KEYS: Record<Exclude<VideoSort, 'newest'>, { column: SQL; type: SQL }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INVALID_CURSOR = 'The cursor is not valid. Start again from page 1.';
 
-
 interface Cursor {
   /** The sort key of the last card (null: a video of unknown length, for longest). */
   key: number | null;
@@ -78,14 +77,16 @@ function decodeCursor(sort: VideoSort, cursor: string): Cursor {
     const [tag, keyText] = parts.splice(0, 2);
     if (tag !== sort || !keyText) throw badRequest(INVALID_CURSOR);
     if (keyText === 'null' && sort === 'longest') key = null;
-    else if (sort === 'longest' ? /^\d{1,9}(\.\d{1,20})?(e-?\d{1,3})?$/i.test(keyText) : /^\d{1,10}$/.test(keyText)) key = Number(keyText);
+    else if (sort === 'longest' ? /^\d{1,9}(\.\d{1,20})?(e-?\d{1,3})?$/i.test(keyText) : /^\d{1,10}$/.test(keyText))
+      key = Number(keyText);
     else throw badRequest(INVALID_CURSOR);
     // Counts are PostgreSQL integers: a larger one would be a database error, not a cursor.
     if (key !== null && (!Number.isFinite(key) || (sort !== 'longest' && key > 2_147_483_647))) throw badRequest(INVALID_CURSOR);
   }
   const [at, id, extra] = parts;
   // Newest cursors from before exact timestamps carried milliseconds; any ISO time is still taken for them.
-  const atValid = at !== undefined && (EXACT_TIME.test(at) || (sort === 'newest' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at))) && isRealTime(at);
+  const atValid =
+    at !== undefined && (EXACT_TIME.test(at) || (sort === 'newest' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at))) && isRealTime(at);
   if (!atValid || !id || extra !== undefined || !UUID.test(id)) throw badRequest(INVALID_CURSOR);
   return { key, at, id };
 }
@@ -107,7 +108,12 @@ function listQuery(where: SQL, filter: ListFilter, after: Cursor | null, rows: n
   const buckets = filter.duration ? [DURATION_BUCKETS[filter.duration]] : ALL_BUCKETS;
   const scopes: { condition: SQL; bucket: number | null }[] = single
     ? [{ condition: filter.category ? sql`${where} AND v.category = ${filter.category}` : where, bucket: null }]
-    : categories.flatMap((category) => buckets.map((bucket) => ({ condition: sql`${where} AND v.category = ${category} AND v.duration_bucket = ${bucket}`, bucket })));
+    : categories.flatMap((category) =>
+        buckets.map((bucket) => ({
+          condition: sql`${where} AND v.category = ${category} AND v.duration_bucket = ${bucket}`,
+          bucket,
+        })),
+      );
   const tieBreak = (a: Cursor) => sql`(v.published_at, v.id) < (${a.at}::timestamptz, ${a.id}::uuid)`;
   const seek = (bucket: number | null): SQL | null => {
     if (!after) return null;
@@ -117,7 +123,8 @@ function listQuery(where: SQL, filter: ListFilter, after: Cursor | null, rows: n
     if (after.key === null) return sql`false`;
     return sql`(${key.column}, v.published_at, v.id) < (${after.key}::${key.type}, ${after.at}::timestamptz, ${after.id}::uuid)`;
   };
-  const order = (k: SQL | null, table: SQL) => sql`${k ? sql`${k} DESC NULLS LAST, ` : sql``}${table}.published_at DESC NULLS LAST, ${table}.id DESC NULLS LAST`;
+  const order = (k: SQL | null, table: SQL) =>
+    sql`${k ? sql`${k} DESC NULLS LAST, ` : sql``}${table}.published_at DESC NULLS LAST, ${table}.id DESC NULLS LAST`;
   // Each branch is ordered and cut itself: a leaf with its own ORDER BY is planned as an ordered index-only
   // scan, which the outer ORDER BY merges (a plain leaf with a WHERE would be read whole and sorted).
   const branches = scopes.map(({ condition, bucket }) => {
@@ -162,7 +169,14 @@ async function pageOf(where: SQL, request: PageRequest, filter: ListFilter = {})
       page,
       limit: request.limit,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor(sort, { key: last.cursor_key === null ? null : Number(last.cursor_key), at: last.cursor_at, id: last.id }) : null,
+      nextCursor:
+        hasMore && last
+          ? encodeCursor(sort, {
+              key: last.cursor_key === null ? null : Number(last.cursor_key),
+              at: last.cursor_at,
+              id: last.id,
+            })
+          : null,
     },
   };
 }
@@ -172,7 +186,11 @@ export function listRecentVideos(request: PageRequest, filter: Omit<ListFilter, 
   return pageOf(PUBLIC, request, filter);
 }
 
-export function listCategoryVideos(category: Category, request: PageRequest, filter: Omit<ListFilter, 'category'> = {}): Promise<VideoListDto> {
+export function listCategoryVideos(
+  category: Category,
+  request: PageRequest,
+  filter: Omit<ListFilter, 'category'> = {},
+): Promise<VideoListDto> {
   return pageOf(PUBLIC, request, { ...filter, category });
 }
 
@@ -216,7 +234,10 @@ export function isPublicRow(row: Pick<VideoRow, 'processing_state' | 'moderation
 }
 
 /** The caller's own uploads in every state, newest upload first (members only). */
-export async function listOwnVideos(actor: Actor, request: PageRequest): Promise<{ videos: OwnVideoDto[]; pagination: VideoListDto['pagination'] }> {
+export async function listOwnVideos(
+  actor: Actor,
+  request: PageRequest,
+): Promise<{ videos: OwnVideoDto[]; pagination: VideoListDto['pagination'] }> {
   const ownerId = requireMember(actor).user.id;
   const db = await getDb();
   const page = request.page ?? 1;
@@ -229,7 +250,10 @@ export async function listOwnVideos(actor: Actor, request: PageRequest): Promise
         LIMIT ${request.limit + 1} OFFSET ${(page - 1) * request.limit}`,
   );
   const hasMore = rows.length > request.limit;
-  return { videos: rows.slice(0, request.limit).map(toOwnVideoDto), pagination: { page, limit: request.limit, hasMore, nextCursor: null } };
+  return {
+    videos: rows.slice(0, request.limit).map(toOwnVideoDto),
+    pagination: { page, limit: request.limit, hasMore, nextCursor: null },
+  };
 }
 
 /** Public video ids and dates for the sitemap and feeds, newest first. */

@@ -25,7 +25,8 @@ type EditableField = (typeof EDITABLE_FIELDS)[number];
 /** Fields whose change sends an owner's approved video back to review (decision 009): the category alone cannot carry abuse. */
 const REVIEWED_FIELDS: readonly EditableField[] = ['title', 'description', 'tags'];
 
-export const BACK_TO_REVIEW_MESSAGE = 'Saved. Your changes go back to review, so the video is hidden until an admin approves them.';
+export const BACK_TO_REVIEW_MESSAGE =
+  'Saved. Your changes go back to review, so the video is hidden until an admin approves them.';
 export const SAVED_MESSAGE = 'Your changes are saved.';
 export const VIDEO_DELETED_MESSAGE = 'Video deleted.';
 
@@ -34,10 +35,16 @@ export const VIDEO_DELETED_MESSAGE = 'Video deleted.';
  * else's public video is a 403; one they cannot even see is a 404, like a
  * deleted one, so its existence is not given away.
  */
-async function manageable(actor: Actor, streamVideoId: string, verb: 'edit' | 'delete'): Promise<{ member: Authenticated; video: Video; asAdmin: boolean }> {
+async function manageable(
+  actor: Actor,
+  streamVideoId: string,
+  verb: 'edit' | 'delete',
+): Promise<{ member: Authenticated; video: Video; asAdmin: boolean }> {
   const member = requireMember(actor);
   const db = await getDb();
-  const [video] = /^[A-Za-z0-9_-]{1,32}$/.test(streamVideoId) ? await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId)) : [];
+  const [video] = /^[A-Za-z0-9_-]{1,32}$/.test(streamVideoId)
+    ? await db.select().from(videos).where(eq(videos.streamVideoId, streamVideoId))
+    : [];
   if (!video) throw new ApiError(404, VIDEO_NOT_FOUND);
   // isAdmin(actor): admin powers need a session that passed the second factor (decision 018).
   if (video.ownerId === member.user.id) return { member, video, asAdmin: isAdmin(actor) };
@@ -55,7 +62,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * video that touches its text goes back to review (decision 009). Every
  * edit is in the audit log with who made it and each field before and after.
  */
-export async function editVideo(actor: Actor, streamVideoId: string, input: VideoEditInput): Promise<{ video: OwnVideoDto; message: string }> {
+export async function editVideo(
+  actor: Actor,
+  streamVideoId: string,
+  input: VideoEditInput,
+): Promise<{ video: OwnVideoDto; message: string }> {
   const { member, video: found, asAdmin } = await manageable(actor, streamVideoId, 'edit');
   // An admin's edits of others' videos are moderation, audited: the budget is for a member's own.
   if (!asAdmin) await consume('videoEditsPerMember', member.user.id, tooOften('edited your videos'));
@@ -73,10 +84,15 @@ export async function editVideo(actor: Actor, streamVideoId: string, input: Vide
     };
     const changed = EDITABLE_FIELDS.filter((field) => !same(video[field], next[field]));
     if (changed.length === 0) return false;
-    const toReview = !asAdmin && video.moderationStatus === 'approved' && changed.some((field) => REVIEWED_FIELDS.includes(field));
+    const toReview =
+      !asAdmin && video.moderationStatus === 'approved' && changed.some((field) => REVIEWED_FIELDS.includes(field));
     await tx
       .update(videos)
-      .set({ ...next, ...(toReview ? { moderationStatus: 'pending' as const, moderatedAt: null, moderatedBy: null } : {}), updatedAt: sql`now()` })
+      .set({
+        ...next,
+        ...(toReview ? { moderationStatus: 'pending' as const, moderatedAt: null, moderatedBy: null } : {}),
+        updatedAt: sql`now()`,
+      })
       .where(eq(videos.id, video.id));
     const byOwner = video.ownerId === member.user.id;
     await recordAdminAction(tx, member, {
@@ -119,7 +135,13 @@ export async function deleteVideo(actor: Actor, streamVideoId: string): Promise<
       targetType: 'video',
       targetId: video.streamVideoId,
       summary: `${video.ownerId === member.user.id ? 'Owner deleted' : 'Deleted'} “${video.title}”`,
-      details: { videoId: video.id, by: video.ownerId === member.user.id ? 'owner' : 'admin', ownerId: video.ownerId, title: video.title, moderationStatus: video.moderationStatus },
+      details: {
+        videoId: video.id,
+        by: video.ownerId === member.user.id ? 'owner' : 'admin',
+        ownerId: video.ownerId,
+        title: video.title,
+        moderationStatus: video.moderationStatus,
+      },
     });
     await enqueuePurge(tx, `video:${video.id}`, { prefixes: videoPrefixes(video), avatars: [] });
   });

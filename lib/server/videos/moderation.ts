@@ -26,12 +26,12 @@ import { PROCESS_VIDEO_JOB } from './upload';
 import { VIDEO_COLUMNS } from './catalog';
 import { toOwnVideoDto, type VideoRow } from './dto';
 
-
 /** The moderation queue: oldest first for pending (first come, first reviewed), newest first otherwise. */
 export async function listForModeration(actor: Actor, status: ModerationStatus, request: { page: number; limit: number }) {
   requireAdmin(actor);
   const db = await getDb();
-  const order = status === 'pending' ? sql`v.created_at ASC, v.id ASC` : sql`coalesce(v.moderated_at, v.created_at) DESC, v.id DESC`;
+  const order =
+    status === 'pending' ? sql`v.created_at ASC, v.id ASC` : sql`coalesce(v.moderated_at, v.created_at) DESC, v.id DESC`;
   const rows = await queryRows<VideoRow & { processing_detail: string | null }>(
     db,
     sql`SELECT ${VIDEO_COLUMNS},
@@ -52,7 +52,10 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
   );
   const page = rows.slice(0, request.limit);
   // The uploader's verification beside each video: admins see before clicking whether approval can pass the gate.
-  const verified = await verificationStates(db, page.map((row) => row.owner_id));
+  const verified = await verificationStates(
+    db,
+    page.map((row) => row.owner_id),
+  );
   // Beside each video the moderator sees who appears in it, any withdrawal of consent, and why it cannot be approved yet.
   const ids = page.map((row) => row.id);
   const [records, withdrawals, fullRows] = await Promise.all([
@@ -61,18 +64,17 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
     ids.length ? db.select().from(videos).where(inArray(videos.id, ids)) : Promise.resolve([]),
   ]);
   const blockers = new Map<string, string[]>();
-  for (const video of fullRows) blockers.set(video.id, video.moderationStatus === 'approved' ? [] : await approvalBlockers(db, video));
+  for (const video of fullRows)
+    blockers.set(video.id, video.moderationStatus === 'approved' ? [] : await approvalBlockers(db, video));
   return {
-    videos: page.map(
-      (row): ModerationVideoDto => ({
-        ...toOwnVideoDto(row),
-        processingDetail: row.processing_detail,
-        performerRecords: records.get(row.id) ?? null,
-        consentWithdrawals: withdrawals.get(row.id) ?? [],
-        approvalBlockers: blockers.get(row.id) ?? [],
-        uploaderVerification: verified.get(row.owner_id) ?? 'none',
-      }),
-    ),
+    videos: page.map((row): ModerationVideoDto => ({
+      ...toOwnVideoDto(row),
+      processingDetail: row.processing_detail,
+      performerRecords: records.get(row.id) ?? null,
+      consentWithdrawals: withdrawals.get(row.id) ?? [],
+      approvalBlockers: blockers.get(row.id) ?? [],
+      uploaderVerification: verified.get(row.owner_id) ?? 'none',
+    })),
     counts: counts!,
     pagination: { page: request.page, limit: request.limit, hasMore: rows.length > request.limit, nextCursor: null },
   };
@@ -123,7 +125,12 @@ export async function moderateVideo(actor: Actor, streamVideoId: string, decisio
       targetType: 'video',
       targetId: video.streamVideoId,
       summary: decision.action === 'approve' ? `Approved “${video.title}”` : `Rejected “${video.title}”: ${decision.reason}`,
-      details: { videoId: video.id, from: video.moderationStatus, ...(selfApproved ? { selfApproved: true } : {}), ...(decision.action === 'reject' ? { reason: decision.reason, ground: decision.ground ?? DEFAULT_REJECTION_GROUND } : {}) },
+      details: {
+        videoId: video.id,
+        from: video.moderationStatus,
+        ...(selfApproved ? { selfApproved: true } : {}),
+        ...(decision.action === 'reject' ? { reason: decision.reason, ground: decision.ground ?? DEFAULT_REJECTION_GROUND } : {}),
+      },
     });
     // A rejection's statement of reasons (DSA Art. 17), which the notification links to and the uploader can appeal.
     const statement =
@@ -153,7 +160,10 @@ export async function moderateVideo(actor: Actor, streamVideoId: string, decisio
     });
   });
   purgePublicPages();
-  const [row] = await queryRows<VideoRow>(db, sql`SELECT ${VIDEO_COLUMNS} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${video.id}`);
+  const [row] = await queryRows<VideoRow>(
+    db,
+    sql`SELECT ${VIDEO_COLUMNS} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${video.id}`,
+  );
   return toOwnVideoDto(row!);
 }
 
@@ -169,7 +179,11 @@ export interface BulkModerationResult {
  * that cannot be decided (already decided by someone else, failed
  * processing) is reported and does not stop the others.
  */
-export async function moderateVideos(actor: Actor, streamVideoIds: string[], decision: ModerationDecision): Promise<BulkModerationResult[]> {
+export async function moderateVideos(
+  actor: Actor,
+  streamVideoIds: string[],
+  decision: ModerationDecision,
+): Promise<BulkModerationResult[]> {
   const admin = requireAdmin(actor);
   const results: BulkModerationResult[] = [];
   for (const streamVideoId of new Set(streamVideoIds)) {

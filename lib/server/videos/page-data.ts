@@ -38,6 +38,10 @@ export async function loadHomeFeeds(): Promise<{ top: VideoDto[] | null; recent:
 
 export const CATEGORY_PAGE_SIZE = 24;
 
-export function loadCategoryPage(category: Category, page: number, order: ListOrder = { sort: 'newest' }): Promise<VideoListDto | null> {
+export function loadCategoryPage(
+  category: Category,
+  page: number,
+  order: ListOrder = { sort: 'newest' },
+): Promise<VideoListDto | null> {
   return orNull(() => listCategoryVideos(category, { limit: CATEGORY_PAGE_SIZE, page }, order), `${category} page ${page}`);
 }

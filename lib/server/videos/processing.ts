@@ -62,7 +62,10 @@ export const processVideo: JobHandler = async (job: Job, { signal }) => {
   const db = await getDb();
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
   if (!video) return; // deleted meanwhile: nothing to do
-  await db.update(videos).set({ processingState: 'processing', processingError: null, updatedAt: sql`now()` }).where(eq(videos.id, videoId));
+  await db
+    .update(videos)
+    .set({ processingState: 'processing', processingError: null, updatedAt: sql`now()` })
+    .where(eq(videos.id, videoId));
   const storage = getMediaStorage();
   const work = workDir(videoId);
   const original = await storage.openLocal(mediaKeys.original(video.sourceKey));
@@ -161,7 +164,12 @@ export const packageHlsVideo: JobHandler = async (job: Job, { signal }) => {
     }
     const updated = await db
       .update(videos)
-      .set({ hlsMasterKey: mediaKeys.hls(videoId, HLS_MASTER), hlsHeights: ladder.heights, processingError: null, updatedAt: sql`now()` })
+      .set({
+        hlsMasterKey: mediaKeys.hls(videoId, HLS_MASTER),
+        hlsHeights: ladder.heights,
+        processingError: null,
+        updatedAt: sql`now()`,
+      })
       .where(eq(videos.id, videoId))
       .returning({ id: videos.id });
     // Deleted while we packaged: take back what we just stored.
@@ -169,7 +177,10 @@ export const packageHlsVideo: JobHandler = async (job: Job, { signal }) => {
   } catch (error) {
     if (job.attempts >= job.maxAttempts && !signal.aborted) {
       // The ladder is an upgrade: the video stays 'ready' on its web MP4. The reason itself is in the job's last_error.
-      await db.update(videos).set({ processingError: ADAPTIVE_STREAMING_FAILED_MESSAGE, updatedAt: sql`now()` }).where(eq(videos.id, videoId));
+      await db
+        .update(videos)
+        .set({ processingError: ADAPTIVE_STREAMING_FAILED_MESSAGE, updatedAt: sql`now()` })
+        .where(eq(videos.id, videoId));
     }
     throw error;
   } finally {

@@ -17,7 +17,13 @@ import { writeBody, type BodyWritten } from '@/lib/front/upload-body';
 import type { ReceivedUpload } from '@/lib/front/upload-receiver/protocol';
 import { isDatabaseConnectionLoss, reportDatabaseOutage } from '@/lib/db/connection-loss';
 import { RESUMABLE_UPLOAD_PATH } from '@/lib/upload-paths';
-import { CONCAT_MESSAGE, LENGTH_REQUIRED_MESSAGE, TUS_HEADER_NAMES, TUS_VERSION, tusHeadersSchemas } from '@/lib/validation/resumable-uploads';
+import {
+  CONCAT_MESSAGE,
+  LENGTH_REQUIRED_MESSAGE,
+  TUS_HEADER_NAMES,
+  TUS_VERSION,
+  tusHeadersSchemas,
+} from '@/lib/validation/resumable-uploads';
 
 import { requireMember, type Authenticated } from '../auth/actor';
 import { distrustCrossSiteCookie, resolveActor } from '../auth/session';
@@ -127,7 +133,12 @@ function refusal(error: ApiError): { status_code: number; body: string } {
 /** The fields the client sent in Upload-Metadata, through the plain upload's schema. */
 function fieldsOf(metadata: Upload['metadata']) {
   const value = (key: string) => metadata?.[key] ?? undefined;
-  return readUploadFields({ title: value('title'), description: value('description'), category: value('category'), tags: value('tags') });
+  return readUploadFields({
+    title: value('title'),
+    description: value('description'),
+    category: value('category'),
+    tags: value('tags'),
+  });
 }
 
 /**
@@ -165,7 +176,8 @@ class NodeBodyFileStore extends FileStore {
     readable.resume(); // tus's own (empty) body stream: drained so its pipeline ends
     const upload = await this.configstore.get(id);
     const room = upload?.size === undefined ? Number.POSITIVE_INFINITY : upload.size - offset;
-    const written = 'writeBody' in body ? await body.writeBody({ file, offset, room }, stop) : await writeBody(body, file, offset, room, stop);
+    const written =
+      'writeBody' in body ? await body.writeBody({ file, offset, room }, stop) : await writeBody(body, file, offset, room, stop);
     return this.written(offset, written);
   }
 
@@ -194,7 +206,14 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
   const config = getConfig();
   const directory = resumableDir();
   const locker = new FileLocker(directory);
-  const store = new NodeBodyFileStore({ directory, configstore: new RequestConfigstore(new FileConfigstore(directory)), expirationPeriodInMilliseconds: config.resumableUploadExpiryMs }, locker);
+  const store = new NodeBodyFileStore(
+    {
+      directory,
+      configstore: new RequestConfigstore(new FileConfigstore(directory)),
+      expirationPeriodInMilliseconds: config.resumableUploadExpiryMs,
+    },
+    locker,
+  );
   const server = new Server({
     path: RESUMABLE_UPLOAD_PATH,
     datastore: store,
@@ -244,10 +263,15 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
       if (finishing.has(upload.id)) throw { status_code: 423, body: JSON.stringify({ message: BUSY_MESSAGE }) };
       finishing.add(upload.id);
       const result = await finishResumable(member, upload, store).finally(() => finishing.delete(upload.id));
-      return { status_code: 200, body: JSON.stringify(result), headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
+      return {
+        status_code: 200,
+        body: JSON.stringify(result),
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      };
     },
     onResponseError: async (req, error) => {
-      if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED || error === ERRORS.ERR_SIZE_EXCEEDED) return refusal(tooLarge(getConfig().maxUploadBytes));
+      if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED || error === ERRORS.ERR_SIZE_EXCEEDED)
+        return refusal(tooLarge(getConfig().maxUploadBytes));
       if (error === ERRORS.FILE_NOT_FOUND) return refusal(new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE));
       if (error === ERRORS.FILE_NO_LONGER_EXISTS) return refusal(new ApiError(410, UPLOAD_EXPIRED_MESSAGE));
       // Checked before tus (authorise()); here too, as an extension we do not offer is no failure of ours.
@@ -257,7 +281,8 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
       if (error === ERRORS.ERR_LOCK_TIMEOUT) return { status_code: 423, body: JSON.stringify({ message: BUSY_MESSAGE }) };
       // Ours are JSON already (any status); tus's own (409 wrong offset, 403…) become JSON with their words.
       if ('status_code' in error && error.body.startsWith('{')) return error;
-      if ('status_code' in error && error.status_code < 500) return { status_code: error.status_code, body: JSON.stringify({ message: error.body.trim() }) };
+      if ('status_code' in error && error.status_code < 500)
+        return { status_code: error.status_code, body: JSON.stringify({ message: error.body.trim() }) };
       // The disk refused (creating an upload's files, reading its size): a 507 or 503, logged with its cause.
       const storage = storageFailure(error, 'receiving');
       if (storage) {
@@ -299,7 +324,11 @@ async function finishResumable(member: Authenticated, upload: Upload, store: Nod
   try {
     // The size was checked at creation against the cap of that day; the cap may have been lowered since.
     if ((upload.size ?? 0) > getConfig().maxUploadBytes) throw tooLarge(getConfig().maxUploadBytes);
-    const result = await videoFromUpload(member, { path: file, bytes: upload.size ?? 0, originalName: upload.metadata?.filename ?? '' }, fieldsOf(upload.metadata));
+    const result = await videoFromUpload(
+      member,
+      { path: file, bytes: upload.size ?? 0, originalName: upload.metadata?.filename ?? '' },
+      fieldsOf(upload.metadata),
+    );
     metrics().uploadBytes.inc({ outcome: 'stored' }, upload.size ?? 0);
     await discard();
     return result;
@@ -351,7 +380,8 @@ function checkTusHeaders(request: NextRequest): void {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const header = String(issue.path[0]);
-    if (header === 'tus-resumable') throw new ApiError(412, issue.message, {}, { 'Tus-Version': TUS_VERSION, 'Tus-Resumable': TUS_VERSION });
+    if (header === 'tus-resumable')
+      throw new ApiError(412, issue.message, {}, { 'Tus-Version': TUS_VERSION, 'Tus-Resumable': TUS_VERSION });
     throw new ApiError(header === 'content-type' ? 415 : 400, issue.message);
   }
   const metadata = request.headers.get('upload-metadata');
@@ -382,7 +412,8 @@ async function authorise(request: NextRequest, call: Call): Promise<Authenticate
   if (id) void tusServer().store.configstore.get(id);
   const actor = distrustCrossSiteCookie(request, await resolveActor(request));
   const member = requireMember(actor);
-  if (!['POST', 'HEAD', 'PATCH', 'DELETE'].includes(request.method)) throw new ApiError(405, METHOD_MESSAGE, {}, { Allow: 'POST, HEAD, PATCH, DELETE' });
+  if (!['POST', 'HEAD', 'PATCH', 'DELETE'].includes(request.method))
+    throw new ApiError(405, METHOD_MESSAGE, {}, { Allow: 'POST, HEAD, PATCH, DELETE' });
   if (request.method === 'POST') {
     // Uploads start at the endpoint itself; a POST to an upload's address is no request of the protocol.
     if (id !== null) throw new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE);
@@ -391,7 +422,10 @@ async function authorise(request: NextRequest, call: Call): Promise<Authenticate
   }
   checkTusHeaders(request);
   // Only a new upload needs the folder made: any other request got here by naming an upload whose info is in it.
-  if (request.method === 'POST') await mkdir(resumableDir(), { recursive: true }).catch((error: unknown) => Promise.reject(storageFailure(error, 'receiving') ?? error));
+  if (request.method === 'POST')
+    await mkdir(resumableDir(), { recursive: true }).catch((error: unknown) =>
+      Promise.reject(storageFailure(error, 'receiving') ?? error),
+    );
   return member;
 }
 

@@ -77,7 +77,10 @@ const SAMPLED_TITLES = 20_000;
  * them on a small site): a word that common is never missed by such a sample.
  */
 export async function commonTitleWords(db: Database, minTitles: number, limit: number): Promise<string[]> {
-  const [size] = await queryRows<{ rows: number }>(db, sql`SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE relname = 'videos'`);
+  const [size] = await queryRows<{ rows: number }>(
+    db,
+    sql`SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE relname = 'videos'`,
+  );
   const estimated = Number(size?.rows ?? 0);
   const percent = estimated > SAMPLED_TITLES ? (100 * SAMPLED_TITLES) / estimated : 100;
   const sampled = percent < 100 ? sql`videos v TABLESAMPLE SYSTEM (${percent})` : sql`videos v`;

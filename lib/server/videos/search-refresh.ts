@@ -63,11 +63,16 @@ export const refreshSearchRankingsJob: JobHandler = async () => {
   await forgetOldRuns(db, REFRESH_SEARCH_RANKINGS);
   const started = performance.now();
   const { stored, dropped } = await refreshSearchRankings(db);
-  if (stored + dropped > 0) log.info({ stored, dropped, ms: Math.round(performance.now() - started) }, `search rankings: ${stored} stored, ${dropped} dropped`);
+  if (stored + dropped > 0)
+    log.info(
+      { stored, dropped, ms: Math.round(performance.now() - started) },
+      `search rankings: ${stored} stored, ${dropped} dropped`,
+    );
 };
 
 /** Queues the refresh of the slot `at` falls in; every process calls it at start (see lib/server/jobs/recurring.ts). */
-export const scheduleSearchRankingRefresh = (db: Database, at: number = Date.now()) => scheduleRecurring(db, REFRESH_SEARCH_RANKINGS, at);
+export const scheduleSearchRankingRefresh = (db: Database, at: number = Date.now()) =>
+  scheduleRecurring(db, REFRESH_SEARCH_RANKINGS, at);
 
 export const SEARCH_JOB_HANDLERS: Record<string, JobHandler> = {
   [REFRESH_SEARCH_RANKINGS.type]: refreshSearchRankingsJob,

@@ -108,7 +108,9 @@ export async function rankMatches(db: Database, { tsquery, lowered, sort, durati
             JOIN videos v ON v.id = best.id`
       : sql`videos v WHERE ${visible} AND v.search_vector @@ q.ts`;
   const ids = await rank(fullText);
-  return ids.length < SEARCH_RESULT_CAP ? rank(sql`videos v WHERE ${visible} AND (v.search_vector @@ q.ts OR ${lowered} <% lower(v.title))`) : ids;
+  return ids.length < SEARCH_RESULT_CAP
+    ? rank(sql`videos v WHERE ${visible} AND (v.search_vector @@ q.ts OR ${lowered} <% lower(v.title))`)
+    : ids;
 }
 
 /** Whether a database has the RUM index (migration 0021), asked once per handle: it only appears when the database is opened (lib/db/open.ts). */
@@ -116,7 +118,9 @@ const rumIndexByDb = new WeakMap<Database, Promise<boolean>>();
 function hasRumIndex(db: Database): Promise<boolean> {
   let present = rumIndexByDb.get(db);
   if (!present) {
-    present = queryRows<{ present: boolean }>(db, sql`SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS present`).then(([row]) => row?.present === true);
+    present = queryRows<{ present: boolean }>(db, sql`SELECT to_regclass('videos_search_rum_idx') IS NOT NULL AS present`).then(
+      ([row]) => row?.present === true,
+    );
     rumIndexByDb.set(db, present);
   }
   return present;
@@ -137,7 +141,11 @@ const SEARCH_ORDERS: Record<SearchSort, (lowered: string) => SQL> = {
 };
 
 /** Public videos matching a query, best first (or in a list order, with a duration filter), a page at a time (see rankedVideoIds). */
-export async function searchVideos(query: string, request: PageRequest, order: SearchOrder = { sort: 'relevance' }): Promise<VideoListDto & { query: string }> {
+export async function searchVideos(
+  query: string,
+  request: PageRequest,
+  order: SearchOrder = { sort: 'relevance' },
+): Promise<VideoListDto & { query: string }> {
   const q = query.trim().slice(0, SEARCH_QUERY_MAX);
   const page = request.page ?? 1;
   const tsquery = prefixTsQuery(q);
@@ -163,5 +171,9 @@ export async function searchVideos(query: string, request: PageRequest, order: S
     const row = byId.get(id);
     return row ? [toVideoDto(row)] : [];
   });
-  return { query: q, videos, pagination: { page, limit: request.limit, hasMore: ids.length > start + request.limit, nextCursor: null } };
+  return {
+    query: q,
+    videos,
+    pagination: { page, limit: request.limit, hasMore: ids.length > start + request.limit, nextCursor: null },
+  };
 }

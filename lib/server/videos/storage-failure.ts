@@ -64,4 +64,5 @@ export function storageFailure(error: unknown, step: 'receiving' | 'storing'): A
   return new ApiError(507, FULL.has(code) ? STORAGE_FULL_MESSAGE : STORAGE_BROKEN_MESSAGE);
 }
 
-const busy = () => new ApiError(503, STORAGE_BUSY_MESSAGE, { retryAfter: BUSY_RETRY_SECONDS }, { 'Retry-After': String(BUSY_RETRY_SECONDS) });
+const busy = () =>
+  new ApiError(503, STORAGE_BUSY_MESSAGE, { retryAfter: BUSY_RETRY_SECONDS }, { 'Retry-After': String(BUSY_RETRY_SECONDS) });

@@ -55,9 +55,16 @@ export const thumbnailBackfill: JobHandler = async (_job, { signal }) => {
           await rm(work, { recursive: true, force: true });
           await mkdir(work, { recursive: true });
           const version = await makeThumbnailVariants(jpeg.path, work);
-          for (const width of THUMBNAIL_WIDTHS) await storage.putFile(mediaKeys.thumbnailVariant(id, width), path.join(work, thumbnailVariantName(width)), 'image/webp');
+          for (const width of THUMBNAIL_WIDTHS)
+            await storage.putFile(
+              mediaKeys.thumbnailVariant(id, width),
+              path.join(work, thumbnailVariantName(width)),
+              'image/webp',
+            );
           // Only if the thumbnail is still the one the variants were made from (processing may have replaced it meanwhile).
-          await db.execute(sql`UPDATE videos SET thumbnail_version = ${version} WHERE id = ${id} AND thumbnail_key = ${key} AND thumbnail_version IS NULL`);
+          await db.execute(
+            sql`UPDATE videos SET thumbnail_version = ${version} WHERE id = ${id} AND thumbnail_key = ${key} AND thumbnail_version IS NULL`,
+          );
           made += 1;
         } catch (error) {
           log.warn({ err: error, videoId: id }, 'thumbnail variants not made; the card keeps its JPEG');

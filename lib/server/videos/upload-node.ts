@@ -82,12 +82,15 @@ export async function handleReceivedUpload(upload: ReceivedUpload): Promise<void
 }
 
 /** A failure below the upload handlers, answered as any API error (a lost database connection is a 503, the rest a logged 500). */
-const failureAnswer = (method: string | undefined, url: string | undefined, error: unknown) => partsOf(errorResponse(new Request(new URL(url ?? '/', 'http://localhost'), { method }), error));
+const failureAnswer = (method: string | undefined, url: string | undefined, error: unknown) =>
+  partsOf(errorResponse(new Request(new URL(url ?? '/', 'http://localhost'), { method }), error));
 
 /** Takes the uploads scripts/serve.ts hands over (lib/events.ts), answering any failure as the API does. */
 export function registerUploadBridge(): void {
   onAppEvent('received-upload', (upload) => {
-    handleReceivedUpload(upload).catch(async (error: unknown) => upload.answer(await failureAnswer(upload.method, upload.url, error)));
+    handleReceivedUpload(upload).catch(async (error: unknown) =>
+      upload.answer(await failureAnswer(upload.method, upload.url, error)),
+    );
   });
   onAppEvent('upload-request', (req, res) => {
     handleNodeUpload(req, res).catch(async (error: unknown) => {

@@ -88,7 +88,12 @@ interface ParsedUpload {
  * video straight to a quarantine file whose name we choose, counting bytes.
  * Never buffers the body. On any error the quarantine file is removed.
  */
-async function parseUpload(request: Request, body: Readable | null, limit: number, received: { bytes: number }): Promise<ParsedUpload> {
+async function parseUpload(
+  request: Request,
+  body: Readable | null,
+  limit: number,
+  received: { bytes: number },
+): Promise<ParsedUpload> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!contentType.startsWith('multipart/form-data')) throw new ApiError(415, 'Send the upload as multipart/form-data.');
   const declared = Number(request.headers.get('content-length') ?? 0);
@@ -109,7 +114,10 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
 
   let parser: ReturnType<typeof Busboy>;
   try {
-    parser = Busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fields: 20, fieldSize: 16 * 1024, parts: 25 } });
+    parser = Busboy({
+      headers: { 'content-type': contentType },
+      limits: { files: 1, fields: 20, fieldSize: 16 * 1024, parts: 25 },
+    });
   } catch {
     throw badRequest('The upload form could not be read.');
   }
@@ -135,7 +143,11 @@ async function parseUpload(request: Request, body: Readable | null, limit: numbe
       return;
     }
     file = { tempPath, bytes: 0, originalName: filename };
-    writing = pipeline(stream, byteLimit(limit, file), createWriteStream(tempPath, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES }));
+    writing = pipeline(
+      stream,
+      byteLimit(limit, file),
+      createWriteStream(tempPath, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES }),
+    );
     // A failed write (over the limit, disk full) stops the parse at once with its reason.
     writing.catch((error: unknown) => parser.destroy(error as Error));
   });
@@ -170,7 +182,9 @@ export interface VideoFile {
  * What a trusted caller (the demo seeder) may set on a new video. Uploads
  * leave these at their defaults: pending moderation, unpublished, no views.
  */
-export type InitialVideoState = Partial<Pick<typeof videos.$inferInsert, 'moderationStatus' | 'publishedAt' | 'moderatedAt' | 'views' | 'createdAt'>>;
+export type InitialVideoState = Partial<
+  Pick<typeof videos.$inferInsert, 'moderationStatus' | 'publishedAt' | 'moderatedAt' | 'views' | 'createdAt'>
+>;
 
 /**
  * Turns a local file into a video: ffprobe checks it is one (NotAVideoError
@@ -179,11 +193,22 @@ export type InitialVideoState = Partial<Pick<typeof videos.$inferInsert, 'modera
  * On failure the stored original is removed again; the local file stays the
  * caller's to clean up. Used by uploads and by the demo seeder.
  */
-export async function createVideoFromFile(ownerId: string, file: VideoFile, fields: UploadFields, initial: InitialVideoState = {}): Promise<Video> {
+export async function createVideoFromFile(
+  ownerId: string,
+  file: VideoFile,
+  fields: UploadFields,
+  initial: InitialVideoState = {},
+): Promise<Video> {
   const probe = await probeVideo(file.path);
   const id = randomUUID();
   const streamVideoId = randomBytes(9).toString('base64url');
-  const sourceKey = `${id}${path.extname(file.originalName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 6) || '.bin'}`;
+  const sourceKey = `${id}${
+    path
+      .extname(file.originalName)
+      .toLowerCase()
+      .replace(/[^.a-z0-9]/g, '')
+      .slice(0, 6) || '.bin'
+  }`;
   const storedKey = mediaKeys.original(sourceKey);
   try {
     await getMediaStorage().putFile(storedKey, file.path, 'application/octet-stream');
@@ -220,7 +245,8 @@ export async function createVideoFromFile(ownerId: string, file: VideoFile, fiel
 }
 
 export const UPLOADS_TOO_OFTEN = tooOften('started new uploads');
-export const tooManyUploads = (wait: string) => `You have reached today's limit of ${getConfig().uploadsPerDay} uploads. You can upload again in ${wait}.`;
+export const tooManyUploads = (wait: string) =>
+  `You have reached today's limit of ${getConfig().uploadsPerDay} uploads. You can upload again in ${wait}.`;
 
 /**
  * POST /api/videos/upload: count it against the member's daily uploads before
@@ -255,7 +281,12 @@ async function storeUpload(member: Authenticated, request: Request, body: Readab
   const limit = getConfig().maxUploadBytes;
   const { fields, file } = await parseUpload(request, body, limit, received);
   try {
-    const input = readUploadFields({ title: fields.title?.[0], description: fields.description?.[0], category: fields.category?.[0], tags: fields.tags });
+    const input = readUploadFields({
+      title: fields.title?.[0],
+      description: fields.description?.[0],
+      category: fields.category?.[0],
+      tags: fields.tags,
+    });
     if (!file) throw badRequest('Choose a video file to upload.', { field: VIDEO_FIELD });
     if (file.bytes === 0) throw badRequest('The video file is empty.', { field: VIDEO_FIELD });
     return await videoFromUpload(member, { path: file.tempPath, bytes: file.bytes, originalName: file.originalName }, input);
@@ -267,8 +298,18 @@ async function storeUpload(member: Authenticated, request: Request, body: Readab
 }
 
 /** An upload's text fields (form fields or tus Upload-Metadata) through the one upload contract; a 400 naming the field otherwise. */
-export function readUploadFields(raw: { title?: string; description?: string; category?: string; tags?: string | string[] }): UploadFields {
-  return parseInput(uploadFieldsSchema, { title: raw.title, description: raw.description, category: raw.category, tags: splitTags(raw.tags) });
+export function readUploadFields(raw: {
+  title?: string;
+  description?: string;
+  category?: string;
+  tags?: string | string[];
+}): UploadFields {
+  return parseInput(uploadFieldsSchema, {
+    title: raw.title,
+    description: raw.description,
+    category: raw.category,
+    tags: splitTags(raw.tags),
+  });
 }
 
 /**

@@ -30,7 +30,11 @@ export const loadVideoPage = cache(async (streamVideoId: string): Promise<VideoP
   await connection();
   const row = await findVideoRow(streamVideoId);
   if (!row || !isPublicRow(row)) return null;
-  return { video: toVideoDto(row), playback: playbackOf(row) ?? { mp4Url: null, hlsUrl: null }, comments: await firstComments(row.id) };
+  return {
+    video: toVideoDto(row),
+    playback: playbackOf(row) ?? { mp4Url: null, hlsUrl: null },
+    comments: await firstComments(row.id),
+  };
 });
 
 /** A failure to read comments must not take the video page down: the client asks the API instead. */

@@ -18,7 +18,8 @@ import { findVideoRow, isPublicRow } from './catalog';
 export const VIEW_WINDOW_HOURS = 24;
 
 /** Crawlers, link-preview fetchers and headless tools: their visits are not views. */
-const BOT_USER_AGENT = /bot|crawl|spider|slurp|bingpreview|facebookexternalhit|embedly|whatsapp|telegram|discord|skype|preview|headless|curl|wget|python-requests|httpclient|okhttp|go-http|node-fetch|axios/i;
+const BOT_USER_AGENT =
+  /bot|crawl|spider|slurp|bingpreview|facebookexternalhit|embedly|whatsapp|telegram|discord|skype|preview|headless|curl|wget|python-requests|httpclient|okhttp|go-http|node-fetch|axios/i;
 
 export function isBot(userAgent: string | null): boolean {
   return !userAgent || BOT_USER_AGENT.test(userAgent);
@@ -33,7 +34,9 @@ export function isBot(userAgent: string | null): boolean {
  */
 export function viewerKeyOf(memberId: string | null, address: string): string {
   if (memberId) return `m:${memberId}`;
-  const digest = createHmac('sha256', getSessionSecret()).update(`view\n${addressNetwork(address)}`).digest('base64url');
+  const digest = createHmac('sha256', getSessionSecret())
+    .update(`view\n${addressNetwork(address)}`)
+    .digest('base64url');
   return `v:${digest.slice(0, 22)}`;
 }
 

@@ -74,7 +74,10 @@ export async function removeFromWatchLater(actor: Actor, streamVideoId: string):
   const member = requireMember(actor).user;
   const db = await getDb();
   const video = await videoByStreamId(db, streamVideoId);
-  const removed = await queryRows<{ video_id: string }>(db, sql`DELETE FROM watch_later WHERE user_id = ${member.id} AND video_id = ${video.id} RETURNING video_id`);
+  const removed = await queryRows<{ video_id: string }>(
+    db,
+    sql`DELETE FROM watch_later WHERE user_id = ${member.id} AND video_id = ${video.id} RETURNING video_id`,
+  );
   if (!video.public && removed.length === 0) throw new ApiError(404, VIDEO_NOT_FOUND);
   return { saved: false };
 }
@@ -126,6 +129,11 @@ export async function listWatchLater(actor: Actor, request: PageRequest): Promis
   const last = shown[shown.length - 1];
   return {
     videos: shown.map(toVideoDto),
-    pagination: { page, limit: request.limit, hasMore, nextCursor: hasMore && last ? Buffer.from(`${last.saved_at}|${last.id}`).toString('base64url') : null },
+    pagination: {
+      page,
+      limit: request.limit,
+      hasMore,
+      nextCursor: hasMore && last ? Buffer.from(`${last.saved_at}|${last.id}`).toString('base64url') : null,
+    },
   };
 }

@@ -29,7 +29,10 @@ export async function syncVipUntil(db: Database, userId: string): Promise<Date |
   return row.vip_until === null ? null : new Date(row.vip_until);
 }
 
-async function findMember(db: Database, userId: string): Promise<{ id: string; username: string; vip_until: Date | string | null }> {
+async function findMember(
+  db: Database,
+  userId: string,
+): Promise<{ id: string; username: string; vip_until: Date | string | null }> {
   const [member] = await queryRows<{ id: string; username: string; vip_until: Date | string | null }>(
     db,
     sql`SELECT id, username, vip_until FROM users WHERE id = ${userId} FOR UPDATE`,

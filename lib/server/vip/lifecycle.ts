@@ -54,13 +54,23 @@ const addDays = (date: Date, days: number) => new Date(date.getTime() + days * D
 const later = (a: Date, b: Date) => (a.getTime() >= b.getTime() ? a : b);
 
 /** Applies one event in the caller's transaction; throws PaymentRejected when it does not fit. */
-export async function applyProcessorEvent(db: Database, processor: Pick<PaymentProcessor, 'name'>, event: ProcessorEvent): Promise<AppliedEvent> {
-  if (event.kind === 'other') return { outcome: 'ignored', detail: `"${event.name}" needs no action`, userId: null, entitlementId: null };
+export async function applyProcessorEvent(
+  db: Database,
+  processor: Pick<PaymentProcessor, 'name'>,
+  event: ProcessorEvent,
+): Promise<AppliedEvent> {
+  if (event.kind === 'other')
+    return { outcome: 'ignored', detail: `"${event.name}" needs no action`, userId: null, entitlementId: null };
   if (event.kind === 'sale') return applySale(db, processor.name, event);
 
   const entitlement = await lockEntitlement(db, processor.name, event.saleId!);
   if (!entitlement) throw new PaymentRejected(`Unknown saleID ${event.saleId}: no sale of ours has that id`);
-  const ignored = (why: string): AppliedEvent => ({ outcome: 'ignored', detail: why, userId: entitlement.userId, entitlementId: entitlement.id });
+  const ignored = (why: string): AppliedEvent => ({
+    outcome: 'ignored',
+    detail: why,
+    userId: entitlement.userId,
+    entitlementId: entitlement.id,
+  });
   const now = new Date();
   let change: Partial<typeof entitlements.$inferInsert>;
   let detail: string;
@@ -85,12 +95,21 @@ export async function applyProcessorEvent(db: Database, processor: Pick<PaymentP
       break;
     case 'uncancel':
       if (entitlement.status !== 'cancelled') return ignored(`uncancel of a ${entitlement.status} sale`);
-      change = { status: 'active', cancelledAt: null, ...(event.paidUntil ? { periodEnd: later(entitlement.periodEnd, event.paidUntil) } : {}) };
+      change = {
+        status: 'active',
+        cancelledAt: null,
+        ...(event.paidUntil ? { periodEnd: later(entitlement.periodEnd, event.paidUntil) } : {}),
+      };
       detail = 'Renewal restarted';
       break;
     case 'expiry':
-      if (entitlement.status !== 'active' && entitlement.status !== 'cancelled') return ignored(`expiry of a ${entitlement.status} sale`);
-      change = { status: 'expired', endedAt: now, periodEnd: entitlement.periodEnd.getTime() < now.getTime() ? entitlement.periodEnd : now };
+      if (entitlement.status !== 'active' && entitlement.status !== 'cancelled')
+        return ignored(`expiry of a ${entitlement.status} sale`);
+      change = {
+        status: 'expired',
+        endedAt: now,
+        periodEnd: entitlement.periodEnd.getTime() < now.getTime() ? entitlement.periodEnd : now,
+      };
       detail = 'Expired';
       break;
     case 'refund':
@@ -130,7 +149,16 @@ function planPeriodDays(planId: string | null): number | null {
 async function applySale(db: Database, source: Entitlement['source'], event: ProcessorEvent): Promise<AppliedEvent> {
   const referenceId = event.referenceId ?? '';
   const [checkout] = UUID.test(referenceId)
-    ? await queryRows<{ id: string; user_id: string; plan_id: string; price_amount: string; price_currency: string; period_days: number; recurring: boolean; vip_until: Date | string | null }>(
+    ? await queryRows<{
+        id: string;
+        user_id: string;
+        plan_id: string;
+        price_amount: string;
+        price_currency: string;
+        period_days: number;
+        recurring: boolean;
+        vip_until: Date | string | null;
+      }>(
         db,
         sql`SELECT c.id, u.id AS user_id, c.plan_id, c.price_amount, c.price_currency, c.period_days, c.recurring, u.vip_until
             FROM checkouts c JOIN users u ON u.id = c.user_id
@@ -139,31 +167,55 @@ async function applySale(db: Database, source: Entitlement['source'], event: Pro
       )
     : [];
   // Deleting an account deletes its checkouts, so a sale for a member who is gone lands here too.
-  if (!checkout) throw new PaymentRejected(`Unknown referenceID ${JSON.stringify(referenceId)}: no checkout of ours has that id, or its member no longer exists`);
+  if (!checkout)
+    throw new PaymentRejected(
+      `Unknown referenceID ${JSON.stringify(referenceId)}: no checkout of ours has that id, or its member no longer exists`,
+    );
   const userId = checkout.user_id;
 
   const paid = `${event.priceAmount ?? '?'} ${event.priceCurrency ?? '?'}`;
   const offered = `${checkout.price_amount} ${checkout.price_currency}`;
-  if (normalizedAmount(event.priceAmount) !== normalizedAmount(checkout.price_amount) || event.priceCurrency !== checkout.price_currency) {
+  if (
+    normalizedAmount(event.priceAmount) !== normalizedAmount(checkout.price_amount) ||
+    event.priceCurrency !== checkout.price_currency
+  ) {
     throw new PaymentRejected(`Price ${paid} differs from the checkout's ${offered}: tampered or misconfigured`, userId);
   }
 
-  const [existing] = await db.select({ id: entitlements.id }).from(entitlements).where(and(eq(entitlements.source, source), eq(entitlements.externalId, event.saleId!)));
-  if (existing) return { outcome: 'ignored', detail: `Sale ${event.saleId} is already recorded`, userId, entitlementId: existing.id };
+  const [existing] = await db
+    .select({ id: entitlements.id })
+    .from(entitlements)
+    .where(and(eq(entitlements.source, source), eq(entitlements.externalId, event.saleId!)));
+  if (existing)
+    return { outcome: 'ignored', detail: `Sale ${event.saleId} is already recorded`, userId, entitlementId: existing.id };
 
   const now = new Date();
   // A pass bought while VIP runs starts when the current VIP ends, so no paid day is lost.
   const start = checkout.recurring || !checkout.vip_until ? now : later(new Date(checkout.vip_until), now);
   // Trust the processor's date when it is in the future; otherwise count the plan's days.
-  const periodEnd = event.paidUntil && event.paidUntil.getTime() > now.getTime() ? event.paidUntil : addDays(start, checkout.period_days);
+  const periodEnd =
+    event.paidUntil && event.paidUntil.getTime() > now.getTime() ? event.paidUntil : addDays(start, checkout.period_days);
   const [created] = await db
     .insert(entitlements)
-    .values({ userId, source, planId: checkout.plan_id, externalId: event.saleId, status: 'active', periodEnd, recurring: checkout.recurring })
+    .values({
+      userId,
+      source,
+      planId: checkout.plan_id,
+      externalId: event.saleId,
+      status: 'active',
+      periodEnd,
+      recurring: checkout.recurring,
+    })
     .returning({ id: entitlements.id });
   await db
     .update(checkouts)
     .set({ completedAt: sql`coalesce(${checkouts.completedAt}, now())` })
     .where(eq(checkouts.id, checkout.id));
   await syncVipUntil(db, userId);
-  return { outcome: 'applied', detail: `Sale of ${checkout.plan_id} for ${paid}: VIP until ${day(periodEnd)}`, userId, entitlementId: created!.id };
+  return {
+    outcome: 'applied',
+    detail: `Sale of ${checkout.plan_id} for ${paid}: VIP until ${day(periodEnd)}`,
+    userId,
+    entitlementId: created!.id,
+  };
 }

@@ -12,7 +12,14 @@ import { memberOf, type Actor } from '../auth/actor';
 import { getPaymentProcessor, type PaymentProcessor } from '../payments/processor';
 
 export function toPlanDto(plan: VipPlan): VipPlanDto {
-  return { id: plan.id, name: plan.name, priceAmount: plan.priceAmount, priceCurrency: plan.priceCurrency, periodDays: plan.periodDays, recurring: plan.recurring };
+  return {
+    id: plan.id,
+    name: plan.name,
+    priceAmount: plan.priceAmount,
+    priceCurrency: plan.priceCurrency,
+    periodDays: plan.periodDays,
+    recurring: plan.recurring,
+  };
 }
 
 /**
@@ -33,7 +40,13 @@ export async function vipStatus(actor: Actor): Promise<VipStatusDto> {
   const live = await db
     .select()
     .from(entitlements)
-    .where(and(eq(entitlements.userId, member.id), inArray(entitlements.status, ['active', 'cancelled']), gt(entitlements.periodEnd, sql`now()`)))
+    .where(
+      and(
+        eq(entitlements.userId, member.id),
+        inArray(entitlements.status, ['active', 'cancelled']),
+        gt(entitlements.periodEnd, sql`now()`),
+      ),
+    )
     .orderBy(desc(entitlements.periodEnd));
   return {
     ...base,
@@ -46,7 +59,8 @@ export async function vipStatus(actor: Actor): Promise<VipStatusDto> {
 }
 
 function toEntitlementDto(entitlement: Entitlement, plans: VipPlan[], processor: PaymentProcessor | null): VipEntitlementDto {
-  const cancellable = entitlement.status === 'active' && entitlement.recurring && entitlement.externalId && processor?.name === entitlement.source;
+  const cancellable =
+    entitlement.status === 'active' && entitlement.recurring && entitlement.externalId && processor?.name === entitlement.source;
   return {
     _id: entitlement.id,
     source: entitlement.source,

@@ -11,10 +11,20 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { BAN_REASON_MAX, memberIdParamsSchema } from '@/lib/validation/admin';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Member', description: 'A member’s account, VIP and history.', path: '/admin/members', noindex: true });
+  return pageMetadata({
+    title: 'Member',
+    description: 'A member’s account, VIP and history.',
+    path: '/admin/members',
+    noindex: true,
+  });
 }
 
-const BAN_TEMPLATES = ['Spam or scams', 'Harassment of other members', 'Uploading content that breaks the community standards', 'Underage account'] as const;
+const BAN_TEMPLATES = [
+  'Spam or scams',
+  'Harassment of other members',
+  'Uploading content that breaks the community standards',
+  'Underage account',
+] as const;
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 const when = (iso: string) => `${dateFormat.format(new Date(iso))} UTC`;
 
@@ -61,7 +71,8 @@ export default async function MemberPage({ params }: Props) {
             <div>
               <dt>Videos</dt>
               <dd>
-                {member.counts.videosApproved} approved · {member.counts.videosPending} pending · {member.counts.videosRejected} rejected
+                {member.counts.videosApproved} approved · {member.counts.videosPending} pending · {member.counts.videosRejected}{' '}
+                rejected
               </dd>
             </div>
             <div>
@@ -82,7 +93,12 @@ export default async function MemberPage({ params }: Props) {
             </div>
           </dl>
           {!member.emailVerified && (
-            <AdminAction label="Resend verification email" method="POST" url={`${base}/resend-verification`} done="Verification email sent." />
+            <AdminAction
+              label="Resend verification email"
+              method="POST"
+              url={`${base}/resend-verification`}
+              done="Verification email sent."
+            />
           )}
         </section>
 
@@ -108,14 +124,26 @@ export default async function MemberPage({ params }: Props) {
             <p className="admin-muted">Admins cannot be banned. Remove their admin rights first.</p>
           ) : (
             <>
-              <p className="admin-muted">A ban logs the member out everywhere at once, refuses every request with “Account is banned”, and hides their videos.</p>
+              <p className="admin-muted">
+                A ban logs the member out everywhere at once, refuses every request with “Account is banned”, and hides their
+                videos.
+              </p>
               <AdminAction
                 label="Ban member…"
                 confirmLabel={`Ban ${member.username}`}
                 danger
                 method="POST"
                 url={`${base}/ban`}
-                fields={[{ name: 'reason', label: 'Reason (kept in the audit log)', kind: 'textarea', requiredMessage: 'Give a reason for the ban.', maxLength: BAN_REASON_MAX, templates: BAN_TEMPLATES }]}
+                fields={[
+                  {
+                    name: 'reason',
+                    label: 'Reason (kept in the audit log)',
+                    kind: 'textarea',
+                    requiredMessage: 'Give a reason for the ban.',
+                    maxLength: BAN_REASON_MAX,
+                    templates: BAN_TEMPLATES,
+                  },
+                ]}
                 done={`${member.username} is banned.`}
               />
             </>
@@ -131,7 +159,13 @@ export default async function MemberPage({ params }: Props) {
             method="POST"
             url={`${base}/vip`}
             fields={[
-              { name: 'days', label: 'Days of VIP (added to any VIP they have)', kind: 'number', defaultValue: '30', requiredMessage: 'Enter a number of days.' },
+              {
+                name: 'days',
+                label: 'Days of VIP (added to any VIP they have)',
+                kind: 'number',
+                defaultValue: '30',
+                requiredMessage: 'Enter a number of days.',
+              },
               { name: 'note', label: 'Note (optional)', kind: 'text', maxLength: 500 },
             ]}
             done="VIP granted."
@@ -143,7 +177,14 @@ export default async function MemberPage({ params }: Props) {
               danger
               method="DELETE"
               url={`${base}/vip`}
-              fields={[{ name: 'note', label: 'Note (optional). A Verotel subscription must also be cancelled in the Verotel Control Center.', kind: 'text', maxLength: 500 }]}
+              fields={[
+                {
+                  name: 'note',
+                  label: 'Note (optional). A Verotel subscription must also be cancelled in the Verotel Control Center.',
+                  kind: 'text',
+                  maxLength: 500,
+                },
+              ]}
               done="VIP revoked."
             />
           )}
@@ -184,7 +225,11 @@ export default async function MemberPage({ params }: Props) {
               danger
               method="DELETE"
               url={`${base}/admin`}
-              confirm={self ? 'You are removing your own admin rights. You will lose access to this panel.' : `${member.username} will lose access to the admin panel.`}
+              confirm={
+                self
+                  ? 'You are removing your own admin rights. You will lose access to this panel.'
+                  : `${member.username} will lose access to the admin panel.`
+              }
               confirmLabel="Remove admin rights"
               done="Admin rights removed."
             />

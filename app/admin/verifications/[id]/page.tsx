@@ -10,7 +10,12 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { VERIFICATION_REASON_MAX, VERIFICATION_REJECT_TEMPLATES } from '@/lib/validation/verification';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Verification', description: 'One uploader’s identity documents.', path: '/admin/verifications', noindex: true });
+  return pageMetadata({
+    title: 'Verification',
+    description: 'One uploader’s identity documents.',
+    path: '/admin/verifications',
+    noindex: true,
+  });
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
@@ -54,7 +59,9 @@ export default async function VerificationPage({ params }: Props) {
         <h1>{verification.member.username ?? '[deleted member]'}</h1>
         <p>
           <span className="admin-badges">
-            <span className={`admin-badge${verification.status === 'rejected' ? ' admin-badge-banned' : verification.status === 'pending' ? ' admin-badge-warn' : ''}`}>
+            <span
+              className={`admin-badge${verification.status === 'rejected' ? ' admin-badge-banned' : verification.status === 'pending' ? ' admin-badge-warn' : ''}`}
+            >
               {STATUS[verification.status]}
             </span>
           </span>
@@ -81,7 +88,11 @@ export default async function VerificationPage({ params }: Props) {
             <div>
               <dt>Member</dt>
               <dd>
-                {verification.member.username ? <a href={`/admin/members/${verification.member._id}`}>{verification.member.username}</a> : 'Deleted account'}
+                {verification.member.username ? (
+                  <a href={`/admin/members/${verification.member._id}`}>{verification.member.username}</a>
+                ) : (
+                  'Deleted account'
+                )}
               </dd>
             </div>
             {verification.reviewedAt && (
@@ -116,7 +127,16 @@ export default async function VerificationPage({ params }: Props) {
                 method="PATCH"
                 url={url}
                 body={{ action: 'reject' }}
-                fields={[{ name: 'reason', label: 'Reason (the member reads it)', kind: 'textarea', requiredMessage: 'Give the reason the member will read.', maxLength: VERIFICATION_REASON_MAX, templates: VERIFICATION_REJECT_TEMPLATES }]}
+                fields={[
+                  {
+                    name: 'reason',
+                    label: 'Reason (the member reads it)',
+                    kind: 'textarea',
+                    requiredMessage: 'Give the reason the member will read.',
+                    maxLength: VERIFICATION_REASON_MAX,
+                    templates: VERIFICATION_REJECT_TEMPLATES,
+                  },
+                ]}
                 done="Rejected. The member has been told why and can send new documents."
               />
             </div>

@@ -6,4 +6,6 @@ import { dailyTaskCreateSchema } from '@/lib/validation/tasks';
 export const GET = handler({ auth: 'admin' }, ({ actor }) => listDailyTasks(actor));
 
 // POST /api/admin/daily-tasks — { description, scheduledFor? } (a UTC day, today or later; none: the pool): 201 { task }.
-export const POST = handler({ auth: 'admin', body: dailyTaskCreateSchema, status: 201 }, async ({ actor, body }) => ({ task: await createDailyTask(actor, body) }));
+export const POST = handler({ auth: 'admin', body: dailyTaskCreateSchema, status: 201 }, async ({ actor, body }) => ({
+  task: await createDailyTask(actor, body),
+}));

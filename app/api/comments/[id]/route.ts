@@ -7,9 +7,12 @@ import { commentIdParamsSchema } from '@/lib/validation/params';
 export const GET = handler({ params: commentIdParamsSchema }, async ({ actor, params }) => getCommentThread(actor, params.id));
 
 // PATCH /api/comments/{id} — { body } → { comment }; only its author, and it is marked edited.
-export const PATCH = handler({ auth: 'member', params: commentIdParamsSchema, body: commentBodySchema }, async ({ actor, params, body }) => ({
-  comment: await editComment(actor, params.id, body),
-}));
+export const PATCH = handler(
+  { auth: 'member', params: commentIdParamsSchema, body: commentBodySchema },
+  async ({ actor, params, body }) => ({
+    comment: await editComment(actor, params.id, body),
+  }),
+);
 
 // DELETE /api/comments/{id} — { success: true }; its author, the video's owner or an admin.
 export const DELETE = handler({ auth: 'member', params: commentIdParamsSchema }, async ({ actor, params }) => {

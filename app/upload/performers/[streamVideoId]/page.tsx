@@ -6,7 +6,12 @@ import { CompletePerformerRecords } from '@/components/videos/CompletePerformerR
 import { pageMetadata } from '@/lib/seo/metadata';
 
 export function generateMetadata(): Metadata {
-  return pageMetadata({ title: 'Performer records', description: 'Declare who appears in your video.', path: '/upload', noindex: true });
+  return pageMetadata({
+    title: 'Performer records',
+    description: 'Declare who appears in your video.',
+    path: '/upload',
+    noindex: true,
+  });
 }
 
 /**

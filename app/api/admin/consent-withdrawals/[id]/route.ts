@@ -6,4 +6,6 @@ import { z } from '@/lib/validation/zod';
 const params = z.object({ id: z.string() });
 
 // POST /api/admin/consent-withdrawals/{id} — { action: confirm | dismiss, note }: an admin resolves a withdrawal of consent; audited.
-export const POST = handler({ auth: 'admin', params, body: withdrawalResolutionSchema }, async ({ actor, params, body }) => resolveConsentWithdrawal(actor, params.id, body));
+export const POST = handler({ auth: 'admin', params, body: withdrawalResolutionSchema }, async ({ actor, params, body }) =>
+  resolveConsentWithdrawal(actor, params.id, body),
+);

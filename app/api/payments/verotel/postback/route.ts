@@ -28,7 +28,9 @@ async function readParams(request: NextRequest): Promise<Record<string, string> 
       // Streamed and cut at the cap (413), chunked or not, before anything is parsed.
       const bytes = await readBodyBytes(request, MAX_POSTBACK_BYTES, 'The postback is too large.');
       try {
-        const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': type } }).formData();
+        const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
+          headers: { 'content-type': type },
+        }).formData();
         for (const [key, value] of form.entries()) if (typeof value === 'string') entries.push([key, value]);
       } catch {
         return 'The form data could not be read.';

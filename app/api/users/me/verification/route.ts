@@ -1,5 +1,10 @@
 import { handler } from '@/lib/server/route-handler';
-import { getMyVerification, MAX_VERIFICATION_FORM_BYTES, submitVerification, VERIFICATION_FORM_TOO_LARGE } from '@/lib/server/verification';
+import {
+  getMyVerification,
+  MAX_VERIFICATION_FORM_BYTES,
+  submitVerification,
+  VERIFICATION_FORM_TOO_LARGE,
+} from '@/lib/server/verification';
 
 // GET /api/users/me/verification — the caller's identity verification: none, pending, approved, or rejected with the reason.
 export const GET = handler({ auth: 'member' }, async ({ actor }) => ({ verification: await getMyVerification(actor) }));

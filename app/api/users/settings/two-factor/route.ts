@@ -6,4 +6,6 @@ import { disableTwoFactorSchema } from '@/lib/validation/two-factor';
 export const GET = handler({ auth: 'member' }, async ({ actor }) => twoFactorStatus(actor));
 
 // DELETE /api/users/settings/two-factor — { currentPassword, code }: turns it off (not for admins).
-export const DELETE = handler({ auth: 'member', body: disableTwoFactorSchema }, async ({ actor, body }) => disableTwoFactor(actor, body));
+export const DELETE = handler({ auth: 'member', body: disableTwoFactorSchema }, async ({ actor, body }) =>
+  disableTwoFactor(actor, body),
+);

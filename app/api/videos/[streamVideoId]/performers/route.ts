@@ -11,6 +11,10 @@ export const GET = handler({ auth: 'member', params: streamVideoIdParamsSchema }
 // PUT /api/videos/{streamVideoId}/performers — multipart: `records` (JSON: recordedOn, uploaderAppears, coPerformers) and each
 // co-performer's ID document and signed release as files; the owner only, replaces earlier records, one transaction.
 export const PUT = handler(
-  { auth: 'member', params: streamVideoIdParamsSchema, form: { tooLargeMessage: PERFORMER_MESSAGES.tooLarge, maxBytes: MAX_PERFORMER_FORM_BYTES } },
+  {
+    auth: 'member',
+    params: streamVideoIdParamsSchema,
+    form: { tooLargeMessage: PERFORMER_MESSAGES.tooLarge, maxBytes: MAX_PERFORMER_FORM_BYTES },
+  },
   async ({ actor, params, form }) => saveVideoPerformers(actor, params.streamVideoId, form),
 );

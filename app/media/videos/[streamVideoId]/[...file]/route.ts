@@ -21,11 +21,20 @@ async function handle(request: NextRequest, { params }: Context): Promise<Respon
   if (!variant && !MEDIA_FILE.test(relative)) return notFound();
   const found = await findViewableVideo(() => resolveActor(request), streamVideoId);
   if (!found) return notFound();
-  if (!variant) return serveStoredFile(request, `${mediaKeys.videoPrefix(found.row.id)}/${relative}`, found.isPublic ? PUBLIC_MEDIA_CACHE : PRIVATE_MEDIA_CACHE);
+  if (!variant)
+    return serveStoredFile(
+      request,
+      `${mediaKeys.videoPrefix(found.row.id)}/${relative}`,
+      found.isPublic ? PUBLIC_MEDIA_CACHE : PRIVATE_MEDIA_CACHE,
+    );
   // A versioned URL names one content: any other version is a 404, never the current bytes under an old name.
   const [, version, width] = variant;
   if (found.row.thumbnail_version !== version) return notFound();
-  return serveStoredFile(request, mediaKeys.thumbnailVariant(found.row.id, Number(width) as ThumbnailWidth), found.isPublic ? PUBLIC_VERSIONED_MEDIA_CACHE : PRIVATE_MEDIA_CACHE);
+  return serveStoredFile(
+    request,
+    mediaKeys.thumbnailVariant(found.row.id, Number(width) as ThumbnailWidth),
+    found.isPublic ? PUBLIC_VERSIONED_MEDIA_CACHE : PRIVATE_MEDIA_CACHE,
+  );
 }
 
 export const GET = handle;
