@@ -36,7 +36,7 @@ export default defineConfig({
   timeout: 60_000,
   use: {
     baseURL: NGINX_E2E.origin,
-    trace: 'retain-on-failure',
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -1,15 +1,7 @@
-import { mkdirSync } from 'node:fs';
-
-import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 
 import { linkMailedTo, logInThroughForm, openSettings, unique, verifiedMember } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
-
-const SHOTS = '/tmp/shots-is11-accounts';
-mkdirSync(SHOTS, { recursive: true });
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `${SHOTS}/${name}-${test.info().project.name}.png`, fullPage: true });
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 const RESET_LINK = /(https?:\/\/[^/\s]+\/reset-password\?token=[A-Za-z0-9_-]+)/;
 
@@ -25,14 +17,14 @@ test.describe('forgot password @mobile', () => {
     await expect(page).toHaveURL('/forgot-password');
     await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
     await expectNoSidewaysScroll(page);
-    await shot(page, 'forgot-password');
+    await reviewShot(page, 'forgot-password', { fullPage: true });
 
     await page.getByRole('button', { name: 'Send me a reset link' }).click();
     await expect(page.getByText('Email is required')).toBeVisible();
     await page.getByLabel('Email').fill(member.email.toUpperCase());
     await page.getByRole('button', { name: 'Send me a reset link' }).click();
     await expect(page.getByRole('status')).toHaveText(/^If that address belongs to an account, we have sent it a link/);
-    await shot(page, 'forgot-password-sent');
+    await reviewShot(page, 'forgot-password-sent', { fullPage: true });
 
     const link = await linkMailedTo(member.email, RESET_LINK);
     const opened = await page.goto(link);
@@ -41,14 +33,14 @@ test.describe('forgot password @mobile', () => {
     await expect(page.locator('meta[name="referrer"]')).toHaveAttribute('content', 'no-referrer');
     await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
     await expectNoSidewaysScroll(page);
-    await shot(page, 'reset-password');
+    await reviewShot(page, 'reset-password', { fullPage: true });
 
     await page.getByLabel('New password', { exact: true }).fill('12345');
     await page.getByLabel('Confirm new password').fill('54321');
     await page.getByRole('button', { name: 'Save my new password' }).click();
     await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
     await expect(page.getByText('Passwords must match')).toBeVisible();
-    await shot(page, 'reset-password-errors');
+    await reviewShot(page, 'reset-password-errors', { fullPage: true });
 
     const newPassword = `fresh-orchid-${unique()}`;
     await page.getByLabel('New password', { exact: true }).fill(newPassword);
@@ -58,7 +50,7 @@ test.describe('forgot password @mobile', () => {
     await expect(page.getByRole('main').getByRole('status')).toHaveText(
       'Your password has been reset. Please log in with your new password.',
     );
-    await shot(page, 'login-after-reset');
+    await reviewShot(page, 'login-after-reset', { fullPage: true });
 
     // The session the member had elsewhere has ended, and they were told by email.
     expect((await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${member.token}` } })).status()).toBe(401);
@@ -75,7 +67,7 @@ test.describe('forgot password @mobile', () => {
     await expect(page.getByRole('heading', { name: 'This link didn’t work' })).toBeVisible();
     await expect(page.getByRole('main').getByRole('alert')).toContainText('already been used');
     await expect(page.getByRole('button', { name: 'Send me a new link' })).toBeVisible();
-    await shot(page, 'reset-link-used');
+    await reviewShot(page, 'reset-link-used', { fullPage: true });
   });
 
   test('a forged link says so and offers a new one; the answer for an unknown address is the same', async ({
@@ -85,7 +77,7 @@ test.describe('forgot password @mobile', () => {
     await expect(page.getByRole('heading', { name: 'This link didn’t work' })).toBeVisible();
     await expect(page.getByRole('main').getByRole('alert')).toContainText('not valid');
     await expectNoSidewaysScroll(page);
-    await shot(page, 'reset-link-invalid');
+    await reviewShot(page, 'reset-link-invalid', { fullPage: true });
     await page.getByLabel('Email').fill(`nobody-${unique()}@example.org`);
     await page.getByRole('button', { name: 'Send me a new link' }).click();
     await expect(page.getByRole('status')).toHaveText(/^If that address belongs to an account, we have sent it a link/);
@@ -122,7 +114,7 @@ test.describe('profile photo @mobile', () => {
     const src = (await avatar.getAttribute('src'))!;
     expect((await request.get(src)).headers()['content-type']).toBe('image/webp');
     await expectNoSidewaysScroll(page, 'settings with a photo');
-    await shot(page, 'settings-photo');
+    await reviewShot(page, 'settings-photo', { fullPage: true });
     await page.keyboard.press('Escape');
 
     // The header shows it (desktop; the mobile menu carries the same link).
@@ -131,11 +123,11 @@ test.describe('profile photo @mobile', () => {
         'src',
         src.replace('-256.webp', '-64.webp'),
       );
-      await shot(page, 'header-avatar');
+      await reviewShot(page, 'header-avatar', { fullPage: true });
     }
     await page.goto(`/profile/${member.username}`);
     await expect(page.locator('.profile-page img.avatar')).toHaveAttribute('src', src);
-    await shot(page, 'profile-with-photo');
+    await reviewShot(page, 'profile-with-photo', { fullPage: true });
 
     const again = await openSettings(page);
     await again.getByRole('region', { name: 'Profile photo' }).getByRole('button', { name: 'Remove photo' }).click();
@@ -147,7 +139,7 @@ test.describe('profile photo @mobile', () => {
     await expect(page.locator('.profile-page').getByTestId('avatar-placeholder')).toBeVisible();
     await page.reload();
     await expect(page.locator('.profile-page').getByTestId('avatar-placeholder')).toBeVisible();
-    await shot(page, 'profile-photo-removed');
+    await reviewShot(page, 'profile-photo-removed', { fullPage: true });
   });
 });
 
@@ -180,7 +172,7 @@ test.describe('the spec’s fallback texts when an error carries no server messa
       await page.getByLabel('Date of birth').fill('1994-06-15');
       await page.getByRole('button', { name: 'Sign up' }).click();
       await expect(page.getByRole('main').getByRole('alert')).toHaveText('Failed to register');
-      if (answer === '502') await shot(page, 'register-fallback');
+      if (answer === '502') await reviewShot(page, 'register-fallback', { fullPage: true });
 
       await page.goto('/forgot-password');
       await page.getByLabel('Email').fill('someone@example.org');
@@ -226,7 +218,7 @@ test.describe('the spec’s fallback texts when an error carries no server messa
         .toBuffer();
       await photo.getByLabel('Choose a new photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
       await expect(photo.getByRole('status')).toHaveText('Failed to update profile photo.');
-      if (answer === '502') await shot(page, 'settings-fallbacks');
+      if (answer === '502') await reviewShot(page, 'settings-fallbacks', { fullPage: true });
       await page.unroute('**/api/users/settings/**');
     }
     // A 502 is no logout: the member is still here.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import { ADMIN, adminToken, logInThroughForm, makeClip, PASSWORD, unique, uploadClip, verifiedMember } from './api';
-import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, showInModerationQueue, test } from './fixtures';
 
 let mediaDir: string;
 let clip: Buffer;
@@ -83,7 +83,7 @@ test.describe('admin moderation', () => {
     expect(mp4).toMatch(new RegExp(`^/media/videos/${rejectId}/`));
     expect((await page.request.get(mp4!)).status()).toBeLessThan(300);
 
-    await page.screenshot({ path: '/tmp/admin-desktop.png', fullPage: true });
+    await reviewShot(page, 'admin', { fullPage: true });
 
     // Phones: no sideways scroll, with the reject form open too.
     await page.setViewportSize({ width: 375, height: 740 });
@@ -92,15 +92,15 @@ test.describe('admin moderation', () => {
     await expect(reason).toBeFocused();
     await expectNoSidewaysScroll(page, 'at 375 px');
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: '/tmp/admin-mobile.png' });
-    await toReject.screenshot({ path: '/tmp/admin-mobile-item.png' });
+    await reviewShot(page, 'admin');
+    await reviewShot(toReject, 'admin-item');
     await page.setViewportSize({ width: 1280, height: 800 });
     await expectNoSidewaysScroll(page, 'at 1280 px');
 
     // A reason is required; a template fills it in.
     await toReject.getByRole('button', { name: `Confirm rejection of ${rejectTitle}` }).click();
     await expect(toReject.getByText('Give a reason for the rejection')).toBeVisible();
-    await toReject.screenshot({ path: '/tmp/admin-desktop-reject-form.png' });
+    await reviewShot(toReject, 'admin-reject-form');
     await toReject.getByRole('button', { name: 'Copyrighted material' }).click();
     await expect(reason).toHaveValue('Copyrighted material');
 
@@ -131,7 +131,7 @@ test.describe('admin moderation', () => {
     await toApprove.getByRole('button', { name: `Approve ${approveTitle}` }).click();
     await expect(toApprove).toHaveCount(0);
     await expect(page.getByRole('status').filter({ hasText: `Approved “${approveTitle}”.` })).toBeVisible();
-    await page.screenshot({ path: '/tmp/admin-desktop-decided.png' });
+    await reviewShot(page, 'admin-decided');
 
     // The uploader sees both decisions, with the reason.
     const mine = await request.get('/api/videos/mine?limit=50', { headers: { Authorization: `Bearer ${member.token}` } });
@@ -157,7 +157,7 @@ test.describe('admin moderation', () => {
     await expect(rejected).toBeVisible();
     await expect(rejected.getByText('Copyrighted material')).toBeVisible();
     await expect(rejected.getByRole('button', { name: `Approve ${rejectTitle}` })).toBeVisible();
-    await page.screenshot({ path: '/tmp/admin-desktop-rejected.png' });
+    await reviewShot(page, 'admin-rejected');
 
     // The approved video is public (once processing is done); the rejected one is not.
     const publicIds = async () =>

@@ -15,7 +15,7 @@ import {
   visitor,
   waitUntilPublic,
 } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 let mediaDir: string;
 let clip: Buffer;
@@ -37,7 +37,7 @@ test.describe('admin panel', () => {
       'aria-current',
       'page',
     );
-    await page.screenshot({ path: '/tmp/admin-dashboard.png', fullPage: true });
+    await reviewShot(page, 'admin-dashboard', { fullPage: true });
 
     await page.getByRole('navigation', { name: 'Admin Panel' }).getByRole('link', { name: 'Members' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible();
@@ -60,7 +60,7 @@ test.describe('admin panel', () => {
     await page.getByRole('button', { name: 'Grant VIP', exact: true }).click();
     await expect(page.getByText(/^VIP until /)).toBeVisible();
     await expect(page.getByText('VIP', { exact: true }).first()).toBeVisible();
-    await page.screenshot({ path: '/tmp/admin-member.png', fullPage: true });
+    await reviewShot(page, 'admin-member', { fullPage: true });
 
     const me = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${member.token}` } });
     expect(((await me.json()) as { user: { isVIP: boolean } }).user.isVIP).toBe(true);
@@ -148,7 +148,7 @@ test.describe('admin panel', () => {
     await expect(card.getByText(/^Reported .* by a visitor$/)).toBeVisible();
     // Its clock (decision 016): time left and the due date.
     await expect(card.getByText(/· due /)).toBeVisible();
-    await page.screenshot({ path: '/tmp/admin-reports.png', fullPage: true });
+    await reviewShot(page, 'admin-reports', { fullPage: true });
     await card.getByRole('button', { name: 'Remove video…' }).click();
     await card.getByLabel(/Note/).fill('Rights holder asked');
     await card.getByRole('button', { name: 'Remove video', exact: true }).click();
@@ -170,9 +170,9 @@ test('@mobile the admin panel fits a 375 px screen', async ({ confirmedPage: pag
   await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expectNoSidewaysScroll(page, 'dashboard at 375 px');
-  await page.screenshot({ path: '/tmp/admin-dashboard-375.png', fullPage: true });
+  await reviewShot(page, 'admin-dashboard', { fullPage: true });
   await page.goto('/admin/members');
   await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible();
   await expectNoSidewaysScroll(page, 'members at 375 px');
-  await page.screenshot({ path: '/tmp/admin-members-375.png', fullPage: true });
+  await reviewShot(page, 'admin-members', { fullPage: true });
 });

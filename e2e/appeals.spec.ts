@@ -1,23 +1,11 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import type { Browser, Page } from '@playwright/test';
 
 import { adminToken, enrolTwoFactor, logInThroughForm, makeClip, totpCode, uploadClip, verifiedMember, visitor } from './api';
-import { expect, test } from './fixtures';
-
-/** Where this part's screenshots go, at 1280 and 375 px wide, to be looked at. */
-const SHOTS = '/tmp/shots/t12-appeals';
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+import { expect, reviewShot, test } from './fixtures';
 
 /** A page in its own browser context (its own cookies), past the age gate. */
 async function freshPage(browser: Browser): Promise<Page> {
@@ -64,7 +52,7 @@ test.describe('statements of reasons and appeals', () => {
     await expect(page.getByText('A moderator (a person)')).toBeVisible();
     await page.getByRole('button', { name: 'Send appeal' }).click();
     await expect(page.getByText('Tell us why you think this decision is wrong.')).toBeVisible();
-    await shoot(page, 'decision-with-form');
+    await reviewShot(page, 'decision-with-form', { fullPage: true, widths: [1280, 375] });
     await page.getByLabel('Why is this decision wrong?').fill('It is labelled Sissy and fits the category.');
     await page.getByRole('button', { name: 'Send appeal' }).click();
     await expect(page.getByText('Waiting for review')).toBeVisible();
@@ -108,7 +96,7 @@ test.describe('statements of reasons and appeals', () => {
     ).toHaveAttribute('aria-current', 'page');
     const card = adminPage.getByRole('article').filter({ hasText: 'It is labelled Sissy and fits the category.' });
     await expect(card).toBeVisible();
-    await shoot(adminPage, 'admin-appeals');
+    await reviewShot(adminPage, 'admin-appeals', { fullPage: true, widths: [1280, 375] });
     await card.getByRole('button', { name: 'Reverse…' }).click();
     await card.getByRole('button', { name: 'Reverse the decision' }).click();
     await expect(card.getByText('Write a note for the member: why the decision stands or why it was wrong.')).toBeVisible();
@@ -118,14 +106,14 @@ test.describe('statements of reasons and appeals', () => {
     await expect(adminPage.getByRole('status').filter({ hasText: 'Decision reversed; the member has been told.' })).toBeVisible();
     await expect(card).toHaveCount(0);
     await expect(adminPage.getByText('Decision reversed; the member has been told.')).toBeVisible();
-    await shoot(adminPage, 'admin-appeal-reversed');
+    await reviewShot(adminPage, 'admin-appeal-reversed', { fullPage: true, widths: [1280, 375] });
     await adminPage.context().close();
 
     // The uploader sees the outcome on the statement and in their notifications; the video is approved again.
     await page.reload();
     await expect(page.getByText('Reversed: the decision was wrong')).toBeVisible();
     await expect(page.getByText('It fits the Sissy category.')).toBeVisible();
-    await shoot(page, 'decision-reversed');
+    await reviewShot(page, 'decision-reversed', { fullPage: true, widths: [1280, 375] });
     const own = (await (
       await request.get('/api/videos/mine', { headers: { Authorization: `Bearer ${uploader.token}` } })
     ).json()) as { videos: { streamVideoId: string; moderationStatus: string }[] };
@@ -140,7 +128,7 @@ test.describe('statements of reasons and appeals', () => {
     // Decisions about you lists it.
     await page.goto('/decisions');
     await expect(page.getByRole('link', { name: /Your video was not approved: “Appeal me/ })).toBeVisible();
-    await shoot(page, 'decisions-list');
+    await reviewShot(page, 'decisions-list', { fullPage: true, widths: [1280, 375] });
   });
 
   test('another member gets the 404 page for someone else’s statement, a visitor the login page', async ({
@@ -184,13 +172,13 @@ test.describe('statements of reasons and appeals', () => {
     await legal.getByRole('link', { name: 'Transparency' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Transparency report' })).toBeVisible();
     await expect(page.getByText(/Notices and reports received: \d+/).first()).toBeVisible();
-    await shoot(page, 'transparency');
+    await reviewShot(page, 'transparency', { fullPage: true, widths: [1280, 375] });
     await page.goto('/');
     await legal.getByRole('link', { name: '2257 Statement' }).click();
     await expect(
       page.getByRole('heading', { level: 1, name: '18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement' }),
     ).toBeVisible();
     await expect(page.getByText('The operator of this site has not yet named its custodian of records')).toBeVisible();
-    await shoot(page, '2257');
+    await reviewShot(page, '2257', { fullPage: true, widths: [1280, 375] });
   });
 });

@@ -2,14 +2,13 @@
  * Issue 11, points 6–8 in the browser at 1280 and 375 px: reporting a comment
  * from the comment itself, replies (reply, expand, the parent's author told,
  * a #comment link to a reply on a collapsed thread), and the Share dialog
- * (copy link with the Clipboard API, the embed code). Screenshots go to
- * /tmp/shots-is11-comments/.
+ * (copy link with the Clipboard API, the embed code).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 
 import {
   adminToken,
@@ -22,13 +21,11 @@ import {
   visitor,
   waitUntilPublic,
 } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
-const SHOTS = '/tmp/shots-is11-comments';
 let mediaDir: string;
 let clip: Buffer;
 test.beforeAll(() => {
-  mkdirSync(SHOTS, { recursive: true });
   mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-e2e-threads-'));
   clip = makeClip(mediaDir, 'clip.mp4', 2, '320x240');
 });
@@ -60,9 +57,6 @@ async function comment(request: APIRequestContext, token: string, id: string, bo
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { comment: { _id: string } }).comment._id;
 }
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()?.width}.png`, fullPage: false });
 
 test('a member reports another member’s comment from the comment, with the same reasons as a video; never their own @mobile', async ({
   confirmedPage: page,
@@ -96,7 +90,7 @@ test('a member reports another member’s comment from the comment, with the sam
   expect(labels).toEqual(REASONS);
   await dialog.getByRole('radio', { name: /^Harassment, hate or bullying/ }).check();
   await expectNoSidewaysScroll(page, 'comment report dialog');
-  await shot(page, 'comment-report-dialog');
+  await reviewShot(page, 'comment-report-dialog');
   await dialog.getByRole('button', { name: 'Send report' }).click();
   await expect(dialog.getByRole('status')).toHaveText('Thank you. Our moderators will review this report.');
   await dialog.getByRole('button', { name: 'Done' }).click();
@@ -143,7 +137,7 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   await expect(box).toHaveValue(`@${author.username} `);
   await box.pressSequentially('good point');
   await expectNoSidewaysScroll(page, 'reply form');
-  await shot(page, 'reply-form');
+  await reviewShot(page, 'reply-form');
   await page.getByRole('button', { name: 'Reply', exact: true }).click();
   await expect(replies.getByRole('article')).toHaveCount(3);
   await expect(replies.getByRole('article').last()).toContainText(`@${author.username} good point`);
@@ -151,7 +145,7 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   // The top-level list still holds one comment; the count is of top-level comments.
   await expect(page.getByRole('list', { name: 'Comments' }).first().locator(':scope > li')).toHaveCount(1);
   await expect(parent).toBeVisible();
-  await shot(page, 'replies-open');
+  await reviewShot(page, 'replies-open');
 
   // The parent's author: the bell tells them, and its link opens the reply in its thread.
   const context = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
@@ -172,7 +166,7 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
     .getByRole('link', { name: new RegExp(`${replier.username} replied to your comment`) })
     .first();
   await expect(item).toBeVisible();
-  await shot(theirs, 'reply-notification');
+  await reviewShot(theirs, 'reply-notification');
   const href = await item.getAttribute('href');
   expect(href).toMatch(new RegExp(`^/video/${id}#comment-[0-9a-f-]{36}$`));
   // Following it shows the reply, collapsed on the page, in its open thread.
@@ -188,7 +182,7 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   await expect(page.getByText('Linked comment')).toBeVisible();
   await expect(page.locator(`#comment-${first}`)).toBeVisible();
   await expect(page.locator(`#comment-${first}`)).toBeInViewport();
-  await shot(page, 'linked-reply');
+  await reviewShot(page, 'linked-reply');
 });
 
 test('deleting a comment with replies says they go too', async ({ confirmedPage: page, request }) => {
@@ -218,7 +212,7 @@ test('share: copy the link with the Clipboard API, see the embed code @mobile', 
   const share = page.getByRole('button', { name: 'Share', exact: true });
   await expect(share).toBeVisible();
   await expectNoSidewaysScroll(page, 'video page with the Share button');
-  await shot(page, 'video-page-share-button');
+  await reviewShot(page, 'video-page-share-button');
   await share.click();
   const dialog = page.getByRole('dialog', { name: 'Share this video' });
   await expect(dialog).toBeVisible();
@@ -242,7 +236,7 @@ test('share: copy the link with the Clipboard API, see the embed code @mobile', 
   const hasShare = await page.evaluate(() => typeof navigator.share === 'function');
   await expect(dialog.getByRole('button', { name: 'More ways to share…' })).toHaveCount(hasShare ? 1 : 0);
   await expectNoSidewaysScroll(page, 'share dialog');
-  await shot(page, 'share-dialog');
+  await reviewShot(page, 'share-dialog');
 
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

@@ -15,7 +15,7 @@ import {
   visitor,
   waitUntilPublic,
 } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 let mediaDir: string;
 let clip: Buffer;
@@ -58,7 +58,7 @@ test.describe('comments', () => {
     confirmedPage: page,
     request,
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const { id, owner } = await publicVideo(request, `Talk about it ${unique()}`);
     const member = await verifiedMember(request, 'talker');
@@ -119,7 +119,7 @@ test.describe('comments', () => {
     await expect(mine).toContainText('(edited)');
     await page.reload();
     await expect(page.getByRole('article', { name: `Comment by ${member.username}` })).toContainText('Changed my mind');
-    await page.screenshot({ path: testInfo.outputPath('comments-member-1280.png'), fullPage: true });
+    await reviewShot(page, 'comments-member', { fullPage: true });
 
     // The owner may delete anyone's comment on their video, after confirming.
     const ownerPage = await freshPage(browser);
@@ -201,7 +201,7 @@ test.describe('comments', () => {
   });
 });
 
-test('@mobile comments fit a 375 px screen', async ({ confirmedPage: page, request }, testInfo) => {
+test('@mobile comments fit a 375 px screen', async ({ confirmedPage: page, request }) => {
   test.setTimeout(90_000);
   const { id } = await publicVideo(request, `Phone comments ${unique()}`);
   const writer = await verifiedMember(request, 'thumbs');
@@ -216,12 +216,12 @@ test('@mobile comments fit a 375 px screen', async ({ confirmedPage: page, reque
   await expect(page.getByRole('link', { name: 'Log in to comment' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Comments' }).getByRole('article')).toHaveCount(2);
   await expectNoSidewaysScroll(page, 'video page with comments, visitor');
-  await page.screenshot({ path: testInfo.outputPath(`comments-visitor-${page.viewportSize()?.width}.png`), fullPage: true });
+  await reviewShot(page, 'comments-visitor', { fullPage: true });
 
   await logInThroughForm(page, writer.email, writer.password, `/video/${id}`);
   await expect(page.getByRole('textbox', { name: 'Add a comment' })).toBeVisible();
   await page.getByRole('list', { name: 'Comments' }).getByRole('article').first().getByRole('button', { name: 'Edit' }).click();
   await expect(page.getByRole('textbox', { name: 'Edit your comment' })).toBeVisible();
   await expectNoSidewaysScroll(page, 'video page with comments, member editing');
-  await page.screenshot({ path: testInfo.outputPath(`comments-member-${page.viewportSize()?.width}.png`), fullPage: true });
+  await reviewShot(page, 'comments-member', { fullPage: true });
 });

@@ -1,23 +1,11 @@
-import path from 'node:path';
-
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
 
 import { ADMIN, adminToken, logInThroughForm, unique, verifiedMember } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { ensureTodaysTask, nextUtcMidnightMs, openAs, taskBanner, vipMember } from './tasks';
 
 // Markup in a task is text: it must show as typed, never as HTML.
 const TODAYS_TASK = 'Write down three things you like about the person you are becoming. <b>Be kind.</b>';
-
-/** Screenshots for review: into SCREENSHOT_DIR when set (test-results is emptied by the next run), else the test's output folder. */
-const shoot = (page: Page, testInfo: TestInfo, name: string, fullPage = false) =>
-  page.screenshot({
-    path: process.env.SCREENSHOT_DIR ? path.join(process.env.SCREENSHOT_DIR, name) : testInfo.outputPath(name),
-    fullPage,
-  });
-
-const width = (testInfo: TestInfo) => testInfo.project.use.viewport?.width ?? 1280;
 
 test.describe('the daily task on home', () => {
   test('a visitor and a member without VIP see the unlock banner linking to /subscribe @mobile', async ({
@@ -39,7 +27,7 @@ test.describe('the daily task on home', () => {
   test('a VIP member sees today’s task and the countdown, completes it once, and it stays completed @mobile', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     const admin = await adminToken(request);
     const description = await ensureTodaysTask(request, admin, TODAYS_TASK);
     const member = await vipMember(request, 'vip', admin);
@@ -55,7 +43,7 @@ test.describe('the daily task on home', () => {
     await expect(banner.getByRole('timer')).not.toHaveText(before!, { timeout: 3_000 });
     await expect(banner.getByTestId('daily-task-count')).toHaveText('0');
     await expect(page.getByRole('link', { name: 'Unlock Daily Tasks with VIP' })).toHaveCount(0);
-    await shoot(page, testInfo, `daily-task-open-${width(testInfo)}.png`);
+    await reviewShot(page, 'daily-task-open');
     await expectNoSidewaysScroll(page, 'with the task banner');
 
     const button = banner.getByRole('button', { name: 'Complete Task' });
@@ -68,7 +56,7 @@ test.describe('the daily task on home', () => {
     );
     await expect(banner.getByTestId('daily-task-count')).toHaveText('1');
     await expect(banner.getByTestId('daily-task-streak')).toHaveText('1');
-    await shoot(page, testInfo, `daily-task-done-${width(testInfo)}.png`);
+    await reviewShot(page, 'daily-task-done');
     const axe = await new AxeBuilder({ page })
       .include('.daily-task')
       .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
@@ -89,7 +77,7 @@ test.describe('the daily task on home', () => {
     await expect(page.getByTestId('reward-tasks')).toHaveText('1');
     await expect(page.getByTestId('reward-streak')).toHaveText('1 day');
     await expect(page.getByLabel('Daily task rewards')).toHaveText('Daily tasks completed1Current streak1 day');
-    await shoot(page, testInfo, `profile-rewards-${width(testInfo)}.png`);
+    await reviewShot(page, 'profile-rewards');
   });
 
   test('the countdown reaches the next UTC midnight, then says a new task is coming', async ({
@@ -160,7 +148,7 @@ test.describe('the daily task on home', () => {
 test.describe('admin scheduling', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'runs once, in the desktop project; it checks 375 px itself');
 
-  test('an admin schedules a task, edits it and deletes it at /admin/tasks', async ({ confirmedPage: page }, testInfo) => {
+  test('an admin schedules a task, edits it and deletes it at /admin/tasks', async ({ confirmedPage: page }) => {
     // A far-off day of its own, so parallel runs never meet.
     const year = 2100 + Math.floor(Math.random() * 800);
     const day = `${year}-06-${String(10 + Math.floor(Math.random() * 18)).padStart(2, '0')}`;
@@ -195,7 +183,7 @@ test.describe('admin scheduling', () => {
     await form.getByLabel('Task').fill('');
     await form.getByLabel('Schedule for (UTC day, optional)').fill('');
 
-    await shoot(page, testInfo, 'admin-tasks-1280.png', true);
+    await reviewShot(page, 'admin-tasks', { fullPage: true });
 
     await item.getByRole('button', { name: 'Edit' }).click();
     const edit = item.getByRole('form');
@@ -208,7 +196,7 @@ test.describe('admin scheduling', () => {
 
     await page.setViewportSize({ width: 375, height: 740 });
     await expectNoSidewaysScroll(page, 'admin tasks at 375 px');
-    await shoot(page, testInfo, 'admin-tasks-375.png', true);
+    await reviewShot(page, 'admin-tasks', { fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
     await edited.getByRole('button', { name: 'Delete' }).click();

@@ -1,20 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
 import { BASE_URL, linkMailedTo, logInThroughForm, makeClip, openSettings, uploadClip, verifiedMember } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 /** Screenshots of every state of the settings section, looked at by hand (issue 11). */
-const SHOTS = '/tmp/shots-is11-export';
 
 let work = '';
 test.beforeAll(() => {
   work = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-export-e2e-'));
-  mkdirSync(SHOTS, { recursive: true });
 });
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -43,11 +41,11 @@ test.describe('download my data', () => {
     const request = section.getByRole('button', { name: 'Request my data' });
     await expect(request).toBeVisible();
     await expectNoSidewaysScroll(page, 'with settings open');
-    await section.screenshot({ path: `${SHOTS}/${project}-none.png` });
+    await reviewShot(section, 'none');
 
     await request.click();
     await expect(section.getByText('Your export is being prepared. We will email you when it is ready.')).toBeVisible();
-    await section.screenshot({ path: `${SHOTS}/${project}-pending.png` });
+    await reviewShot(section, 'pending');
 
     // The worker runs in the e2e server's process: the email comes when the ZIP is in storage.
     const link = await linkMailedTo(member.email, /(https?:\/\/[^/\s]+\/data-export\/[0-9a-f-]{36})/, 60_000);
@@ -55,8 +53,8 @@ test.describe('download my data', () => {
     await expect(downloadLink).toBeVisible({ timeout: 15_000 });
     await expect(section.getByText(/The link works until \d{1,2} \w+ \d{4}/)).toBeVisible();
     expect(new URL(link).pathname).toBe(await downloadLink.getAttribute('href'));
-    await section.screenshot({ path: `${SHOTS}/${project}-ready.png` });
-    await settings.screenshot({ path: `${SHOTS}/${project}-dialog.png` });
+    await reviewShot(section, 'ready');
+    await reviewShot(settings, 'dialog');
 
     const [download] = await Promise.all([page.waitForEvent('download'), downloadLink.click()]);
     expect(download.suggestedFilename()).toMatch(new RegExp(`^chrysalis-data-${member.username}-\\d{4}-\\d{2}-\\d{2}\\.zip$`));
@@ -105,8 +103,7 @@ test.describe('download my data', () => {
     await Promise.all([api.dispose(), snoop.dispose(), visitor.dispose()]);
   });
 
-  test('a failed export says so and offers to try again @mobile', async ({ confirmedPage: page, playwright }, testInfo) => {
-    const project = testInfo.project.name;
+  test('a failed export says so and offers to try again @mobile', async ({ confirmedPage: page, playwright }) => {
     const api = await playwright.request.newContext({ baseURL: BASE_URL });
     const member = await verifiedMember(api, 'exportfail');
     await api.dispose();
@@ -134,7 +131,7 @@ test.describe('download my data', () => {
     await expect(section.getByText('We could not prepare your data export. Please try again.')).toBeVisible();
     const retry = section.getByRole('button', { name: 'Try again' });
     await expect(retry).toBeVisible();
-    await section.screenshot({ path: `${SHOTS}/${project}-failed.png` });
+    await reviewShot(section, 'failed');
     await retry.click();
     await expect(section.getByText('Your export is being prepared. We will email you when it is ready.')).toBeVisible();
   });

@@ -1,8 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-
-import type { Page } from '@playwright/test';
 
 import {
   ADMIN,
@@ -18,21 +16,16 @@ import {
   visitor,
   waitUntilPublic,
 } from './api';
-import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, showInModerationQueue, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
-const SHOTS = '/tmp/shots-is11-deletion';
 let mediaDir: string;
 let clip: Buffer;
 test.beforeAll(() => {
-  mkdirSync(SHOTS, { recursive: true });
   mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-e2e-deletion-'));
   clip = makeClip(mediaDir, 'clip.mp4', 2, '640x360');
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
-
-const shot = (page: Page, name: string, project: string) =>
-  page.screenshot({ path: `${SHOTS}/${name}-${project}.png`, fullPage: false });
 
 /** A processed, approved video of the member's. */
 async function publicVideo(request: Parameters<typeof verifiedMember>[0], token: string, title: string, tags: string) {
@@ -45,7 +38,7 @@ async function publicVideo(request: Parameters<typeof verifiedMember>[0], token:
 test('a member deletes their account in settings; the name can register again @mobile', async ({
   confirmedPage: page,
   request,
-}, testInfo) => {
+}) => {
   test.slow();
   const member = await verifiedMember(request, 'leaver');
   await logInThroughForm(page, member.email, member.password);
@@ -64,7 +57,7 @@ test('a member deletes their account in settings; the name can register again @m
   await section.getByRole('button', { name: 'Delete my account permanently' }).click();
   await expect(section.getByText('Your current password is incorrect.')).toBeVisible();
   await section.scrollIntoViewIfNeeded();
-  await shot(page, 'settings-delete-account', testInfo.project.name);
+  await reviewShot(page, 'settings-delete-account');
 
   await section.getByLabel('Current password').fill(member.password);
   await section.getByRole('button', { name: 'Delete my account permanently' }).click();
@@ -72,7 +65,7 @@ test('a member deletes their account in settings; the name can register again @m
   await expect(page).toHaveURL('/account-deleted', { timeout: 15_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Your account has been deleted' })).toBeVisible();
   await expectNoSidewaysScroll(page);
-  await shot(page, 'account-deleted', testInfo.project.name);
+  await reviewShot(page, 'account-deleted');
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   if ((page.viewportSize()?.width ?? 1280) >= 1024)
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' })).toBeVisible();
@@ -95,7 +88,7 @@ test('a member deletes their account in settings; the name can register again @m
 test('the owner edits a video on its page; after review the change is on the page @mobile', async ({
   confirmedPage: page,
   request,
-}, testInfo) => {
+}) => {
   test.slow();
   const member = await verifiedMember(request, 'editor');
   const word = `fern${unique()}`;
@@ -109,11 +102,11 @@ test('the owner edits a video on its page; after review the change is on the pag
   await expect(dialog.getByText('Title is required')).toBeVisible();
   await dialog.getByLabel('Title').fill(`After ${word}`);
   await dialog.getByLabel(/Tags/).fill(`${word}, second`);
-  await shot(page, 'edit-video-dialog', testInfo.project.name);
+  await reviewShot(page, 'edit-video-dialog');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(/go back to review/)).toBeVisible();
-  await shot(page, 'video-page-after-edit', testInfo.project.name);
+  await reviewShot(page, 'video-page-after-edit');
 
   // Hidden while in review, then live with the new title once an admin approves.
   expect((await fetch(`${ORIGIN}/api/videos/${id}`)).status).toBe(404);
@@ -124,13 +117,13 @@ test('the owner edits a video on its page; after review the change is on the pag
   }).toPass({ timeout: 30_000 });
   await expect(page.getByRole('link', { name: '#second' })).toBeVisible();
   await expectNoSidewaysScroll(page);
-  await shot(page, 'video-page-owner-actions', testInfo.project.name);
+  await reviewShot(page, 'video-page-owner-actions');
 });
 
 test('the owner deletes a video from "Your videos"; it is gone from home, category, search and profile @mobile', async ({
   confirmedPage: page,
   request,
-}, testInfo) => {
+}) => {
   test.slow();
   const member = await verifiedMember(request, 'remover');
   const word = `moss${unique()}`;
@@ -144,15 +137,15 @@ test('the owner deletes a video from "Your videos"; it is gone from home, catego
   await logInThroughForm(page, member.email, member.password, '/upload');
   const row = page.getByRole('list', { name: 'Your uploads' }).getByRole('article').filter({ hasText: title });
   await row.scrollIntoViewIfNeeded();
-  await shot(page, 'your-videos-row-actions', testInfo.project.name);
+  await reviewShot(page, 'your-videos-row-actions');
   await row.getByRole('button', { name: 'Delete' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Delete this video?' });
   await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await row.scrollIntoViewIfNeeded();
-  await shot(page, 'delete-video-confirm', testInfo.project.name);
+  await reviewShot(page, 'delete-video-confirm');
   await confirm.getByRole('button', { name: 'Delete video' }).click();
   await expect(row).toHaveCount(0);
-  await shot(page, 'your-videos-after-delete', testInfo.project.name);
+  await reviewShot(page, 'your-videos-after-delete');
 
   // Gone at once for visitors: the page, and every list that showed it.
   const anonymous = await page.context().browser()!.newContext();
@@ -169,7 +162,7 @@ test('the owner deletes a video from "Your videos"; it is gone from home, catego
 test('an admin edits a pending video from Moderation; the audit log shows before and after @mobile', async ({
   confirmedPage: page,
   request,
-}, testInfo) => {
+}) => {
   test.slow();
   const member = await verifiedMember(request, 'queued');
   const word = `reed${unique()}`;
@@ -185,11 +178,11 @@ test('an admin edits a pending video from Moderation; the audit log shows before
   const edited = page.getByRole('article').filter({ hasText: `Retitled ${word}` });
   await expect(edited).toBeVisible();
   await edited.scrollIntoViewIfNeeded();
-  await shot(page, 'moderation-item-actions', testInfo.project.name);
+  await reviewShot(page, 'moderation-item-actions');
 
   await page.goto(`/admin/audit?targetType=video&targetId=${id}`);
   await expect(page.getByText(`Queued ${word}`, { exact: true })).toBeVisible();
   await expect(page.getByText(`Retitled ${word}`, { exact: true })).toBeVisible();
   await expectNoSidewaysScroll(page);
-  await shot(page, 'audit-log-edit', testInfo.project.name);
+  await reviewShot(page, 'audit-log-edit');
 });

@@ -1,3 +1,6 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 /** Pages that have already passed the age gate in this browser session. */
@@ -47,4 +50,35 @@ export async function showInModerationQueue(page: Page, target: Locator) {
     if ((await target.count()) === 0 && (await loadMore.isVisible())) await loadMore.click();
     await expect(target.first()).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 60_000 });
+}
+
+/**
+ * A screenshot for people to look at (what a screen looks like at this width), not an assertion: taken only when
+ * E2E_SCREENSHOTS names a folder, into `<folder>/<spec>/<name>-<width>.png`. A run without it (CI) takes none, as
+ * each capture costs the browser an encode, a full page many (README, "Screenshots"). `widths` resizes a page to
+ * each in turn and back, for a screen a test reaches once.
+ */
+export async function reviewShot(
+  target: Page | Locator,
+  name: string,
+  options: { fullPage?: boolean; widths?: number[] } = {},
+): Promise<void> {
+  const folder = process.env.E2E_SCREENSHOTS;
+  if (!folder) return;
+  const page = 'goto' in target ? target : target.page();
+  const dir = path.join(folder, path.basename(base.info().file).replace(/\.(spec|smoke)\.ts$/, ''));
+  mkdirSync(dir, { recursive: true });
+  const take = () => {
+    const file = path.join(dir, `${name}-${page.viewportSize()?.width ?? 'auto'}.png`);
+    return 'goto' in target
+      ? target.screenshot({ path: file, fullPage: options.fullPage ?? false })
+      : target.screenshot({ path: file });
+  };
+  if (!options.widths) return void (await take());
+  const size = page.viewportSize();
+  for (const width of options.widths) {
+    await page.setViewportSize({ width, height: width < 1024 ? 740 : 800 });
+    await take();
+  }
+  if (size) await page.setViewportSize(size);
 }

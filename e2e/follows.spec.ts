@@ -5,10 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 
 import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
-
-/** Set FOLLOWS_SCREENSHOTS=1 to save each step to /tmp/follows-<project>-<step>.png. */
-const SCREENSHOTS = process.env.FOLLOWS_SCREENSHOTS === '1';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 let mediaDir = '';
 let clip: Buffer;
@@ -19,7 +16,7 @@ test.beforeAll(() => {
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
 async function shot(page: Page, project: string, step: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: `/tmp/follows-${project}-${step}.png`, fullPage: true });
+  await reviewShot(page, `follows-${step}`, { fullPage: true });
 }
 
 const followersCount = (page: Page) => page.getByTestId('count-followers');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 
 import { ADMIN, logInThroughForm, unique, uploadClip, verifiedMember, visitor } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 /**
  * /admin/jobs (decision 023): a real upload that fails processing (an MP4
@@ -95,13 +95,13 @@ test.describe('jobs you can see', () => {
     await expect(
       page.getByRole('table', { name: 'Jobs by type and state' }).getByRole('row', { name: /process-video/ }),
     ).toBeVisible();
-    await page.screenshot({ path: '/tmp/jobs-1280.png', fullPage: true });
+    await reviewShot(page, 'jobs', { fullPage: true });
 
     // At 375 px the page and the job fit without sideways scroll.
     await page.setViewportSize({ width: 375, height: 740 });
     await expectNoSidewaysScroll(page, 'at 375 px');
-    await page.screenshot({ path: '/tmp/jobs-375.png', fullPage: true });
-    await failed.screenshot({ path: '/tmp/jobs-375-item.png' });
+    await reviewShot(page, 'jobs', { fullPage: true });
+    await reviewShot(failed, 'jobs-item');
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // A member cannot retry it.

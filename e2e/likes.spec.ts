@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 
 import {
   adminToken,
@@ -17,7 +17,7 @@ import {
   visitor,
   waitUntilPublic,
 } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 let mediaDir: string;
 let clip: Buffer;
@@ -54,20 +54,13 @@ async function readyLikeButton(page: Page, state: 'member' | 'visitor' = 'member
   return likeButton(page);
 }
 
-/** Screenshots for review: into SCREENSHOT_DIR when set (test-results is emptied by the next run), else the test's output folder. */
-const shoot = (page: Page, testInfo: TestInfo, name: string, fullPage = false) =>
-  page.screenshot({
-    path: process.env.SCREENSHOT_DIR ? path.join(process.env.SCREENSHOT_DIR, name) : testInfo.outputPath(name),
-    fullPage,
-  });
-
 test.describe('likes', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop journey; the 375 px test is below');
 
   test('a member likes a video on its page, sees it in Liked videos, and unlikes it; the owner is told once', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const title = `Heart me ${unique()}`;
     const { id, owner } = await publicVideo(request, title);
@@ -94,7 +87,7 @@ test.describe('likes', () => {
     release();
     expect((await answered).status()).toBe(200);
     await page.unroute(`**/api/videos/${id}/like`);
-    await shoot(page, testInfo, 'video-page-liked-1280.png');
+    await reviewShot(page, 'video-page-liked');
     await expectAccessible(page, '.watch-stats');
 
     // Still liked after a reload (the page's HTML is cached and the same for everyone; the state is the member's).
@@ -109,7 +102,7 @@ test.describe('likes', () => {
     await expect(list.getByRole('button', { name: 'Unlike, 1 like' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page).toHaveTitle(/Liked videos/);
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
-    await shoot(page, testInfo, 'liked-videos-1280.png', true);
+    await reviewShot(page, 'liked-videos', { fullPage: true });
     await expectAccessible(page, 'main');
 
     // Unlike on the video page; the list is then empty.
@@ -127,7 +120,7 @@ test.describe('likes', () => {
     await page.goto('/liked-videos');
     await expect(page.getByText('You have not liked any videos yet.')).toBeVisible();
     await expect(page.getByRole('main').getByRole('link', { name: 'Find videos on the home page' })).toHaveAttribute('href', '/');
-    await shoot(page, testInfo, 'liked-videos-empty-1280.png');
+    await reviewShot(page, 'liked-videos-empty');
     await expectAccessible(page, 'main');
 
     // Liking again after unliking does not tell the owner a second time.
@@ -148,7 +141,7 @@ test.describe('likes', () => {
   test('a failed like rolls back and shows the server’s message; visitors are sent to log in; owners cannot like their own', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const title = `Roll back ${unique()}`;
     const { id, owner } = await publicVideo(request, title);
@@ -173,7 +166,7 @@ test.describe('likes', () => {
     await expect(await readyLikeButton(page)).toHaveAttribute('aria-pressed', 'false');
     await likeButton(page).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Likes are taking a short break. Please try again.' })).toBeVisible();
-    await shoot(page, testInfo, 'like-failed-1280.png');
+    await reviewShot(page, 'like-failed');
     await expectAccessible(page, '.watch-stats');
     await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
     await expect(likeButton(page)).toHaveAccessibleName('Like, 0 likes');
@@ -189,7 +182,7 @@ test.describe('likes', () => {
     await expect(await readyLikeButton(page)).toHaveAccessibleName('1 like (your video)');
     await likeButton(page).click();
     await expect(page.getByRole('alert').filter({ hasText: 'You cannot like your own video.' })).toBeVisible();
-    await shoot(page, testInfo, 'own-video-1280.png');
+    await reviewShot(page, 'own-video');
     // Plain fetch: the request context's kept-alive socket may have been closed by the server while the browser worked.
     const refused = await fetch(`${BASE_URL}/api/videos/${id}/like`, {
       method: 'POST',
@@ -200,10 +193,7 @@ test.describe('likes', () => {
   });
 });
 
-test('@mobile liking fits a 375 px screen, on the video page and in Liked videos', async ({
-  confirmedPage: page,
-  request,
-}, testInfo) => {
+test('@mobile liking fits a 375 px screen, on the video page and in Liked videos', async ({ confirmedPage: page, request }) => {
   test.setTimeout(120_000);
   const title = `A long title for a small screen that has to wrap somewhere ${unique()}`;
   const { id } = await publicVideo(request, title);
@@ -213,9 +203,9 @@ test('@mobile liking fits a 375 px screen, on the video page and in Liked videos
   await likeButton(page).click();
   await expect(likeButton(page)).toHaveAccessibleName('Unlike, 1 like');
   await expectNoSidewaysScroll(page, 'video page after liking');
-  await shoot(page, testInfo, `video-page-liked-${page.viewportSize()?.width}.png`);
+  await reviewShot(page, 'video-page-liked');
   await page.goto('/liked-videos');
   await expect(page.getByRole('list', { name: 'Your liked videos' }).getByRole('link', { name: title })).toBeVisible();
   await expectNoSidewaysScroll(page, 'liked videos');
-  await shoot(page, testInfo, `liked-videos-${page.viewportSize()?.width}.png`, true);
+  await reviewShot(page, 'liked-videos', { fullPage: true });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,7 +15,7 @@ import {
   verifiedMember,
   waitUntilPublic,
 } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 /**
  * Notices from anyone and DMCA takedowns (decision 016), in the browser: a
@@ -23,13 +23,11 @@ import { expect, expectNoSidewaysScroll, test } from './fixtures';
  * admin queue shows its clock; a DMCA notice takes a video down and its
  * uploader answers with a counter-notice.
  */
-const SHOTS = '/tmp/shots/t12-notices';
 let mediaDir: string;
 let clip: Buffer;
 test.beforeAll(() => {
   mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-e2e-notices-'));
   clip = makeClip(mediaDir, 'clip.mp4', 2, '640x360');
-  mkdirSync(SHOTS, { recursive: true });
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
@@ -54,13 +52,13 @@ test('@mobile a visitor sends an urgent notice from a video page and the video i
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expectNoSidewaysScroll(page);
   await page.getByRole('link', { name: 'Legal notice' }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/video-page-legal-notice-${width(page)}.png` });
+  await reviewShot(page, 'video-page-legal-notice');
   await page.getByRole('link', { name: 'Legal notice' }).click();
   await expect(page).toHaveURL(`/report-content?video=${id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Report content' })).toBeVisible();
   await expect(page.getByLabel('Address of the video', { exact: true })).toHaveValue(id);
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/report-content-${width(page)}.png`, fullPage: true });
+  await reviewShot(page, 'report-content', { fullPage: true });
 
   // Every missing part is named before anything is sent.
   await page.getByRole('button', { name: 'Send the notice' }).click();
@@ -82,7 +80,7 @@ test('@mobile a visitor sends an urgent notice from a video page and the video i
   await page.getByRole('button', { name: 'Send the notice' }).click();
   await expect(page.getByText('Thank you. We have received your notice and emailed you a reference.')).toBeVisible();
   await expect(page.locator('.legal-reference')).toHaveText(/^[0-9a-f-]{36}$/);
-  await page.screenshot({ path: `${SHOTS}/report-content-sent-${width(page)}.png`, fullPage: true });
+  await reviewShot(page, 'report-content-sent', { fullPage: true });
 
   // Gone from the public site at once: the page, the API, the embed.
   expect((await fetch(new URL(`/api/videos/${id}`, page.url()))).status).toBe(404);
@@ -118,10 +116,10 @@ test('the admin queue shows the urgent notice first with its clock and the sende
   await expect(card.getByText(/^(1 day 23 hours( \d+ minutes?)?|2 days) left$/)).toBeVisible();
   await expect(card.getByText('Video hidden')).toBeVisible();
   await expect(card.getByRole('link', { name: 'sam@example.org' })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/admin-reports-1280.png`, fullPage: true });
+  await reviewShot(page, 'admin-reports', { fullPage: true });
   await page.setViewportSize({ width: 375, height: 740 });
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/admin-reports-375.png`, fullPage: true });
+  await reviewShot(page, 'admin-reports', { fullPage: true });
 });
 
 test('@mobile a DMCA notice takes a video down and its uploader sends a counter-notice', async ({
@@ -142,7 +140,7 @@ test('@mobile a DMCA notice takes a video down and its uploader sends a counter-
   await expect(page.getByText('Please confirm the statement under penalty of perjury')).toBeVisible();
   for (const box of await page.getByRole('checkbox').all()) await box.check();
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/copyright-notice-${width(page)}.png`, fullPage: true });
+  await reviewShot(page, 'copyright-notice', { fullPage: true });
   await page.getByRole('button', { name: 'Send the copyright notice' }).click();
   await expect(page.getByText('Thank you. The video was taken down.')).toBeVisible();
   expect((await fetch(new URL(`/api/videos/${id}`, page.url()))).status).toBe(404);
@@ -159,7 +157,7 @@ test('@mobile a DMCA notice takes a video down and its uploader sends a counter-
   await page.getByLabel('Signature (type your full legal name)', { exact: true }).fill('Alex Uploader');
   for (const box of await page.getByRole('checkbox').all()) await box.check();
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/counter-notice-${width(page)}.png`, fullPage: true });
+  await reviewShot(page, 'counter-notice', { fullPage: true });
   await page.getByRole('button', { name: 'Send the counter-notice' }).click();
   await expect(page.getByText('Thank you. We forwarded your counter-notice')).toBeVisible();
 

@@ -5,10 +5,8 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
-/** Set NOTIFICATION_SCREENSHOTS=1 to save the bell closed and open to /tmp/notifications-<project>-<step>.png. */
-const SCREENSHOTS = process.env.NOTIFICATION_SCREENSHOTS === '1';
 /**
  * The bell's polling interval (components/community/NotificationBell.tsx). Tests move the page's clock with
  * runFor, which fires timers in order; fastForward fires everything due at once, so SWR's 2-second dedupe
@@ -73,7 +71,7 @@ const setTabHidden = (page: Page, hidden: boolean) =>
   }, hidden);
 
 async function shot(page: Page, project: string, step: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: `/tmp/notifications-${project}-${step}.png` });
+  await reviewShot(page, `notifications-${step}`);
 }
 
 test.describe('notifications', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 
 import { ADMIN, BASE_URL, logInThroughForm, makeClip, unique, verifiedMember, visitor } from './api';
-import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, showInModerationQueue, test } from './fixtures';
 
 /**
  * Performer records and withdrawal of consent (decision 015), end to end at
@@ -14,7 +14,6 @@ import { expect, expectNoSidewaysScroll, showInModerationQueue, test } from './f
  * consent and the video is gone at once; the admin confirms the withdrawal.
  */
 
-const SHOTS = '/tmp/shots/t12-performers';
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c63000100000500010d0a2db40000000049454e44ae426082',
   'hex',
@@ -73,7 +72,7 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await expect(card.getByLabel('Date of birth', { exact: true })).toBeFocused();
   await card.getByLabel('Date of birth', { exact: true }).fill('1995-06-15');
   await expectNoSidewaysScroll(page, 'with a co-performer');
-  await page.locator('.upload-form').screenshot({ path: `${SHOTS}/upload-form-${width}.png` });
+  await reviewShot(page.locator('.upload-form'), 'upload-form');
 
   await page.getByRole('button', { name: 'Upload video' }).click();
   await expect(page.getByRole('heading', { name: 'Upload complete' })).toBeVisible({ timeout: 30_000 });
@@ -104,7 +103,7 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await expect(panel.getByText(/The uploader/)).toBeVisible();
   await expect(item.locator('video')).toBeVisible({ timeout: 60_000 });
   await item.scrollIntoViewIfNeeded();
-  await item.screenshot({ path: `${SHOTS}/moderation-records-${width}.png` });
+  await reviewShot(item, 'moderation-records');
   await item.getByRole('button', { name: `Approve ${title}` }).click();
   await expect.poll(async () => (await fetch(`${BASE_URL}/api/videos/${streamVideoId}`)).status, { timeout: 60_000 }).toBe(200);
 
@@ -128,7 +127,7 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await visitorPage.getByRole('button', { name: 'Withdraw my consent' }).click();
   await expect(visitorPage.getByText(/^Thank you\. If that video is on Chrysalis, it is now hidden/)).toBeVisible();
   await expectNoSidewaysScroll(visitorPage, 'on the withdrawal form');
-  await visitorPage.screenshot({ path: `${SHOTS}/withdraw-consent-${width}.png`, fullPage: true });
+  await reviewShot(visitorPage, 'withdraw-consent', { fullPage: true });
   expect((await fetch(`${BASE_URL}/api/videos/${streamVideoId}`)).status).toBe(404);
   expect((await visitorPage.goto(`/video/${streamVideoId}`))!.status()).toBe(404);
   expect(await (await fetch(`${BASE_URL}/feed.xml`)).text()).not.toContain(streamVideoId);
@@ -141,21 +140,18 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   await showInModerationQueue(admin, held);
   await expect(held.getByText('Consent withdrawn', { exact: false })).toBeVisible({ timeout: 30_000 });
   await expect(held.getByText(/A performer has withdrawn consent for this video/)).toBeVisible();
-  await held.screenshot({ path: `${SHOTS}/moderation-withdrawal-${width}.png` });
+  await reviewShot(held, 'moderation-withdrawal');
   await held.getByRole('button', { name: 'Confirm: remove the video' }).click();
   await expect(admin.getByRole('article', { name: title })).toHaveCount(0, { timeout: 15_000 });
   await admin.context().close();
 });
 
-test('a visitor’s withdrawal for a link that is no video gets the same answer @mobile', async ({
-  confirmedPage: page,
-}, testInfo) => {
-  const width = testInfo.project.name === 'mobile' ? 375 : 1280;
+test('a visitor’s withdrawal for a link that is no video gets the same answer @mobile', async ({ confirmedPage: page }) => {
   await page.goto('/withdraw-consent');
   await expect(page.getByRole('heading', { level: 1, name: 'Withdraw your consent to a video' })).toBeVisible();
   await page.getByRole('button', { name: 'Withdraw my consent' }).click();
   await expect(page.getByText('Paste the link of the video', { exact: false })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/withdraw-consent-errors-${width}.png`, fullPage: true });
+  await reviewShot(page, 'withdraw-consent-errors', { fullPage: true });
   await page.getByLabel('Link to the video').fill(`${BASE_URL}/video/nosuchvideo42`);
   await page.getByLabel('Your legal name').fill('Alex Doe');
   await page.getByLabel('Your date of birth').fill('1990-01-01');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import { adminToken, approve, makeClip, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 let mediaDir: string;
 let clip: Buffer;
@@ -38,7 +38,7 @@ test.describe('reporting a video', () => {
   test('a visitor reports a video through the dialog and sees the thank-you message', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const { id, title } = await publicVideo(request, 'reported');
     await openVideoPage(page, id, title);
@@ -64,11 +64,11 @@ test.describe('reporting a video', () => {
     const details = `Links to a scam shop ${unique()}`;
     await dialog.getByLabel(/Details/).fill(details);
     await expect(dialog.getByText(`${details.length} / 2000`)).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('report-dialog-1280.png') });
+    await reviewShot(page, 'report-dialog');
     await dialog.getByRole('button', { name: 'Send report' }).click();
     await expect(dialog.getByRole('status')).toHaveText('Thank you. Our moderators will review this report.');
     await expect(dialog.getByRole('button', { name: 'Done' })).toBeFocused();
-    await page.screenshot({ path: testInfo.outputPath('report-thanks-1280.png') });
+    await reviewShot(page, 'report-thanks');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect(dialog).toBeHidden();
     await expect(reportButton(page)).toBeFocused();
@@ -137,12 +137,12 @@ test.describe('reporting a video', () => {
   });
 });
 
-test('@mobile-only the report dialog fits a 375 px screen', async ({ confirmedPage: page, request }, testInfo) => {
+test('@mobile-only the report dialog fits a 375 px screen', async ({ confirmedPage: page, request }) => {
   test.setTimeout(120_000);
   const { id, title } = await publicVideo(request, 'phone');
   await openVideoPage(page, id, title);
   await expectNoSidewaysScroll(page, 'video page with the Report button');
-  await page.screenshot({ path: testInfo.outputPath('video-page-375.png'), fullPage: true });
+  await reviewShot(page, 'video-page', { fullPage: true });
 
   await reportButton(page).click();
   const dialog = page.getByRole('dialog', { name: 'Report this video' });
@@ -154,11 +154,11 @@ test('@mobile-only the report dialog fits a 375 px screen', async ({ confirmedPa
   expect(box.x + box.width).toBeLessThanOrEqual(375);
   expect(await dialog.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
   await expectNoSidewaysScroll(page, 'with the report dialog open');
-  await page.screenshot({ path: testInfo.outputPath('report-dialog-375.png') });
+  await reviewShot(page, 'report-dialog');
 
   // The buttons at the bottom are reachable by scrolling inside the dialog.
   await dialog.getByRole('button', { name: 'Send report' }).scrollIntoViewIfNeeded();
   await dialog.getByRole('button', { name: 'Send report' }).click();
   await expect(dialog.getByRole('status')).toHaveText('Thank you. Our moderators will review this report.');
-  await page.screenshot({ path: testInfo.outputPath('report-thanks-375.png') });
+  await reviewShot(page, 'report-thanks');
 });

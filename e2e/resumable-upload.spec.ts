@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { CDPSession, Page } from '@playwright/test';
 
 import { unique } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { declareOnlyMe, signInNewMember } from './upload-steps';
 
 /**
@@ -14,10 +14,8 @@ import { declareOnlyMe, signInNewMember } from './upload-steps';
  * 1 MiB on through tus (RESUMABLE_UPLOAD_THRESHOLD_BYTES in
  * playwright.config.ts). The browser's upload is slowed (DevTools network
  * throttling) so the test can cut the connection, or reload the page,
- * half-way. Set UPLOAD_SCREENSHOTS=1 to save the form at each step to
- * /tmp/resumable-<project>-<step>.png.
+ * half-way. With E2E_SCREENSHOTS set, the form is kept at each step (e2e/fixtures.ts, reviewShot).
  */
-const SCREENSHOTS = process.env.UPLOAD_SCREENSHOTS === '1';
 /** Bytes a second the browser may send: a 4 MB clip takes about 8 s. */
 const UPLOAD_BYTES_PER_SECOND = 512 * 1024;
 
@@ -89,7 +87,7 @@ async function progressPast(page: Page, percent: number) {
 }
 
 async function shot(page: Page, project: string, step: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: `/tmp/resumable-${project}-${step}.png`, fullPage: true });
+  await reviewShot(page, `resumable-${step}`, { fullPage: true });
 }
 
 test.describe('resumable upload', () => {

@@ -15,7 +15,7 @@ import {
   visitor,
   waitUntilPublic,
 } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 /** Sort and filter on a category page and on search; Watch later from a card, the list and the video page; at 1280 and 375 px (both projects). */
 
@@ -28,12 +28,7 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
-const SHOTS = process.env.SCREENSHOT_DIR;
-const shoot = (page: Page, testInfo: TestInfo, name: string) =>
-  page.screenshot({
-    path: SHOTS ? path.join(SHOTS, `${name}-${page.viewportSize()?.width}.png`) : testInfo.outputPath(`${name}.png`),
-    fullPage: true,
-  });
+const shoot = (page: Page, testInfo: TestInfo, name: string) => reviewShot(page, name, { fullPage: true });
 
 /** Two public Censor videos sharing a unique word; the older one gets three views, so the orders differ. */
 async function twoVideos(request: APIRequestContext) {

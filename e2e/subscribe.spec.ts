@@ -1,25 +1,14 @@
-import path from 'node:path';
-
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 
 import { flexpayDay, flexpaySign, saleFromCheckout, signedPostback } from '../test/helpers/flexpay';
 
 import { logInThroughForm, verifiedMember } from './api';
 import { E2E_VEROTEL, ORIGIN } from '../scripts/lib/e2e-env';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 const VEROTEL = 'https://secure.verotel.com';
 let nextSale = Date.now() % 1_000_000_000;
-
-/** Screenshots for review: into SCREENSHOT_DIR when set, else the test's output folder. */
-const shoot = (page: Page, testInfo: TestInfo, name: string) =>
-  page.screenshot({
-    path: process.env.SCREENSHOT_DIR
-      ? path.join(process.env.SCREENSHOT_DIR, `${testInfo.project.name}-${name}`)
-      : testInfo.outputPath(name),
-    fullPage: true,
-  });
 
 /** No serious or critical WCAG problems in the page's main content. */
 async function expectAccessible(page: Page) {
@@ -59,7 +48,7 @@ test.describe('/subscribe', () => {
   test('a visitor sees what VIP gives, the plans and prices, and is asked to sign up or log in @mobile', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     // What crawlers get: the plans, prices and the Product/Offer JSON-LD in the server HTML, nothing about any visitor.
     const html = await (await request.get('/subscribe')).text();
     expect(html).toContain('$9.99');
@@ -88,7 +77,7 @@ test.describe('/subscribe', () => {
     await expect(page.getByRole('button', { name: /^Choose / })).toHaveCount(0);
     await expectNoSidewaysScroll(page, 'visitor');
     await expectAccessible(page);
-    await shoot(page, testInfo, 'subscribe-visitor.png');
+    await reviewShot(page, 'subscribe-visitor', { fullPage: true });
 
     await join.getByRole('link', { name: 'Log in' }).click();
     await expect(page).toHaveURL(/\/login\?next=%2Fsubscribe$/);
@@ -97,7 +86,7 @@ test.describe('/subscribe', () => {
   test('a member chooses a plan, pays at Verotel, and is VIP once the signed postback arrives @mobile', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
     const member = await verifiedMember(request, 'vipbuyer');
     const visited = await fakeVerotel(page);
@@ -108,7 +97,7 @@ test.describe('/subscribe', () => {
     await expect(plans.getByRole('button', { name: /^Choose / })).toHaveCount(3);
     await expect(page.getByTestId('vip-join')).toHaveCount(0);
     await expectNoSidewaysScroll(page, 'member');
-    await shoot(page, testInfo, 'subscribe-member.png');
+    await reviewShot(page, 'subscribe-member', { fullPage: true });
 
     await plans.getByRole('button', { name: 'Choose Monthly' }).click();
     await expect(page.getByRole('heading', { name: 'Verotel test checkout' })).toBeVisible();
@@ -160,7 +149,7 @@ test.describe('/subscribe', () => {
     await expect(page.getByRole('button', { name: /^Choose / })).toHaveCount(0);
     await expectNoSidewaysScroll(page, 'VIP');
     await expectAccessible(page);
-    await shoot(page, testInfo, 'subscribe-vip.png');
+    await reviewShot(page, 'subscribe-vip', { fullPage: true });
 
     // The session knows too: a reload shows the VIP state straight away, and the API says isVIP.
     const me = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${member.token}` } });

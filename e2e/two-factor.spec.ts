@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 
 import { adminToken, logInThroughForm, totpCode, verifiedMember } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 /**
  * Two-factor authentication in the browser (decision 018): a member turns it
@@ -12,7 +12,6 @@ import { expect, expectNoSidewaysScroll, test } from './fixtures';
  * and other devices can be logged out. At 1280 and 375 px.
  */
 
-const SHOTS = '/tmp/shots/t12-twofa';
 const currentStep = () => Math.floor(Date.now() / 30_000);
 
 async function logOut(page: Page) {
@@ -36,9 +35,8 @@ async function passwordStep(page: Page, email: string, password: string) {
 test('a member turns on two-factor, logs in with a code, then with a recovery code that works once @mobile', async ({
   confirmedPage: page,
   request,
-}, testInfo) => {
+}) => {
   test.slow();
-  const width = page.viewportSize()?.width ?? 1280;
   const member = await verifiedMember(request, 'twofa');
   await logInThroughForm(page, member.email, member.password, '/settings/security');
   await expect(page.getByRole('heading', { level: 1, name: 'Security' })).toBeVisible();
@@ -50,7 +48,7 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   await start.getByLabel('Current password').fill('not-my-password-1');
   await start.getByRole('button', { name: 'Set up two-factor authentication' }).click();
   await expect(start.getByText('Your current password is incorrect.')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/setup-password-${width}.png`, fullPage: true });
+  await reviewShot(page, 'setup-password', { fullPage: true });
   await start.getByLabel('Current password').fill(member.password);
   await start.getByRole('button', { name: 'Set up two-factor authentication' }).click();
 
@@ -62,7 +60,7 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   // Shown in groups of four, for typing by hand.
   expect((await key.textContent())!.replace(/ /g, '')).toBe(secret);
   await expectNoSidewaysScroll(page, 'setup');
-  await page.screenshot({ path: `${SHOTS}/setup-${width}.png`, fullPage: true });
+  await reviewShot(page, 'setup', { fullPage: true });
 
   // A wrong code is refused with a sentence; the right one turns it on and shows 10 recovery codes once.
   const wrong = String((Number(totpCode(secret)) + 500_000) % 1_000_000).padStart(6, '0');
@@ -77,13 +75,13 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   const codes = (await list.getByRole('listitem').allTextContents()).map((code) => code.trim());
   await expect(page.getByText('Two-factor authentication is on.', { exact: false }).first()).toBeVisible();
   await expectNoSidewaysScroll(page, 'recovery codes');
-  await page.screenshot({ path: `${SHOTS}/recovery-codes-${width}.png`, fullPage: true });
+  await reviewShot(page, 'recovery-codes', { fullPage: true });
 
   // Log out; the password alone no longer logs in: the form asks for the code.
   await logOut(page);
   await passwordStep(page, member.email, member.password);
   await expectNoSidewaysScroll(page, 'code step');
-  await page.screenshot({ path: `${SHOTS}/login-code-${width}.png`, fullPage: true });
+  await reviewShot(page, 'login-code', { fullPage: true });
   // The code the setup used is refused as reused.
   await page.getByLabel('Authentication code').fill(totpCode(secret, confirmStep));
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -99,7 +97,7 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   await regenerate.getByRole('button', { name: 'Get new recovery codes' }).click();
   await expect(regenerate.getByText('Your current password is incorrect.')).toBeVisible();
   await expectNoSidewaysScroll(page, 'security settings, on');
-  await page.screenshot({ path: `${SHOTS}/enabled-${width}.png`, fullPage: true });
+  await reviewShot(page, 'enabled', { fullPage: true });
   // Other devices: logged out from here; this browser stays in.
   await page.getByRole('button', { name: 'Log out other devices' }).click();
   await expect(page.getByText('Your other sessions have ended', { exact: false })).toBeVisible();
@@ -120,8 +118,7 @@ test('a member turns on two-factor, logs in with a code, then with a recovery co
   await expect(
     page.getByText('That recovery code has already been used. Each recovery code works once: use another one.'),
   ).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/recovery-used-${width}.png`, fullPage: true });
-  testInfo.annotations.push({ type: 'screenshots', description: SHOTS });
+  await reviewShot(page, 'recovery-used', { fullPage: true });
 });
 
 test('a new admin is sent from the admin panel to enrol, then to log in again with a code, and then gets in @mobile', async ({
@@ -129,7 +126,6 @@ test('a new admin is sent from the admin panel to enrol, then to log in again wi
   request,
 }) => {
   test.slow();
-  const width = page.viewportSize()?.width ?? 1280;
   const chief = await adminToken(request);
   const member = await verifiedMember(request, 'newadmin');
   const me = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${member.token}` } });
@@ -142,7 +138,7 @@ test('a new admin is sent from the admin panel to enrol, then to log in again wi
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/settings\/security\?next=%2Fadmin$/);
   await expect(page.getByText('You are an admin: turn on two-factor authentication to use the admin panel')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/admin-enrol-${width}.png`, fullPage: true });
+  await reviewShot(page, 'admin-enrol', { fullPage: true });
 
   // Enrolled in this session: it still started without a code, so they are asked to log in again.
   await page.getByLabel('Current password').fill(member.password);
@@ -155,7 +151,7 @@ test('a new admin is sent from the admin panel to enrol, then to log in again wi
   await expect(page.getByText('This session was started without your two-factor code.')).toBeVisible();
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/settings\/security/);
-  await page.screenshot({ path: `${SHOTS}/admin-log-in-again-${width}.png`, fullPage: true });
+  await reviewShot(page, 'admin-log-in-again', { fullPage: true });
   await page.getByRole('button', { name: 'Log in again' }).click();
   await expect(page).toHaveURL(/\/login\?next=%2Fadmin$/);
   await page.getByLabel('Email').fill(member.email);

@@ -6,11 +6,8 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 
 import { unique } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { declareOnlyMe, signInNewMember } from './upload-steps';
-
-/** Set UPLOAD_SCREENSHOTS=1 to save the page at each step to /tmp/upload-<project>-<step>.png. */
-const SCREENSHOTS = process.env.UPLOAD_SCREENSHOTS === '1';
 
 // Small real media, made by ffmpeg for this file and removed after it.
 let mediaDir = '';
@@ -47,7 +44,7 @@ test.beforeAll(() => {
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
 async function shot(page: Page, project: string, step: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: `/tmp/upload-${project}-${step}.png`, fullPage: true });
+  await reviewShot(page, `upload-${step}`, { fullPage: true });
 }
 
 test.describe('upload', () => {
@@ -186,7 +183,7 @@ test.describe('upload', () => {
     expect(attempts).toBe(2);
   });
 
-  test('cancel stops the upload, says so, and is not retried @mobile', async ({ confirmedPage: page }, testInfo) => {
+  test('cancel stops the upload, says so, and is not retried @mobile', async ({ confirmedPage: page }) => {
     await signInNewMember(page);
     // Hold the request so there is time to look at it and cancel it.
     let attempts = 0;
@@ -203,7 +200,7 @@ test.describe('upload', () => {
     const cancel = page.getByRole('button', { name: 'Cancel' });
     await expect(cancel).toBeFocused();
     await expectNoSidewaysScroll(page, 'while uploading');
-    if (SCREENSHOTS) await page.locator('.upload-form').screenshot({ path: `/tmp/upload-${testInfo.project.name}-sending.png` });
+    await reviewShot(page.locator('.upload-form'), 'upload-sending');
     await cancel.click();
     await expect(page.getByText('Upload cancelled.')).toBeVisible();
     await expect(page.getByRole('progressbar')).toBeHidden();

@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-
 import type { Page } from '@playwright/test';
 
 import { ADMIN, adminToken, identityPhoto, logInThroughForm, verifiedMember, visitor } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
 /**
  * Verified uploaders in the browser (issue 12, item 1): a member sends their
@@ -11,15 +9,13 @@ import { expect, expectNoSidewaysScroll, test } from './fixtures';
  * photos load through the admin-only route) and approves; a rejected member
  * reads the reason and sends new ones. Screenshots at 1280 and 375 px.
  */
-const SHOTS = '/tmp/shots/t12-verify';
-mkdirSync(SHOTS, { recursive: true });
 
 async function shots(page: Page, name: string) {
-  await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
+  await reviewShot(page, name, { fullPage: true });
   const size = page.viewportSize()!;
   await page.setViewportSize({ width: 375, height: 740 });
   await expectNoSidewaysScroll(page, name);
-  await page.screenshot({ path: `${SHOTS}/${name}-375.png`, fullPage: true });
+  await reviewShot(page, name, { fullPage: true });
   await page.setViewportSize(size);
 }
 

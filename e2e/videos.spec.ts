@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
-import { expect, expectNoSidewaysScroll, test } from './fixtures';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
 let mediaDir: string;
@@ -199,7 +199,7 @@ test.describe('watching videos', () => {
     await phoneVideo.evaluate((element: HTMLVideoElement) => {
       element.muted = true;
     });
-    await phone.screenshot({ path: test.info().outputPath('start-button-375.png') });
+    await reviewShot(phone, 'start-button');
     await phone.getByRole('link', { name: `Play: ${title}` }).focus();
     await phone.keyboard.press('Enter');
     await expect(phoneVideo).toBeFocused();
@@ -278,7 +278,7 @@ test.describe('watching videos', () => {
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 800 });
       await expectNoSidewaysScroll(page, `owner preview at ${width} px`);
-      await page.screenshot({ path: test.info().outputPath(`owner-preview-${width}.png`), fullPage: true });
+      await reviewShot(page, 'owner-preview', { fullPage: true });
     }
   });
 
