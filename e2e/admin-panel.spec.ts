@@ -165,8 +165,7 @@ test.describe('admin panel', () => {
   });
 });
 
-test('@mobile the admin panel fits a 375 px screen', async ({ confirmedPage: page }) => {
-  await page.setViewportSize({ width: 375, height: 740 });
+test('@mobile-only the admin panel fits a 375 px screen', async ({ confirmedPage: page }) => {
   await logInThroughForm(page, ADMIN.email, ADMIN.password, '/admin');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expectNoSidewaysScroll(page, 'dashboard at 375 px');

@@ -201,7 +201,7 @@ test.describe('comments', () => {
   });
 });
 
-test('@mobile comments fit a 375 px screen', async ({ confirmedPage: page, request }) => {
+test('@mobile-only comments fit a 375 px screen', async ({ confirmedPage: page, request }) => {
   test.setTimeout(90_000);
   const { id } = await publicVideo(request, `Phone comments ${unique()}`);
   const writer = await verifiedMember(request, 'thumbs');

@@ -339,7 +339,7 @@ test.describe('watching videos', () => {
   });
 });
 
-test('@mobile a video page fits a 375 px screen', async ({ confirmedPage: page, request }) => {
+test('@mobile-only a video page fits a 375 px screen', async ({ confirmedPage: page, request }) => {
   test.setTimeout(90_000);
   const member = await verifiedMember(request, 'phone');
   const title = `A rather long title that needs to wrap on a small phone screen ${unique()}`;
