@@ -15,19 +15,14 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
-async function shot(page: Page, project: string, step: string) {
-  await reviewShot(page, `follows-${step}`, { fullPage: true });
-}
-
 const followersCount = (page: Page) => page.getByTestId('count-followers');
 
 test.describe('follows and profiles', () => {
   test('a member follows a creator from their profile, finds the video on /following, and unfollows @mobile', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
-    const project = testInfo.project.name;
     const creator = await verifiedMember(request, 'creator');
     const title = `Followed clip ${unique()}`;
     const streamVideoId = await uploadClip(request, creator.token, clip, { title, category: 'Sissy' });
@@ -39,7 +34,7 @@ test.describe('follows and profiles', () => {
     await expect(page.getByText('You are not following anyone yet.')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Browse recent videos' })).toBeVisible();
     await expectNoSidewaysScroll(page, 'on the empty following page');
-    await shot(page, project, 'following-empty');
+    await reviewShot(page, 'following-empty', { fullPage: true });
 
     await page.goto(`/profile/${creator.username}`);
     await expect(page.getByRole('heading', { level: 1, name: creator.username })).toBeVisible();
@@ -76,7 +71,7 @@ test.describe('follows and profiles', () => {
     await expect(following).not.toHaveAttribute('aria-busy', 'true');
     await expect(followersCount(page)).toHaveText('1');
     await expectNoSidewaysScroll(page, 'on the profile');
-    await shot(page, project, 'profile-following');
+    await reviewShot(page, 'profile-following', { fullPage: true });
 
     // The server kept it.
     await page.reload();
@@ -90,13 +85,13 @@ test.describe('follows and profiles', () => {
       'true',
     );
     await expectNoSidewaysScroll(page, 'on the video page');
-    await shot(page, project, 'video-page');
+    await reviewShot(page, 'video-page', { fullPage: true });
 
     await page.goto('/following');
     const feed = page.getByRole('list', { name: 'Videos from creators you follow' });
     await expect(feed.getByText(title)).toBeVisible();
     await expectNoSidewaysScroll(page, 'on the following feed');
-    await shot(page, project, 'following-feed');
+    await reviewShot(page, 'following-feed', { fullPage: true });
 
     await page.goto(`/profile/${creator.username}`);
     await page.getByRole('button', { name: 'Following' }).click();
@@ -121,9 +116,8 @@ test.describe('follows and profiles', () => {
   test('the own profile shows pending uploads with their status and edits the bio as plain text @mobile', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
-    const project = testInfo.project.name;
     const member = await verifiedMember(request, 'owner');
     const title = `Pending clip ${unique()}`;
     await uploadClip(request, member.token, clip, { title });
@@ -150,14 +144,14 @@ test.describe('follows and profiles', () => {
     await bio.fill(text);
     await dialog.getByRole('button', { name: 'Save profile' }).click();
     await expect(dialog.getByText('Profile saved.')).toBeVisible();
-    await shot(page, project, 'settings-bio');
+    await reviewShot(page, 'settings-bio', { fullPage: true });
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     const shown = page.getByTestId('profile-bio');
     await expect(shown).toHaveText(text);
     await expect(shown.locator('b, script')).toHaveCount(0);
     await expectNoSidewaysScroll(page, 'on the own profile');
-    await shot(page, project, 'own-profile');
+    await reviewShot(page, 'own-profile', { fullPage: true });
   });
 
   test('unknown profiles are a real 404; visitors are sent to log in', async ({ confirmedPage: page, request }) => {

@@ -193,7 +193,10 @@ test.describe('likes', () => {
   });
 });
 
-test('@mobile-only liking fits a 375 px screen, on the video page and in Liked videos', async ({ confirmedPage: page, request }) => {
+test('@mobile-only liking fits a 375 px screen, on the video page and in Liked videos', async ({
+  confirmedPage: page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const title = `A long title for a small screen that has to wrap somewhere ${unique()}`;
   const { id } = await publicVideo(request, title);

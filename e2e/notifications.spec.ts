@@ -70,17 +70,13 @@ const setTabHidden = (page: Page, hidden: boolean) =>
     document.dispatchEvent(new Event('visibilitychange'));
   }, hidden);
 
-async function shot(page: Page, project: string, step: string) {
-  await reviewShot(page, `notifications-${step}`);
-}
-
 test.describe('notifications', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop header; the mobile menu has its own test below');
 
   test('an approval reaches the bell at the next poll; clicking it marks it read and opens the video', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const member = await memberWithDecisions(request, []);
     await page.clock.install();
@@ -95,7 +91,7 @@ test.describe('notifications', () => {
     await page.clock.runFor(POLL_MS);
     await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
     await expect(bell.locator('.notif-badge')).toHaveText('1');
-    await shot(page, testInfo.project.name, 'closed');
+    await reviewShot(page, 'closed');
 
     await bell.click();
     const panel = panelOf(page);
@@ -107,7 +103,7 @@ test.describe('notifications', () => {
     await expect(item).toHaveAttribute('href', `/video/${member.id}`);
     await expect(item.locator('time')).toHaveText(/^(just now|\d+ seconds? ago|1 minute ago)$/);
     await expect(panel.getByRole('button', { name: 'Mark all as read' })).toBeVisible();
-    await shot(page, testInfo.project.name, 'open');
+    await reviewShot(page, 'open');
 
     await waitUntilPublic(member.id);
     const marked = page.waitForResponse(
@@ -129,7 +125,7 @@ test.describe('notifications', () => {
   test('Mark all as read clears the badge; the panel closes on Escape and on an outside click', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
     const member = await memberWithDecisions(request, ['approve', 'reject', 'approve']);
     await logInThroughForm(page, member.email, member.password, '/');
@@ -177,13 +173,13 @@ test.describe('notifications', () => {
     const box = (await panel.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(1024);
-    await shot(page, testInfo.project.name, 'read-1024');
+    await reviewShot(page, 'read-1024');
   });
 
   test('a failed load says so (or gives the server’s message), and Try again recovers to the empty state', async ({
     confirmedPage: page,
     request,
-  }, testInfo) => {
+  }) => {
     const member = await memberWithDecisions(request, []);
     let failure: { status: number; contentType: string; body: string } | null = {
       status: 500,
@@ -199,7 +195,7 @@ test.describe('notifications', () => {
     await bell.click();
     const panel = panelOf(page);
     await expect(panel.getByRole('alert')).toContainText('Failed to load notifications.');
-    await shot(page, testInfo.project.name, 'error');
+    await reviewShot(page, 'error');
 
     failure = {
       status: 503,
@@ -214,7 +210,7 @@ test.describe('notifications', () => {
     await panel.getByRole('button', { name: 'Try again' }).click();
     await expect(panel.getByText('No notifications yet.')).toBeVisible();
     await expect(panel.getByRole('alert')).toHaveCount(0);
-    await shot(page, testInfo.project.name, 'empty');
+    await reviewShot(page, 'empty');
   });
 
   test('polling pauses while the tab is hidden and catches up when it comes back', async ({ confirmedPage: page, request }) => {
@@ -269,7 +265,7 @@ test.describe('notifications', () => {
   });
 });
 
-test('@mobile-only the bell works inside the mobile menu at 375 px', async ({ confirmedPage: page, request }, testInfo) => {
+test('@mobile-only the bell works inside the mobile menu at 375 px', async ({ confirmedPage: page, request }) => {
   test.setTimeout(90_000);
   const member = await memberWithDecisions(request, ['approve']);
   await logInThroughForm(page, member.email, member.password, '/');
@@ -280,7 +276,7 @@ test('@mobile-only the bell works inside the mobile menu at 375 px', async ({ co
   const bell = menu.getByRole('button', { name: /^Notifications/ });
   await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
   await expectNoSidewaysScroll(page, 'with the menu open');
-  await shot(page, testInfo.project.name, 'closed');
+  await reviewShot(page, 'closed');
 
   await bell.click();
   const panel = panelOf(page);
@@ -292,7 +288,7 @@ test('@mobile-only the bell works inside the mobile menu at 375 px', async ({ co
   const box = await panel.boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(375);
-  await shot(page, testInfo.project.name, 'open');
+  await reviewShot(page, 'open');
 
   // Escape closes the innermost layer only: the menu stays open.
   await page.keyboard.press('Escape');

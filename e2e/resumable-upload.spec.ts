@@ -86,16 +86,9 @@ async function progressPast(page: Page, percent: number) {
     .toBeGreaterThan(percent);
 }
 
-async function shot(page: Page, project: string, step: string) {
-  await reviewShot(page, `resumable-${step}`, { fullPage: true });
-}
-
 test.describe('resumable upload', () => {
-  test('a dropped connection is retried and continues from where the server stands @mobile', async ({
-    confirmedPage: page,
-  }, testInfo) => {
+  test('a dropped connection is retried and continues from where the server stands @mobile', async ({ confirmedPage: page }) => {
     test.setTimeout(120_000);
-    const project = testInfo.project.name;
     await signInNewMember(page);
     const requests: string[] = [];
     page.on('request', (request) => {
@@ -116,7 +109,7 @@ test.describe('resumable upload', () => {
     // The form says so and waits to try again.
     await expect(page.getByRole('status').filter({ hasText: /Connection lost\. Retrying/ })).toBeVisible({ timeout: 15_000 });
     await expectNoSidewaysScroll(page, 'while waiting to retry');
-    await shot(page, project, 'dropped');
+    await reviewShot(page, 'dropped', { fullPage: true });
     // Then it asks where the upload stands (HEAD) and continues from that offset with the same upload, not a new one.
     await expect(page.getByRole('heading', { name: 'Upload complete' })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByText(title, { exact: true }).first()).toBeVisible();
@@ -124,10 +117,10 @@ test.describe('resumable upload', () => {
     expect(requests.some((line) => line.startsWith('HEAD /api/videos/uploads/'))).toBe(true);
     expect(requests.filter((line) => line.startsWith('PATCH /api/videos/uploads/'))).toHaveLength(2);
     expect(requests).not.toContain('POST /api/videos/upload');
-    await shot(page, project, 'done');
+    await reviewShot(page, 'done', { fullPage: true });
   });
 
-  test('after a reload, picking the same file again continues the upload @mobile', async ({ confirmedPage: page }, testInfo) => {
+  test('after a reload, picking the same file again continues the upload @mobile', async ({ confirmedPage: page }) => {
     test.setTimeout(120_000);
     await signInNewMember(page);
     const cdp = await throttle(page);
@@ -145,7 +138,7 @@ test.describe('resumable upload', () => {
     await page.getByRole('button', { name: 'Upload video' }).click();
     await expect(page.getByText(/^Resuming from \d+ %/)).toBeVisible({ timeout: 30_000 });
     await expectNoSidewaysScroll(page, 'while resuming');
-    await shot(page, testInfo.project.name, 'resuming');
+    await reviewShot(page, 'resuming', { fullPage: true });
     const resumedAt = Number(/Resuming from (\d+) %/.exec((await page.getByText(/^Resuming from/).textContent()) ?? '')?.[1]);
     expect(resumedAt).toBeGreaterThan(0);
     await expect(page.getByRole('heading', { name: 'Upload complete' })).toBeVisible({ timeout: 60_000 });

@@ -3,8 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Page } from '@playwright/test';
-
 import { unique } from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { declareOnlyMe, signInNewMember } from './upload-steps';
@@ -43,22 +41,17 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
 
-async function shot(page: Page, project: string, step: string) {
-  await reviewShot(page, `upload-${step}`, { fullPage: true });
-}
-
 test.describe('upload', () => {
   test('a member uploads a real video, follows it to review, and finds it under Your videos @mobile', async ({
     confirmedPage: page,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(150_000);
-    const project = testInfo.project.name;
     await signInNewMember(page);
     await expect(page).toHaveTitle(/^Upload \|/);
     const yourVideos = page.locator('#your-videos');
     await expect(yourVideos.getByText('You have not uploaded any videos yet.')).toBeVisible();
     await expectNoSidewaysScroll(page, 'on the empty upload page');
-    await shot(page, project, 'empty');
+    await reviewShot(page, 'empty', { fullPage: true });
 
     // The file: its name and size show in the drop zone.
     await page.getByLabel('Video file').setInputFiles(clip);
@@ -74,7 +67,7 @@ test.describe('upload', () => {
     await expect(chips).toHaveText(['#first time', '#heels']);
     await declareOnlyMe(page);
     await expectNoSidewaysScroll(page, 'with a long file name and tags');
-    await shot(page, project, 'filled');
+    await reviewShot(page, 'filled', { fullPage: true });
 
     await page.getByRole('button', { name: 'Upload video' }).click();
     // The bar reaches 100 % and says how many bytes went.
@@ -97,7 +90,7 @@ test.describe('upload', () => {
     await expect(row.getByText('Waiting for review')).toBeVisible({ timeout: 20_000 });
     await expect(row.getByRole('link', { name: title })).toHaveAttribute('href', (await videoLink.getAttribute('href'))!);
     await expectNoSidewaysScroll(page, 'after the upload');
-    await shot(page, project, 'done');
+    await reviewShot(page, 'done', { fullPage: true });
 
     // Upload another: an empty form again, focus on the title.
     await page.getByRole('button', { name: 'Upload another' }).click();
