@@ -55,7 +55,7 @@ export async function showInModerationQueue(page: Page, target: Locator) {
 /**
  * A screenshot for people to look at (what a screen looks like at this width), not an assertion: taken only when
  * E2E_SCREENSHOTS names a folder, into `<folder>/<spec>/<name>-<width>.png`. A run without it (CI) takes none, as
- * each capture costs the browser an encode, a full page many (README, "Screenshots"). `widths` resizes a page to
+ * each capture costs the browser an encode, a full page many (README, `E2E_SCREENSHOTS`). `widths` resizes a page to
  * each in turn and back, for a screen a test reaches once.
  */
 export async function reviewShot(
@@ -70,8 +70,9 @@ export async function reviewShot(
   mkdirSync(dir, { recursive: true });
   const take = () => {
     const file = path.join(dir, `${name}-${page.viewportSize()?.width ?? 'auto'}.png`);
-    return 'goto' in target
-      ? target.screenshot({ path: file, fullPage: options.fullPage ?? false })
+    // fullPage is the page's option only: a locator's capture is its element's box.
+    return target === page
+      ? page.screenshot({ path: file, fullPage: options.fullPage ?? false })
       : target.screenshot({ path: file });
   };
   if (!options.widths) return void (await take());

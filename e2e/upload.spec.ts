@@ -193,7 +193,7 @@ test.describe('upload', () => {
     const cancel = page.getByRole('button', { name: 'Cancel' });
     await expect(cancel).toBeFocused();
     await expectNoSidewaysScroll(page, 'while uploading');
-    await reviewShot(page.locator('.upload-form'), 'upload-sending');
+    await reviewShot(page.locator('.upload-form'), 'sending');
     await cancel.click();
     await expect(page.getByText('Upload cancelled.')).toBeVisible();
     await expect(page.getByRole('progressbar')).toBeHidden();
