@@ -3,13 +3,13 @@
 import { useRouter } from 'next/navigation';
 import {
   createContext,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
   useMemo,
   useRef,
   useState,
-  useSyncExternalStore,
   type ReactNode,
 } from 'react';
 
@@ -48,10 +48,10 @@ type SessionClient = typeof import('./session-client');
 /** The session's API calls and the API client: loaded for a stored token or a member's action, never for a visitor's page. */
 const loadClient = (): Promise<SessionClient> => import('./session-client');
 
-/** Never changes once the provider is mounted (see session-store.ts): the state is read from the store. */
+/** Never changes once the provider is mounted: actions read the current state from the store. */
 const SessionContext = createContext<{ store: SessionStore; actions: SessionActions } | null>(null);
-
-const serverSession = () => SERVER_SESSION;
+/** The store's state as React state: a change re-renders the components that read it, not the tree under the provider. */
+const SessionStateContext = createContext<SessionState>(SERVER_SESSION);
 
 /**
  * The session of spec section 4: loading at start; logged out without a
@@ -62,7 +62,15 @@ const serverSession = () => SERVER_SESSION;
 export function SessionProvider({ children }: { children: ReactNode }) {
   const router = useRouter();
   const [store] = useState(createSessionStore);
-  const { user } = useSyncExternalStore(store.subscribe, store.get, serverSession);
+  // Subscribed before the restore below runs. A change made inside startTransition (the restore) reaches the readers
+  // as a transition, rendered in slices; a member's own action (login, logout) as an ordinary update (decision 042).
+  const [state, setState] = useState(store.get);
+  useEffect(() => {
+    const sync = () => setState(store.get());
+    sync();
+    return store.subscribe(sync);
+  }, [store]);
+  const { user } = state;
   const setUser = useCallback((next: SessionUser | null) => store.set({ user: next }), [store]);
 
   const clearLocal = useCallback(
@@ -119,7 +127,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           .catch(() => ({ token: stored, user: null }))
       : Promise.resolve({ token: null, user: null });
     void restored.then((session) => {
-      if (live) store.set({ token: session.token, user: session.user, loading: false });
+      if (live) startTransition(() => store.set({ token: session.token, user: session.user, loading: false }));
     });
     return () => {
       live = false;
@@ -208,14 +216,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => ({ store, actions: { login, completeTwoFactor, logout, refreshUser, updateUser } }),
     [store, login, completeTwoFactor, logout, refreshUser, updateUser],
   );
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={value}>
+      <SessionStateContext.Provider value={state}>{children}</SessionStateContext.Provider>
+    </SessionContext.Provider>
+  );
 }
 
 /** The session now, and what a member can do with it; a component re-renders when the session changes. */
 export function useSession(): SessionValue {
   const context = useContext(SessionContext);
   if (!context) throw new Error('useSession must be used within a SessionProvider');
-  const state = useSyncExternalStore(context.store.subscribe, context.store.get, serverSession);
+  const state = useContext(SessionStateContext);
   return useMemo(() => ({ ...state, ...context.actions }), [state, context.actions]);
 }
 

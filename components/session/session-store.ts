@@ -18,8 +18,8 @@ export interface SessionStore {
 }
 
 /**
- * The session as an external store (useSyncExternalStore), not a context value that changes: a change re-renders only
- * the components that read it, not every component under the provider.
+ * The session's current state, outside React, so the provider's actions read it without waiting for a render; the
+ * provider mirrors it into React state (SessionProvider.tsx), which is what components read.
  */
 export function createSessionStore(initial: SessionState = SERVER_SESSION): SessionStore {
   let state = initial;

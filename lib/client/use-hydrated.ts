@@ -1,17 +1,17 @@
-import { useSyncExternalStore } from 'react';
-
-const noSubscription = () => () => {};
+import { startTransition, useEffect, useState } from 'react';
 
 /**
- * False in the server's HTML and while React hydrates it, true from the render after hydration on (and at once in a
- * component first drawn in the browser). A control whose handler only exists once React has hydrated renders as
- * busy and disabled until then (issue 37): a click on server HTML React has not hydrated yet would be lost, and a
- * disabled control is not clicked (by a person or a test) until it can answer.
+ * False in the server's HTML and while React hydrates it, true from the render after hydration on. A control whose
+ * handler only exists once React has hydrated renders as busy and disabled until then (issue 37): a click on server
+ * HTML React has not hydrated yet would be lost, and a disabled control is not clicked (by a person or a test) until
+ * it can answer.
+ *
+ * The flip is a transition (decision 042): React renders it in slices between other work. useSyncExternalStore, the
+ * usual way to tell hydration apart, re-renders every reader synchronously after hydration, and with a like and a
+ * watch-later button on every card that was one long task on pages with cards.
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => startTransition(() => setHydrated(true)), []);
+  return hydrated;
 }
