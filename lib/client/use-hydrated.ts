@@ -8,7 +8,9 @@ import { startTransition, useEffect, useState } from 'react';
  *
  * The flip is a transition (decision 042): React renders it in slices between other work. useSyncExternalStore, the
  * usual way to tell hydration apart, re-renders every reader synchronously after hydration, and with a like and a
- * watch-later button on every card that was one long task on pages with cards.
+ * watch-later button on every card that was one long task on pages with cards. The price: a control first drawn in
+ * the browser (after a client navigation, in a dialog) is also disabled for its first render, a frame at most; its
+ * first render cannot know whether it is hydrating without React's internals.
  */
 export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
