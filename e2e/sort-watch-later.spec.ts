@@ -48,8 +48,10 @@ async function twoVideos(request: APIRequestContext) {
   return { word, older: `${word} older viewed`, newer: `${word} newer quiet` };
 }
 
-/** The titles of the cards on the page that belong to this test, in page order. */
-// The cards a person sees: right after a sort link, React may still hold the previous list, hidden, in the DOM.
+/**
+ * The titles of the cards on the page that belong to this test, in page order: the visible ones, as a person sees
+ * them (right after a sort link the previous list has been seen in the DOM for a moment, hidden).
+ */
 const ours = async (page: Page, word: string) =>
   (await page.locator('.video-card-title').filter({ visible: true }).allTextContents()).filter((title) => title.startsWith(word));
 

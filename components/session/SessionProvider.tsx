@@ -19,7 +19,6 @@ import { onClientEvent } from '@/lib/client/client-events';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 import type { StartedSession, TwoFactorStep } from './session-client';
-import { createSessionStore, SERVER_SESSION, type SessionState, type SessionStore } from './session-store';
 
 export type { TwoFactorStep } from './session-client';
 
@@ -41,6 +40,19 @@ interface SessionActions {
   updateUser(partial: Partial<SessionUser>): void;
 }
 
+/** What the session is at a moment: restoring, a visitor, or a member with their token. */
+interface SessionState {
+  /** True until the start-up restore has finished, whether or not it succeeded. */
+  loading: boolean;
+  user: SessionUser | null;
+  token: string | null;
+}
+
+/** The state the server renders with, and hydration reads. */
+const SERVER_SESSION: SessionState = Object.freeze({ loading: true, user: null, token: null });
+
+type SessionChange = Partial<SessionState> | ((state: SessionState) => Partial<SessionState>);
+
 type SessionValue = SessionState & SessionActions;
 
 type SessionClient = typeof import('./session-client');
@@ -48,9 +60,9 @@ type SessionClient = typeof import('./session-client');
 /** The session's API calls and the API client: loaded for a stored token or a member's action, never for a visitor's page. */
 const loadClient = (): Promise<SessionClient> => import('./session-client');
 
-/** Never changes once the provider is mounted: actions read the current state from the store. */
-const SessionContext = createContext<{ store: SessionStore; actions: SessionActions } | null>(null);
-/** The store's state as React state: a change re-renders the components that read it, not the tree under the provider. */
+/** Never changes once the provider is mounted. */
+const SessionContext = createContext<{ actions: SessionActions } | null>(null);
+/** Apart from the actions: a change re-renders the components that read the session, not the tree under the provider. */
 const SessionStateContext = createContext<SessionState>(SERVER_SESSION);
 
 /**
@@ -61,26 +73,28 @@ const SessionStateContext = createContext<SessionState>(SERVER_SESSION);
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const router = useRouter();
-  const [store] = useState(createSessionStore);
-  // Subscribed before the restore below runs. A change made inside startTransition (the restore) reaches the readers
-  // as a transition, rendered in slices; a member's own action (login, logout) as an ordinary update (decision 042).
-  const [state, setState] = useState(store.get);
-  useEffect(() => {
-    const sync = () => setState(store.get());
-    sync();
-    return store.subscribe(sync);
-  }, [store]);
+  // React state, so that the start-up restore can reach its readers as a transition, rendered in slices (decision 042);
+  // a member's own actions (login, logout) are ordinary updates. A change that changes nothing renders nothing.
+  const [state, setState] = useState(SERVER_SESSION);
+  const change = useCallback(
+    (update: SessionChange) =>
+      setState((current) => {
+        const next = { ...current, ...(typeof update === 'function' ? update(current) : update) };
+        return next.loading === current.loading && next.user === current.user && next.token === current.token ? current : next;
+      }),
+    [],
+  );
   const { user } = state;
-  const setUser = useCallback((next: SessionUser | null) => store.set({ user: next }), [store]);
+  const setUser = useCallback((next: SessionUser | null) => change({ user: next }), [change]);
 
   const clearLocal = useCallback(
     (client: SessionClient) => {
       writeStorage('localStorage', STORAGE_KEYS.token, null);
       writeStorage('localStorage', STORAGE_KEYS.username, null);
       client.setAuthToken(null);
-      store.set({ token: null, user: null });
+      change({ token: null, user: null });
     },
-    [store],
+    [change],
   );
 
   /** Ends the session here and on the server; failure on the server must not keep anyone logged in locally. */
@@ -127,12 +141,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           .catch(() => ({ token: stored, user: null }))
       : Promise.resolve({ token: null, user: null });
     void restored.then((session) => {
-      if (live) startTransition(() => store.set({ token: session.token, user: session.user, loading: false }));
+      if (live) startTransition(() => change({ token: session.token, user: session.user, loading: false }));
     });
     return () => {
       live = false;
     };
-  }, [store]);
+  }, [change]);
 
   // The spec's automatic logouts: 401 elsewhere than /api/auth/me, banned, or admin-only.
   useEffect(
@@ -167,10 +181,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       writeStorage('localStorage', STORAGE_KEYS.token, result.token);
       writeStorage('localStorage', STORAGE_KEYS.username, result.user.username);
       client.setAuthToken(result.token);
-      store.set({ token: result.token, user: result.user });
+      change({ token: result.token, user: result.user });
       return result.user;
     },
-    [store],
+    [change],
   );
 
   const login = useCallback(
@@ -207,14 +221,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [setUser]);
 
   const updateUser = useCallback(
-    (partial: Partial<SessionUser>) =>
-      store.set(({ user: current }) => ({ user: current ? { ...current, ...partial } : current })),
-    [store],
+    (partial: Partial<SessionUser>) => change(({ user: current }) => ({ user: current ? { ...current, ...partial } : current })),
+    [change],
   );
 
   const value = useMemo(
-    () => ({ store, actions: { login, completeTwoFactor, logout, refreshUser, updateUser } }),
-    [store, login, completeTwoFactor, logout, refreshUser, updateUser],
+    () => ({ actions: { login, completeTwoFactor, logout, refreshUser, updateUser } }),
+    [login, completeTwoFactor, logout, refreshUser, updateUser],
   );
   return (
     <SessionContext.Provider value={value}>
