@@ -4,7 +4,7 @@
  * count) and after the last byte (the plain upload's probe and video
  * creation), resuming from HEAD's offset, and the expiry sweep.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import os from 'node:os';
@@ -260,6 +260,19 @@ describe.each(ENGINES)('resumable uploads on %s', (engine) => {
     expect(await sweepExpiredResumableUploads()).toBeGreaterThanOrEqual(1);
     expect(existsSync(path.join(resumableDir, oldId))).toBe(false);
     expect((await head(token, freshId)).status).toBe(200);
+  });
+
+  it('sweeps an old upload file whose record a crash removed, and leaves a new one being created', async () => {
+    const oldOrphan = path.join(resumableDir, 'a'.repeat(32));
+    const newOrphan = path.join(resumableDir, 'b'.repeat(32));
+    writeFileSync(oldOrphan, 'left by a crash');
+    writeFileSync(newOrphan, 'tus writes the file before its record');
+    const old = new Date(Date.now() - 2 * 60 * 60_000);
+    utimesSync(oldOrphan, old, old);
+    await sweepExpiredResumableUploads();
+    expect(existsSync(oldOrphan)).toBe(false);
+    expect(existsSync(newOrphan)).toBe(true);
+    rmSync(newOrphan);
   });
 
   describe("an address spelled to reach someone else's upload", () => {

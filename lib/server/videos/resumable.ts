@@ -2,7 +2,7 @@ import 'server-only';
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -163,9 +163,17 @@ class NodeBodyFileStore extends FileStore {
   }
 
   /** tus asks under the upload's lock: read from the file, not the copy the owner check read before the lock. */
-  override getUpload(id: string): Promise<Upload> {
+  override async getUpload(id: string): Promise<Upload> {
     this.infos.forget(id);
-    return super.getUpload(id);
+    try {
+      return await super.getUpload(id);
+    } catch (error) {
+      // tus read the record, then found no file: a finished upload removed both meanwhile (another tab), or the file
+      // alone is gone. Only a record still there without its file is an upload that no longer exists.
+      if (error !== ERRORS.FILE_NO_LONGER_EXISTS) throw error;
+      this.infos.forget(id);
+      throw (await this.infos.get(id)) ? error : ERRORS.FILE_NOT_FOUND;
+    }
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
@@ -270,6 +278,9 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
       };
     },
     onResponseError: async (req, error) => {
+      // tus removed this request's lock before it failed; the answer waits for the file (not a success's: decision 026).
+      const id = calls.getStore()?.uploadId;
+      if (id) await store.locker.released(id);
       if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED || error === ERRORS.ERR_SIZE_EXCEEDED)
         return refusal(tooLarge(getConfig().maxUploadBytes));
       if (error === ERRORS.FILE_NOT_FOUND) return refusal(new ApiError(404, UPLOAD_NOT_FOUND_MESSAGE));
@@ -316,8 +327,10 @@ function tusServer(): { server: Server; store: NodeBodyFileStore } {
 async function finishResumable(member: Authenticated, upload: Upload, store: NodeBodyFileStore) {
   const file = path.join(store.directory, upload.id);
   const discard = async () => {
-    await rm(file, { force: true });
+    // The record first, so a record never stays without its file; a crash between the two leaves a file without a
+    // record, which the sweep removes.
     await rm(`${file}.json`, { force: true });
+    await rm(file, { force: true });
     // The last PATCH's lock file goes in the background (upload-lock.ts); after the final answer nothing of the upload is left.
     await store.locker.released(upload.id);
   };
@@ -472,6 +485,24 @@ export function handleResumable(request: NextRequest, body?: IncomingMessage | R
 
 /** Deletes unfinished uploads older than RESUMABLE_UPLOAD_EXPIRY_HOURS (the sweep job); returns how many went. */
 export async function sweepExpiredResumableUploads(): Promise<number> {
-  await mkdir(resumableDir(), { recursive: true });
-  return tusServer().server.cleanUpExpiredUploads();
+  const directory = resumableDir();
+  await mkdir(directory, { recursive: true });
+  const expired = await tusServer().server.cleanUpExpiredUploads();
+  return expired + (await sweepFilesWithoutRecord(directory));
+}
+
+/** Upload files whose record is gone (a crash between the two removals, or in tus's create) go once they are as old as an expired upload. */
+async function sweepFilesWithoutRecord(directory: string): Promise<number> {
+  const names = new Set(await readdir(directory));
+  const before = Date.now() - getConfig().resumableUploadExpiryMs;
+  let removed = 0;
+  for (const name of names) {
+    if (name.includes('.') || names.has(`${name}.json`)) continue;
+    const file = path.join(directory, name);
+    const stats = await stat(file).catch(() => null);
+    if (!stats?.isFile() || stats.mtimeMs > before) continue;
+    await rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
 }
