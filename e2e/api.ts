@@ -469,3 +469,19 @@ export async function enterAdminCode(page: Page) {
     await expect(page.getByLabel(kind === 'totp' ? 'Authentication code' : 'Recovery code')).toBeHidden({ timeout: 15_000 });
   });
 }
+
+/** A comment (or, with parentId, a reply) posted through the API; returns its id. */
+export async function postComment(
+  request: APIRequestContext,
+  token: string,
+  videoId: string,
+  body: string,
+  parentId?: string,
+): Promise<string> {
+  const response = await request.post(`/api/videos/${videoId}/comments`, {
+    headers: { Authorization: `Bearer ${token}`, ...visitor() },
+    data: parentId ? { body, parentId } : { body },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { comment: { _id: string } }).comment._id;
+}

@@ -20,6 +20,7 @@ import {
   verifiedMember,
   visitor,
   waitUntilPublic,
+  postComment,
 } from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
@@ -49,15 +50,6 @@ async function publicVideo(request: APIRequestContext, title: string) {
   return { id, owner };
 }
 
-async function comment(request: APIRequestContext, token: string, id: string, body: string, parentId?: string): Promise<string> {
-  const response = await request.post(`/api/videos/${id}/comments`, {
-    headers: { Authorization: `Bearer ${token}`, ...visitor() },
-    data: parentId ? { body, parentId } : { body },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { comment: { _id: string } }).comment._id;
-}
-
 test('a member reports another member’s comment from the comment, with the same reasons as a video; never their own @mobile', async ({
   confirmedPage: page,
   request,
@@ -67,8 +59,8 @@ test('a member reports another member’s comment from the comment, with the sam
   const rude = await verifiedMember(request, 'rude');
   const member = await verifiedMember(request, 'reporter');
   const rudeText = `Something nasty ${unique()}`;
-  await comment(request, rude.token, id, rudeText);
-  await comment(request, member.token, id, 'My own thoughts');
+  await postComment(request, rude.token, id, rudeText);
+  await postComment(request, member.token, id, 'My own thoughts');
 
   await logInThroughForm(page, member.email, member.password, `/video/${id}`);
   const theirs = page.getByRole('article', { name: `Comment by ${rude.username}` });
@@ -114,9 +106,9 @@ test('replies: reply inline, expand a thread, the parent’s author is told, and
   const author = await verifiedMember(request, 'parent');
   const replier = await verifiedMember(request, 'replier');
   const parentText = `What do you all think? ${unique()}`;
-  const parentId = await comment(request, author.token, id, parentText);
-  const first = await comment(request, replier.token, id, 'An earlier reply', parentId);
-  await comment(request, author.token, id, 'Thanks!', parentId);
+  const parentId = await postComment(request, author.token, id, parentText);
+  const first = await postComment(request, replier.token, id, 'An earlier reply', parentId);
+  await postComment(request, author.token, id, 'Thanks!', parentId);
 
   await logInThroughForm(page, replier.email, replier.password, `/video/${id}`);
   const parent = page.getByRole('article', { name: `Comment by ${author.username}` }).first();
@@ -190,9 +182,9 @@ test('deleting a comment with replies says they go too', async ({ confirmedPage:
   const { id } = await publicVideo(request, `Cascade ${unique()}`);
   const author = await verifiedMember(request, 'cascade');
   const other = await verifiedMember(request, 'other');
-  const parentId = await comment(request, author.token, id, 'Parent');
-  await comment(request, other.token, id, 'One', parentId);
-  await comment(request, other.token, id, 'Two', parentId);
+  const parentId = await postComment(request, author.token, id, 'Parent');
+  await postComment(request, other.token, id, 'One', parentId);
+  await postComment(request, other.token, id, 'Two', parentId);
   await logInThroughForm(page, author.email, author.password, `/video/${id}`);
   const parent = page.getByRole('article', { name: `Comment by ${author.username}` });
   await parent.getByRole('button', { name: 'Delete' }).click();

@@ -14,6 +14,7 @@ import {
   verifiedMember,
   visitor,
   waitUntilPublic,
+  postComment,
 } from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
@@ -32,15 +33,6 @@ async function publicVideo(request: APIRequestContext, title: string) {
   await approve(request, await adminToken(request), id);
   await waitUntilPublic(id);
   return { id, owner };
-}
-
-async function commentThroughApi(request: APIRequestContext, token: string, id: string, body: string): Promise<string> {
-  const response = await request.post(`/api/videos/${id}/comments`, {
-    headers: { Authorization: `Bearer ${token}`, ...visitor() },
-    data: { body },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { comment: { _id: string } }).comment._id;
 }
 
 /** A fresh browser session (its own storage) past the age gate. */
@@ -64,7 +56,7 @@ test.describe('comments', () => {
     const member = await verifiedMember(request, 'talker');
     const other = await verifiedMember(request, 'passerby');
     const otherText = `Just passing through ${unique()}`;
-    const othersComment = await commentThroughApi(request, other.token, id, otherText);
+    const othersComment = await postComment(request, other.token, id, otherText);
 
     // A visitor reads comments in the server's HTML and is asked to log in to write one.
     const html = await (await request.get(`/video/${id}`)).text();
@@ -160,7 +152,7 @@ test.describe('comments', () => {
       'javascript:alert(1) data:text/html,<b>x</b>',
       'More at https://example.com/guide_(part_1). Thanks!',
     ].join('\n');
-    const commentId = await commentThroughApi(request, writer.token, id, body);
+    const commentId = await postComment(request, writer.token, id, body);
 
     const html = await (await request.get(`/video/${id}`)).text();
     expect(html).toContain('&lt;script&gt;window.__pwned');
@@ -187,7 +179,7 @@ test.describe('comments', () => {
     const members = await Promise.all(Array.from({ length: 5 }, (_, i) => verifiedMember(request, `crowd${i}`)));
     for (let round = 0; round < 5; round += 1) {
       for (const [index, member] of members.entries())
-        await commentThroughApi(request, member.token, id, `Comment number ${round * 5 + index + 1}`);
+        await postComment(request, member.token, id, `Comment number ${round * 5 + index + 1}`);
     }
     await page.goto(`/video/${id}`);
     const list = page.getByRole('list', { name: 'Comments' });
@@ -205,13 +197,13 @@ test('@mobile-only comments fit a 375 px screen', async ({ confirmedPage: page, 
   test.setTimeout(90_000);
   const { id } = await publicVideo(request, `Phone comments ${unique()}`);
   const writer = await verifiedMember(request, 'thumbs');
-  await commentThroughApi(
+  await postComment(
     request,
     writer.token,
     id,
     `A very long address: https://example.com/${'a-long-path-segment/'.repeat(12)}end and a long word ${'x'.repeat(120)}`,
   );
-  await commentThroughApi(request, writer.token, id, 'Short and sweet.\nOn two lines.');
+  await postComment(request, writer.token, id, 'Short and sweet.\nOn two lines.');
   await page.goto(`/video/${id}`);
   await expect(page.getByRole('link', { name: 'Log in to comment' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Comments' }).getByRole('article')).toHaveCount(2);

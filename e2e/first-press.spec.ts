@@ -10,6 +10,7 @@ import {
   approve,
   logInThroughForm,
   makeClip,
+  postComment,
   unique,
   uploadClip,
   verifiedMember,
@@ -92,6 +93,17 @@ test.describe('the first press', () => {
     await freshly(page, `/video/${id}`);
     await page.getByRole('main').getByRole('button', { name: 'Report', exact: true }).click();
     await expect(page.getByRole('dialog', { name: 'Report this video' })).toBeVisible();
+
+    // The server draws a visitor's comments; the press on "View 1 reply" loads the live list, which opens that
+    // thread and keeps the keyboard on its toggle.
+    const member = await verifiedMember(request, 'replied');
+    const parentId = await postComment(request, member.token, id, 'Worth a reply');
+    await postComment(request, member.token, id, 'Here it is', parentId);
+    await freshly(page, `/video/${id}`);
+    await page.getByRole('button', { name: 'View 1 reply' }).click();
+    await expect(page.getByRole('list', { name: `Replies to ${member.username}` }).getByRole('article')).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Hide replies' })).toBeFocused();
+    await expect(page.locator(`#comment-${parentId}`)).toHaveCount(1);
   });
 
   test("a member's first press on Like, Watch later, Follow, a comment, the bell and Settings is answered @mobile", async ({

@@ -23,7 +23,7 @@
  * and as ratios the median of each round's ratio, so a burst of other work
  * on the machine during one window moves one round, not the result. Then it prints the first-load JavaScript of home and a
  * video page beside the React + Next runtime floor (scripts/lib/first-load-js.ts;
- * target: within 5 KB of the floor).
+ * target: within 10 KB of the floor).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

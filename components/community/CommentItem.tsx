@@ -2,14 +2,12 @@
 
 import { useEffect, useRef, useState } from 'react';
 
-import { RelativeTime } from '@/components/videos/RelativeTime';
 import type { CommentDto } from '@/lib/api-types';
 import { ApiClientError } from '@/lib/client/api-client';
-import { relativeTime } from '@/lib/format/relative-time';
 
 import { CommentForm } from './CommentForm';
+import { commentLabel, CommentHead, CommentReport } from './CommentParts';
 import { CommentText } from './CommentText';
-import { ReportDialog } from './ReportDialog';
 
 interface Props {
   comment: CommentDto;
@@ -23,28 +21,6 @@ interface Props {
   onReply?(): void;
   /** The comment a #comment-{id} link points at. */
   highlight?: boolean;
-}
-
-function Avatar({ author }: { author: CommentDto['author'] }) {
-  if (author.profilePhotoUrl) {
-    return (
-      // eslint-disable-next-line @next/next/no-img-element -- already a 64 px WebP from our own media route
-      <img
-        className="comment-avatar"
-        src={author.profilePhotoUrl}
-        alt=""
-        width={32}
-        height={32}
-        loading="lazy"
-        decoding="async"
-      />
-    );
-  }
-  return (
-    <span className="comment-avatar comment-avatar-letter" aria-hidden="true">
-      {Array.from(author.username)[0] ?? '?'}
-    </span>
-  );
 }
 
 /** A parent's replies go with it (ON DELETE CASCADE), so the question says so. */
@@ -79,26 +55,14 @@ export function CommentItem({ comment, canEdit, canDelete, canReport = false, on
     }
   }
 
-  const profile = `/profile/${encodeURIComponent(comment.author.username)}`;
   return (
     <article
       className="comment"
       id={`comment-${comment._id}`}
       data-highlight={highlight || undefined}
-      aria-label={`Comment by ${comment.author.username}`}
+      aria-label={commentLabel(comment)}
     >
-      <Avatar author={comment.author} />
-      <div className="comment-meta">
-        <a className="comment-author" href={profile}>
-          {comment.author.username}
-        </a>
-        <RelativeTime date={comment.createdAt} serverText={relativeTime(comment.createdAt)} />
-        {comment.editedAt && (
-          <span className="comment-edited" title={`Edited ${new Date(comment.editedAt).toUTCString()}`}>
-            (edited)
-          </span>
-        )}
-      </div>
+      <CommentHead comment={comment} />
       {editing ? (
         <CommentForm
           label="Edit your comment"
@@ -141,14 +105,7 @@ export function CommentItem({ comment, canEdit, canDelete, canReport = false, on
               Delete
             </button>
           )}
-          {canReport && (
-            <ReportDialog
-              targetType="comment"
-              target={comment._id}
-              buttonClassName="comment-action"
-              buttonAriaLabel={`Report comment by ${comment.author.username}`}
-            />
-          )}
+          {canReport && <CommentReport comment={comment} />}
         </div>
       )}
       {confirming && (

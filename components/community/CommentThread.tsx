@@ -1,12 +1,13 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 import type { CommentDto, ReplyPageDto } from '@/lib/api-types';
 import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 
 import { CommentForm } from './CommentForm';
 import { CommentItem } from './CommentItem';
+import { repliesLabel } from './CommentParts';
 
 interface Viewer {
   _id: string;
@@ -23,11 +24,11 @@ interface Props {
   initialReplies?: CommentDto[];
   /** The id a #comment-{id} link points at, to mark it. */
   highlightId?: string;
+  /** A visitor pressed "View N replies" in the server's list before this loaded: open, load and take the focus. */
+  openOnMount?: boolean;
   onEdit(body: string): Promise<void>;
   onDelete(): Promise<void>;
 }
-
-const repliesLabel = (count: number) => (count === 1 ? 'View 1 reply' : `View ${count} replies`);
 
 /**
  * A top-level comment and its replies: collapsed behind "View N replies",
@@ -42,13 +43,15 @@ export function CommentThread({
   viewer,
   initialReplies = [],
   highlightId,
+  openOnMount = false,
   onEdit,
   onDelete,
 }: Props) {
   const id = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
   const [replies, setReplies] = useState<CommentDto[]>(initialReplies);
   const [count, setCount] = useState(Math.max(comment.replyCount, initialReplies.length));
-  const [open, setOpen] = useState(initialReplies.length > 0);
+  const [open, setOpen] = useState(initialReplies.length > 0 || openOnMount);
   // Pages read so far; 0 until the first page was asked for (replies linked to or just posted may be there already).
   const [pages, setPages] = useState(0);
   const [hasMore, setHasMore] = useState(true);
@@ -76,6 +79,15 @@ export function CommentThread({
       setLoading(false);
     }
   }
+
+  const openedOnMount = useRef(false);
+  useEffect(() => {
+    if (!openOnMount || openedOnMount.current) return;
+    openedOnMount.current = true;
+    toggle.current?.focus();
+    void loadPage(1);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the press that loaded this
+  }, [openOnMount]);
 
   function expand() {
     if (open) {
@@ -135,7 +147,14 @@ export function CommentThread({
       />
       {(count > 0 || replies.length > 0) && (
         <div className="comment-replies">
-          <button type="button" className="comment-replies-toggle" aria-expanded={open} aria-controls={listId} onClick={expand}>
+          <button
+            ref={toggle}
+            type="button"
+            className="comment-replies-toggle"
+            aria-expanded={open}
+            aria-controls={listId}
+            onClick={expand}
+          >
             <span aria-hidden="true">{open ? '▾' : '▸'}</span> {open ? 'Hide replies' : repliesLabel(count)}
           </button>
           <div id={listId} hidden={!open}>

@@ -1,15 +1,13 @@
 'use client';
 
-import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { createContext, lazy, Suspense, use, useEffect, useState, useTransition, type ReactNode } from 'react';
 
-import { useSession, type SessionUser } from '@/components/session/SessionProvider';
-import type { CommentDto, CommentPageDto, CommentThreadDto } from '@/lib/api-types';
+import { useSession } from '@/components/session/SessionProvider';
+import type { CommentPageDto } from '@/lib/api-types';
+import { useHydrated } from '@/lib/client/use-hydrated';
 
-import { CommentForm } from './CommentForm';
-import { CommentThread } from './CommentThread';
-
-// Members' own pages, the next pages and linked threads (with SWR) load when someone needs them: a visitor
-// reading the first page never fetches them.
+// The live list (members' own first page, the next pages, linked threads, the forms) loads when someone needs
+// it: a visitor reading the first page never fetches it.
 const LiveComments = lazy(() => import('./LiveComments').then((m) => ({ default: m.LiveComments })));
 
 export interface CommentsProps {
@@ -20,189 +18,101 @@ export interface CommentsProps {
   initial: CommentPageDto | null;
 }
 
+/** What a visitor asked of the server's list: the next page, or a thread's replies. */
+type Request = { more: true } | { thread: string };
+
+const RequestContext = createContext<{ ask(request: Request): void; pending: Request | null }>({
+  ask: () => undefined,
+  pending: null,
+});
+
 export function subscribeToHash(changed: () => void) {
   window.addEventListener('hashchange', changed);
   return () => window.removeEventListener('hashchange', changed);
 }
 
-const noChange = async () => undefined;
+/**
+ * The video page's comments. The first page is the server's drawing (VisitorComments, passed as
+ * `visitorView`): crawlers and visitors read it without JavaScript, and it costs the page no component code.
+ * LiveComments takes over once the session has a member, a visitor asks for more, or a #comment-{id} link
+ * needs its thread. The switch is a transition, so the server's list stays on screen until the live one is
+ * ready, and the press that asked is carried out by it.
+ */
+export function Comments({ visitorView, ...props }: CommentsProps & { visitorView: ReactNode }) {
+  const { user } = useSession();
+  const [request, setRequest] = useState<Request | null>(null);
+  const [waiting, startTransition] = useTransition();
+  const [asked, setAsked] = useState<Request | null>(null);
+  // A #comment-{id} link (on arrival, or a later hash change) needs the live list to find its comment. Read in an
+  // effect and switched in a transition, like a press: the server's list stays on screen, alone, until the live one
+  // is ready (a synchronous switch would show the fallback beside a hidden copy, every comment id twice).
+  const [linked, setLinked] = useState(false);
+  useEffect(() => {
+    const follow = () => {
+      if (window.location.hash.startsWith('#comment-')) startTransition(() => setLinked(true));
+    };
+    follow();
+    return subscribeToHash(follow);
+  }, []);
+  const ask = (next: Request) => {
+    setAsked(next);
+    startTransition(() => setRequest(next));
+  };
+  const live = Boolean(user) || request !== null || !props.initial || linked;
+  // The switches made here and the session's restore are transitions, so the fallback shows only when the server
+  // itself drew the live list's place (a first page it could not read) or a login on this page switches at once.
+  return (
+    <RequestContext value={{ ask, pending: waiting ? asked : null }}>
+      <Suspense fallback={<div inert>{visitorView}</div>}>
+        {live ? (
+          <LiveComments
+            {...props}
+            loadMoreOnMount={request !== null && 'more' in request}
+            openThread={request !== null && 'thread' in request ? request.thread : undefined}
+          />
+        ) : (
+          visitorView
+        )}
+      </Suspense>
+    </RequestContext>
+  );
+}
 
 /**
- * The video page's comments. The first page arrives in the cached HTML, so
- * crawlers and visitors read it without JavaScript, and a visitor's browser
- * shows it as it is; LiveComments takes over once the session has a member,
- * a visitor asks for more, or a #comment-{id} link needs its thread.
+ * A button of the server's list that LiveComments carries out ("Load more comments", "View N replies"):
+ * disabled until the page hydrates (a press would be lost), then busy while the live list loads.
  */
-export function Comments(props: CommentsProps) {
-  const { loading, user } = useSession();
-  const [wantsMore, setWantsMore] = useState(false);
-  const hash = useSyncExternalStore(
-    subscribeToHash,
-    () => window.location.hash,
-    () => '',
-  );
-  const pages = props.initial ? [props.initial] : undefined;
-  const view = (waiting: boolean) => (
-    <CommentsView
-      {...props}
-      user={null}
-      loading={loading || waiting}
-      pages={pages}
-      failed={false}
-      threads={props.initial?.comments ?? []}
-      pinned={null}
-      linked={null}
-      total={props.initial?.total ?? 0}
-      hasMore={props.initial?.pagination.hasMore ?? false}
-      loadingMore={waiting && wantsMore}
-      canLoadMore={!loading && !waiting}
-      moreFailed={false}
-      inert={waiting}
-      onRetry={() => undefined}
-      onLoadMore={() => setWantsMore(true)}
-      onPost={noChange}
-      onEdit={noChange}
-      onDelete={noChange}
-    />
-  );
-  if (!user && !wantsMore && props.initial && !hash.startsWith('#comment-')) return view(false);
+export function CommentsRequestButton({
+  request,
+  className,
+  busyLabel,
+  children,
+}: {
+  request: Request;
+  className: string;
+  busyLabel?: string;
+  children: ReactNode;
+}) {
+  const hydrated = useHydrated();
+  const { ask, pending } = use(RequestContext);
+  const busy =
+    pending !== null && ('more' in pending ? 'more' in request : 'thread' in request && pending.thread === request.thread);
   return (
-    <Suspense fallback={view(true)}>
-      <LiveComments {...props} loadMoreOnMount={wantsMore} />
-    </Suspense>
+    <button
+      type="button"
+      className={className}
+      disabled={!hydrated || busy}
+      aria-busy={!hydrated || busy || undefined}
+      aria-expanded={'thread' in request ? false : undefined}
+      onClick={() => ask(request)}
+    >
+      {busy && busyLabel ? busyLabel : children}
+    </button>
   );
 }
 
-interface CommentsViewProps {
-  streamVideoId: string;
-  videoOwnerId: string;
-  user: SessionUser | null;
-  /** Until the session is known, neither the form nor the login link. */
-  loading: boolean;
-  /** undefined while the first page is being fetched (or could not be). */
-  pages: CommentPageDto[] | undefined;
-  failed: boolean;
-  threads: CommentDto[];
-  /** The thread a #comment-{id} link points at, shown first. */
-  pinned: CommentDto | null;
-  linked: CommentThreadDto | null;
-  total: number;
-  hasMore: boolean;
-  loadingMore: boolean;
-  canLoadMore: boolean;
-  /** A later page could not be loaded. */
-  moreFailed: boolean;
-  /**
-   * While LiveComments loads, the list it will replace is shown but not usable: a thread opened now would
-   * close again when it is redrawn (and assistive technology skips it meanwhile).
-   */
-  inert?: boolean;
-  onRetry(): void;
-  onLoadMore(): void;
-  onPost(body: string): Promise<void>;
-  onEdit(id: string, body: string): Promise<void>;
-  onDelete(id: string): Promise<void>;
-}
-
-/** The comments section as both the first load and LiveComments draw it. */
-export function CommentsView({
-  streamVideoId,
-  videoOwnerId,
-  user,
-  loading,
-  pages,
-  failed,
-  threads,
-  pinned,
-  linked,
-  total,
-  hasMore,
-  loadingMore,
-  canLoadMore,
-  moreFailed,
-  inert = false,
-  onRetry,
-  onLoadMore,
-  onPost,
-  onEdit,
-  onDelete,
-}: CommentsViewProps) {
-  const loginHref = `/login?next=${encodeURIComponent(`/video/${streamVideoId}`)}`;
-
-  return (
-    <section className="comments" id="comments" aria-labelledby="comments-heading">
-      <div className="comments-head">
-        <h2 id="comments-heading">Comments</h2>
-        {total > 0 && (
-          <span className="comments-count" aria-label={`${total} ${total === 1 ? 'comment' : 'comments'}`}>
-            {total}
-          </span>
-        )}
-      </div>
-
-      {user ? (
-        <CommentForm
-          label="Add a comment"
-          placeholder="Add a comment…"
-          submitLabel="Post comment"
-          busyLabel="Posting…"
-          onSubmit={onPost}
-          resetOnSuccess
-        />
-      ) : loading ? null : (
-        <div className="comment-login">
-          <p>Join the conversation.</p>
-          <a className="btn btn-primary" href={loginHref}>
-            Log in to comment
-          </a>
-        </div>
-      )}
-
-      {pages === undefined && failed ? (
-        <div className="comments-empty" role="alert">
-          <p>Comments could not be loaded.</p>
-          <button type="button" className="btn btn-ghost" onClick={onRetry}>
-            Try again
-          </button>
-        </div>
-      ) : pages === undefined ? (
-        <p className="comments-empty" role="status">
-          Loading comments…
-        </p>
-      ) : threads.length === 0 ? (
-        <p className="comments-empty">No comments yet.{user ? ' Be the first to say something.' : ''}</p>
-      ) : (
-        <ol className="comment-list" aria-label="Comments" inert={inert}>
-          {threads.map((comment) => (
-            <li key={comment === pinned ? `linked-${comment._id}` : comment._id}>
-              {comment === pinned && <p className="comment-thread-linked">Linked comment</p>}
-              <CommentThread
-                streamVideoId={streamVideoId}
-                videoOwnerId={videoOwnerId}
-                comment={comment}
-                viewer={user}
-                initialReplies={comment === pinned && linked?.parent ? [linked.comment] : undefined}
-                highlightId={comment === pinned ? linked?.comment._id : undefined}
-                onEdit={(body) => onEdit(comment._id, body)}
-                onDelete={() => onDelete(comment._id)}
-              />
-            </li>
-          ))}
-        </ol>
-      )}
-
-      {hasMore && (
-        <div className="comments-more">
-          <button type="button" className="btn btn-ghost" disabled={loadingMore || !canLoadMore} onClick={onLoadMore}>
-            {loadingMore ? 'Loading…' : 'Load more comments'}
-          </button>
-          {moreFailed && (
-            <p className="comment-error" role="alert">
-              More comments could not be loaded. Please try again.
-            </p>
-          )}
-        </div>
-      )}
-    </section>
-  );
+/** The visitor's "Log in to comment" (drawn by the server), once the session is known to be a visitor's: a member never sees it flash. */
+export function CommentsLoginPrompt({ children }: { children: ReactNode }) {
+  const { loading } = useSession();
+  return loading ? null : children;
 }

@@ -8,11 +8,14 @@ import type { CommentDto, CommentPageDto, CommentThreadDto } from '@/lib/api-typ
 import { apiRequest } from '@/lib/client/api-client';
 import { COMMENTS_PAGE_SIZE } from '@/lib/validation/comment-limits';
 
-import { CommentsView, subscribeToHash, type CommentsProps } from './Comments';
+import { subscribeToHash, type CommentsProps } from './Comments';
+import { CommentsView } from './CommentsView';
 
 interface Props extends CommentsProps {
   /** A visitor asked for the next page before this loaded: ask for it at once. */
   loadMoreOnMount?: boolean;
+  /** A visitor pressed this thread's "View N replies" before this loaded: open it. */
+  openThread?: string;
 }
 
 type PageKey = [path: string, viewer: string];
@@ -24,7 +27,7 @@ const fetchPage = ([path]: PageKey) => apiRequest<CommentPageDto>(path);
  * SWR): for members, the first page again from the API, which leaves out comments by members they blocked,
  * with the post form, edit and delete; for everyone, the next pages and a #comment-{id} link's thread.
  */
-export function LiveComments({ streamVideoId, videoOwnerId, initial, loadMoreOnMount = false }: Props) {
+export function LiveComments({ streamVideoId, videoOwnerId, initial, loadMoreOnMount = false, openThread }: Props) {
   const { loading, user } = useSession();
   const base = `/api/videos/${encodeURIComponent(streamVideoId)}/comments?limit=${COMMENTS_PAGE_SIZE}`;
   // Until the session is restored we do not know whose view to fetch; the server's page shows meanwhile.
@@ -159,6 +162,7 @@ export function LiveComments({ streamVideoId, videoOwnerId, initial, loadMoreOnM
       threads={threads}
       pinned={pinned}
       linked={linked}
+      openThread={openThread}
       total={total}
       hasMore={hasMore}
       loadingMore={loadingMore}

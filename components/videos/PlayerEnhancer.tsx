@@ -3,7 +3,6 @@
 import { useEffect, useState } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
-import { apiRequest } from '@/lib/client/api-client';
 
 export interface PlayerSource {
   mp4Url: string | null;
@@ -102,13 +101,16 @@ export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countVi
   }, [videoId, loading, user, allowAutoplay]);
 
   // One view when playback first starts; the server counts once per viewer per day and ignores bots.
-  // Playback may have started from the server's HTML before this code arrived: then it counts at once.
+  // Playback may have started from the server's HTML before this code arrived: then it counts at once. The API
+  // client loads with the first play, like hls.js: a visitor who only reads the page never fetches it.
   useEffect(() => {
     const video = findVideo(videoId);
     if (!video || !countView) return;
     const onPlaying = () => {
       video.removeEventListener('playing', onPlaying);
-      void apiRequest(`/api/videos/${streamVideoId}/view`, { method: 'POST', json: {} }).catch(() => {});
+      void import('@/lib/client/api-client')
+        .then(({ apiRequest }) => apiRequest(`/api/videos/${streamVideoId}/view`, { method: 'POST', json: {} }))
+        .catch(() => {});
     };
     if (!video.paused && video.currentTime > 0) onPlaying();
     else video.addEventListener('playing', onPlaying);

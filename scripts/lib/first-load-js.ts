@@ -122,8 +122,11 @@ export function runtimeFloorGzip(): FirstLoadJs & { versions: string } {
 
 export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** Budget over the runtime floor for home and a video page (issue 14, target 5). */
-export const FIRST_LOAD_BUDGET_BYTES = 5 * 1024;
+/**
+ * Budget over the runtime floor for home and a video page: 10 KB (issue 34, which retired issue 14's 5 KB along with
+ * the partial-hydration runtime that bought it).
+ */
+export const FIRST_LOAD_BUDGET_BYTES = 10 * 1024;
 
 /** The path of the first video home links to, if any (the benches' video page). */
 export async function firstVideoPath(origin: string): Promise<string | undefined> {

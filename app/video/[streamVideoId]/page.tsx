@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { preload } from 'react-dom';
 
 import { Comments } from '@/components/community/Comments';
+import { VisitorComments } from '@/components/community/VisitorComments';
 import { FollowButton } from '@/components/community/FollowButton';
 import { LikeButton } from '@/components/community/LikeButton';
 import { ReportDialog } from '@/components/community/ReportDialog';
@@ -176,7 +177,12 @@ export default async function VideoPage({ params }: Props) {
             You appear in this video and no longer consent to it?{' '}
             <a href={`/withdraw-consent?video=${video.streamVideoId}`}>Withdraw your consent</a>
           </p>
-          <Comments streamVideoId={video.streamVideoId} videoOwnerId={video.uploader._id} initial={data.comments} />
+          <Comments
+            streamVideoId={video.streamVideoId}
+            videoOwnerId={video.uploader._id}
+            initial={data.comments}
+            visitorView={<VisitorComments streamVideoId={video.streamVideoId} page={data.comments} />}
+          />
         </article>
         {more.length > 0 && (
           <aside className="watch-aside" aria-labelledby="more-videos">
