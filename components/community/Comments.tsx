@@ -1,14 +1,12 @@
 'use client';
 
-import { createContext, lazy, Suspense, use, useEffect, useState, useTransition, type ReactNode } from 'react';
+import { createContext, startTransition, use, useEffect, useState, type ReactNode } from 'react';
 
 import { useSession } from '@/components/session/SessionProvider';
 import type { CommentPageDto } from '@/lib/api-types';
 import { useHydrated } from '@/lib/client/use-hydrated';
 
-// The live list (members' own first page, the next pages, linked threads, the forms) loads when someone needs
-// it: a visitor reading the first page never fetches it.
-const LiveComments = lazy(() => import('./LiveComments').then((m) => ({ default: m.LiveComments })));
+type LiveComments = typeof import('./LiveComments').LiveComments;
 
 export interface CommentsProps {
   streamVideoId: string;
@@ -34,46 +32,52 @@ export function subscribeToHash(changed: () => void) {
 /**
  * The video page's comments. The first page is the server's drawing (VisitorComments, passed as
  * `visitorView`): crawlers and visitors read it without JavaScript, and it costs the page no component code.
- * LiveComments takes over once the session has a member, a visitor asks for more, or a #comment-{id} link
- * needs its thread. The switch is a transition, so the server's list stays on screen until the live one is
- * ready, and the press that asked is carried out by it.
+ * LiveComments (members' own first page, the next pages, linked threads, the forms) takes over once the session has
+ * a member, a visitor asks for more, or a #comment-{id} link needs its thread: its module is imported then, and the
+ * server's list stays on screen, its pressed button busy, until it arrives; LiveComments then carries out that press.
+ *
+ * Why an import in an effect rather than React.lazy in a Suspense boundary: the server renders that boundary around
+ * the visitor's list, and React streams a large boundary out of line (the fallback first, the content hidden after
+ * it, swapped by a script), which sent every comment twice and showed both copies for a moment.
  */
 export function Comments({ visitorView, ...props }: CommentsProps & { visitorView: ReactNode }) {
   const { user } = useSession();
   const [request, setRequest] = useState<Request | null>(null);
-  const [waiting, startTransition] = useTransition();
-  const [asked, setAsked] = useState<Request | null>(null);
-  // A #comment-{id} link (on arrival, or a later hash change) needs the live list to find its comment. Read in an
-  // effect and switched in a transition, like a press: the server's list stays on screen, alone, until the live one
-  // is ready (a synchronous switch would show the fallback beside a hidden copy, every comment id twice).
+  // A #comment-{id} link (on arrival, or a later hash change) needs the live list to find its comment.
   const [linked, setLinked] = useState(false);
   useEffect(() => {
     const follow = () => {
-      if (window.location.hash.startsWith('#comment-')) startTransition(() => setLinked(true));
+      if (window.location.hash.startsWith('#comment-')) setLinked(true);
     };
     follow();
     return subscribeToHash(follow);
   }, []);
-  const ask = (next: Request) => {
-    setAsked(next);
-    startTransition(() => setRequest(next));
-  };
-  const live = Boolean(user) || request !== null || !props.initial || linked;
-  // The switches made here and the session's restore are transitions, so the fallback shows only when the server
-  // itself drew the live list's place (a first page it could not read) or a login on this page switches at once.
+  const [Live, setLive] = useState<LiveComments | null>(null);
+  const wanted = Boolean(user) || request !== null || !props.initial || linked;
+  useEffect(() => {
+    if (!wanted) return;
+    let current = true;
+    import('./LiveComments').then(
+      // A transition: the live list's first render is sliced like the page's hydration.
+      ({ LiveComments }) => current && startTransition(() => setLive(() => LiveComments)),
+      // Unreachable now (offline): the press is given back, so the button can be pressed again.
+      () => current && setRequest(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted]);
   return (
-    <RequestContext value={{ ask, pending: waiting ? asked : null }}>
-      <Suspense fallback={<div inert>{visitorView}</div>}>
-        {live ? (
-          <LiveComments
-            {...props}
-            loadMoreOnMount={request !== null && 'more' in request}
-            openThread={request !== null && 'thread' in request ? request.thread : undefined}
-          />
-        ) : (
-          visitorView
-        )}
-      </Suspense>
+    <RequestContext value={{ ask: setRequest, pending: Live ? null : request }}>
+      {Live ? (
+        <Live
+          {...props}
+          loadMoreOnMount={request !== null && 'more' in request}
+          openThread={request !== null && 'thread' in request ? request.thread : undefined}
+        />
+      ) : (
+        visitorView
+      )}
     </RequestContext>
   );
 }
