@@ -85,9 +85,10 @@ test('a member deletes their account in settings; the name can register again @m
   expect(again.status(), await again.text()).toBe(201);
 });
 
-test('the owner edits a video on its page; after review the change is on the page @mobile', async ({
+test('the owner edits a live video on its page; it stays public as approved until an admin approves the new text @mobile', async ({
   confirmedPage: page,
   request,
+  browser,
 }) => {
   test.slow();
   const member = await verifiedMember(request, 'editor');
@@ -105,12 +106,33 @@ test('the owner edits a video on its page; after review the change is on the pag
   await reviewShot(page, 'edit-video-dialog');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText(/go back to review/)).toBeVisible();
+  await expect(page.getByText(/shown once an admin approves them/)).toBeVisible();
   await reviewShot(page, 'video-page-after-edit');
 
-  // Hidden while in review, then live with the new title once an admin approves.
-  expect((await fetch(`${ORIGIN}/api/videos/${id}`)).status).toBe(404);
-  await approve(request, await adminToken(request), id);
+  // The page, its links and the API keep the approved text meanwhile (decision 009): nothing goes offline.
+  await expect(page.getByRole('heading', { level: 1, name: `Before ${word}` })).toBeVisible();
+  const meanwhile = await fetch(`${ORIGIN}/api/videos/${id}`);
+  expect(meanwhile.status).toBe(200);
+  expect(((await meanwhile.json()) as { video: { title: string } }).video.title).toBe(`Before ${word}`);
+  // The owner's form goes on from the waiting text, and says it waits.
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(dialog.getByLabel('Title')).toHaveValue(`After ${word}`);
+  await expect(dialog.getByText(/is waiting for review/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  // An admin reads the change beside the live text in Moderation → Text edits, and approves it.
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await admin.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
+  await logInThroughForm(admin, ADMIN.email, ADMIN.password, '/admin/moderation');
+  await admin.getByRole('link', { name: /Text edits waiting for review/ }).click();
+  const card = admin.getByRole('article').filter({ hasText: `Before ${word}` });
+  await expect(card.getByText(`After ${word}`)).toBeVisible();
+  await reviewShot(admin, 'admin-text-edits');
+  await card.getByRole('button', { name: 'Approve changes' }).click();
+  await expect(admin.getByText('Changes approved: the new text is live.')).toBeVisible();
+  await adminContext.close();
+
   await expect(async () => {
     await page.goto(`/video/${id}`);
     await expect(page.getByRole('heading', { level: 1, name: `After ${word}` })).toBeVisible({ timeout: 1_000 });

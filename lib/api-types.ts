@@ -47,6 +47,31 @@ export interface OwnVideoDto extends VideoDto {
   playback: VideoPlayback | null;
   /** Whether its uploader has declared who appears in it (performer records); approval waits for them. */
   performerRecordsComplete: boolean;
+  /** The owner's new title, description and tags waiting for a moderator, while the approved text stays public (decision 009). */
+  pendingEdit: PendingTextEditDto | null;
+}
+
+export interface PendingTextEditDto {
+  /** New with every proposal; a moderator's decision names it. */
+  editId: string;
+  title: string;
+  description: string;
+  tags: string[];
+  proposedAt: string;
+}
+
+/** GET /api/admin/video-text-edits: an owner's waiting text for an approved video, beside what is live. */
+export interface TextEditDto {
+  streamVideoId: string;
+  /** Named by the decision (PATCH /api/admin/videos/{streamVideoId}/text-edit). */
+  editId: string;
+  proposedAt: string;
+  /** The approved (live) title. */
+  title: string;
+  uploader: { _id: string; username: string };
+  thumbnailUrl: string | null;
+  /** Each field that would change: the live value, then the owner's. */
+  changes: { field: 'title' | 'description' | 'tags'; before: string | string[]; after: string | string[] }[];
 }
 
 /** A video in the moderation queue: what the uploader sees, and for admins the processing job's own error. */

@@ -60,13 +60,13 @@ function withDecisions(counts: Record<ModerationStatus, number>, moves: Move[]):
 }
 
 /** The admin panel's moderation queue (app/admin/layout.tsx has checked the admin; the API checks every call). */
-export function ModerationQueue() {
-  return <AdminPanel />;
+export function ModerationQueue({ textEdits }: { textEdits: number }) {
+  return <AdminPanel textEdits={textEdits} />;
 }
 
 type Notice = { ok: boolean; text: string } | null;
 
-function AdminPanel() {
+function AdminPanel({ textEdits }: { textEdits: number }) {
   const [tab, setTab] = useState<ModerationStatus>('pending');
   /** Decisions sent but not yet reflected by a reload: hidden from their old list at once (optimistic). */
   const [decided, setDecided] = useState<Record<string, Move>>({});
@@ -212,6 +212,12 @@ function AdminPanel() {
         <p>
           New uploads wait here, oldest first, until an admin approves them. Watch each video, check its details, then approve it
           or reject it with a reason the uploader will see.
+        </p>
+        {/* Owners' new text for approved videos waits apart: those videos stay public meanwhile (decision 009). */}
+        <p>
+          <a href="/admin/moderation/edits">
+            Text edits waiting for review <span className="admin-tab-count">{textEdits}</span>
+          </a>
         </p>
       </header>
 

@@ -126,6 +126,7 @@ function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): vo
         </p>
         <p className="own-video-status">
           <span className={`own-status own-status-${view.tone}`}>{view.badge}</span>
+          {video.pendingEdit && <span className="own-status own-status-waiting">New text waiting for review</span>}
         </p>
         {!video.performerRecordsComplete && video.moderationStatus !== 'approved' && (
           <p className="own-video-reason records-missing">
@@ -146,6 +147,7 @@ function OwnVideoRow({ video, onChanged }: { video: OwnVideoDto; onChanged(): vo
             description: video.description,
             category: video.category,
             tags: video.tags,
+            pendingEdit: video.pendingEdit,
           }}
           onSaved={({ message }) => {
             setSaved(message);

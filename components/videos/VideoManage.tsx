@@ -6,7 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 
 import { serverMessage, StatusLine, type Status } from '@/components/account/form-parts';
 import { useSession } from '@/components/session/SessionProvider';
-import type { OwnVideoDto } from '@/lib/api-types';
+import type { OwnVideoDto, PendingTextEditDto } from '@/lib/api-types';
 import { apiRequest, ApiClientError } from '@/lib/client/api-client';
 import { CATEGORIES } from '@/lib/site';
 import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/lib/validation/video-form';
@@ -22,6 +22,8 @@ export interface ManagedVideo {
   description: string;
   category: string;
   tags: string[];
+  /** The owner's new text waiting for review (the form goes on from it); unknown (undefined) on the public page. */
+  pendingEdit?: PendingTextEditDto | null;
 }
 
 /** What PATCH /api/videos/{id} answers. */
@@ -67,6 +69,8 @@ export function VideoManage({
       {open === 'edit' && (
         <EditVideoDialog
           video={video}
+          // An owner's form goes on from their waiting text; an admin edits the live text (the server does the same).
+          waiting={user._id === video.ownerId && !user.isAdmin ? (video.pendingEdit ?? null) : null}
           onClose={() => setOpen(null)}
           onSaved={(answer) => {
             setOpen(null);
@@ -92,10 +96,12 @@ function useShowModal(dialog: RefObject<HTMLDialogElement | null>) {
 
 function EditVideoDialog({
   video,
+  waiting,
   onClose,
   onSaved,
 }: {
   video: ManagedVideo;
+  waiting: PendingTextEditDto | null;
   onClose(): void;
   onSaved(answer: EditAnswer): void;
 }) {
@@ -105,7 +111,12 @@ function EditVideoDialog({
   const [status, setStatus] = useState<Status>(null);
   const { register, handleSubmit, setError, formState, control } = useForm<VideoFormInput, unknown, VideoFormValues>({
     resolver: zodResolver(videoFormSchema),
-    defaultValues: { title: video.title, description: video.description, category: video.category, tags: video.tags.join(', ') },
+    defaultValues: {
+      title: waiting?.title ?? video.title,
+      description: waiting?.description ?? video.description,
+      category: video.category,
+      tags: (waiting?.tags ?? video.tags).join(', '),
+    },
   });
   const title = useWatch({ control, name: 'title' }) ?? '';
   const description = useWatch({ control, name: 'description' }) ?? '';
@@ -209,9 +220,17 @@ function EditVideoDialog({
             {e.tags?.message}
           </p>
         </div>
-        <p className="video-manage-note">
-          Changes to the title, description or tags of an approved video go back to review before they are shown.
-        </p>
+        {waiting ? (
+          <p className="video-manage-note" role="note">
+            Your new text from {new Date(waiting.proposedAt).toLocaleDateString()} is waiting for review; the video shows its
+            approved text until then. Saving again replaces it; saving the approved text withdraws it.
+          </p>
+        ) : (
+          <p className="video-manage-note">
+            New titles, descriptions and tags of an approved video are shown once an admin approves them; the video stays public
+            with its approved text meanwhile. A category change is live at once.
+          </p>
+        )}
         <div className="modal-actions">
           <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
             {formState.isSubmitting ? 'Saving…' : 'Save changes'}

@@ -354,6 +354,28 @@ export const videos = pgTable(
 
 export type Video = typeof videos.$inferSelect;
 
+/**
+ * An owner's new title, description and tags for an approved video, waiting for a moderator (decision 009): the
+ * approved text stays public meanwhile. One per video; a new edit replaces it, a decision removes it.
+ */
+export const videoTextEdits = pgTable(
+  'video_text_edits',
+  {
+    videoId: uuid('video_id')
+      .primaryKey()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** New with every proposal: a moderator's decision names the one they read, so a later one is not decided unseen. */
+    editId: uuid('edit_id').notNull().defaultRandom(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    tags: text('tags').array().notNull(),
+    proposedAt: timestamp('proposed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The queue reads them oldest first.
+  (t) => [index('video_text_edits_proposed_at_idx').on(t.proposedAt)],
+);
+export type VideoTextEdit = typeof videoTextEdits.$inferSelect;
+
 /** One row per member who liked a video; unique per member and video whatever the concurrency. */
 export const videoLikes = pgTable(
   'video_likes',

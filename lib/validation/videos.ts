@@ -144,16 +144,18 @@ export const REJECTION_REASON_MAX = 500;
  */
 export const DEFAULT_REJECTION_GROUND: DecisionGround = 'standards-what-you-can-share';
 
+const rejectionReason = multilineText('Give a reason for the rejection')
+  .trim()
+  .min(1, 'Give a reason for the rejection')
+  .max(REJECTION_REASON_MAX, `The reason must be at most ${REJECTION_REASON_MAX} characters`);
+
 export const moderationSchema = z.discriminatedUnion(
   'action',
   [
     z.object({ action: z.literal('approve') }),
     z.object({
       action: z.literal('reject'),
-      reason: multilineText('Give a reason for the rejection')
-        .trim()
-        .min(1, 'Give a reason for the rejection')
-        .max(REJECTION_REASON_MAX, `The reason must be at most ${REJECTION_REASON_MAX} characters`),
+      reason: rejectionReason,
       ground: z
         .enum(DECISION_GROUNDS, { error: `ground must be one of ${DECISION_GROUNDS.join(', ')}` })
         .default(DEFAULT_REJECTION_GROUND),
@@ -161,6 +163,27 @@ export const moderationSchema = z.discriminatedUnion(
   ],
   { error: 'action must be approve or reject' },
 );
+
+/**
+ * PATCH /api/admin/videos/{streamVideoId}/text-edit: a moderator's decision on an owner's waiting title, description
+ * and tags (decision 009), naming the proposal they read (editId), so a newer one is never decided unseen.
+ */
+export const textEditDecisionSchema = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.literal('approve'), editId: z.uuid({ error: 'editId must be the id of the changes you read' }) }),
+    z.object({
+      action: z.literal('reject'),
+      editId: z.uuid({ error: 'editId must be the id of the changes you read' }),
+      reason: rejectionReason,
+    }),
+  ],
+  { error: 'action must be approve or reject' },
+);
+export type TextEditDecision = z.infer<typeof textEditDecisionSchema>;
+
+/** GET /api/admin/video-text-edits: the waiting edits, a page at a time. */
+export const textEditQueueQuerySchema = videoListQuerySchema.pick({ limit: true, page: true });
 
 /** Quick picks for the rejection reasons admins give most; the text stays editable. */
 export const REJECTION_TEMPLATES = [

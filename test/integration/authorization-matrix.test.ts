@@ -301,6 +301,7 @@ const TABLE: Record<string, Row> = {
     },
   },
   'GET api/admin/videos/route.ts': simple('admin', '/api/admin/videos'),
+  'GET api/admin/video-text-edits/route.ts': simple('admin', '/api/admin/video-text-edits'),
   'GET api/admin/verifications/route.ts': simple('admin', '/api/admin/verifications'),
   'GET api/admin/verifications/[id]/route.ts': {
     access: 'admin',
@@ -328,6 +329,15 @@ const TABLE: Record<string, Row> = {
     build: async (f) => {
       const streamVideoId = await f.video();
       return { path: `/api/admin/videos/${streamVideoId}`, params: { streamVideoId }, json: { action: 'approve' } };
+    },
+  },
+  'PATCH api/admin/videos/[streamVideoId]/text-edit/route.ts': {
+    access: 'admin',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      // No edit waits on it: an admin is told so (409); everyone else is refused before that.
+      const json = { action: 'approve', editId: '00000000-0000-4000-8000-000000000000' };
+      return { path: `/api/admin/videos/${streamVideoId}/text-edit`, params: { streamVideoId }, json };
     },
   },
   'POST api/admin/videos/bulk/route.ts': {

@@ -13,6 +13,8 @@ export const ADMIN_ACTIONS = [
   'video.approve',
   'video.reject',
   'video.edit',
+  'video.edit_approve',
+  'video.edit_reject',
   'video.delete',
   'member.ban',
   'member.unban',

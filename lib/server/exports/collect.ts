@@ -1,6 +1,6 @@
 import 'server-only';
 
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 
 import { getConfig } from '@/lib/config/server';
@@ -21,6 +21,7 @@ import {
   users,
   videoLikes,
   videos,
+  videoTextEdits,
   type User,
   type Video,
 } from '@/lib/db/schema';
@@ -68,6 +69,21 @@ export async function collectMemberData(
     .from(videos)
     .where(eq(videos.ownerId, userId))
     .orderBy(asc(videos.createdAt), asc(videos.id));
+  // The new text of approved videos waiting for review (decision 009) is the member's too.
+  const waitingText = new Map(
+    (ownVideos.length
+      ? await db
+          .select()
+          .from(videoTextEdits)
+          .where(
+            inArray(
+              videoTextEdits.videoId,
+              ownVideos.map((video) => video.id),
+            ),
+          )
+      : []
+    ).map((edit) => [edit.videoId, edit]),
+  );
   const originals: MemberData['originals'] = [];
   const videoEntries = [];
   for (const video of ownVideos) {
@@ -75,6 +91,7 @@ export async function collectMemberData(
     const included = await originalExists(key);
     const path = originalPathInZip(video);
     if (included) originals.push({ path, key });
+    const waiting = waitingText.get(video.id);
     videoEntries.push({
       streamVideoId: video.streamVideoId,
       url: videoUrl(video.streamVideoId),
@@ -96,6 +113,9 @@ export async function collectMemberData(
       publishedAt: iso(video.publishedAt),
       originalBytes: video.sourceBytes,
       originalFile: included ? path : null,
+      textWaitingForReview: waiting
+        ? { title: waiting.title, description: waiting.description, tags: waiting.tags, proposedAt: iso(waiting.proposedAt) }
+        : null,
     });
   }
 

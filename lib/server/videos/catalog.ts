@@ -11,7 +11,7 @@ import { requireMember, type Actor } from '../auth/actor';
 import { EXACT_TIME, isRealTime } from '../cursor-time';
 import { badRequest } from '../errors';
 
-import { toOwnVideoDto, toVideoDto, type VideoRow } from './dto';
+import { toOwnVideoDto, toVideoDto, type OwnVideoRow, type VideoRow } from './dto';
 
 /** Everything a video DTO needs, with the owner's name and the members who liked it. */
 export const VIDEO_COLUMNS = sql`
@@ -20,6 +20,14 @@ export const VIDEO_COLUMNS = sql`
   v.owner_id, u.username AS owner_username, v.processing_state, v.moderation_status, v.processing_error,
   v.rejection_reason, v.performers_declared_at,
   coalesce((SELECT array_agg(l.user_id::text ORDER BY l.created_at) FROM video_likes l WHERE l.video_id = v.id), '{}'::text[]) AS liked_by`;
+
+/**
+ * VIDEO_COLUMNS with the owner's text edit waiting for review (decision 009), for what owners and admins read
+ * (OwnVideoRow): public lists never select it.
+ */
+export const OWN_VIDEO_COLUMNS = sql`${VIDEO_COLUMNS},
+  (SELECT json_build_object('editId', e.edit_id, 'title', e.title, 'description', e.description, 'tags', e.tags,
+     'proposedAt', e.proposed_at) FROM video_text_edits e WHERE e.video_id = v.id) AS pending_edit`;
 
 // The same condition as the schema's PUBLIC_VIDEO, so the partial indexes apply.
 export const PUBLIC = sql`v.processing_state = 'ready' AND v.moderation_status = 'approved' AND NOT v.owner_banned`;
@@ -219,12 +227,12 @@ export async function findPublicVideo(streamVideoId: string): Promise<VideoDto |
 }
 
 /** A video by its public id whatever its state, with the fields owners and admins see. */
-export async function findVideoRow(streamVideoId: string): Promise<(VideoRow & { owner_banned: boolean }) | null> {
+export async function findVideoRow(streamVideoId: string): Promise<(OwnVideoRow & { owner_banned: boolean }) | null> {
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(streamVideoId)) return null;
   const db = await getDb();
-  const [row] = await queryRows<VideoRow & { owner_banned: boolean }>(
+  const [row] = await queryRows<OwnVideoRow & { owner_banned: boolean }>(
     db,
-    sql`SELECT ${VIDEO_COLUMNS}, v.owner_banned FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.stream_video_id = ${streamVideoId}`,
+    sql`SELECT ${OWN_VIDEO_COLUMNS}, v.owner_banned FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.stream_video_id = ${streamVideoId}`,
   );
   return row ?? null;
 }
@@ -241,9 +249,9 @@ export async function listOwnVideos(
   const ownerId = requireMember(actor).user.id;
   const db = await getDb();
   const page = request.page ?? 1;
-  const rows = await queryRows<VideoRow>(
+  const rows = await queryRows<OwnVideoRow>(
     db,
-    sql`SELECT ${VIDEO_COLUMNS}
+    sql`SELECT ${OWN_VIDEO_COLUMNS}
         FROM videos v JOIN users u ON u.id = v.owner_id
         WHERE v.owner_id = ${ownerId}
         ORDER BY v.created_at DESC, v.id DESC

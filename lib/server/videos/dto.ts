@@ -32,6 +32,11 @@ export interface VideoRow {
   performers_declared_at: Date | string | null;
 }
 
+/** What OWN_VIDEO_COLUMNS adds: the owner's text edit waiting for review, as json_build_object writes it. */
+export interface OwnVideoRow extends VideoRow {
+  pending_edit: { editId: string; title: string; description: string; tags: string[]; proposedAt: string } | null;
+}
+
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 /** Media URLs are by public id; the media route maps them to storage keys and checks who may see them. */
@@ -65,7 +70,7 @@ export function toVideoDto(row: VideoRow): VideoDto {
   };
 }
 
-export function toOwnVideoDto(row: VideoRow): OwnVideoDto {
+export function toOwnVideoDto(row: OwnVideoRow): OwnVideoDto {
   return {
     ...toVideoDto(row),
     status: row.processing_state,
@@ -75,5 +80,10 @@ export function toOwnVideoDto(row: VideoRow): OwnVideoDto {
     rejectionReason: row.rejection_reason,
     playback: playbackOf(row),
     performerRecordsComplete: row.performers_declared_at !== null && row.performers_declared_at !== undefined,
+    pendingEdit: row.pending_edit && {
+      ...row.pending_edit,
+      tags: row.pending_edit.tags ?? [],
+      proposedAt: iso(row.pending_edit.proposedAt),
+    },
   };
 }

@@ -1,10 +1,12 @@
 import 'server-only';
 
+import { randomUUID } from 'node:crypto';
+
 import { eq, sql } from 'drizzle-orm';
 
 import type { OwnVideoDto } from '@/lib/api-types';
 import { getDb, queryRows } from '@/lib/db';
-import { videos, type Video } from '@/lib/db/schema';
+import { videos, videoTextEdits, type Video } from '@/lib/db/schema';
 import { purgePublicPages, wakeWorkers } from '@/lib/events';
 import type { VideoEditInput } from '@/lib/validation/video-edit';
 
@@ -22,11 +24,13 @@ import { toOwnVideoDto } from './dto';
 export const EDITABLE_FIELDS = ['title', 'description', 'category', 'tags'] as const;
 type EditableField = (typeof EDITABLE_FIELDS)[number];
 
-/** Fields whose change sends an owner's approved video back to review (decision 009): the category alone cannot carry abuse. */
-const REVIEWED_FIELDS: readonly EditableField[] = ['title', 'description', 'tags'];
+/** Fields an owner's change of an approved video waits for a moderator on (decision 009): the category cannot carry abuse. */
+const REVIEWED_FIELDS = ['title', 'description', 'tags'] as const satisfies readonly EditableField[];
+type ReviewedText = Pick<Video, (typeof REVIEWED_FIELDS)[number]>;
 
-export const BACK_TO_REVIEW_MESSAGE =
-  'Saved. Your changes go back to review, so the video is hidden until an admin approves them.';
+export const WAITING_FOR_REVIEW_MESSAGE =
+  'Saved. Your new title, description and tags are shown once an admin approves them; until then the video stays public as it was.';
+export const EDIT_WITHDRAWN_MESSAGE = 'Saved. The changes that were waiting for review are withdrawn.';
 export const SAVED_MESSAGE = 'Your changes are saved.';
 export const VIDEO_DELETED_MESSAGE = 'Video deleted.';
 
@@ -56,11 +60,19 @@ async function manageable(
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The fields of `next` that differ from `from`, with both values, for the audit log. */
+export function changesOf<K extends string, V>(from: Record<K, V>, next: Record<K, V>, fields: readonly K[]) {
+  return fields
+    .filter((field) => !same(from[field], next[field]))
+    .map((field) => ({ field, before: from[field], after: next[field] }));
+}
+
 /**
- * Edits a video's title, description, category and tags (the upload's
- * rules). Admins' edits are live at once; an owner's edit of an approved
- * video that touches its text goes back to review (decision 009). Every
- * edit is in the audit log with who made it and each field before and after.
+ * Edits a video's title, description, category and tags (the upload's rules). Admins' edits are live at once, and so
+ * is everything on a video that is not public yet. On an approved video an owner's category change is live at once
+ * while a new title, description or tags wait in video_text_edits for a moderator (decision 009): the approved text
+ * stays public, so the page, its links and embeds never go offline for a typo fix. Saving again replaces the waiting
+ * text; saving the approved text withdraws it. Every edit is in the audit log with each field before and after.
  */
 export async function editVideo(
   actor: Actor,
@@ -70,50 +82,66 @@ export async function editVideo(
   const { member, video: found, asAdmin } = await manageable(actor, streamVideoId, 'edit');
   // An admin's edits of others' videos are moderation, audited: the budget is for a member's own.
   if (!asAdmin) await consume('videoEditsPerMember', member.user.id, tooOften('edited your videos'));
-  let purgeAfter = false;
   const db = await getDb();
-  const backToReview = await db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     // Locked and read again: a concurrent edit or moderation decision is applied first, then this one over it.
     const [video] = await tx.select().from(videos).where(eq(videos.id, found.id)).for('update');
     if (!video) throw new ApiError(404, VIDEO_NOT_FOUND);
-    const next: Pick<Video, EditableField> = {
-      title: input.title ?? video.title,
-      description: input.description ?? video.description,
-      category: input.category ?? video.category,
-      tags: input.tags ?? video.tags,
+    const [waiting] = await tx.select().from(videoTextEdits).where(eq(videoTextEdits.videoId, video.id)).for('update');
+    const reviewed = !asAdmin && video.moderationStatus === 'approved';
+    // The owner goes on from the text they proposed; everything else from what is live.
+    const base: ReviewedText = reviewed && waiting ? waiting : video;
+    const text: ReviewedText = {
+      title: input.title ?? base.title,
+      description: input.description ?? base.description,
+      tags: input.tags ?? base.tags,
     };
-    const changed = EDITABLE_FIELDS.filter((field) => !same(video[field], next[field]));
-    if (changed.length === 0) return false;
-    const toReview =
-      !asAdmin && video.moderationStatus === 'approved' && changed.some((field) => REVIEWED_FIELDS.includes(field));
-    await tx
-      .update(videos)
-      .set({
-        ...next,
-        ...(toReview ? { moderationStatus: 'pending' as const, moderatedAt: null, moderatedBy: null } : {}),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(videos.id, video.id));
+    const liveText: ReviewedText = reviewed ? { title: video.title, description: video.description, tags: video.tags } : text;
+    const live: Pick<Video, EditableField> = { ...liveText, category: input.category ?? video.category };
+    const liveChanges = changesOf(video, live, EDITABLE_FIELDS);
+    const proposed = reviewed ? changesOf(video, text, REVIEWED_FIELDS) : [];
+    // The waiting text is stored anew only when it differs from what already waits (a new editId for moderators).
+    const upsert = proposed.length > 0 && !(waiting && changesOf(waiting, text, REVIEWED_FIELDS).length === 0);
+    // It goes when the owner saves the approved text again, or once a video that is not public takes the text directly.
+    const withdraw = Boolean(waiting) && proposed.length === 0 && (reviewed || !asAdmin);
+    const waits = proposed.length > 0;
+    const message = waits ? WAITING_FOR_REVIEW_MESSAGE : withdraw && reviewed ? EDIT_WITHDRAWN_MESSAGE : SAVED_MESSAGE;
+    if (liveChanges.length === 0 && !upsert && !withdraw) return { purge: false, message };
+
+    if (liveChanges.length > 0)
+      await tx
+        .update(videos)
+        .set({ ...live, updatedAt: sql`now()` })
+        .where(eq(videos.id, video.id));
+    if (withdraw) await tx.delete(videoTextEdits).where(eq(videoTextEdits.videoId, video.id));
+    if (upsert) {
+      const values = { ...text, editId: randomUUID(), proposedAt: new Date() };
+      await tx
+        .insert(videoTextEdits)
+        .values({ videoId: video.id, ...values })
+        .onConflictDoUpdate({ target: videoTextEdits.videoId, set: values });
+    }
     const byOwner = video.ownerId === member.user.id;
+    const fields = [...new Set([...liveChanges, ...proposed].map((change) => change.field))];
     await recordAdminAction(tx, member, {
       action: 'video.edit',
       targetType: 'video',
       targetId: video.streamVideoId,
-      summary: `${byOwner ? 'Owner edited' : 'Edited'} “${video.title}”: ${changed.join(', ')}${toReview ? ' (back to review)' : ''}`,
+      summary: `${byOwner ? 'Owner edited' : 'Edited'} “${video.title}”: ${fields.join(', ') || 'withdrew the waiting text'}${waits ? ' (text waits for review)' : ''}`,
       details: {
         videoId: video.id,
         by: byOwner ? 'owner' : 'admin',
-        backToReview: toReview,
-        changes: changed.map((field) => ({ field, before: video[field], after: next[field] })),
+        waitsForReview: waits,
+        ...(withdraw ? { withdrew: true } : {}),
+        changes: [...liveChanges, ...proposed],
       },
     });
-    purgeAfter = true;
-    return toReview;
+    return { purge: liveChanges.length > 0, message };
   });
-  if (purgeAfter) purgePublicPages();
+  if (outcome.purge) purgePublicPages();
   const row = await findVideoRow(found.streamVideoId);
   if (!row) throw new ApiError(404, VIDEO_NOT_FOUND);
-  return { video: toOwnVideoDto(row), message: backToReview ? BACK_TO_REVIEW_MESSAGE : SAVED_MESSAGE };
+  return { video: toOwnVideoDto(row), message: outcome.message };
 }
 
 /**

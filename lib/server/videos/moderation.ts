@@ -23,8 +23,8 @@ import { verificationStates } from '../verification';
 import { PACKAGE_HLS_JOB } from './processing';
 import { PROCESS_VIDEO_JOB } from './upload';
 
-import { VIDEO_COLUMNS } from './catalog';
-import { toOwnVideoDto, type VideoRow } from './dto';
+import { OWN_VIDEO_COLUMNS } from './catalog';
+import { toOwnVideoDto, type OwnVideoRow } from './dto';
 
 /** The moderation queue: oldest first for pending (first come, first reviewed), newest first otherwise. */
 export async function listForModeration(actor: Actor, status: ModerationStatus, request: { page: number; limit: number }) {
@@ -32,9 +32,9 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
   const db = await getDb();
   const order =
     status === 'pending' ? sql`v.created_at ASC, v.id ASC` : sql`coalesce(v.moderated_at, v.created_at) DESC, v.id DESC`;
-  const rows = await queryRows<VideoRow & { processing_detail: string | null }>(
+  const rows = await queryRows<OwnVideoRow & { processing_detail: string | null }>(
     db,
-    sql`SELECT ${VIDEO_COLUMNS},
+    sql`SELECT ${OWN_VIDEO_COLUMNS},
           (SELECT j.last_error FROM jobs j
             WHERE j.dedupe_key IN (${`${PROCESS_VIDEO_JOB}:`} || v.id, ${`${PACKAGE_HLS_JOB}:`} || v.id) AND j.last_error IS NOT NULL
             ORDER BY j.updated_at DESC LIMIT 1) AS processing_detail
@@ -160,9 +160,9 @@ export async function moderateVideo(actor: Actor, streamVideoId: string, decisio
     });
   });
   purgePublicPages();
-  const [row] = await queryRows<VideoRow>(
+  const [row] = await queryRows<OwnVideoRow>(
     db,
-    sql`SELECT ${VIDEO_COLUMNS} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${video.id}`,
+    sql`SELECT ${OWN_VIDEO_COLUMNS} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${video.id}`,
   );
   return toOwnVideoDto(row!);
 }
