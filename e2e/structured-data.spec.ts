@@ -47,6 +47,7 @@ const MEMBER_PAGES: Record<string, string> = {
   '/profile/e2e_admin': 'WebSite',
   '/admin': 'WebSite',
   '/admin/moderation': 'WebSite',
+  '/admin/moderation/edits': 'WebSite',
   '/admin/reports': 'WebSite',
   '/admin/appeals': 'WebSite',
   '/decisions': 'WebSite',
