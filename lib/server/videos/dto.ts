@@ -37,7 +37,7 @@ export interface OwnVideoRow extends VideoRow {
   pending_edit: { editId: string; title: string; description: string; tags: string[]; proposedAt: string } | null;
 }
 
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+export const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 /** Media URLs are by public id; the media route maps them to storage keys and checks who may see them. */
 export const mediaUrl = (streamVideoId: string, file: string) => `/media/videos/${streamVideoId}/${file}`;

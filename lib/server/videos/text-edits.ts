@@ -15,7 +15,7 @@ import { ApiError, conflict, forbidden } from '../errors';
 import { notify } from '../notifications';
 
 import { VIDEO_NOT_FOUND } from './access';
-import { mediaUrl } from './dto';
+import { iso, mediaUrl } from './dto';
 import { changesOf } from './manage';
 
 const TEXT_FIELDS = ['title', 'description', 'tags'] as const;
@@ -37,8 +37,6 @@ interface TextEditRow {
   owner_id: string;
   owner_username: string;
 }
-
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 /**
  * Owners' new titles, descriptions and tags for approved videos (decision 009), oldest first: the approved text is
