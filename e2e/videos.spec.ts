@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import type { Locator } from '@playwright/test';
+
 import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
@@ -13,6 +15,12 @@ test.beforeAll(() => {
   clip = makeClip(mediaDir, 'clip.mp4', 3, '640x360');
 });
 test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
+
+/** Controls are drawn over the video: the browser's own, or the player's once they have loaded (decision 047). */
+const controlsShown = (video: Locator) =>
+  video.evaluate(
+    (element: HTMLVideoElement) => element.controls || element.closest('.player')?.getAttribute('data-chrome') === 'ready',
+  );
 
 test.describe('watching videos', () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) <= 1023, 'desktop journey; the 375 px test is below');
@@ -181,7 +189,7 @@ test.describe('watching videos', () => {
     });
     await start.click();
     await expect(start).toBeHidden();
-    expect(await video.evaluate((element: HTMLVideoElement) => element.controls)).toBe(true);
+    await expect.poll(() => controlsShown(video)).toBe(true);
     await expect(video).toBeFocused();
     await expect
       .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
@@ -216,7 +224,7 @@ test.describe('watching videos', () => {
       return element.play();
     });
     await expect(start).toBeHidden();
-    expect(await video.evaluate((element: HTMLVideoElement) => element.controls)).toBe(true);
+    await expect.poll(() => controlsShown(video)).toBe(true);
 
     // Without JavaScript the button is a plain link to the video file, which the browser plays itself.
     const noScript = await browser.newContext({ javaScriptEnabled: false });

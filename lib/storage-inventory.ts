@@ -77,4 +77,29 @@ export const STORAGE_INVENTORY: readonly StorageEntry[] = [
     purpose: 'A short-lived copy of the video lists you just saw, so pages show them instantly while fresh ones load.',
     lifetime: '5 minutes, then discarded',
   },
+  // The player's controls (media-chrome, decision 049) keep the viewer's sound settings.
+  {
+    name: 'media-chrome-pref-volume',
+    kind: 'localStorage',
+    party: 'first-party',
+    category: 'preference',
+    purpose: 'The player’s volume as you last set it, so the next video plays at the same level.',
+    lifetime: 'Until you remove it',
+  },
+  {
+    name: 'media-chrome-pref-muted',
+    kind: 'localStorage',
+    party: 'first-party',
+    category: 'preference',
+    purpose: 'Whether you last muted the player, so the next video starts the same way.',
+    lifetime: 'Until you remove it',
+  },
+  {
+    name: 'media-chrome-pref-subtitles-lang',
+    kind: 'localStorage',
+    party: 'first-party',
+    category: 'preference',
+    purpose: 'The captions language you last chose in the player.',
+    lifetime: 'Until you remove it',
+  },
 ];

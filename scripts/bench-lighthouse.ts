@@ -4,8 +4,9 @@
  * What a phone feels: Lighthouse 12 (mobile form factor, simulated
  * throttling, Debian Chromium) on `/`, a video page and /category/Sissy of
  * the production build with the demo content, three runs per page, medians
- * printed against the targets of issue 14 (performance ≥ 95, accessibility,
- * best practices and SEO 100, LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.05).
+ * printed against the targets (performance ≥ 95, accessibility,
+ * best practices and SEO 100, LCP ≤ 2.5 s, TBT ≤ 200 ms, CLS ≤ 0.05: issue 34's, which replaced issue
+ * 14's 2.0 s and 150 ms).
  *
  * The server starts on a fresh DATA_DIR, seeds the twelve demo clips through
  * the real pipeline and is measured once they are all public and their
@@ -108,8 +109,8 @@ const TARGETS: {
   { name: 'accessibility', value: (m) => m.scores.accessibility, ok: (v) => v === 100, show: String, goal: '100' },
   { name: 'best practices', value: (m) => m.scores['best-practices'], ok: (v) => v === 100, show: String, goal: '100' },
   { name: 'SEO', value: (m) => m.scores.seo, ok: (v) => v === 100, show: String, goal: '100' },
-  { name: 'LCP', value: (m) => m.metrics.LCP, ok: (v) => v <= 2000, show: (v) => `${(v / 1000).toFixed(2)} s`, goal: '≤ 2.0 s' },
-  { name: 'TBT', value: (m) => m.metrics.TBT, ok: (v) => v <= 150, show: (v) => `${Math.round(v)} ms`, goal: '≤ 150 ms' },
+  { name: 'LCP', value: (m) => m.metrics.LCP, ok: (v) => v <= 2500, show: (v) => `${(v / 1000).toFixed(2)} s`, goal: '≤ 2.5 s' },
+  { name: 'TBT', value: (m) => m.metrics.TBT, ok: (v) => v <= 200, show: (v) => `${Math.round(v)} ms`, goal: '≤ 200 ms' },
   { name: 'CLS', value: (m) => m.metrics.CLS, ok: (v) => v <= 0.05, show: (v) => v.toFixed(3), goal: '≤ 0.05' },
 ];
 

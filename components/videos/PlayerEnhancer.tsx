@@ -17,7 +17,12 @@ export interface PlayerEnhancerProps extends PlayerSource {
   countView: boolean;
   /** The embed page autoplays never; the video page follows the member's preference. */
   allowAutoplay: boolean;
+  /** The server's start button covers the poster: the controls' code waits for a sign of intent. */
+  startButton: boolean;
 }
+
+/** What tells the player's controls will be wanted soon: a pointer over it, a touch, the focus on it. */
+const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
 
 const findVideo = (id: string) => document.getElementById(id) as HTMLVideoElement | null;
 
@@ -25,12 +30,51 @@ const findVideo = (id: string) => document.getElementById(id) as HTMLVideoElemen
  * What the player's <video> gains with JavaScript (VideoPlayer renders the element; this loads after the page's
  * first load, decision 031, and may find playback already started): adaptive HLS from the first play, so visitors who
  * do not play pay for the poster alone, with hls.js where Media Source Extensions exist and the browser's own HLS
- * where they do not (iPhones before ManagedMediaSource); any fatal HLS error falls back to the MP4. Also the member's
- * autoplay preference and the view count.
+ * where they do not (iPhones before ManagedMediaSource); any fatal HLS error falls back to the MP4. The controls
+ * (media-chrome, player-chrome.ts) load at the first sign of intent. Also the member's autoplay preference and the
+ * view count.
  */
-export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countView, allowAutoplay }: PlayerEnhancerProps) {
+export function PlayerEnhancer({
+  videoId,
+  streamVideoId,
+  mp4Url,
+  hlsUrl,
+  countView,
+  allowAutoplay,
+  startButton,
+}: PlayerEnhancerProps) {
   const { user, loading } = useSession();
   const [note, setNote] = useState<string | null>(null);
+
+  // The controls: about 50 KB that a visitor who only reads the page never fetches. Until they arrive the browser's
+  // own controls answer (the start button turns them on), so no press is lost.
+  useEffect(() => {
+    const video = findVideo(videoId);
+    const player = video?.closest<HTMLElement>('.player');
+    if (!video || !player) return;
+    let live = true;
+    let uninstall = () => {};
+    const load = () => {
+      stopListening();
+      void import('./player-chrome').then(({ installChrome }) => {
+        if (live) uninstall = installChrome(player, video);
+      });
+    };
+    const stopListening = () => {
+      for (const type of INTENT_EVENTS) player.removeEventListener(type, load);
+      video.removeEventListener('play', load);
+    };
+    if (!startButton || !video.paused) load();
+    else {
+      for (const type of INTENT_EVENTS) player.addEventListener(type, load, { passive: true });
+      video.addEventListener('play', load);
+    }
+    return () => {
+      live = false;
+      stopListening();
+      uninstall();
+    };
+  }, [videoId, startButton]);
 
   // Adaptive streaming, when there is a ladder.
   useEffect(() => {
@@ -38,6 +82,7 @@ export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countVi
     if (!video || !hlsUrl) return;
     let destroyed = false;
     let hls: import('hls.js').default | null = null;
+    let hideRenditions = () => {};
     const fallBack = () => {
       if (mp4Url && video.currentSrc !== new URL(mp4Url, location.href).href) {
         const at = video.currentTime;
@@ -59,14 +104,17 @@ export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countVi
       if (wasPlaying) void video.play().catch(() => {});
     };
     // hls.js (about 90 KB) and its first segments wait for the first play: until then the page costs a phone only the poster.
+    // With it, the rungs for the quality menu (player-renditions.ts).
     const withHlsJs = () =>
-      void import('hls.js').then(({ default: Hls }) => {
+      void Promise.all([import('hls.js'), import('./player-renditions')]).then(([{ default: Hls }, { exposeRenditions }]) => {
         if (destroyed || !Hls.isSupported()) return;
         const at = video.currentTime;
         const wasPlaying = !video.paused;
         hls = new Hls({ capLevelToPlayerSize: true, startPosition: at });
+        hideRenditions = exposeRenditions(hls, Hls.Events, video);
         hls.on(Hls.Events.ERROR, (_event, data) => {
           if (!data.fatal) return;
+          hideRenditions();
           hls?.destroy();
           hls = null;
           fallBack();
@@ -82,6 +130,7 @@ export function PlayerEnhancer({ videoId, streamVideoId, mp4Url, hlsUrl, countVi
       destroyed = true;
       video.removeEventListener('play', upgrade);
       video.removeEventListener('error', fallBack);
+      hideRenditions();
       hls?.destroy();
     };
   }, [videoId, hlsUrl, mp4Url]);

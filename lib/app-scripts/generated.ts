@@ -34,8 +34,8 @@ export const HEADER_READY_SCRIPT: AppScript = {
 
 /** startPlayerBeforeScript(), from source/player-start.ts. */
 export const PLAYER_START_SCRIPT: AppScript = {
-  text: "(()=>{function n(){let r=document.currentScript?.previousElementSibling,e=r?.querySelector(\"video\"),t=r?.querySelector(\".player-start\");if(!e||!t)return;let o=()=>{e.controls||(e.controls=!0,t.hidden=!0)};e.addEventListener(\"play\",o),t.addEventListener(\"click\",c=>{c.preventDefault(),o(),e.focus(),e.play().catch(()=>{})})}n();})();",
-  hash: "'sha256-lixuPZvPOtYajUYtV4gwOe6pRfRUU+dLu431YDu30NE='",
+  text: "(()=>{function n(){let e=document.currentScript?.previousElementSibling,t=e?.querySelector(\"video\"),r=e?.querySelector(\".player-start\");if(!e||!t||!r)return;let o=()=>{r.hidden=!0,e.hasAttribute(\"data-chrome\")||(t.controls=!0)};t.addEventListener(\"play\",o),r.addEventListener(\"click\",c=>{c.preventDefault(),o(),t.focus(),t.play().catch(()=>{})})}n();})();",
+  hash: "'sha256-laRQo8RhTQBoBfDme1APgqokEiGWQC6eAfhjGDxzEF4='",
 };
 
 /** JSON of source/speculation-rules.ts. */

@@ -5,7 +5,8 @@
  * (without JavaScript it opens the video in the browser's own player); the inline script compiled from this file
  * (decision 044), right after the player's markup, turns it into the start button before the page's bundles arrive:
  * a click (or Enter) shows the controls, plays and moves the focus to the video. Playback started any other way (the
- * member's autoplay, a script) shows the controls too.
+ * member's autoplay, a script) shows the controls too. The controls are the browser's until media-chrome's have
+ * loaded (decision 047), then those.
  *
  * Only attributes and properties change, never elements: React hydrates the tree the server sent (in production it
  * does not patch attribute differences).
@@ -16,11 +17,11 @@ export function startPlayerBeforeScript(): void {
   const player = document.currentScript?.previousElementSibling;
   const video = player?.querySelector('video');
   const start = player?.querySelector<HTMLElement>('.player-start');
-  if (!video || !start) return;
+  if (!player || !video || !start) return;
+  // Once the player's own controls have loaded (PlayerEnhancer marks data-chrome) they are drawn instead.
   const showControls = () => {
-    if (video.controls) return;
-    video.controls = true;
     start.hidden = true;
+    if (!player.hasAttribute('data-chrome')) video.controls = true;
   };
   video.addEventListener('play', showControls);
   start.addEventListener('click', (event) => {

@@ -1,0 +1,193 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import type { Page } from '@playwright/test';
+
+import { adminToken, approve, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
+import { STORAGE_INVENTORY } from '../lib/storage-inventory';
+
+/**
+ * The player (decision 047): media-chrome's controls over the native <video>, loaded at the first sign of intent,
+ * with the keyboard and touch of the big sites. The start button itself is tested in videos.spec.ts.
+ */
+
+let mediaDir: string;
+let clip: Buffer;
+let streamVideoId: string;
+let title: string;
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(180_000);
+  mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-e2e-player-'));
+  // Long enough for the seek keys to move within it (j/l are ten seconds) and for an HLS ladder of two rungs.
+  clip = makeClip(mediaDir, 'clip.mp4', 30, '1280x720');
+  const member = await verifiedMember(request, 'player');
+  title = `Player </script ><b>keys</b> ${unique()}`;
+  streamVideoId = await uploadClip(request, member.token, clip, { title, category: 'Sissy' });
+  await approve(request, await adminToken(request), streamVideoId);
+  await waitUntilPublic(streamVideoId);
+  // The HLS ladder (the quality menu's rungs) is made after the web MP4.
+  await expect
+    .poll(
+      async () => {
+        const body = (await (await request.get(`/api/videos/${streamVideoId}`)).json()) as {
+          video: { playback?: { hlsUrl?: string | null } };
+        };
+        return body.video.playback?.hlsUrl ?? null;
+      },
+      { timeout: 90_000 },
+    )
+    .toMatch(/master\.m3u8$/);
+});
+test.afterAll(() => rmSync(mediaDir, { recursive: true, force: true }));
+
+const video = (page: Page) => page.getByLabel(`Video: ${title}`);
+const currentTime = (page: Page) => video(page).evaluate((element: HTMLVideoElement) => element.currentTime);
+
+/** Opens the video page and starts playback (muted: headless Chromium's autoplay rules) with the start button. */
+async function startPlaying(page: Page): Promise<void> {
+  await page.goto(`/video/${streamVideoId}`);
+  await video(page).evaluate((element: HTMLVideoElement) => {
+    element.muted = true;
+  });
+  await page.getByRole('link', { name: `Play: ${title}` }).click();
+  // The pointer over the start button loaded the controls; they replace the browser's own.
+  await expect(page.locator('.player')).toHaveAttribute('data-chrome', 'ready');
+  await expect.poll(() => video(page).evaluate((element: HTMLVideoElement) => element.controls)).toBe(false);
+  await expect.poll(() => currentTime(page)).toBeGreaterThan(0.3);
+}
+
+test.describe('the player', () => {
+  test('its controls have names, and the keyboard works as on the big sites', async ({ confirmedPage: page }) => {
+    test.setTimeout(90_000);
+    // No controls' code for a visitor who only reads the page.
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await page.goto(`/video/${streamVideoId}`);
+    await page.waitForLoadState('networkidle');
+    await expect(page.locator('.player')).not.toHaveAttribute('data-chrome', 'ready');
+    const beforeIntent = scripts.length;
+
+    await startPlaying(page);
+    expect(scripts.length).toBeGreaterThan(beforeIntent);
+    const player = page.locator('.player');
+    for (const name of ['pause', 'unmute', 'settings', 'enter picture in picture mode', 'enter fullscreen mode']) {
+      await expect(player.getByRole('button', { name, exact: true })).toBeVisible();
+    }
+    await expect(player.getByRole('slider', { name: 'seek' })).toBeVisible();
+    await expect(player.getByRole('slider', { name: 'volume' })).toBeVisible();
+    await reviewShot(page, 'playing');
+
+    // The start button left the focus on the video: the keys go to the player.
+    await expect(video(page)).toBeFocused();
+    await page.keyboard.press('k');
+    await expect.poll(() => video(page).evaluate((element: HTMLVideoElement) => element.paused)).toBe(true);
+    await expect(player.getByRole('button', { name: 'play', exact: true })).toBeVisible();
+
+    // Each key's seek has landed when the video and the controls (media-chrome's state, which its own keys read) agree.
+    const shownTime = () =>
+      player.locator('media-time-range').evaluate((element) => Number(element.getAttribute('mediacurrenttime')));
+    const seekBy = async (key: string, expected: number) => {
+      await page.keyboard.press(key);
+      await expect.poll(() => currentTime(page)).toBeCloseTo(expected, 0);
+      await expect.poll(shownTime).toBeCloseTo(expected, 0);
+    };
+    await seekBy('5', 15); // 0–9: that tenth of the video
+    await seekBy('l', 25); // l: ten seconds on
+    await seekBy('j', 15); // j: ten seconds back
+    await seekBy('ArrowLeft', 10); // ←: five seconds back
+    await seekBy('ArrowRight', 15); // →: five seconds on
+    await seekBy('0', 0);
+
+    await page.keyboard.press('m');
+    await expect.poll(() => video(page).evaluate((element: HTMLVideoElement) => element.muted)).toBe(false);
+    await page.keyboard.press('m');
+    await expect.poll(() => video(page).evaluate((element: HTMLVideoElement) => element.muted)).toBe(true);
+    await page.keyboard.press('>');
+    await expect.poll(() => video(page).evaluate((element: HTMLVideoElement) => element.playbackRate)).toBe(1.25);
+    await page.keyboard.press('k');
+    await expect.poll(() => video(page).evaluate((element: HTMLVideoElement) => element.paused)).toBe(false);
+  });
+
+  test('the settings menu sets the speed and the quality, and the volume is remembered', async ({ confirmedPage: page }) => {
+    test.setTimeout(90_000);
+    await startPlaying(page);
+    const player = page.locator('.player');
+
+    await player.getByRole('button', { name: 'settings', exact: true }).click();
+    await player.getByRole('menuitem', { name: /Speed/ }).click();
+    await player.getByRole('menuitemradio', { name: '2x' }).click();
+    await expect.poll(() => video(page).evaluate((element: HTMLVideoElement) => element.playbackRate)).toBe(2);
+    // The menu stays open on the choice, as YouTube's does; Escape closes it.
+    const menu = player.locator('media-settings-menu');
+    await expect(async () => {
+      if (await menu.isVisible()) await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden({ timeout: 1_000 });
+    }).toPass();
+
+    // Quality: Auto and each rung of the HLS ladder, once hls.js has taken over from the MP4.
+    await expect
+      .poll(() => video(page).evaluate((element: HTMLVideoElement) => element.currentSrc.startsWith('blob:')), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    await player.getByRole('button', { name: 'settings', exact: true }).click();
+    await player.getByRole('menuitem', { name: /Quality/ }).click();
+    await expect(player.getByRole('menuitemradio', { name: /Auto/ })).toBeVisible();
+    const lowest = player.getByRole('menuitemradio', { name: '360p', exact: true });
+    await lowest.click();
+    await expect
+      .poll(() =>
+        video(page).evaluate(
+          (element) =>
+            (element as HTMLVideoElement & { videoRenditions: { selectedIndex: number } }).videoRenditions.selectedIndex,
+        ),
+      )
+      .toBe(0);
+    await reviewShot(page, 'quality-chosen');
+
+    // The volume a viewer sets is the next video's too.
+    await video(page).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const volume = await video(page).evaluate((element: HTMLVideoElement) => element.volume);
+    expect(volume).toBeLessThan(1);
+    await startPlaying(page);
+    await expect.poll(() => video(page).evaluate((element: HTMLVideoElement) => element.volume)).toBeCloseTo(volume, 2);
+    // What it keeps in the browser is in the cookie policy.
+    const stored = await page.evaluate(() => Object.keys(window.localStorage));
+    expect(stored).toContain('media-chrome-pref-volume');
+    for (const name of stored) {
+      const listed = STORAGE_INVENTORY.some((entry) => (entry.isPrefix ? name.startsWith(entry.name) : name === entry.name));
+      expect(listed, `${name} is not in the cookie policy`).toBe(true);
+    }
+  });
+});
+
+test.describe('the player on a phone @mobile-only', () => {
+  test.use({ hasTouch: true });
+
+  test('a double tap on either side seeks ten seconds, and the controls fit 375 px', async ({ confirmedPage: page }) => {
+    test.setTimeout(90_000);
+    await startPlaying(page);
+    await page.keyboard.press('k');
+    await page.keyboard.press('5');
+    await expect.poll(() => currentTime(page)).toBeCloseTo(15, 0);
+    const box = (await page.locator('.player').boundingBox())!;
+    const tapTwice = async (x: number) => {
+      await page.touchscreen.tap(box.x + x, box.y + box.height / 3);
+      await page.touchscreen.tap(box.x + x, box.y + box.height / 3);
+    };
+    await tapTwice(box.width * 0.85);
+    await expect.poll(() => currentTime(page)).toBeCloseTo(25, 0);
+    await expect(page.getByRole('status').filter({ hasText: '+ 10 s' })).toBeAttached();
+    await tapTwice(box.width * 0.15);
+    await expect.poll(() => currentTime(page)).toBeCloseTo(15, 0);
+    await expectNoSidewaysScroll(page);
+    await reviewShot(page, 'phone-playing');
+  });
+});
