@@ -79,7 +79,7 @@ export const STORAGE_INVENTORY: readonly StorageEntry[] = [
   },
   // The player's controls (media-chrome, decision 049) keep the viewer's sound settings.
   {
-    name: 'media-chrome-pref-volume',
+    name: STORAGE_KEYS.playerVolume,
     kind: 'localStorage',
     party: 'first-party',
     category: 'preference',
@@ -87,7 +87,7 @@ export const STORAGE_INVENTORY: readonly StorageEntry[] = [
     lifetime: 'Until you remove it',
   },
   {
-    name: 'media-chrome-pref-muted',
+    name: STORAGE_KEYS.playerMuted,
     kind: 'localStorage',
     party: 'first-party',
     category: 'preference',
@@ -95,7 +95,7 @@ export const STORAGE_INVENTORY: readonly StorageEntry[] = [
     lifetime: 'Until you remove it',
   },
   {
-    name: 'media-chrome-pref-subtitles-lang',
+    name: STORAGE_KEYS.playerCaptionsLanguage,
     kind: 'localStorage',
     party: 'first-party',
     category: 'preference',

@@ -10,4 +10,8 @@ export const STORAGE_KEYS = {
   username: 'username',
   debugMode: 'debugMode',
   videoCachePrefix: 'chrysalis.videoCache.',
+  // Set by the player's controls (media-chrome, decision 049), under its own names.
+  playerVolume: 'media-chrome-pref-volume',
+  playerMuted: 'media-chrome-pref-muted',
+  playerCaptionsLanguage: 'media-chrome-pref-subtitles-lang',
 } as const;
