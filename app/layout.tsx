@@ -7,6 +7,7 @@ import { RegionBlockedModal } from '@/components/shell/RegionBlockedModal';
 import { ScrollToTop } from '@/components/shell/ScrollToTop';
 import { SiteFooter } from '@/components/shell/SiteFooter';
 import { SiteHeader } from '@/components/shell/SiteHeader';
+import { CardPreviews } from '@/components/videos/CardPreviews';
 import { AGE_GATE_BOOT_SCRIPT, HEADER_BOOT_SCRIPT, SPECULATION_RULES } from '@/lib/app-scripts/generated';
 import { getConfig } from '@/lib/config/server';
 import { rootMetadata } from '@/lib/seo/metadata';
@@ -54,6 +55,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <Suspense fallback={null}>
           <ScrollToTop />
         </Suspense>
+        <CardPreviews />
       </body>
     </html>
   );

@@ -17,25 +17,28 @@ let mediaDir: string;
 let clip: Buffer;
 let streamVideoId: string;
 let title: string;
+/** A word only this video's title has: its search results hold its card alone. */
+let word: string;
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(180_000);
   mediaDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-e2e-player-'));
   // Long enough for the seek keys to move within it (j/l are ten seconds) and for an HLS ladder of two rungs.
-  clip = makeClip(mediaDir, 'clip.mp4', 30, '1280x720');
+  clip = makeClip(mediaDir, 'clip.mp4', 24, '1280x720');
   const member = await verifiedMember(request, 'player');
-  title = `Player </script ><b>keys</b> ${unique()}`;
+  word = `pv${unique()}`;
+  title = `Player </script ><b>keys</b> ${word}`;
   streamVideoId = await uploadClip(request, member.token, clip, { title, category: 'Sissy' });
   await approve(request, await adminToken(request), streamVideoId);
   await waitUntilPublic(streamVideoId);
-  // The HLS ladder (the quality menu's rungs) is made after the web MP4.
+  // The HLS ladder (the quality menu's rungs) is made after the web MP4, and the storyboard and the cards' clip with it.
   await expect
     .poll(
       async () => {
         const body = (await (await request.get(`/api/videos/${streamVideoId}`)).json()) as {
-          video: { playback?: { hlsUrl?: string | null } };
+          video: { playback?: { hlsUrl?: string | null }; previewsVersion?: string | null };
         };
-        return body.video.playback?.hlsUrl ?? null;
+        return body.video.playback?.hlsUrl && body.video.previewsVersion ? body.video.playback.hlsUrl : null;
       },
       { timeout: 90_000 },
     )
@@ -96,11 +99,11 @@ test.describe('the player', () => {
       await expect.poll(() => currentTime(page)).toBeCloseTo(expected, 0);
       await expect.poll(shownTime).toBeCloseTo(expected, 0);
     };
-    await seekBy('5', 15); // 0–9: that tenth of the video
-    await seekBy('l', 25); // l: ten seconds on
-    await seekBy('j', 15); // j: ten seconds back
-    await seekBy('ArrowLeft', 10); // ←: five seconds back
-    await seekBy('ArrowRight', 15); // →: five seconds on
+    await seekBy('5', 12); // 0–9: that tenth of the video
+    await seekBy('l', 22); // l: ten seconds on
+    await seekBy('j', 12); // j: ten seconds back
+    await seekBy('ArrowLeft', 7); // ←: five seconds back
+    await seekBy('ArrowRight', 12); // →: five seconds on
     await seekBy('0', 0);
 
     await page.keyboard.press('m');
@@ -169,6 +172,65 @@ test.describe('the player', () => {
   });
 });
 
+test.describe('previews', () => {
+  test('hovering the seek bar shows the storyboard’s frame for that time', async ({ confirmedPage: page }) => {
+    test.setTimeout(90_000);
+    await startPlaying(page);
+    await page.keyboard.press('k');
+    const seekBar = page.locator('.player media-time-range');
+    const box = (await seekBar.boundingBox())!;
+    // Three quarters along a 24 s video is about 18 s: one of the sprite's tiles (a frame every 2 s, ten to a row).
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
+    await expect(seekBar).toHaveAttribute('mediapreviewimage', /\/storyboard-[0-9a-f]{16}\.jpg#xywh=\d+,\d+,160,90$/);
+    const image = (await seekBar.getAttribute('mediapreviewimage'))!;
+    const [x, y] = image.split('#xywh=')[1]!.split(',').map(Number);
+    const tile = (y! / 90) * 10 + x! / 160;
+    expect(tile).toBeGreaterThanOrEqual(7);
+    expect(tile).toBeLessThanOrEqual(10);
+    const sprite = await page.request.get(image.split('#')[0]!);
+    expect(sprite.status()).toBe(200);
+    expect(sprite.headers()['content-type']).toBe('image/jpeg');
+    await reviewShot(page, 'seek-preview');
+  });
+
+  test('a card plays its clip while the mouse rests on it, and not for reduced motion', async ({ confirmedPage: page }) => {
+    test.setTimeout(60_000);
+    const clips: string[] = [];
+    page.on('request', (request) => {
+      if (/\/preview-[0-9a-f]{16}\.mp4/.test(request.url())) clips.push(request.url());
+    });
+    await page.goto(`/search?q=${word}`);
+    const thumb = page.getByRole('link', { name: new RegExp(word) }).locator('.video-thumb');
+    await expect(thumb).toHaveAttribute(
+      'data-preview',
+      new RegExp(`^/media/videos/${streamVideoId}/preview-[0-9a-f]{16}\\.mp4$`),
+    );
+    await page.waitForLoadState('networkidle');
+    // Nothing of it is fetched before a viewer asks.
+    expect(clips).toEqual([]);
+    await thumb.hover();
+    const preview = thumb.locator('video.video-thumb-preview');
+    await expect(thumb).toHaveAttribute('data-previewing', 'playing');
+    await expect.poll(() => preview.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0.2);
+    expect(await preview.evaluate((element: HTMLVideoElement) => element.muted)).toBe(true);
+    expect(clips.length).toBeGreaterThan(0);
+    await reviewShot(page, 'card-preview');
+    // Moving away puts the thumbnail back.
+    await page.mouse.move(1, 1);
+    await expect(preview).toHaveCount(0);
+    await expect(thumb).not.toHaveAttribute('data-previewing');
+
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.reload();
+    await page
+      .getByRole('link', { name: new RegExp(word) })
+      .locator('.video-thumb')
+      .hover();
+    await page.waitForTimeout(1_000);
+    await expect(page.locator('video.video-thumb-preview')).toHaveCount(0);
+  });
+});
+
 test.describe('the player on a phone @mobile-only', () => {
   test.use({ hasTouch: true });
 
@@ -177,18 +239,39 @@ test.describe('the player on a phone @mobile-only', () => {
     await startPlaying(page);
     await page.keyboard.press('k');
     await page.keyboard.press('5');
-    await expect.poll(() => currentTime(page)).toBeCloseTo(15, 0);
+    await expect.poll(() => currentTime(page)).toBeCloseTo(12, 0);
     const box = (await page.locator('.player').boundingBox())!;
     const tapTwice = async (x: number) => {
       await page.touchscreen.tap(box.x + x, box.y + box.height / 3);
       await page.touchscreen.tap(box.x + x, box.y + box.height / 3);
     };
     await tapTwice(box.width * 0.85);
-    await expect.poll(() => currentTime(page)).toBeCloseTo(25, 0);
+    await expect.poll(() => currentTime(page)).toBeCloseTo(22, 0);
     await expect(page.getByRole('status').filter({ hasText: '+ 10 s' })).toBeAttached();
     await tapTwice(box.width * 0.15);
-    await expect.poll(() => currentTime(page)).toBeCloseTo(15, 0);
+    await expect.poll(() => currentTime(page)).toBeCloseTo(12, 0);
     await expectNoSidewaysScroll(page);
     await reviewShot(page, 'phone-playing');
+  });
+
+  test('a touch held on a card plays its clip, and the next tap opens the video', async ({ confirmedPage: page }) => {
+    test.setTimeout(60_000);
+    await page.goto(`/search?q=${word}`);
+    const link = page.getByRole('link', { name: new RegExp(word) });
+    const thumb = link.locator('.video-thumb');
+    await expect(thumb).toHaveAttribute('data-preview', /preview-/);
+    await page.waitForLoadState('networkidle');
+    const box = (await thumb.boundingBox())!;
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    // Playwright taps only; a hold is a touch start and, 700 ms later, its end (Chrome DevTools Protocol).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+    await page.waitForTimeout(700);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect(thumb).toHaveAttribute('data-previewing', 'playing');
+    await expect(page).toHaveURL(/\/search\?q=/);
+    await reviewShot(page, 'phone-card-preview');
+    await page.touchscreen.tap(point.x, point.y);
+    await expect(page).toHaveURL(new RegExp(`/video/${streamVideoId}$`));
   });
 });

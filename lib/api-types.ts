@@ -26,6 +26,8 @@ export interface VideoDto {
   thumbnailUrl: string | null;
   /** Names the WebP widths of the thumbnail (lib/media/thumbnails.ts); null when only the JPEG exists. */
   thumbnailVersion: string | null;
+  /** Names the seek bar's storyboard and the card's preview clip (lib/media/previews.ts); null until they are made. */
+  previewsVersion: string | null;
   views: number;
   /** Member ids; its length is the like count. */
   likedBy: string[];

@@ -27,6 +27,8 @@
  *   200 ms until `playback.hlsUrl` appears. The ladder's time (HLS there
  *   minus ready) is compared with the bare ffmpeg command (hlsFfmpegArgs) on
  *   the same file, alternating.
+ * - previews: the same file through the ladder's command without and with the storyboard and preview clip
+ *   branches, alternating (what they add to processing), and the backfill's command alone.
  * - lists: `npm run seed` catalogues of BENCH_SIZES videos on PostgreSQL
  *   (scratch databases on BENCH_PG_URL's server, dropped at the end) and on
  *   the embedded PGlite for the sizes in BENCH_PGLITE_SIZES; p50/p95 of
@@ -52,6 +54,7 @@ import autocannon from 'autocannon';
 
 import { ADJECTIVES } from '@/lib/server/demo/bulk-seed';
 import { hlsFfmpegArgs } from '@/lib/server/media/hls';
+import { finishPreviews, makePreviews } from '@/lib/server/media/previews';
 import { probeVideo } from '@/lib/server/media/probe';
 
 import { count, createSummary, median, percentile, secs, seedCatalogue, withPostgres } from './lib/bench';
@@ -67,7 +70,7 @@ const run = promisify(execFile);
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const PLAIN_PORT = PORT + 9;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const SECTIONS = ['upload', 'playable', 'lists', 'pages'] as const;
+const SECTIONS = ['upload', 'playable', 'previews', 'lists', 'pages'] as const;
 type Section = (typeof SECTIONS)[number];
 const ONLY = new Set(
   (process.env.BENCH_ONLY || SECTIONS.join(','))
@@ -85,6 +88,7 @@ const PGLITE_SIZES = sizesOf(process.env.BENCH_PGLITE_SIZES ?? '100000').filter(
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
 const PLAYABLE_ROUNDS = Number(process.env.BENCH_PLAYABLE_ROUNDS ?? 3);
+const PREVIEWS_ROUNDS = Number(process.env.BENCH_PREVIEWS_ROUNDS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 /** A slow query gets fewer samples (at least 20) rather than taking minutes. */
 const QUERY_BUDGET_MS = Number(process.env.BENCH_QUERY_SECONDS ?? 30) * 1000;
@@ -650,7 +654,8 @@ async function sectionUpload() {
 
 // ---------------------------------------------------------------------------------------------- b. time to playable
 
-async function sectionPlayable() {
+/** The 60 s 1080p30 H.264/AAC MP4 of the playable and previews sections, made once and kept in the system temp folder. */
+async function ensurePlayableSource() {
   if (!existsSync(PLAYABLE_SOURCE)) {
     progress(`making ${PLAYABLE_SOURCE} (60 s 1080p30 H.264/AAC, once)…`);
     await makeFile(PLAYABLE_SOURCE, (out) => [
@@ -679,6 +684,10 @@ async function sectionPlayable() {
       out,
     ]);
   }
+}
+
+async function sectionPlayable() {
+  await ensurePlayableSource();
   const probe = await probeVideo(PLAYABLE_SOURCE);
   const rounds: { ready: number; hls: number; ladder: number; bare: number }[] = [];
   const dataDir = path.join(scratch, 'playable');
@@ -749,6 +758,82 @@ async function sectionPlayable() {
     result: `${secs(ladder)} / ${secs(bareMs)} = ${(ladder / bareMs).toFixed(2)}`,
     target: '≤ 1.10',
     ok: ladder / bareMs <= 1.1,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- b2. previews
+
+/**
+ * What the storyboard and the preview clip add to processing (issue 35): the ladder's ffmpeg command on the 60 s
+ * 1080p source without and with their two extra branches (hlsFfmpegArgs' previewsDir), alternating, and the
+ * backfill's own command (makePreviews from the file) once a round; with the sizes of what they make.
+ */
+async function sectionPreviews() {
+  await ensurePlayableSource();
+  const probe = await probeVideo(PLAYABLE_SOURCE);
+  const rounds: { ladder: number; withPreviews: number; alone: number }[] = [];
+  let sizes = { sprite: 0, clip: 0, vtt: 0 };
+  const timeLadder = async (withPreviews: boolean) => {
+    const out = mkdtempSync(path.join(scratch, 'ladder-'));
+    try {
+      const started = performance.now();
+      await ffmpeg(hlsFfmpegArgs(PLAYABLE_SOURCE, path.join(out, 'hls'), probe, withPreviews ? { previewsDir: out } : {}));
+      const ms = performance.now() - started;
+      if (withPreviews) {
+        await finishPreviews(out, probe);
+        sizes = {
+          sprite: statSync(path.join(out, 'storyboard.jpg')).size,
+          clip: statSync(path.join(out, 'preview.mp4')).size,
+          vtt: statSync(path.join(out, 'storyboard.vtt')).size,
+        };
+      }
+      return ms;
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  };
+  const timeAlone = async () => {
+    const out = mkdtempSync(path.join(scratch, 'previews-'));
+    try {
+      const started = performance.now();
+      await makePreviews(PLAYABLE_SOURCE, out, probe);
+      return performance.now() - started;
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  };
+  for (let round = 1; round <= PREVIEWS_ROUNDS; round += 1) {
+    const first = round % 2 === 1;
+    const a = await timeLadder(!first);
+    const b = await timeLadder(first);
+    const alone = await timeAlone();
+    const result = first ? { ladder: b, withPreviews: a, alone } : { ladder: a, withPreviews: b, alone };
+    rounds.push(result);
+    progress(
+      `previews round ${round}/${PREVIEWS_ROUNDS}: ladder ${secs(result.ladder)}, with previews ${secs(result.withPreviews)}, previews alone ${secs(alone)}`,
+    );
+  }
+  const ladder = median(rounds.map((r) => r.ladder));
+  const withPreviews = median(rounds.map((r) => r.withPreviews));
+  const ratio = withPreviews / ladder;
+  say(
+    `\nb2. previews: ${probe.width}x${probe.height} ${probe.durationSeconds.toFixed(0)} s, ${PREVIEWS_ROUNDS} rounds, alternating`,
+  );
+  say('round   ladder   ladder + previews   previews alone (backfill)');
+  rounds.forEach((r, i) =>
+    say(
+      `${String(i + 1).padStart(5)}${secs(r.ladder).padStart(9)}${secs(r.withPreviews).padStart(20)}${secs(r.alone).padStart(28)}`,
+    ),
+  );
+  say(
+    `median: ladder ${secs(ladder)}, with previews ${secs(withPreviews)} (${((ratio - 1) * 100).toFixed(1)} %), alone ${secs(median(rounds.map((r) => r.alone)))}; sprite ${(sizes.sprite / 1024).toFixed(0)} KB, clip ${(sizes.clip / 1024).toFixed(0)} KB, WebVTT ${(sizes.vtt / 1024).toFixed(1)} KB`,
+  );
+  note({
+    section: 'previews',
+    measure: 'ladder with storyboard + preview clip / ladder alone (medians)',
+    result: `${secs(withPreviews)} / ${secs(ladder)} = ${ratio.toFixed(3)}`,
+    target: '≤ 1.10',
+    ok: ratio <= 1.1,
   });
 }
 
@@ -1128,6 +1213,7 @@ async function main() {
     const has = (section: Section) => ONLY.has(section);
     if (has('upload')) await sectionUpload();
     if (has('playable')) await sectionPlayable();
+    if (has('previews')) await sectionPreviews();
     if (has('lists') || has('pages')) await sectionListsAndPages();
   } finally {
     rmSync(scratch, { recursive: true, force: true });

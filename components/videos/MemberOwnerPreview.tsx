@@ -6,6 +6,7 @@ import useSWR from 'swr';
 import { useSession } from '@/components/session/SessionProvider';
 import type { OwnVideoDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/api-client';
+import { storyboardUrl } from '@/lib/media/previews';
 
 import { VideoPlayer } from './VideoPlayer';
 
@@ -47,6 +48,7 @@ export function MemberOwnerPreview() {
           poster={video.thumbnailUrl}
           mp4Url={video.playback.mp4Url}
           hlsUrl={video.playback.hlsUrl}
+          storyboardUrl={storyboardUrl(video.streamVideoId, video.previewsVersion)}
           countView={false}
           allowAutoplay={false}
           startButton={false}

@@ -2,6 +2,7 @@ import { LikeButton } from '@/components/community/LikeButton';
 import { EyeIcon, VideoIcon } from '@/components/icons';
 import type { VideoDto } from '@/lib/api-types';
 import { countLabel, formatDuration } from '@/lib/format/numbers';
+import { previewClipUrl } from '@/lib/media/previews';
 import { CARD_IMAGE_SIZES, thumbnailSrcSet } from '@/lib/media/thumbnails';
 
 import { WatchLaterButton } from './WatchLaterButton';
@@ -29,7 +30,8 @@ export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loadin
   return (
     <article className="video-card">
       <a href={`/video/${video.streamVideoId}`} className="video-card-link">
-        <span className="video-thumb">
+        {/* data-preview: the clip CardPreviews plays on hover or a held touch (card-preview.ts). */}
+        <span className="video-thumb" data-preview={previewClipUrl(video.streamVideoId, video.previewsVersion) ?? undefined}>
           {video.thumbnailUrl ? (
             // Our pipeline already made the sizes (WebP widths, the JPEG for videos processed before them); the image optimiser would only add work.
             // eslint-disable-next-line @next/next/no-img-element

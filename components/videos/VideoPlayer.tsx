@@ -20,6 +20,8 @@ interface PlayerProps extends PlayerSource {
    * HTML: a player React draws in the browser (the owner's preview) loads its controls at once.
    */
   startButton?: boolean;
+  /** The seek bar's thumbnails track (lib/media/previews.ts); the controls' code adds it, so it loads with them. */
+  storyboardUrl?: string | null;
 }
 
 /**
@@ -38,6 +40,7 @@ export function VideoPlayer({
   countView = true,
   allowAutoplay = true,
   startButton = true,
+  storyboardUrl = null,
 }: PlayerProps) {
   const videoId = `player-${streamVideoId}`;
   const settingsId = `player-settings-${streamVideoId}`;
@@ -46,7 +49,7 @@ export function VideoPlayer({
   const duration = formatDuration(durationSeconds);
   return (
     <>
-      <div className="player">
+      <div className="player" data-storyboard={storyboardUrl ?? undefined}>
         <media-controller
           class="player-chrome"
           keyboardforwardseekoffset={SEEK_ARROW_SECONDS}

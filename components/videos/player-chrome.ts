@@ -35,6 +35,7 @@ export function installChrome(player: HTMLElement, video: HTMLVideoElement): () 
   // From here media-chrome draws the controls: the browser's own (the stand-in until now) go.
   player.dataset.chrome = 'ready';
   video.controls = false;
+  const removeStoryboard = addStoryboard(player, video);
   const hint = document.createElement('span');
   hint.className = 'player-seek-hint';
   hint.setAttribute('role', 'status');
@@ -82,7 +83,26 @@ export function installChrome(player: HTMLElement, video: HTMLVideoElement): () 
     controller.removeEventListener('pointerup', onTap);
     clearTimeout(hintTimer);
     hint.remove();
+    removeStoryboard();
   };
+}
+
+/**
+ * The seek bar's previews: media-chrome shows the tile of a `<track kind="metadata" label="thumbnails">` when the
+ * seek bar is hovered or dragged. Added here rather than in the server's markup, so the WebVTT loads with the
+ * controls, not with every page view; hidden mode loads its cues without showing them.
+ */
+function addStoryboard(player: HTMLElement, video: HTMLVideoElement): () => void {
+  const src = player.dataset.storyboard;
+  if (!src) return () => {};
+  const track = document.createElement('track');
+  track.kind = 'metadata';
+  track.label = 'thumbnails';
+  track.src = src;
+  track.default = true;
+  video.append(track);
+  track.track.mode = 'hidden';
+  return () => track.remove();
 }
 
 /** A tap on the picture itself, not on a control, menu or the seek bar. */

@@ -304,6 +304,11 @@ export const videos = pgTable(
     hlsMasterKey: text('hls_master_key'),
     /** Heights of the HLS renditions, e.g. {360,720,1080}. */
     hlsHeights: integer('hls_heights').array(),
+    /**
+     * The content hash in the URLs of the seek bar's storyboard (sprite and WebVTT) and the card's preview
+     * clip (lib/media/previews.ts), set when packaging or the backfill made them; null until then.
+     */
+    previewsVersion: text('previews_version'),
     views: integer('views').notNull().default(0),
     /** Kept equal to the number of video_likes rows (the community issue maintains it); ranks Top Videos without counting. */
     likesCount: integer('likes_count').notNull().default(0),

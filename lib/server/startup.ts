@@ -15,6 +15,7 @@ import { startQuarantineSweeper } from './videos/quarantine';
 import { registerUploadBridge } from './videos/upload-node';
 import { PROCESS_VIDEO_JOB } from './videos/upload';
 import { scheduleSearchRankingRefresh } from './videos/search-refresh';
+import { enqueuePreviewsBackfill } from './videos/previews-backfill';
 import { enqueueThumbnailBackfill } from './videos/thumbnail-backfill';
 import { schedulePrivateDocumentSweep } from './verification/retention';
 import { scheduleVipExpiry } from './vip/expiry';
@@ -58,6 +59,8 @@ export async function startServer(): Promise<void> {
     await scheduleRetentionSweeps(db);
     // Videos processed before thumbnails had WebP widths get them, once per database (lib/server/videos/thumbnail-backfill.ts).
     await enqueueThumbnailBackfill(db);
+    // Videos packaged before the ladder made storyboards and preview clips get them (lib/server/videos/previews-backfill.ts).
+    await enqueuePreviewsBackfill(db);
     // Unfinished resumable uploads past their expiry (decision 026).
     await scheduleRecurring(db, SWEEP_RESUMABLE_UPLOADS);
     // Common words' search rankings, stored for every process (decision 032).

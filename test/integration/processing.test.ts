@@ -196,6 +196,25 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
         audioCodec: 'aac',
         height: 720,
       });
+      // The same decode made the seek bar's storyboard and the card's preview clip, named by their version.
+      expect(row.previewsVersion).toMatch(/^[0-9a-f]{16}$/);
+      const vtt = readFileSync(path.join(videoDir(id), 'storyboard.vtt'), 'utf8');
+      expect(vtt.split('\n\n')).toEqual([
+        'WEBVTT',
+        `00:00:00.000 --> 00:00:02.000\nstoryboard-${row.previewsVersion}.jpg#xywh=0,0,160,90`,
+        `00:00:02.000 --> 00:00:03.000\nstoryboard-${row.previewsVersion}.jpg#xywh=160,0,160,90\n`,
+      ]);
+      expect(await sharp(path.join(videoDir(id), 'storyboard.jpg')).metadata()).toMatchObject({
+        format: 'jpeg',
+        width: 320,
+        height: 90,
+      });
+      expect(await probeVideo(path.join(videoDir(id), 'preview.mp4'))).toMatchObject({
+        videoCodec: 'h264',
+        audioCodec: null,
+        width: 426,
+        height: 240,
+      });
       // Both jobs finished and their work folders are gone.
       const done = await database.db
         .select()

@@ -35,9 +35,10 @@ describe('HLS ladder', () => {
 
 describe('HLS ffmpeg command', () => {
   const value = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+  const hd = { height: 720, width: 1280, durationSeconds: 30, audioCodec: 'aac', demuxer: 'mov' } as const;
 
   it('splits once, maps one audio per rendition and names the variants', () => {
-    const args = hlsFfmpegArgs('/in.mp4', '/out', { height: 720, audioCodec: 'aac', demuxer: 'mov' });
+    const args = hlsFfmpegArgs('/in.mp4', '/out', hd);
     expect(value(args, '-filter_complex')).toBe(
       '[0:v:0]split=2[s0][s1];[s0]scale=-2:360,format=yuv420p[v0];[s1]scale=-2:720,format=yuv420p[v1]',
     );
@@ -51,7 +52,7 @@ describe('HLS ffmpeg command', () => {
   });
 
   it('reads the source only as the container the probe found, from a file', () => {
-    const args = hlsFfmpegArgs('/in.mp4', '/out', { height: 720, audioCodec: 'aac', demuxer: 'mov' });
+    const args = hlsFfmpegArgs('/in.mp4', '/out', hd);
     const input = args.indexOf('-i');
     expect(args.slice(input - 6, input + 2)).toEqual([
       '-f',
@@ -67,8 +68,27 @@ describe('HLS ffmpeg command', () => {
   });
 
   it('leaves audio out for a silent source', () => {
-    const args = hlsFfmpegArgs('/in.mp4', '/out', { height: 240, audioCodec: null, demuxer: 'matroska' });
+    const args = hlsFfmpegArgs('/in.mp4', '/out', {
+      height: 240,
+      width: 426,
+      durationSeconds: 30,
+      audioCodec: null,
+      demuxer: 'matroska',
+    });
     expect(value(args, '-var_stream_map')).toBe('v:0,name:240p');
     expect(args.some((a) => a.startsWith('-b:a') || a === '0:a:0' || a === '-c:a')).toBe(false);
+  });
+
+  it('feeds the storyboard and the preview clip from the same decode when asked', () => {
+    const args = hlsFfmpegArgs('/in.mp4', '/out', hd, { previewsDir: '/prev' });
+    const graph = value(args, '-filter_complex')!;
+    expect(graph.startsWith('[0:v:0]split=4[s0][s1][s2][s3];')).toBe(true);
+    expect(graph).toContain('[s2]fps=1/2:round=near,scale=160:90,tile=10x2[storyboard]');
+    expect(graph).toMatch(/\[s3\]fps=24,select='between\(t\\,3\\,4\.2\)\+.*\[preview\]$/);
+    expect(args.filter((a) => a === '-i')).toHaveLength(1);
+    // The ladder's encoder options come before its own output; the previews' outputs follow with theirs.
+    expect(args.indexOf('/out/%v/index.m3u8')).toBeLessThan(args.indexOf('[storyboard]'));
+    expect(args.slice(-2)).toEqual(['+faststart', '/prev/preview.mp4']);
+    expect(args).toContain('/prev/storyboard.jpg');
   });
 });

@@ -19,6 +19,7 @@ import { getConfig } from '@/lib/config/server';
 import { embedSnippet } from '@/lib/embed';
 import { countLabel, isoDuration } from '@/lib/format/numbers';
 import { relativeTime } from '@/lib/format/relative-time';
+import { storyboardUrl } from '@/lib/media/previews';
 import { thumbnailPosterUrl } from '@/lib/media/thumbnails';
 import { loadMoreLikeThis, loadVideoPage } from '@/lib/server/videos/video-page';
 import { absoluteUrl, fullTitle, pageMetadata } from '@/lib/seo/metadata';
@@ -114,6 +115,7 @@ export default async function VideoPage({ params }: Props) {
             durationSeconds={video.durationSeconds}
             mp4Url={playback.mp4Url}
             hlsUrl={playback.hlsUrl}
+            storyboardUrl={storyboardUrl(video.streamVideoId, video.previewsVersion)}
           />
           <h1 id="video-title" className="watch-title">
             {video.title}

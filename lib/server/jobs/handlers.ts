@@ -6,6 +6,7 @@ import { DEMO_JOB_HANDLERS } from '../demo/jobs';
 import { EXPORT_JOB_HANDLERS } from '../exports';
 import { MAINTENANCE_JOB_HANDLERS } from '../maintenance';
 import { DECISION_EMAIL_JOB_HANDLERS } from '../trust/statements';
+import { PREVIEWS_JOB_HANDLERS } from '../videos/previews-backfill';
 import { JOB_HANDLERS as VIDEO_JOB_HANDLERS } from '../videos/processing';
 import { SEARCH_JOB_HANDLERS } from '../videos/search-refresh';
 import { THUMBNAIL_JOB_HANDLERS } from '../videos/thumbnail-backfill';
@@ -21,6 +22,7 @@ import type { JobHandler } from './worker';
 export const ALL_JOB_HANDLERS: Record<string, JobHandler> = {
   ...VIDEO_JOB_HANDLERS,
   ...THUMBNAIL_JOB_HANDLERS,
+  ...PREVIEWS_JOB_HANDLERS,
   ...SEARCH_JOB_HANDLERS,
   ...DEMO_JOB_HANDLERS,
   ...VIP_JOB_HANDLERS,

@@ -18,6 +18,9 @@ export function outputLabel(what: string): string {
     .replace(/^_|_$/g, '');
 }
 
+/** What every ffmpeg run starts with: no banner or prompt, errors only, and its own outputs overwritten. */
+export const FFMPEG_QUIET = ['-hide_banner', '-nostdin', '-v', 'error', '-y'];
+
 export interface FfmpegRunOptions {
   timeoutMs: number;
   /** Kills ffmpeg when aborted (the job lost its lease); the signal's reason is thrown. */

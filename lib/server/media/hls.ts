@@ -3,8 +3,9 @@ import 'server-only';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { runFfmpeg } from './ffmpeg';
+import { FFMPEG_QUIET, runFfmpeg } from './ffmpeg';
 import { ffmpegInputArgs } from './input';
+import { finishPreviews, previewFilterChains, previewOutputArgs } from './previews';
 import type { ProbeResult } from './probe';
 
 /** One rung of the adaptive ladder: an H.264/AAC stream at a height, in its own folder (`name/`). */
@@ -57,21 +58,26 @@ export function ladderFor(sourceHeight: number): Rendition[] {
  * whatever the frame rate, also for variable frame rates) with scene-cut
  * key frames off, so all renditions cut their 4 s segments at the same
  * instants and players can switch between them at any segment boundary.
- * The source is read only as the container the probe found.
+ * The source is read only as the container the probe found. With
+ * previewsDir, the same decode also feeds the storyboard and the preview
+ * clip (lib/server/media/previews.ts), written there.
  */
 export function hlsFfmpegArgs(
   source: string,
   outDir: string,
-  probe: Pick<ProbeResult, 'height' | 'audioCodec' | 'demuxer'>,
+  probe: LadderProbe,
+  options: { previewsDir?: string } = {},
 ): string[] {
   // %v and %05d are ffmpeg patterns; a % in the folder itself would be read as one.
   if (outDir.includes('%')) throw new Error(`HLS output folder must not contain '%': ${outDir}`);
   const renditions = ladderFor(probe.height);
   const audio = probe.audioCodec !== null;
-  const n = renditions.length;
+  const previews = options.previewsDir !== undefined;
+  const n = renditions.length + (previews ? 2 : 0);
   const filter = [
-    `[0:v:0]split=${n}${renditions.map((_, i) => `[s${i}]`).join('')}`,
+    `[0:v:0]split=${n}${Array.from({ length: n }, (_, i) => `[s${i}]`).join('')}`,
     ...renditions.map((r, i) => `[s${i}]scale=-2:${r.height},format=yuv420p[v${i}]`),
+    ...(previews ? previewFilterChains([`s${n - 2}`, `s${n - 1}`], probe) : []),
   ].join(';');
   const perRendition = renditions.flatMap((r, i) => [
     `-b:v:${i}`,
@@ -84,11 +90,7 @@ export function hlsFfmpegArgs(
   ]);
   const streamMap = renditions.map((r, i) => (audio ? `v:${i},a:${i},name:${r.name}` : `v:${i},name:${r.name}`)).join(' ');
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
+    ...FFMPEG_QUIET,
     ...ffmpegInputArgs(source, probe.demuxer),
     '-filter_complex',
     filter,
@@ -126,12 +128,18 @@ export function hlsFfmpegArgs(
     '-var_stream_map',
     streamMap,
     path.join(outDir, '%v', 'index.m3u8'),
+    ...(options.previewsDir !== undefined ? previewOutputArgs(options.previewsDir) : []),
   ];
 }
+
+/** What the ladder needs to know of its source. */
+export type LadderProbe = Pick<ProbeResult, 'height' | 'width' | 'durationSeconds' | 'audioCodec' | 'demuxer'>;
 
 export interface HlsPackage {
   renditions: Rendition[];
   heights: number[];
+  /** The previews' version when previewsDir was given (its folder then holds the PREVIEW_FILES). */
+  previewsVersion: string | null;
 }
 
 /**
@@ -144,15 +152,20 @@ export interface HlsPackage {
 export async function packageHls(
   source: string,
   outDir: string,
-  probe: Pick<ProbeResult, 'height' | 'audioCodec' | 'demuxer'>,
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  probe: LadderProbe,
+  options: { signal?: AbortSignal; timeoutMs?: number; previewsDir?: string } = {},
 ): Promise<HlsPackage> {
   const renditions = ladderFor(probe.height);
   const temp = `${outDir}.partial`;
+  const { previewsDir } = options;
   await rm(temp, { recursive: true, force: true });
   await mkdir(temp, { recursive: true });
+  if (previewsDir !== undefined) {
+    await rm(previewsDir, { recursive: true, force: true });
+    await mkdir(previewsDir, { recursive: true });
+  }
   try {
-    await runFfmpeg(hlsFfmpegArgs(source, temp, probe), 'ffmpeg (HLS)', {
+    await runFfmpeg(hlsFfmpegArgs(source, temp, probe, { previewsDir }), 'ffmpeg (HLS)', {
       timeoutMs: options.timeoutMs ?? 6 * 60 * 60 * 1000,
       signal: options.signal,
     });
@@ -170,5 +183,7 @@ export async function packageHls(
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
-  return { renditions, heights: renditions.map((r) => r.height) };
+  // The previews are an extra: without them (a clip ffmpeg found no frame for) the ladder still stands.
+  const previewsVersion = previewsDir !== undefined ? await finishPreviews(previewsDir, probe).catch(() => null) : null;
+  return { renditions, heights: renditions.map((r) => r.height), previewsVersion };
 }

@@ -58,7 +58,8 @@ export async function offloadedMedia(
   if (offload.mode !== 'redirect') return null;
   // Playlists stay here: players resolve their relative segment URIs against the URL they finally read,
   // which on the bucket would be unsigned. They are a few hundred bytes; the segments go to the bucket.
-  if (key.endsWith('.m3u8')) return null;
+  // The storyboard's WebVTT names its sprite relatively in the same way.
+  if (key.endsWith('.m3u8') || key.endsWith('.vtt')) return null;
   const storage = getMediaStorage();
   if (!storage.presignedGetUrl) return null;
   const location = await storage.presignedGetUrl(key, offload.redirectSeconds, cacheControl);

@@ -3,7 +3,7 @@ import 'server-only';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { runFfmpeg } from './ffmpeg';
+import { FFMPEG_QUIET, runFfmpeg } from './ffmpeg';
 import { ffmpegInputArgs } from './input';
 import type { ProbeResult } from './probe';
 
@@ -11,8 +11,6 @@ import type { ProbeResult } from './probe';
 export function canRemux(probe: Pick<ProbeResult, 'videoCodec' | 'audioCodec' | 'demuxer'>): boolean {
   return probe.videoCodec === 'h264' && (probe.audioCodec === null || probe.audioCodec === 'aac') && probe.demuxer === 'mov';
 }
-
-const FFMPEG = ['-hide_banner', '-nostdin', '-v', 'error', '-y'];
 
 /**
  * A web-optimised MP4 that plays at once: the index (moov) at the front so
@@ -37,7 +35,7 @@ export async function makeWebMp4(
       : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k'];
   try {
     const args = [
-      ...FFMPEG,
+      ...FFMPEG_QUIET,
       ...ffmpegInputArgs(source, probe.demuxer),
       '-map',
       '0:v:0',
@@ -82,7 +80,7 @@ export async function makeThumbnail(
     for (const at of new Set([quarterIn, 0])) {
       // -ss before the input seeks in the demuxer (fast) rather than decoding up to it; -update writes one file, never reading its name as a pattern.
       const args = [
-        ...FFMPEG,
+        ...FFMPEG_QUIET,
         '-ss',
         at.toFixed(2),
         ...ffmpegInputArgs(source, probe.demuxer),

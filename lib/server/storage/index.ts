@@ -3,6 +3,7 @@ import 'server-only';
 import type { Readable } from 'node:stream';
 
 import { getConfig } from '@/lib/config/server';
+import type { PreviewFile } from '@/lib/media/previews';
 import type { ThumbnailWidth } from '@/lib/media/thumbnails';
 
 import { LocalMediaStorage } from './local';
@@ -70,6 +71,7 @@ export const mediaKeys = {
   thumbnail: (videoId: string) => `videos/${videoId}/thumbnail.jpg`,
   thumbnailVariant: (videoId: string, width: ThumbnailWidth) => `videos/${videoId}/${thumbnailVariantName(width)}`,
   hls: (videoId: string, file: string) => `videos/${videoId}/hls/${file}`,
+  preview: (videoId: string, file: PreviewFile) => `videos/${videoId}/${file}`,
 };
 
 /** Content types for the files the pipeline writes, by extension. */
@@ -85,6 +87,7 @@ export function contentTypeFor(key: string): string {
       jpeg: 'image/jpeg',
       webp: 'image/webp',
       png: 'image/png',
+      vtt: 'text/vtt; charset=utf-8',
     }[extension] ?? 'application/octet-stream'
   );
 }

@@ -16,7 +16,7 @@ import { toOwnVideoDto, toVideoDto, type OwnVideoRow, type VideoRow } from './dt
 /** Everything a video DTO needs, with the owner's name and the members who liked it. */
 export const VIDEO_COLUMNS = sql`
   v.id, v.stream_video_id, v.title, v.description, v.category, v.tags, v.thumbnail_key, v.thumbnail_version, v.web_mp4_key,
-  v.hls_master_key, v.views, v.duration_seconds, v.width, v.height, v.published_at, v.created_at,
+  v.hls_master_key, v.previews_version, v.views, v.duration_seconds, v.width, v.height, v.published_at, v.created_at,
   v.owner_id, u.username AS owner_username, v.processing_state, v.moderation_status, v.processing_error,
   v.rejection_reason, v.performers_declared_at,
   coalesce((SELECT array_agg(l.user_id::text ORDER BY l.created_at) FROM video_likes l WHERE l.video_id = v.id), '{}'::text[]) AS liked_by`;

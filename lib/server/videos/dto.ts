@@ -16,6 +16,7 @@ export interface VideoRow {
   thumbnail_version: string | null;
   web_mp4_key: string | null;
   hls_master_key: string | null;
+  previews_version: string | null;
   views: number;
   liked_by: string[];
   duration_seconds: number | null;
@@ -60,6 +61,7 @@ export function toVideoDto(row: VideoRow): VideoDto {
     tags: row.tags ?? [],
     thumbnailUrl: row.thumbnail_key ? mediaUrl(row.stream_video_id, 'thumbnail.jpg') : null,
     thumbnailVersion: row.thumbnail_key ? row.thumbnail_version : null,
+    previewsVersion: row.previews_version,
     views: Number(row.views),
     likedBy: row.liked_by ?? [],
     durationSeconds: row.duration_seconds === null ? null : Number(row.duration_seconds),

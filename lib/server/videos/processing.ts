@@ -9,9 +9,11 @@ import { getConfig } from '@/lib/config/server';
 import { getDb } from '@/lib/db';
 import { purgePublicPages, wakeWorkers } from '@/lib/events';
 import { videos, type Job } from '@/lib/db/schema';
+import { PREVIEW_FILES } from '@/lib/media/previews';
 
 import { enqueue } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
+import { logger } from '../log';
 import { HLS_MASTER, packageHls } from '../media/hls';
 import { ADAPTIVE_STREAMING_FAILED_MESSAGE, PROCESSING_FAILED_MESSAGE } from '../media/messages';
 import { NotAVideoError, probeVideo } from '../media/probe';
@@ -20,6 +22,8 @@ import { makeThumbnail, makeWebMp4 } from '../media/web-mp4';
 import { contentTypeFor, getMediaStorage, mediaKeys } from '../storage';
 
 import { PROCESS_VIDEO_JOB } from './upload';
+
+const log = logger('processing');
 
 /** Packages the adaptive HLS ladder after the video is already playable from its web MP4. */
 export const PACKAGE_HLS_JOB = 'package-hls';
@@ -124,6 +128,15 @@ export const processVideo: JobHandler = async (job: Job, { signal }) => {
   }
 };
 
+/** Puts a previews folder's files (lib/media/previews.ts) beside the video's other media; the row's version is set after. */
+export async function putPreviews(videoId: string, dir: string): Promise<void> {
+  const storage = getMediaStorage();
+  for (const file of PREVIEW_FILES) {
+    const key = mediaKeys.preview(videoId, file);
+    await storage.putFile(key, path.join(dir, file), contentTypeFor(key));
+  }
+}
+
 /** Segments first, then each rendition's playlist, the master last: a reader never sees a playlist naming missing files. */
 function hlsPutOrder(file: string): number {
   if (file === HLS_MASTER) return 2;
@@ -155,25 +168,31 @@ export const packageHlsVideo: JobHandler = async (job: Job, { signal }) => {
     await mkdir(work, { recursive: true });
     const probe = await probeVideo(original.path, { signal });
     const out = path.join(work, 'hls');
-    const ladder = await packageHls(original.path, out, probe, { signal });
+    const previewsDir = path.join(work, 'previews');
+    const ladder = await packageHls(original.path, out, probe, { signal, previewsDir });
     const files = (await filesUnder(out)).sort((a, b) => hlsPutOrder(a) - hlsPutOrder(b) || a.localeCompare(b));
     for (const file of files) {
       signal.throwIfAborted();
       const key = mediaKeys.hls(videoId, file);
       await storage.putFile(key, path.join(out, file), contentTypeFor(key));
     }
+    if (ladder.previewsVersion) await putPreviews(videoId, previewsDir);
+    else log.warn({ videoId }, 'no storyboard or preview clip made with the ladder; the video plays without them');
     const updated = await db
       .update(videos)
       .set({
         hlsMasterKey: mediaKeys.hls(videoId, HLS_MASTER),
         hlsHeights: ladder.heights,
+        ...(ladder.previewsVersion ? { previewsVersion: ladder.previewsVersion } : {}),
         processingError: null,
         updatedAt: sql`now()`,
       })
       .where(eq(videos.id, videoId))
       .returning({ id: videos.id });
     // Deleted while we packaged: take back what we just stored.
-    if (updated.length === 0) await storage.deletePrefix(`${mediaKeys.videoPrefix(videoId)}/hls`);
+    if (updated.length === 0) await storage.deletePrefix(mediaKeys.videoPrefix(videoId));
+    // Cards and the player now have their previews.
+    else if (ladder.previewsVersion) purgePublicPages();
   } catch (error) {
     if (job.attempts >= job.maxAttempts && !signal.aborted) {
       // The ladder is an upgrade: the video stays 'ready' on its web MP4. The reason itself is in the job's last_error.

@@ -1,5 +1,6 @@
 import type { NextRequest } from 'next/server';
 
+import { parsePreviewFile } from '@/lib/media/previews';
 import { THUMBNAIL_VARIANT_FILE, type ThumbnailWidth } from '@/lib/media/thumbnails';
 import { resolveActor } from '@/lib/server/auth/session';
 import { PRIVATE_MEDIA_CACHE, PUBLIC_MEDIA_CACHE, PUBLIC_VERSIONED_MEDIA_CACHE, serveStoredFile } from '@/lib/server/media/serve';
@@ -8,7 +9,7 @@ import { findViewableVideo } from '@/lib/server/videos/access';
 
 type Context = { params: Promise<{ streamVideoId: string; file: string[] }> };
 
-/** The files a video has: its web MP4, thumbnail and HLS playlists and segments. Anything else is a 404. */
+/** The files a video has under fixed names: its web MP4, thumbnail and HLS playlists and segments. */
 const MEDIA_FILE = /^(web\.mp4|thumbnail\.jpg|hls\/master\.m3u8|hls\/[0-9]{3,4}p\/(index\.m3u8|[a-z0-9_]{1,40}\.(ts|m4s|mp4)))$/;
 
 const notFound = () => new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } });
@@ -17,10 +18,20 @@ const notFound = () => new Response('Not found', { status: 404, headers: { 'Cach
 async function handle(request: NextRequest, { params }: Context): Promise<Response> {
   const { streamVideoId, file } = await params;
   const relative = file.join('/');
+  // Under versioned names (anything else is a 404): the thumbnail's WebP widths, the storyboard and the preview clip.
   const variant = THUMBNAIL_VARIANT_FILE.exec(relative);
-  if (!variant && !MEDIA_FILE.test(relative)) return notFound();
+  const preview = parsePreviewFile(relative);
+  if (!variant && !preview && !MEDIA_FILE.test(relative)) return notFound();
   const found = await findViewableVideo(() => resolveActor(request), streamVideoId);
   if (!found) return notFound();
+  if (preview) {
+    if (found.row.previews_version !== preview.version) return notFound();
+    return serveStoredFile(
+      request,
+      mediaKeys.preview(found.row.id, preview.file),
+      found.isPublic ? PUBLIC_VERSIONED_MEDIA_CACHE : PRIVATE_MEDIA_CACHE,
+    );
+  }
   if (!variant)
     return serveStoredFile(
       request,
