@@ -5,7 +5,7 @@ import { newNonce } from '@/lib/front/content-security-policy';
 import { processMediaOrigin } from '@/lib/front/media-origin';
 import { noncePolicy } from '@/lib/front/page-policy';
 import { unsealToken } from '@/lib/server/auth/tokens';
-import { findCategory } from '@/lib/site';
+import { canonicalTag, findCategory, tagHref } from '@/lib/site';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 
 /**
@@ -41,6 +41,15 @@ async function redirectFor(request: NextRequest): Promise<NextResponse | undefin
     const name = safeDecode(categoryMatch[1]);
     const category = name === undefined ? undefined : findCategory(name);
     return category && category !== name ? redirect(request, `/category/${category}`, 308) : undefined;
+  }
+
+  // /tag/Sissy%20Maid → /tag/sissy%20maid: one canonical URL per tag (its query, the order, kept).
+  const tagMatch = /^\/tag\/([^/]+)$/.exec(pathname);
+  if (tagMatch?.[1]) {
+    const name = safeDecode(tagMatch[1]);
+    if (name === undefined) return undefined;
+    const canonical = tagHref(name);
+    return canonical !== pathname && canonicalTag(name) ? redirect(request, `${canonical}${search}`, 308) : undefined;
   }
 
   const adminPage = ADMIN_ONLY.test(pathname);

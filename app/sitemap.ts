@@ -4,15 +4,17 @@ import { POLICIES } from '@/components/policies';
 import { getConfig } from '@/lib/config/server';
 import { escapeHtml } from '@/lib/html';
 import { logger } from '@/lib/server/log';
-import { listPublicVideoRows } from '@/lib/server/videos/catalog';
+import { listPublicTags, listPublicVideoRows } from '@/lib/server/videos/catalog';
 import { toVideoDto } from '@/lib/server/videos/dto';
-import { CATEGORIES } from '@/lib/site';
+import { CATEGORIES, tagHref } from '@/lib/site';
 
 // Lists videos from the database, so it renders per request (the build never opens the database).
 export const dynamic = 'force-dynamic';
 
-/** One sitemap holds at most 50,000 URLs; the newest public videos fill what the fixed pages leave. */
+/** One sitemap holds at most 50,000 URLs; the newest public videos fill what the fixed pages and tags leave. */
 export const SITEMAP_VIDEO_LIMIT = 45_000;
+/** Tag pages, those with the most public videos first. */
+export const SITEMAP_TAG_LIMIT = 4_000;
 
 /** Next writes video fields into the XML as they are; user text must be escaped here. */
 const xml = (text: string) => escapeHtml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, ''));
@@ -27,7 +29,9 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
     ...(lastModified ? { lastModified } : {}),
   });
   let videos: MetadataRoute.Sitemap = [];
+  let tags: MetadataRoute.Sitemap = [];
   try {
+    tags = (await listPublicTags(SITEMAP_TAG_LIMIT)).map(({ tag }) => page(tagHref(tag), 'daily', 0.5));
     const rows = await listPublicVideoRows(SITEMAP_VIDEO_LIMIT);
     videos = rows.map((row) => {
       const video = toVideoDto(row);
@@ -62,6 +66,7 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
   return [
     page('/', 'hourly', 1),
     ...CATEGORIES.map((category) => page(`/category/${category}`, 'hourly', 0.8)),
+    ...tags,
     page('/subscribe', 'monthly', 0.5),
     ...Object.entries(POLICIES).map(([slug, policy]) => page(`/${slug}`, 'monthly', 0.3, policy.lastUpdated)),
     ...videos,

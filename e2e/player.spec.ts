@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { adminToken, approve, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import { adminToken, approve, BASE_URL, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { STORAGE_INVENTORY } from '../lib/storage-inventory';
 
@@ -28,7 +28,7 @@ test.beforeAll(async ({ request }) => {
   const member = await verifiedMember(request, 'player');
   word = `pv${unique()}`;
   title = `Player </script ><b>keys</b> ${word}`;
-  streamVideoId = await uploadClip(request, member.token, clip, { title, category: 'Sissy' });
+  streamVideoId = await uploadClip(request, member.token, clip, { title, category: 'Sissy', tags: `e2e, ${word}` });
   await approve(request, await adminToken(request), streamVideoId);
   await waitUntilPublic(streamVideoId);
   // The HLS ladder (the quality menu's rungs) is made after the web MP4, and the storyboard and the cards' clip with it.
@@ -228,6 +228,35 @@ test.describe('previews', () => {
       .hover();
     await page.waitForTimeout(1_000);
     await expect(page.locator('video.video-thumb-preview')).toHaveCount(0);
+  });
+});
+
+test.describe('tag pages', () => {
+  test('a tag on the video page opens its page, in one spelling, with the orders of a category', async ({
+    confirmedPage: page,
+    request,
+  }) => {
+    await page.goto(`/video/${streamVideoId}`);
+    await page.getByRole('link', { name: `#${word}`, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/tag/${word}$`));
+    await expect(page.getByRole('heading', { level: 1, name: `#${word}` })).toBeVisible();
+    await expect(page).toHaveTitle(`#${word} Videos | Chrysalis`);
+    await expect(page.getByRole('link', { name: new RegExp(word) }).locator('.video-thumb')).toBeVisible();
+    await page.getByRole('link', { name: 'Most viewed' }).click();
+    await expect(page).toHaveURL(new RegExp(`/tag/${word}\\?sort=views$`));
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`/tag/${word}$`));
+    await expect(page.getByRole('link', { name: new RegExp(word) }).locator('.video-thumb')).toBeVisible();
+    await reviewShot(page, 'tag-page', { widths: [1280, 375] });
+
+    // Another spelling is sent to the one URL, with its order; a tag no public video has is a 404.
+    const upper = await request.get(`/tag/%23${word.toUpperCase()}?sort=views`, { maxRedirects: 0 });
+    expect(upper.status()).toBe(308);
+    expect(upper.headers().location).toMatch(new RegExp(`/tag/${word}\\?sort=views$`));
+    expect((await request.get(`/tag/no-video-has-${word}`)).status()).toBe(404);
+    // One structured-data block, as on every page (e2e/structured-data.spec.ts).
+    const html = await (await request.get(`/tag/${word}`)).text();
+    expect(html.match(/<script type="application\/ld\+json" id="structured-data"/g)).toHaveLength(1);
+    expect(html).toContain(`<link rel="canonical" href="${BASE_URL}/tag/${word}"/>`);
   });
 });
 

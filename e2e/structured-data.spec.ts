@@ -93,6 +93,8 @@ test.describe('a structured-data block on every page', () => {
       '/decisions/[id]',
       // Needs a submission to exist: e2e/verification.spec.ts opens one.
       '/admin/verifications/[id]',
+      // Needs a public video with the tag: e2e/player.spec.ts opens one.
+      '/tag/[tag]',
     ]);
     const missing = pageRoutes().filter(
       (route) => !covered.has(route) && !route.startsWith('/category/') && !route.startsWith('/profile/'),

@@ -30,6 +30,7 @@ export function isPublicPagePath(pathname: string): boolean {
   if (pathname === '/' || pathname === '/subscribe' || pathname === '/transparency') return true;
   if (pathname.startsWith('/category/')) return CATEGORIES.some((category) => pathname === `/category/${category}`);
   if (pathname.startsWith('/video/')) return /^\/video\/[A-Za-z0-9_-]{1,32}$/.test(pathname);
+  if (pathname.startsWith('/tag/')) return /^\/tag\/[^/]{1,200}$/.test(pathname);
   return (POLICY_SLUGS as readonly string[]).includes(pathname.slice(1));
 }
 
@@ -60,3 +61,9 @@ export function searchHref(query: string): string | null {
   const trimmed = query.trim();
   return trimmed ? `/search?q=${encodeURIComponent(trimmed)}` : null;
 }
+
+/** A tag as videos store it and its page names it: trimmed, without a leading #, lower-case. */
+export const canonicalTag = (tag: string) => tag.trim().replace(/^#/, '').toLowerCase();
+
+/** A tag's page: /tag/{tag}, the one URL for every spelling of it (proxy.ts redirects the others). */
+export const tagHref = (tag: string) => `/tag/${encodeURIComponent(canonicalTag(tag))}`;

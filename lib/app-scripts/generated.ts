@@ -28,8 +28,8 @@ export const HEADER_BOOT_SCRIPT: AppScript = {
 
 /** readyHeader(), from source/header.ts. */
 export const HEADER_READY_SCRIPT: AppScript = {
-  text: "(()=>{function o(){let n=location.pathname;for(let e of document.querySelectorAll(\".nav-links a\"))e.getAttribute(\"href\")===n&&e.setAttribute(\"aria-current\",\"page\");let t=new URLSearchParams(location.search).get(\"q\");if(t!==null)for(let e of document.querySelectorAll(\".nav-search input\"))e.value=t}o();})();",
-  hash: "'sha256-bNCrunxiNONMdn1iuyQCzRgKrKjTKAgQflBLssmNBiA='",
+  text: "(()=>{function o(){let n=location.pathname;for(let t of document.querySelectorAll(\".nav-links a\"))t.getAttribute(\"href\")===n&&t.setAttribute(\"aria-current\",\"page\");let e=new URLSearchParams(location.search).get(\"q\");if(e!==null)for(let t of document.querySelectorAll(\".nav-search input\"))t.value=e}o();})();",
+  hash: "'sha256-42YaoqfuFl0IutreyOsxoZdZO0dCPYW+H9sRTRlH5P4='",
 };
 
 /** startPlayerBeforeScript(), from source/player-start.ts. */

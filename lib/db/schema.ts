@@ -337,6 +337,8 @@ export const videos = pgTable(
       .on(sql`(${t.views} + 10 * ${t.likesCount}) desc`, t.publishedAt.desc(), t.id.desc())
       .where(PUBLIC_VIDEO),
     index('videos_search_idx').using('gin', t.searchVector).where(PUBLIC_VIDEO),
+    // Tag pages (/tag/{tag}): the public videos carrying a tag, however rare, without reading the others.
+    index('videos_public_tags_idx').using('gin', t.tags).where(PUBLIC_VIDEO),
     index('videos_title_trgm_idx')
       .using('gin', sql`lower(${t.title}) gin_trgm_ops`)
       .where(PUBLIC_VIDEO),

@@ -2,7 +2,7 @@
 import { DECISION_GROUNDS, type DecisionGround } from '@/lib/trust/grounds';
 import { z } from '@/lib/validation/zod';
 
-import { CATEGORIES } from '@/lib/site';
+import { canonicalTag, CATEGORIES } from '@/lib/site';
 
 import { multilineText, positiveInt, text } from './common';
 
@@ -14,7 +14,7 @@ export const TAG_MAX = 30;
 /** "a, b , c" or repeated fields → trimmed, lower-case, unique tags. */
 export function splitTags(input: string | string[] | undefined): string[] {
   const parts = (Array.isArray(input) ? input : [input ?? '']).flatMap((value) => value.split(','));
-  return [...new Set(parts.map((tag) => tag.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
+  return [...new Set(parts.map(canonicalTag).filter(Boolean))];
 }
 
 export const uploadFieldsSchema = z.object({
@@ -94,6 +94,12 @@ export function readListOrder<S extends typeof listOrderSchema | typeof searchOr
 }
 
 /** The query string of an order, defaults left out (so the default order keeps the plain URL); '' when there is nothing to add. */
+/** ?page=N of a server-rendered list, or 1 for anything that is not a sensible page number (never an error page for a bad link). */
+export function readListPage(params: RawParams & { page?: string | string[] }): number {
+  const value = Number(Array.isArray(params.page) ? params.page[0] : params.page);
+  return Number.isInteger(value) && value >= 1 && value <= 10_000 ? value : 1;
+}
+
 export function orderQuery(order: { sort: string; duration?: string }, defaultSort: string): string {
   const params = new URLSearchParams();
   if (order.sort !== defaultSort) params.set('sort', order.sort);

@@ -406,6 +406,7 @@ describe('public page paths', () => {
       '/category/Sissy',
       '/category/Beta',
       '/category/Censor',
+      '/tag/sissy%20maid',
       ...POLICY_SLUGS.map((s) => `/${s}`),
     ]) {
       expect(isPublicPagePath(path)).toBe(true);
@@ -422,6 +423,8 @@ describe('public page paths', () => {
       '/category/sissy',
       '/no-such-page',
       '/privacy-policy/extra',
+      '/tag/a/b',
+      '/tag/',
     ]) {
       expect(isPublicPagePath(path)).toBe(false);
     }

@@ -1,4 +1,5 @@
-import { CATEGORIES, findCategory, searchHref } from '@/lib/site';
+import { canonicalTag, CATEGORIES, findCategory, searchHref, tagHref } from '@/lib/site';
+import { splitTags } from '@/lib/validation/videos';
 import { STORAGE_INVENTORY, STORAGE_KEYS } from '@/lib/storage-inventory';
 
 describe('searchHref', () => {
@@ -11,6 +12,18 @@ describe('searchHref', () => {
   it('ignores blank input', () => {
     expect(searchHref('')).toBeNull();
     expect(searchHref('   \t\n ')).toBeNull();
+  });
+});
+
+describe('tags', () => {
+  it('have one spelling, the one videos store, and one URL whatever the spelling', () => {
+    expect(canonicalTag('  #Sissy Maid ')).toBe('sissy maid');
+    expect(tagHref('#Sissy Maid')).toBe('/tag/sissy%20maid');
+    expect(tagHref('a/b?c#d')).toBe('/tag/a%2Fb%3Fc%23d');
+    expect(tagHref('</script >')).toBe('/tag/%3C%2Fscript%20%3E');
+    // What uploads store is what the page is named after.
+    for (const tag of splitTags('#Pink, MAID ,  café 🦋'))
+      expect(decodeURIComponent(tagHref(tag).slice('/tag/'.length))).toBe(tag);
   });
 });
 

@@ -3,9 +3,7 @@ import { notFound } from 'next/navigation';
 
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
-import { NoVideos } from '@/components/videos/NoVideos';
-import { Pager } from '@/components/videos/Pager';
-import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
+import { ListedVideos } from '@/components/videos/ListedVideos';
 import { loadCategoryPage } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, DEFAULT_KEYWORDS, type Category } from '@/lib/site';
@@ -14,6 +12,7 @@ import {
   listOrderSchema,
   orderQuery,
   readListOrder,
+  readListPage,
   SORT_LABELS,
   VIDEO_SORTS,
   type ListOrder,
@@ -30,11 +29,8 @@ type Props = {
   searchParams: Promise<{ page?: string | string[]; sort?: string | string[]; duration?: string | string[] }>;
 };
 
-/** ?page=N, or 1 for anything that is not a sensible page number (never an error page for a bad link). */
 async function readPage(searchParams: Props['searchParams']): Promise<number> {
-  const { page } = await searchParams;
-  const value = Number(Array.isArray(page) ? page[0] : page);
-  return Number.isInteger(value) && value >= 1 && value <= 10_000 ? value : 1;
+  return readListPage(await searchParams);
 }
 
 /** The list's order from ?sort and ?duration (an unknown value falls back to newest / any length). */
@@ -102,41 +98,14 @@ export default async function CategoryPage({ params, searchParams }: Props) {
       </nav>
       <ListOrderControl sorts={VIDEO_SORTS} current={order} href={(choice) => categoryHref(category, choice)} />
       <section className="section" aria-label={`${category} videos`}>
-        {list === null ? (
-          <p className="form-error" role="alert">
-            Error loading videos. Please try again later.
-          </p>
-        ) : list.videos.length === 0 ? (
-          page > 1 ? (
-            <div className="empty-state">
-              <p>There are no more {category} videos.</p>
-              <a className="btn btn-primary" href={href(1)}>
-                Back to the first page
-              </a>
-            </div>
-          ) : order.duration ? (
-            <div className="empty-state">
-              <p>
-                No {category} videos are {DURATION_LABELS[order.duration].toLowerCase()} long yet.
-              </p>
-              <a className="btn btn-primary" href={categoryHref(category, { sort: order.sort })}>
-                Show every length
-              </a>
-            </div>
-          ) : (
-            <NoVideos message={`No ${category} videos yet.`} />
-          )
-        ) : (
-          <>
-            <StaticVideoGrid videos={list.videos} label={`${category} videos`} priorityCount={4} />
-            <Pager
-              page={page}
-              hasMore={list.pagination.hasMore}
-              href={href}
-              labels={order.sort === 'newest' ? ['← Newer', 'Older →'] : undefined}
-            />
-          </>
-        )}
+        <ListedVideos
+          list={list}
+          page={page}
+          order={order}
+          name={category}
+          href={href}
+          orderHref={(choice) => categoryHref(category, choice)}
+        />
       </section>
     </>
   );

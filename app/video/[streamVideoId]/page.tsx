@@ -23,7 +23,7 @@ import { storyboardUrl } from '@/lib/media/previews';
 import { thumbnailPosterUrl } from '@/lib/media/thumbnails';
 import { loadMoreLikeThis, loadVideoPage } from '@/lib/server/videos/video-page';
 import { absoluteUrl, fullTitle, pageMetadata } from '@/lib/seo/metadata';
-import { DEFAULT_KEYWORDS, searchHref } from '@/lib/site';
+import { DEFAULT_KEYWORDS, tagHref } from '@/lib/site';
 
 type Props = { params: Promise<{ streamVideoId: string }> };
 
@@ -167,7 +167,7 @@ export default async function VideoPage({ params }: Props) {
             <ul className="tag-list" aria-label="Tags">
               {video.tags.map((tag) => (
                 <li key={tag}>
-                  <a className="tag" href={searchHref(tag) ?? '/search'} rel="tag">
+                  <a className="tag" href={tagHref(tag)} rel="tag">
                     #{tag}
                   </a>
                 </li>

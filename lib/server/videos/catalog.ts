@@ -202,6 +202,25 @@ export function listCategoryVideos(
   return pageOf(PUBLIC, request, { ...filter, category });
 }
 
+/** A tag's page: the public videos carrying it (videos_public_tags_idx for rare tags), in any list order. */
+export function listTagVideos(
+  tag: string,
+  request: PageRequest,
+  filter: Omit<ListFilter, 'category'> = {},
+): Promise<VideoListDto> {
+  return pageOf(sql`${PUBLIC} AND v.tags @> ARRAY[${tag}]::text[]`, request, filter);
+}
+
+/** The tags of public videos with the most videos first (the sitemap's tag pages), each with its count. */
+export async function listPublicTags(limit: number): Promise<{ tag: string; videos: number }[]> {
+  const rows = await queryRows<{ tag: string; videos: number | string }>(
+    await getDb(),
+    sql`SELECT t.tag, count(*) AS videos FROM videos v CROSS JOIN LATERAL unnest(v.tags) AS t(tag)
+        WHERE ${PUBLIC} GROUP BY t.tag ORDER BY count(*) DESC, t.tag LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({ tag: row.tag, videos: Number(row.videos) }));
+}
+
 /**
  * Top Videos: ranked by views plus ten per like (a like is a stronger
  * signal than a view, and views alone reward clickbait), newest first on

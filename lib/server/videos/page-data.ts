@@ -6,7 +6,7 @@ import type { VideoDto, VideoListDto } from '@/lib/api-types';
 import { HOME_PAGE_SIZES, type Category } from '@/lib/site';
 import type { ListOrder } from '@/lib/validation/videos';
 
-import { listCategoryVideos, listRecentVideos, listTopVideos } from './catalog';
+import { listCategoryVideos, listRecentVideos, listTagVideos, listTopVideos } from './catalog';
 import { logger } from '@/lib/server/log';
 
 const log = logger('pages');
@@ -37,6 +37,11 @@ export async function loadHomeFeeds(): Promise<{ top: VideoDto[] | null; recent:
 }
 
 export const CATEGORY_PAGE_SIZE = 24;
+
+/** A tag's page of videos (the category page's size and orders), or null when the list could not be read. */
+export function loadTagPage(tag: string, page: number, order: ListOrder = { sort: 'newest' }): Promise<VideoListDto | null> {
+  return orNull(() => listTagVideos(tag, { limit: CATEGORY_PAGE_SIZE, page }, order), `tag ${tag} page ${page}`);
+}
 
 export function loadCategoryPage(
   category: Category,

@@ -1,1 +1,0 @@
-ALTER TABLE "videos" ADD COLUMN "previews_version" text;

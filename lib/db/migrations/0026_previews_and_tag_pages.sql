@@ -1,0 +1,2 @@
+ALTER TABLE "videos" ADD COLUMN "previews_version" text;--> statement-breakpoint
+CREATE INDEX "videos_public_tags_idx" ON "videos" USING gin ("tags") WHERE processing_state = 'ready' AND moderation_status = 'approved' AND NOT owner_banned;
