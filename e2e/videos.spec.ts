@@ -76,7 +76,7 @@ test.describe('watching videos', () => {
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
     await expect(page.getByText('<b>not bold</b>', { exact: false })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Sissy', exact: true })).toHaveAttribute('href', '/category/Sissy');
-    await expect(page.getByRole('link', { name: `#${word}tag` })).toHaveAttribute('href', `/search?q=${word}tag`);
+    await expect(page.getByRole('link', { name: `#${word}tag` })).toHaveAttribute('href', `/tag/${word}tag`);
     await expect(page.getByRole('main').getByText(/seconds? ago|minutes? ago/)).toBeVisible();
 
     const video = page.getByLabel(`Video: ${title}`);
