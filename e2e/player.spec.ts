@@ -253,6 +253,13 @@ test.describe('tag pages', () => {
     expect(upper.status()).toBe(308);
     expect(upper.headers().location).toMatch(new RegExp(`/tag/${word}\\?sort=views$`));
     expect((await request.get(`/tag/no-video-has-${word}`)).status()).toBe(404);
+    // Hostile names: a NUL byte, a closing script tag, 2,000 emoji (a 24 KB URL, which Node refuses with 431 before
+    // the app sees it). Each is refused and echoes nothing.
+    for (const name of ['a%00b', encodeURIComponent('</script ><b>x'), encodeURIComponent('🦋'.repeat(2000))]) {
+      const answer = await request.get(`/tag/${name}`, { maxRedirects: 0 });
+      expect(name.length > 8000 ? [404, 431] : [404], name.slice(0, 40)).toContain(answer.status());
+      expect(await answer.text()).not.toMatch(/<\/script ><b>x|\u0000|🦋🦋/);
+    }
     // One structured-data block, as on every page (e2e/structured-data.spec.ts).
     const html = await (await request.get(`/tag/${word}`)).text();
     expect(html.match(/<script type="application\/ld\+json" id="structured-data"/g)).toHaveLength(1);
