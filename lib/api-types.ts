@@ -53,6 +53,22 @@ export interface OwnVideoDto extends VideoDto {
   pendingEdit: PendingTextEditDto | null;
 }
 
+/** One language of a video's captions, as the player lists it (decision 051). */
+export interface CaptionTrackDto {
+  /** A BCP 47 tag: en, pt-BR. */
+  language: string;
+  /** The language's name in itself: "Español". */
+  label: string;
+  /** The WebVTT file, under a versioned name. */
+  url: string;
+}
+
+/** A caption track as its owner and admins manage it. */
+export interface ManagedCaptionDto extends CaptionTrackDto {
+  cueCount: number;
+  updatedAt: string;
+}
+
 export interface PendingTextEditDto {
   /** New with every proposal; a moderator's decision names it. */
   editId: string;
@@ -88,6 +104,8 @@ export interface ModerationVideoDto extends OwnVideoDto {
   consentWithdrawals: ConsentWithdrawalDto[];
   /** Why it cannot be approved now (the approval gate's sentences); empty when it can. */
   approvalBlockers: string[];
+  /** Its captions, each a link to the file the player serves, for the moderator to read. */
+  captions: CaptionTrackDto[];
 }
 
 /** GET/PUT /api/videos/{streamVideoId}/performers: everyone who appears in a video (decision 015). */

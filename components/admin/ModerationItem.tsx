@@ -229,6 +229,25 @@ export function ModerationItem({
 
         <Description text={video.description} />
 
+        {video.captions.length > 0 && (
+          <p className="admin-captions">
+            <strong>Captions:</strong>{' '}
+            {video.captions.map((track, index) => (
+              <span key={track.language}>
+                {index > 0 && ', '}
+                <a
+                  href={track.url}
+                  target="_blank"
+                  rel="noopener"
+                  aria-label={`Read the ${track.label} captions of ${video.title}`}
+                >
+                  {track.label}
+                </a>
+              </span>
+            ))}
+          </p>
+        )}
+
         <PerformerRecordsPanel video={video} onChanged={onChanged} />
 
         {listStatus === 'rejected' && video.rejectionReason && (

@@ -12,6 +12,7 @@ import { CATEGORIES } from '@/lib/site';
 import { videoFormSchema, type VideoFormInput, type VideoFormValues } from '@/lib/validation/video-form';
 import { DESCRIPTION_MAX, splitTags, TAGS_MAX, TITLE_MAX } from '@/lib/validation/videos';
 
+import { CaptionsEditor } from './CaptionsEditor';
 import './video-manage.css';
 
 /** What the edit form starts from. */
@@ -241,6 +242,7 @@ function EditVideoDialog({
         </div>
       </form>
       <StatusLine status={status} />
+      <CaptionsEditor streamVideoId={video.streamVideoId} />
     </dialog>
   );
 }

@@ -1,4 +1,5 @@
 import { PlayIcon } from '@/components/icons';
+import type { CaptionTrackDto } from '@/lib/api-types';
 import { PLAYER_START_SCRIPT } from '@/lib/app-scripts/generated';
 import { formatDuration } from '@/lib/format/numbers';
 
@@ -22,6 +23,8 @@ interface PlayerProps extends PlayerSource {
   startButton?: boolean;
   /** The seek bar's thumbnails track (lib/media/previews.ts); the controls' code adds it, so it loads with them. */
   storyboardUrl?: string | null;
+  /** The video's captions (decision 051): browsers fetch a track only when it is turned on. */
+  captions?: CaptionTrackDto[];
 }
 
 /**
@@ -41,6 +44,7 @@ export function VideoPlayer({
   allowAutoplay = true,
   startButton = true,
   storyboardUrl = null,
+  captions = [],
 }: PlayerProps) {
   const videoId = `player-${streamVideoId}`;
   const settingsId = `player-settings-${streamVideoId}`;
@@ -67,6 +71,9 @@ export function VideoPlayer({
             aria-label={`Video: ${title}`}
             src={mp4Url ?? undefined}
           >
+            {captions.map((track) => (
+              <track key={track.language} kind="subtitles" srcLang={track.language} label={track.label} src={track.url} />
+            ))}
             Your browser cannot play this video.{mp4Url && <a href={mp4Url}> Download it instead.</a>}
           </video>
           <media-loading-indicator slot="centered-chrome" noautohide="" />
@@ -85,12 +92,14 @@ export function VideoPlayer({
                 <div slot="title">Speed</div>
               </media-playback-rate-menu>
             </media-settings-menu-item>
-            <media-settings-menu-item>
-              Captions
-              <media-captions-menu slot="submenu" hidden>
-                <div slot="title">Captions</div>
-              </media-captions-menu>
-            </media-settings-menu-item>
+            {captions.length > 0 && (
+              <media-settings-menu-item>
+                Captions
+                <media-captions-menu slot="submenu" hidden>
+                  <div slot="title">Captions</div>
+                </media-captions-menu>
+              </media-settings-menu-item>
+            )}
           </media-settings-menu>
           <media-control-bar class="player-time-bar">
             <media-time-range />
@@ -101,7 +110,7 @@ export function VideoPlayer({
             <media-volume-range />
             <media-time-display showduration="" />
             <span className="player-bar-gap" />
-            <media-captions-button />
+            {captions.length > 0 && <media-captions-button />}
             <media-settings-menu-button invoketarget={settingsId} />
             <media-pip-button />
             <media-fullscreen-button />

@@ -383,6 +383,32 @@ export const videoTextEdits = pgTable(
 );
 export type VideoTextEdit = typeof videoTextEdits.$inferSelect;
 
+/**
+ * A video's captions in one language (decision 051): the owner's WebVTT or SubRip file, parsed and written out again
+ * as plain WebVTT (lib/server/videos/captions.ts), so what is served is ours, never the upload's markup. Small enough
+ * to live in the database, with the video (backups, exports and deletion need nothing else). `version` names the
+ * content in its URL.
+ */
+export const videoCaptions = pgTable(
+  'video_captions',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** A canonical BCP 47 tag (Intl.getCanonicalLocales): en, pt-BR, zh-Hant. */
+    language: text('language').notNull(),
+    /** The language's name in itself ("Español"), as the captions menu shows it. */
+    label: text('label').notNull(),
+    vtt: text('vtt').notNull(),
+    cueCount: integer('cue_count').notNull(),
+    version: text('version').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.language] })],
+);
+export type VideoCaption = typeof videoCaptions.$inferSelect;
+
 /** One row per member who liked a video; unique per member and video whatever the concurrency. */
 export const videoLikes = pgTable(
   'video_likes',

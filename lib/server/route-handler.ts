@@ -43,7 +43,10 @@ export interface RouteOptions<P extends AnySchema | undefined, Q extends AnySche
   /** With `body`: a missing body is parsed as {} (DELETE with an optional note). */
   optionalBody?: boolean;
   /** Read a multipart or urlencoded form (at most MAX_FORM_BYTES) instead of JSON. */
-  form?: { tooLargeMessage: string; /** A larger cap than MAX_FORM_BYTES, for forms that carry documents. */ maxBytes?: number };
+  form?: {
+    tooLargeMessage: string;
+    /** Another cap than MAX_FORM_BYTES: larger for forms that carry documents, smaller for a captions file. */ maxBytes?: number;
+  };
   /** Status of a successful answer that is not a Response (default 200). */
   status?: number;
 }

@@ -18,3 +18,6 @@ export const streamVideoIdParamsSchema = z.object({ streamVideoId: segment });
 
 /** `{id}` of /api/comments/{id}: the comment service answers a malformed id with its own 400. */
 export const commentIdParamsSchema = z.object({ id: segment });
+
+/** `{streamVideoId}/captions/{language}`: the captions service checks both (a language that is not a BCP 47 tag is a 400). */
+export const captionParamsSchema = z.object({ streamVideoId: segment, language: segment });

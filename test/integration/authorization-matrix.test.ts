@@ -782,6 +782,29 @@ const TABLE: Record<string, Row> = {
       return { path: `/api/videos/${streamVideoId}/like`, params: { streamVideoId } };
     },
   },
+  'GET api/videos/[streamVideoId]/captions/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/captions`, params: { streamVideoId } };
+    },
+  },
+  'PUT api/videos/[streamVideoId]/captions/[language]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      const form = new FormData();
+      form.append('file', new File(['WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHello\n'], 'en.vtt', { type: 'text/vtt' }));
+      return { path: `/api/videos/${streamVideoId}/captions/en`, params: { streamVideoId, language: 'en' }, form };
+    },
+  },
+  'DELETE api/videos/[streamVideoId]/captions/[language]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/captions/en`, params: { streamVideoId, language: 'en' } };
+    },
+  },
   'PUT api/videos/[streamVideoId]/watch-later/route.ts': {
     access: 'member',
     build: async (f) => {

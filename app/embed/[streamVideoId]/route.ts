@@ -48,9 +48,16 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
   const title = escapeHtml(video.title);
   const watchUrl = escapeHtml(absoluteUrl(`/video/${video.streamVideoId}`));
   const poster = video.thumbnailUrl ? ` poster="${escapeHtml(video.thumbnailUrl)}"` : '';
+  // The browser's own controls offer the captions (decision 051).
+  const tracks = data.captions
+    .map(
+      (track) =>
+        `<track kind="subtitles" srclang="${escapeHtml(track.language)}" label="${escapeHtml(track.label)}" src="${escapeHtml(track.url)}">`,
+    )
+    .join('');
   const body = `
 <a class="title" href="${watchUrl}" target="_blank" rel="noopener">${title} · ${escapeHtml(siteName)}</a>
-<video id="player" controls playsinline preload="none"${poster} src="${escapeHtml(playback.mp4Url!)}" data-view-url="${escapeHtml(`/api/videos/${video.streamVideoId}/view`)}" aria-label="Video: ${title}"></video>
+<video id="player" controls playsinline preload="none"${poster} src="${escapeHtml(playback.mp4Url!)}" data-view-url="${escapeHtml(`/api/videos/${video.streamVideoId}/view`)}" aria-label="Video: ${title}">${tracks}</video>
 <div id="gate" class="gate" role="dialog" aria-modal="true" aria-labelledby="gate-title">
   <p id="gate-title">Adults only (18+)</p>
   <button id="confirm" type="button">I am 18 or older — play</button>

@@ -116,6 +116,7 @@ export default async function VideoPage({ params }: Props) {
             mp4Url={playback.mp4Url}
             hlsUrl={playback.hlsUrl}
             storyboardUrl={storyboardUrl(video.streamVideoId, video.previewsVersion)}
+            captions={data.captions}
           />
           <h1 id="video-title" className="watch-title">
             {video.title}

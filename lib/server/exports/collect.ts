@@ -20,6 +20,7 @@ import {
   taskCompletions,
   users,
   videoLikes,
+  videoCaptions,
   videos,
   videoTextEdits,
   type User,
@@ -84,6 +85,23 @@ export async function collectMemberData(
       : []
     ).map((edit) => [edit.videoId, edit]),
   );
+  // Their captions, as the player serves them (decision 051).
+  const captionsOf = new Map<string, { language: string; label: string; updatedAt: string | null; vtt: string }[]>();
+  if (ownVideos.length)
+    for (const caption of await db
+      .select()
+      .from(videoCaptions)
+      .where(
+        inArray(
+          videoCaptions.videoId,
+          ownVideos.map((video) => video.id),
+        ),
+      )
+      .orderBy(asc(videoCaptions.language)))
+      captionsOf.set(caption.videoId, [
+        ...(captionsOf.get(caption.videoId) ?? []),
+        { language: caption.language, label: caption.label, updatedAt: iso(caption.updatedAt), vtt: caption.vtt },
+      ]);
   const originals: MemberData['originals'] = [];
   const videoEntries = [];
   for (const video of ownVideos) {
@@ -113,6 +131,7 @@ export async function collectMemberData(
       publishedAt: iso(video.publishedAt),
       originalBytes: video.sourceBytes,
       originalFile: included ? path : null,
+      captions: captionsOf.get(video.id) ?? [],
       textWaitingForReview: waiting
         ? { title: waiting.title, description: waiting.description, tags: waiting.tags, proposedAt: iso(waiting.proposedAt) }
         : null,

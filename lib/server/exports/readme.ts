@@ -17,8 +17,10 @@ profile.json        Your account: username, email, date of birth, bio, settings
 videos.json         Every video you uploaded, published or not: title, description,
                     category, tags, processing state, moderation status (and the
                     reason if it was not approved), size, length, views, likes,
-                    dates, where its original file is in this archive, and any
-                    new title, description and tags waiting for review.
+                    dates, where its original file is in this archive, its
+                    captions (each language's WebVTT text, as the player shows
+                    it), and any new title, description and tags waiting for
+                    review.
 videos/             The original files you uploaded, exactly as you sent them:
                     videos/{video id}/original.{ext}. A video whose original is
                     no longer stored has "originalFile": null in videos.json.

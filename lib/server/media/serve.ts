@@ -141,3 +141,14 @@ export async function serveStoredFile(request: Request, key: string, cacheContro
   const body = await storage.read(key, range ?? undefined);
   return new Response(Readable.toWeb(body) as ReadableStream, { status, headers });
 }
+
+/** Answers a GET or HEAD for media kept as text in the database (captions): its version is its ETag. */
+export function serveText(request: Request, name: string, text: string, version: string, cacheControl: string): Response {
+  const headers = mediaHeaders(name, cacheControl);
+  const etag = `"${version}"`;
+  headers.set('ETag', etag);
+  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+  const body = new TextEncoder().encode(text);
+  headers.set('Content-Length', String(body.byteLength));
+  return new Response(request.method === 'HEAD' ? null : body, { headers });
+}

@@ -39,7 +39,7 @@ export const VIDEO_DELETED_MESSAGE = 'Video deleted.';
  * else's public video is a 403; one they cannot even see is a 404, like a
  * deleted one, so its existence is not given away.
  */
-async function manageable(
+export async function manageable(
   actor: Actor,
   streamVideoId: string,
   verb: 'edit' | 'delete',

@@ -23,6 +23,7 @@ import { verificationStates } from '../verification';
 import { PACKAGE_HLS_JOB } from './processing';
 import { PROCESS_VIDEO_JOB } from './upload';
 
+import { captionTracksFor } from './captions';
 import { OWN_VIDEO_COLUMNS } from './catalog';
 import { toOwnVideoDto, type OwnVideoRow } from './dto';
 
@@ -58,10 +59,11 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
   );
   // Beside each video the moderator sees who appears in it, any withdrawal of consent, and why it cannot be approved yet.
   const ids = page.map((row) => row.id);
-  const [records, withdrawals, fullRows] = await Promise.all([
+  const [records, withdrawals, fullRows, captions] = await Promise.all([
     recordsFor(db, ids, true),
     openWithdrawalsFor(db, ids),
     ids.length ? db.select().from(videos).where(inArray(videos.id, ids)) : Promise.resolve([]),
+    captionTracksFor(db, page),
   ]);
   const blockers = new Map<string, string[]>();
   for (const video of fullRows)
@@ -74,6 +76,7 @@ export async function listForModeration(actor: Actor, status: ModerationStatus, 
       consentWithdrawals: withdrawals.get(row.id) ?? [],
       approvalBlockers: blockers.get(row.id) ?? [],
       uploaderVerification: verified.get(row.owner_id) ?? 'none',
+      captions: captions.get(row.id) ?? [],
     })),
     counts: counts!,
     pagination: { page: request.page, limit: request.limit, hasMore: rows.length > request.limit, nextCursor: null },

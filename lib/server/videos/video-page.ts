@@ -3,10 +3,11 @@ import 'server-only';
 import { connection } from 'next/server';
 import { cache } from 'react';
 
-import type { CommentPageDto, VideoDto } from '@/lib/api-types';
+import type { CaptionTrackDto, CommentPageDto, VideoDto } from '@/lib/api-types';
 
 import { commentPage } from '../community/comments';
 
+import { captionTracks } from './captions';
 import { findVideoRow, isPublicRow, listCategoryVideos } from './catalog';
 import { playbackOf, toVideoDto } from './dto';
 import { logger } from '@/lib/server/log';
@@ -16,6 +17,8 @@ const log = logger('pages');
 export interface VideoPageData {
   video: VideoDto;
   playback: { mp4Url: string | null; hlsUrl: string | null };
+  /** The player's caption tracks (decision 051). */
+  captions: CaptionTrackDto[];
   /** The first page of comments as a visitor sees it (the page is the same for everyone); null if it could not be read. */
   comments: CommentPageDto | null;
 }
@@ -30,11 +33,8 @@ export const loadVideoPage = cache(async (streamVideoId: string): Promise<VideoP
   await connection();
   const row = await findVideoRow(streamVideoId);
   if (!row || !isPublicRow(row)) return null;
-  return {
-    video: toVideoDto(row),
-    playback: playbackOf(row) ?? { mp4Url: null, hlsUrl: null },
-    comments: await firstComments(row.id),
-  };
+  const [captions, comments] = await Promise.all([captionTracks(row.id, row.stream_video_id), firstComments(row.id)]);
+  return { video: toVideoDto(row), playback: playbackOf(row) ?? { mp4Url: null, hlsUrl: null }, captions, comments };
 });
 
 /** A failure to read comments must not take the video page down: the client asks the API instead. */

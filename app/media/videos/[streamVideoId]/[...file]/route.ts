@@ -1,11 +1,19 @@
 import type { NextRequest } from 'next/server';
 
+import { parseCaptionFile } from '@/lib/media/captions';
 import { parsePreviewFile } from '@/lib/media/previews';
 import { THUMBNAIL_VARIANT_FILE, type ThumbnailWidth } from '@/lib/media/thumbnails';
 import { resolveActor } from '@/lib/server/auth/session';
-import { PRIVATE_MEDIA_CACHE, PUBLIC_MEDIA_CACHE, PUBLIC_VERSIONED_MEDIA_CACHE, serveStoredFile } from '@/lib/server/media/serve';
+import {
+  PRIVATE_MEDIA_CACHE,
+  PUBLIC_MEDIA_CACHE,
+  PUBLIC_VERSIONED_MEDIA_CACHE,
+  serveStoredFile,
+  serveText,
+} from '@/lib/server/media/serve';
 import { mediaKeys } from '@/lib/server/storage';
 import { findViewableVideo } from '@/lib/server/videos/access';
+import { captionVtt } from '@/lib/server/videos/captions';
 
 type Context = { params: Promise<{ streamVideoId: string; file: string[] }> };
 
@@ -18,12 +26,25 @@ const notFound = () => new Response('Not found', { status: 404, headers: { 'Cach
 async function handle(request: NextRequest, { params }: Context): Promise<Response> {
   const { streamVideoId, file } = await params;
   const relative = file.join('/');
-  // Under versioned names (anything else is a 404): the thumbnail's WebP widths, the storyboard and the preview clip.
+  // Under versioned names (anything else is a 404): the thumbnail's WebP widths, the storyboard, the preview clip and captions.
   const variant = THUMBNAIL_VARIANT_FILE.exec(relative);
   const preview = parsePreviewFile(relative);
-  if (!variant && !preview && !MEDIA_FILE.test(relative)) return notFound();
+  const captions = parseCaptionFile(relative);
+  if (!variant && !preview && !captions && !MEDIA_FILE.test(relative)) return notFound();
   const found = await findViewableVideo(() => resolveActor(request), streamVideoId);
   if (!found) return notFound();
+  if (captions) {
+    // Captions live in the database (decision 051), under their version: any other is a 404.
+    const vtt = await captionVtt(found.row.id, captions.language, captions.version);
+    if (vtt === null) return notFound();
+    return serveText(
+      request,
+      relative,
+      vtt,
+      captions.version,
+      found.isPublic ? PUBLIC_VERSIONED_MEDIA_CACHE : PRIVATE_MEDIA_CACHE,
+    );
+  }
   if (preview) {
     if (found.row.previews_version !== preview.version) return notFound();
     return serveStoredFile(
