@@ -4,7 +4,17 @@ import path from 'node:path';
 
 import type { Page } from '@playwright/test';
 
-import { adminToken, approve, BASE_URL, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import {
+  adminToken,
+  approve,
+  BASE_URL,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  waitUntilPublic,
+} from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { STORAGE_INVENTORY } from '../lib/storage-inventory';
 
@@ -19,6 +29,8 @@ let streamVideoId: string;
 let title: string;
 /** A word only this video's title has: its search results hold its card alone. */
 let word: string;
+/** The video's owner, who adds its captions. */
+let owner: { email: string; password: string; token: string };
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(180_000);
@@ -26,6 +38,7 @@ test.beforeAll(async ({ request }) => {
   // Long enough for the seek keys to move within it (j/l are ten seconds) and for an HLS ladder of two rungs.
   clip = makeClip(mediaDir, 'clip.mp4', 24, '1280x720');
   const member = await verifiedMember(request, 'player');
+  owner = member;
   word = `pv${unique()}`;
   title = `Player </script ><b>keys</b> ${word}`;
   streamVideoId = await uploadClip(request, member.token, clip, { title, category: 'Sissy', tags: `e2e, ${word}` });
@@ -169,6 +182,78 @@ test.describe('the player', () => {
       const listed = STORAGE_INVENTORY.some((entry) => (entry.isPrefix ? name.startsWith(entry.name) : name === entry.name));
       expect(listed, `${name} is not in the cookie policy`).toBe(true);
     }
+  });
+});
+
+test.describe('captions', () => {
+  // A SubRip file as subtitle editors write them, with markup that must never run on the page.
+  const SRT = [
+    '1',
+    '00:00:00,000 --> 00:00:23,000',
+    'Hello </script ><script>window.captionsRan = true</script><img src=x onerror="window.captionsRan = true"> <b>friend</b>',
+    '',
+  ].join('\r\n');
+
+  test('the owner adds captions on the edit form; viewers turn them on, and their markup never runs', async ({
+    confirmedPage: page,
+  }) => {
+    test.setTimeout(90_000);
+    await logInThroughForm(page, owner.email, owner.password, `/video/${streamVideoId}`);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit video' });
+    await expect(dialog.getByText('No captions yet.')).toBeVisible();
+    // Not a captions file: the form says what to do.
+    await dialog
+      .getByLabel('Captions file')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just notes') });
+    await dialog.getByRole('button', { name: 'Add captions' }).click();
+    await expect(dialog.getByText(/This is not a WebVTT \(\.vtt\) or SubRip \(\.srt\) file/)).toBeVisible();
+
+    await dialog.getByLabel('Language').selectOption('en');
+    await dialog
+      .getByLabel('Captions file')
+      .setInputFiles({ name: 'captions.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(SRT) });
+    await dialog.getByRole('button', { name: 'Add captions' }).click();
+    await expect(dialog.getByText('English captions added: 1 caption.')).toBeVisible();
+    await expect(dialog.getByRole('list', { name: 'Captions of this video' }).getByText('English')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Replace English captions' })).toBeVisible();
+    await reviewShot(page, 'captions-editor');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // The page (purged from the cache) now offers the track; c turns it on, as on YouTube.
+    await startPlaying(page);
+    await page.keyboard.press('k');
+    const player = page.locator('.player');
+    await expect(player.getByRole('button', { name: 'Enable captions' })).toBeVisible();
+    await video(page).focus();
+    await page.keyboard.press('c');
+    await expect(player.getByRole('button', { name: 'Disable captions' })).toBeVisible();
+    const cue = () =>
+      video(page).evaluate((element: HTMLVideoElement) => {
+        const track = [...element.textTracks].find((candidate) => candidate.kind === 'subtitles');
+        const active = track?.activeCues?.[0] as VTTCue | undefined;
+        return active ? { mode: track!.mode, text: active.text, shown: active.getCueAsHTML().textContent } : null;
+      });
+    await expect.poll(cue).toEqual({
+      mode: 'showing',
+      text: 'Hello window.captionsRan = true <b>friend</b>',
+      shown: 'Hello window.captionsRan = true friend',
+    });
+    expect(await page.evaluate(() => (window as unknown as { captionsRan?: boolean }).captionsRan)).toBeUndefined();
+    // The settings menu lists it too.
+    await player.getByRole('button', { name: 'settings', exact: true }).click();
+    await player.getByRole('menuitem', { name: /Captions/ }).click();
+    await expect(player.getByRole('menuitemradio', { name: 'English' })).toBeVisible();
+    await reviewShot(page, 'captions-on');
+    await page.keyboard.press('Escape');
+
+    // Removed on the same form: the player has none again.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Remove English captions' }).click();
+    await expect(dialog.getByText('English captions removed.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.reload();
+    await expect(page.locator('.player track[kind="subtitles"]')).toHaveCount(0);
   });
 });
 

@@ -131,7 +131,7 @@ describe.each(ENGINES)('captions on %s', (engine) => {
       file('WEBVTT\n\n00:01.000 --> 00:02.000 align:start\nHi <v Sam>there</v>\n', 'en.vtt'),
     );
     expect(replaced.status).toBe(200);
-    expect(replaced.body.message).toBe('English captions replaced: 1 captions.');
+    expect(replaced.body.message).toBe('English captions replaced: 1 caption.');
     const tracks = replaced.body.captions as { url: string }[];
     expect(tracks).toHaveLength(1);
     expect((await media(before)).status).toBe(404);

@@ -155,10 +155,8 @@ export async function saveCaptions(
   });
   afterChange(video);
   const captions = (await captionRows(db, video.id)).map((row) => managed(video.streamVideoId, row));
-  return {
-    captions,
-    message: `${label} captions ${replaced ? 'replaced' : 'added'}: ${parsed.cueCount.toLocaleString('en-US')} captions.`,
-  };
+  const count = `${parsed.cueCount.toLocaleString('en-US')} ${parsed.cueCount === 1 ? 'caption' : 'captions'}`;
+  return { captions, message: `${label} captions ${replaced ? 'replaced' : 'added'}: ${count}.` };
 }
 
 /** Removes a video's captions in one language (a 404 for a language it has none in). */
