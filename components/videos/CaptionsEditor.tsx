@@ -102,7 +102,9 @@ export function CaptionsEditor({ streamVideoId }: { streamVideoId: string }) {
               <span className="captions-language">
                 {track.label} <span className="upload-optional">({track.language})</span>
               </span>
-              <span className="upload-optional">{track.cueCount.toLocaleString('en-US')} captions</span>
+              <span className="upload-optional">
+                {track.cueCount.toLocaleString('en-US')} {track.cueCount === 1 ? 'caption' : 'captions'}
+              </span>
               <a href={track.url} target="_blank" rel="noopener">
                 View file
               </a>

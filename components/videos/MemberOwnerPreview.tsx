@@ -4,7 +4,7 @@ import { usePathname } from 'next/navigation';
 import useSWR from 'swr';
 
 import { useSession } from '@/components/session/SessionProvider';
-import type { OwnVideoDto } from '@/lib/api-types';
+import type { CaptionTrackDto, OwnVideoDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/api-client';
 import { storyboardUrl } from '@/lib/media/previews';
 
@@ -35,7 +35,14 @@ export function MemberOwnerPreview() {
     },
   );
   const video = data?.video;
-  if (!video || !('status' in video)) return null;
+  const owned = Boolean(video && 'status' in video);
+  // The owner checks their captions before the video is public, as viewers will see them.
+  const { data: captions } = useSWR(
+    owned && streamVideoId ? `/api/videos/${streamVideoId}/captions` : null,
+    (url: string) => apiRequest<{ captions: CaptionTrackDto[] }>(url),
+    { shouldRetryOnError: false },
+  );
+  if (!video || !owned) return null;
   return (
     <article className="owner-preview" aria-labelledby="video-title">
       <p className="status-banner" role="status">
@@ -49,6 +56,7 @@ export function MemberOwnerPreview() {
           mp4Url={video.playback.mp4Url}
           hlsUrl={video.playback.hlsUrl}
           storyboardUrl={storyboardUrl(video.streamVideoId, video.previewsVersion)}
+          captions={captions?.captions}
           countView={false}
           allowAutoplay={false}
           startButton={false}

@@ -23,7 +23,7 @@ interface PlayerProps extends PlayerSource {
   startButton?: boolean;
   /** The seek bar's thumbnails track (lib/media/previews.ts); the controls' code adds it, so it loads with them. */
   storyboardUrl?: string | null;
-  /** The video's captions (decision 051): browsers fetch a track only when it is turned on. */
+  /** The video's captions (decision 051): browsers fetch a track only when it is turned on; without any, the CC button and menu hide (videos.css). */
   captions?: CaptionTrackDto[];
 }
 
@@ -92,14 +92,12 @@ export function VideoPlayer({
                 <div slot="title">Speed</div>
               </media-playback-rate-menu>
             </media-settings-menu-item>
-            {captions.length > 0 && (
-              <media-settings-menu-item>
-                Captions
-                <media-captions-menu slot="submenu" hidden>
-                  <div slot="title">Captions</div>
-                </media-captions-menu>
-              </media-settings-menu-item>
-            )}
+            <media-settings-menu-item>
+              Captions
+              <media-captions-menu slot="submenu" hidden>
+                <div slot="title">Captions</div>
+              </media-captions-menu>
+            </media-settings-menu-item>
           </media-settings-menu>
           <media-control-bar class="player-time-bar">
             <media-time-range />
@@ -110,7 +108,7 @@ export function VideoPlayer({
             <media-volume-range />
             <media-time-display showduration="" />
             <span className="player-bar-gap" />
-            {captions.length > 0 && <media-captions-button />}
+            <media-captions-button />
             <media-settings-menu-button invoketarget={settingsId} />
             <media-pip-button />
             <media-fullscreen-button />

@@ -174,7 +174,7 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
       return names;
     };
 
-    it('packages a 720p source as 360p and 720p (no upscaling), master playlist with resolution, codecs and bandwidth', async () => {
+    it('packages a 720p source as 240p, 360p and 720p (no upscaling), master playlist with resolution, codecs and bandwidth', async () => {
       const id = await uploadFile(hd720, 'ladder');
       await runJobsUntil(packaged(id));
       const row = await videoRow(id);
@@ -183,13 +183,14 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
         processingError: null,
         webMp4Key: `videos/${id}/web.mp4`,
         hlsMasterKey: `videos/${id}/hls/master.m3u8`,
-        hlsHeights: [360, 720],
+        hlsHeights: [240, 360, 720],
       });
-      expect(renditionsOnDisk(id)).toEqual(['360p', '720p']);
+      expect(renditionsOnDisk(id)).toEqual(['240p', '360p', '720p']);
       const variants = streamInfs(id);
-      expect(variants).toHaveLength(2);
-      expect(variants[0]).toMatch(/RESOLUTION=640x360/);
-      expect(variants[1]).toMatch(/RESOLUTION=1280x720/);
+      expect(variants).toHaveLength(3);
+      expect(variants[0]).toMatch(/RESOLUTION=426x240/);
+      expect(variants[1]).toMatch(/RESOLUTION=640x360/);
+      expect(variants[2]).toMatch(/RESOLUTION=1280x720/);
       for (const variant of variants) expect(variant).toMatch(/BANDWIDTH=\d+.*CODECS="avc1\.[0-9a-f]{6},mp4a\.40\.2"/);
       expect(await probeVideo(path.join(hlsDir(id), '720p', 'seg_00000.ts'))).toMatchObject({
         videoCodec: 'h264',
@@ -228,8 +229,8 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
     it('packages a source without audio', async () => {
       const id = await uploadFile(silent, 'silent');
       await runJobsUntil(packaged(id));
-      expect((await videoRow(id)).hlsHeights).toEqual([360]);
-      expect(renditionsOnDisk(id)).toEqual(['360p']);
+      expect((await videoRow(id)).hlsHeights).toEqual([240, 360]);
+      expect(renditionsOnDisk(id)).toEqual(['240p', '360p']);
       expect(streamInfs(id)[0]).not.toMatch(/mp4a/);
       expect(await probeVideo(path.join(hlsDir(id), '360p', 'seg_00000.ts'))).toMatchObject({
         videoCodec: 'h264',
@@ -237,7 +238,7 @@ describe.each(ENGINES)('video processing on %s', (engine) => {
       });
     });
 
-    it('gives a source below 360 px one rendition at its own height, and a rerun changes nothing', async () => {
+    it('gives a 240 px source the one rendition at its height, and a rerun changes nothing', async () => {
       const id = await uploadFile(h264, 'tiny');
       await runJobsUntil(packaged(id));
       expect((await videoRow(id)).hlsHeights).toEqual([240]);

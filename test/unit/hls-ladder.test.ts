@@ -4,24 +4,26 @@ const heights = (sourceHeight: number) => ladderFor(sourceHeight).map((r) => r.h
 
 describe('HLS ladder', () => {
   it.each([
-    [2160, [360, 720, 1080]],
-    [1080, [360, 720, 1080]],
-    [1079, [360, 720]],
-    [720, [360, 720]],
-    [480, [360]],
-    [360, [360]],
+    [2160, [240, 360, 720, 1080]],
+    [1080, [240, 360, 720, 1080]],
+    [1079, [240, 360, 720]],
+    [720, [240, 360, 720]],
+    [480, [240, 360]],
+    [360, [240, 360]],
+    [240, [240]],
   ])('a %p px source gets %p', (source, expected) => {
     expect(heights(source)).toEqual(expected);
   });
 
-  it('never goes above the source: below 360 px one rendition at the source height, rounded down to even', () => {
-    expect(ladderFor(240)).toEqual([{ name: '240p', height: 240, videoKbps: 360, audioKbps: 96 }]);
-    expect(heights(239)).toEqual([238]);
+  it('never goes above the source: below 240 px one rendition at the source height, rounded down to even', () => {
+    expect(ladderFor(239)).toEqual([{ name: '238p', height: 238, videoKbps: 390, audioKbps: 64 }]);
+    expect(heights(181)).toEqual([180]);
     expect(heights(2)).toEqual([2]);
   });
 
   it('uses the planned bitrates and names', () => {
     expect(ladderFor(1080)).toEqual([
+      { name: '240p', height: 240, videoKbps: 400, audioKbps: 64 },
       { name: '360p', height: 360, videoKbps: 800, audioKbps: 96 },
       { name: '720p', height: 720, videoKbps: 2800, audioKbps: 128 },
       { name: '1080p', height: 1080, videoKbps: 5000, audioKbps: 128 },
@@ -40,12 +42,13 @@ describe('HLS ffmpeg command', () => {
   it('splits once, maps one audio per rendition and names the variants', () => {
     const args = hlsFfmpegArgs('/in.mp4', '/out', hd);
     expect(value(args, '-filter_complex')).toBe(
-      '[0:v:0]split=2[s0][s1];[s0]scale=-2:360,format=yuv420p[v0];[s1]scale=-2:720,format=yuv420p[v1]',
+      '[0:v:0]split=3[s0][s1][s2];[s0]scale=-2:240,format=yuv420p[v0];[s1]scale=-2:360,format=yuv420p[v1];[s2]scale=-2:720,format=yuv420p[v2]',
     );
-    expect(value(args, '-var_stream_map')).toBe('v:0,a:0,name:360p v:1,a:1,name:720p');
-    expect(args.filter((a) => a === '0:a:0')).toHaveLength(2);
-    expect(value(args, '-b:v:1')).toBe('2800k');
-    expect(value(args, '-b:a:0')).toBe('96k');
+    expect(value(args, '-var_stream_map')).toBe('v:0,a:0,name:240p v:1,a:1,name:360p v:2,a:2,name:720p');
+    expect(args.filter((a) => a === '0:a:0')).toHaveLength(3);
+    expect(value(args, '-b:v:2')).toBe('2800k');
+    expect(value(args, '-b:a:0')).toBe('64k');
+    expect(value(args, '-hls_time')).toBe('2');
     expect(value(args, '-master_pl_name')).toBe('master.m3u8');
     expect(value(args, '-hls_segment_filename')).toBe('/out/%v/seg_%05d.ts');
     expect(args.at(-1)).toBe('/out/%v/index.m3u8');
@@ -82,9 +85,9 @@ describe('HLS ffmpeg command', () => {
   it('feeds the storyboard and the preview clip from the same decode when asked', () => {
     const args = hlsFfmpegArgs('/in.mp4', '/out', hd, { previewsDir: '/prev' });
     const graph = value(args, '-filter_complex')!;
-    expect(graph.startsWith('[0:v:0]split=4[s0][s1][s2][s3];')).toBe(true);
-    expect(graph).toContain('[s2]fps=1/2:round=near,scale=160:90,tile=10x2[storyboard]');
-    expect(graph).toMatch(/\[s3\]fps=24,select='between\(t\\,3\\,4\.2\)\+.*\[preview\]$/);
+    expect(graph.startsWith('[0:v:0]split=5[s0][s1][s2][s3][s4];')).toBe(true);
+    expect(graph).toContain('[s3]fps=1/2:round=near,scale=160:90,tile=10x2[storyboard]');
+    expect(graph).toMatch(/\[s4\]fps=24,select='between\(t\\,3\\,4\.2\)\+.*\[preview\]$/);
     expect(args.filter((a) => a === '-i')).toHaveLength(1);
     // The ladder's encoder options come before its own output; the previews' outputs follow with theirs.
     expect(args.indexOf('/out/%v/index.m3u8')).toBeLessThan(args.indexOf('[storyboard]'));

@@ -20,21 +20,26 @@ export interface Rendition {
 
 /** The full ladder; a source gets every rung at or below its height (no upscaling). */
 const RUNGS: readonly Omit<Rendition, 'name'>[] = [
+  // A phone on a slow connection (1.6 Mbit/s) starts, and seeks, on this one: a 2 s segment is about 120 KB.
+  { height: 240, videoKbps: 400, audioKbps: 64 },
   { height: 360, videoKbps: 800, audioKbps: 96 },
   { height: 720, videoKbps: 2800, audioKbps: 128 },
   { height: 1080, videoKbps: 5000, audioKbps: 128 },
 ];
 
-/** Seconds per segment, and between key frames (so every segment of every rendition starts on one, at the same time). */
-export const HLS_SEGMENT_SECONDS = 4;
+/**
+ * Seconds per segment, and between key frames (so every segment of every rendition starts on one, at the same time).
+ * Two, not four: a seek or a start waits for one whole segment, which halves on a slow connection (decision 052).
+ */
+export const HLS_SEGMENT_SECONDS = 2;
 export const HLS_KEYFRAME_SECONDS = 2;
 export const HLS_MASTER = 'master.m3u8';
 
 /**
- * The renditions for a source of the given height: 360p, 720p and 1080p,
- * never above the source. A source below 360 px gets one rendition at its
- * own height (rounded down to even, as H.264 in 4:2:0 needs), with the 360p
- * bitrate scaled by area.
+ * The renditions for a source of the given height: 240p, 360p, 720p and
+ * 1080p, never above the source. A source below 240 px gets one rendition at
+ * its own height (rounded down to even, as H.264 in 4:2:0 needs), with the
+ * 240p bitrate scaled by area.
  */
 export function ladderFor(sourceHeight: number): Rendition[] {
   if (!Number.isFinite(sourceHeight) || sourceHeight < 2)
@@ -56,7 +61,7 @@ export function ladderFor(sourceHeight: number): Rendition[] {
  * One command for the whole ladder: the source is decoded once and split
  * to a scaler per rendition; key frames are forced by time (every 2 s,
  * whatever the frame rate, also for variable frame rates) with scene-cut
- * key frames off, so all renditions cut their 4 s segments at the same
+ * key frames off, so all renditions cut their 2 s segments at the same
  * instants and players can switch between them at any segment boundary.
  * The source is read only as the container the probe found. With
  * previewsDir, the same decode also feeds the storyboard and the preview

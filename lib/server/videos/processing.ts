@@ -144,7 +144,7 @@ function hlsPutOrder(file: string): number {
 }
 
 /**
- * The package-hls job: the adaptive ladder (360p/720p/1080p, never above
+ * The package-hls job: the adaptive ladder (240p/360p/720p/1080p, never above
  * the source; lib/server/media/hls.ts) from the original, put into media
  * storage under `videos/{id}/hls/`, master playlist last, then
  * hlsMasterKey and hlsHeights are set. The video stays playable from its
