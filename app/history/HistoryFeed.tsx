@@ -35,7 +35,9 @@ export function HistoryFeed() {
 
 /** Pause or resume history, and clear it all (asked twice: it cannot be undone). */
 function HistoryToolbar({ controls }: { controls: Controls }) {
-  const paused = controls.pages?.[0]?.paused ?? false;
+  // The switch follows a press at once; the server's answer (the reloaded list) confirms it.
+  const [pressed, setPressed] = useState<boolean | null>(null);
+  const paused = pressed ?? controls.pages?.[0]?.paused ?? false;
   const hasVideos = (controls.pages?.[0]?.videos.length ?? 0) > 0;
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -46,22 +48,25 @@ function HistoryToolbar({ controls }: { controls: Controls }) {
     setNotice(null);
     try {
       await action();
+      await controls.reload();
       setNotice({ ok: true, text: done });
-      controls.reload();
     } catch (error) {
       setNotice({ ok: false, text: serverMessage(error, failed) });
     } finally {
+      setPressed(null);
       setBusy(false);
       setConfirming(false);
     }
   }
 
-  const togglePause = (next: boolean) =>
-    run(
+  const togglePause = (next: boolean) => {
+    setPressed(next);
+    return run(
       () => apiRequest('/api/users/me/history/paused', { method: 'PUT', json: { paused: next } }),
       next ? 'History paused.' : 'History is on again.',
       'Could not change your history setting. Please try again.',
     );
+  };
   const clearAll = () =>
     run(
       () => apiRequest('/api/users/me/history', { method: 'DELETE' }),
@@ -124,7 +129,7 @@ function HistoryCardExtras({ video, controls }: { video: HistoryVideoDto; contro
     setError(null);
     try {
       await apiRequest(`/api/users/me/history/${video.streamVideoId}`, { method: 'DELETE' });
-      controls.reload();
+      await controls.reload();
     } catch (failure) {
       setError(serverMessage(failure, 'Could not remove it. Please try again.'));
       setBusy(false);

@@ -15,7 +15,7 @@ export const MEMBER_FEED_PAGE_SIZE = 12;
 /** What a list's own controls (history's pause and clear, a card's remove) get: the pages so far and a reload. */
 export interface MemberListControls<T extends VideoListDto> {
   pages: T[] | undefined;
-  reload: () => void;
+  reload: () => Promise<unknown>;
 }
 
 export interface MemberVideoFeedProps<T extends VideoListDto = VideoListDto> {
@@ -72,7 +72,7 @@ export function MemberVideoFeed<T extends VideoListDto = VideoListDto>({
 
   const more = useCallback(() => void setSize((current) => current + 1), [setSize]);
   const retry = useCallback(() => void mutate(), [mutate]);
-  const controls: MemberListControls<T> = { pages: data, reload: retry };
+  const controls: MemberListControls<T> = { pages: data, reload: mutate };
 
   if (loading || (user && isLoading)) {
     return (
