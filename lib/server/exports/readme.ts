@@ -24,6 +24,9 @@ videos/             The original files you uploaded, exactly as you sent them:
                     no longer stored has "originalFile": null in videos.json.
 comments.json       Every comment you wrote, with the video it is on.
 likes.json          The videos you liked, and when.
+playlists.json      Your playlists: title, description, visibility (private,
+                    unlisted or public), dates, and their videos in order, with
+                    when each was added.
 follows.json        "following": the members you follow; "followers": the members
                     who follow you (by username), with the date each started.
 notifications.json  The notifications you received: type, text, who caused it
