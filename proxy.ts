@@ -22,6 +22,7 @@ const MEMBER_ONLY = [
   /^\/settings\/security$/,
   /^\/liked-videos$/,
   /^\/watch-later$/,
+  /^\/playlists$/,
   /^\/following$/,
   /^\/profile\/[^/]+$/,
   /^\/data-export\/[^/]+$/,

@@ -42,6 +42,7 @@ const MEMBER_PAGES: Record<string, string> = {
   '/upload/performers/not-a-video': 'WebSite',
   '/liked-videos': 'WebSite',
   '/watch-later': 'WebSite',
+  '/playlists': 'WebSite',
   '/settings/security': 'WebSite',
   '/following': 'WebSite',
   '/profile/e2e_admin': 'WebSite',
@@ -95,6 +96,8 @@ test.describe('a structured-data block on every page', () => {
       '/admin/verifications/[id]',
       // Needs a public video with the tag: e2e/player.spec.ts opens one.
       '/tag/[tag]',
+      // Needs a public playlist: e2e/playlists.spec.ts opens one (ItemList).
+      '/playlist/[playlistId]',
     ]);
     const missing = pageRoutes().filter(
       (route) => !covered.has(route) && !route.startsWith('/category/') && !route.startsWith('/profile/'),

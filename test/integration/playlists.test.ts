@@ -61,7 +61,7 @@ describe.each(ENGINES)('playlists on %s', (engine) => {
   const newPlaylist = async (json: Record<string, unknown> = {}) => {
     const response = await create({ title: 'Evening mix', ...json });
     expect(response.status).toBe(201);
-    return (response.body as PlaylistSummaryDto).id;
+    return (response.body as unknown as PlaylistSummaryDto).id;
   };
   const get = (id: string, bearer?: string) => call(getRoute, `/api/playlists/${id}`, { bearer, params: { id } });
   const patch = (id: string, json: unknown, bearer: string | undefined = ownerToken) =>
@@ -77,9 +77,9 @@ describe.each(ENGINES)('playlists on %s', (engine) => {
   const reorder = (id: string, streamVideoIds: unknown, bearer: string | undefined = ownerToken) =>
     call(orderRoute, `/api/playlists/${id}/order`, { method: 'PUT', bearer, json: { streamVideoIds }, params: { id } });
   const titles = async (id: string, bearer: string | undefined = ownerToken) =>
-    ((await get(id, bearer)).body as PlaylistDto).videos.map((video) => video.title);
+    ((await get(id, bearer)).body as unknown as PlaylistDto).videos.map((video) => video.title);
   const mine = async (bearer = ownerToken, query = '') =>
-    (await call(listRoute, `/api/playlists${query}`, { bearer })).body as PlaylistListDto;
+    (await call(listRoute, `/api/playlists${query}`, { bearer })).body as unknown as PlaylistListDto;
 
   it('creates, lists, adds in order (idempotently), removes and reorders', async () => {
     const id = await newPlaylist({ description: 'For later.' });
@@ -95,7 +95,7 @@ describe.each(ENGINES)('playlists on %s', (engine) => {
 
     const reordered = await reorder(id, [c.streamVideoId, a.streamVideoId, b.streamVideoId]);
     expect(reordered.status).toBe(200);
-    expect((reordered.body as PlaylistDto).videos.map((video) => video.title)).toEqual(['c', 'a', 'b']);
+    expect((reordered.body as unknown as PlaylistDto).videos.map((video) => video.title)).toEqual(['c', 'a', 'b']);
     // Ids it does not list keep their order after those it does; ids it does not hold are ignored.
     await reorder(id, [b.streamVideoId, 'notInThisOne']);
     expect(await titles(id)).toEqual(['b', 'c', 'a']);
@@ -152,7 +152,7 @@ describe.each(ENGINES)('playlists on %s', (engine) => {
     });
     const hostile = await create({ title: 'Mix\u0000</script >\u0007', description: 'line\r\nnext\u0000' });
     expect(hostile).toMatchObject({ status: 201, body: { title: 'Mix</script >', description: 'line\nnext' } });
-    const id = (hostile.body as PlaylistSummaryDto).id;
+    const id = (hostile.body as unknown as PlaylistSummaryDto).id;
     expect(await patch(id, {})).toMatchObject({ status: 400, body: { message: PLAYLIST_MESSAGES.nothingToChange } });
     expect(await patch(id, { title: 'x'.repeat(101) })).toMatchObject({
       status: 400,
@@ -272,7 +272,7 @@ describe.each(ENGINES)('playlists on %s', (engine) => {
     const token = await verifiedMemberToken(database.db, 'pl_leaver');
     const leaver = await userId(database.db, 'pl_leaver');
     const created = await create({ title: 'Leaving mix', visibility: 'public' }, token);
-    const id = (created.body as PlaylistSummaryDto).id;
+    const id = (created.body as unknown as PlaylistSummaryDto).id;
     const video = await insertVideo(database.db, creator, { title: 'in export' });
     await add(id, video.streamVideoId, token);
 
