@@ -43,21 +43,27 @@ export default function SaveToPlaylistDialog({ streamVideoId, title, onClose }: 
     };
   }, [streamVideoId]);
 
+  const setHasVideo = (playlistId: string, hasVideo: boolean, videoCount?: number) =>
+    setPlaylists((list) =>
+      (list ?? []).map((item) =>
+        item.id === playlistId ? { ...item, hasVideo, videoCount: videoCount ?? item.videoCount } : item,
+      ),
+    );
+
+  // The tick shows at once and is taken back, with the server's message, if the call fails.
   async function toggle(playlist: PlaylistSummaryDto) {
     const adding = !playlist.hasVideo;
+    setHasVideo(playlist.id, adding);
     setBusy(playlist.id);
     setError(null);
     try {
       const answer = await apiRequest<{ videoCount: number }>(`/api/playlists/${playlist.id}/videos/${streamVideoId}`, {
         method: adding ? 'PUT' : 'DELETE',
       });
-      setPlaylists((list) =>
-        (list ?? []).map((item) =>
-          item.id === playlist.id ? { ...item, hasVideo: adding, videoCount: answer.videoCount } : item,
-        ),
-      );
+      setHasVideo(playlist.id, adding, answer.videoCount);
       setStatus(adding ? `Saved to “${playlist.title}”` : `Removed from “${playlist.title}”`);
     } catch (failure) {
+      setHasVideo(playlist.id, !adding);
       setError(messageOf(failure, adding ? 'Could not add the video.' : 'Could not remove the video.'));
     } finally {
       setBusy(null);

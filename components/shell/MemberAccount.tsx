@@ -24,9 +24,6 @@ export function MemberAccount() {
       <a className="nav-link" href="/liked-videos">
         Liked
       </a>
-      <a className="nav-link" href="/playlists">
-        Playlists
-      </a>
       {/* An icon beside the bell in the header (its text hidden there, where space is short); icon and text in the mobile menu. */}
       <a className="nav-link nav-watch-later" href="/watch-later" aria-label="Watch later" title="Watch later">
         <ClockIcon />
