@@ -228,7 +228,7 @@ test.describe('captions', () => {
     await dialog.getByRole('button', { name: 'Remove Español captions' }).click();
     await expect(dialog.getByText('Español captions removed.')).toBeVisible();
     await expect(dialog.getByRole('list', { name: 'Captions of this video' }).getByRole('listitem')).toHaveCount(1);
-    await reviewShot(page, 'captions-editor');
+    await reviewShot(page, 'captions-editor', { widths: [1280, 375] });
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     // The page (purged from the cache) now offers the track; c turns it on, as on YouTube.
@@ -270,7 +270,7 @@ test.describe('captions', () => {
     await player.getByRole('button', { name: 'settings', exact: true }).click();
     await player.getByRole('menuitem', { name: /Captions/ }).click();
     await expect(player.getByRole('menuitemradio', { name: 'English' })).toBeVisible();
-    await reviewShot(viewer, 'captions-on');
+    await reviewShot(player, 'captions-on', { widths: [1280, 375] });
     await viewer.keyboard.press('Escape');
 
     // Removed (the form's Remove calls this): the page has no track again.

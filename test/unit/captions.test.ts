@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { parseText } from 'media-captions';
 
 import { canonicalLanguage, captionUrl, languageLabel, parseCaptionFile as parseCaptionName } from '@/lib/media/captions';
-import { CAPTION_MESSAGES, CaptionFileError, parseCaptionFile, vttTimestamp } from '@/lib/server/videos/caption-files';
+import { CAPTION_MESSAGES, CaptionFileError, captionsToVtt, vttTimestamp } from '@/lib/server/videos/caption-files';
 
 /*
  * Captions files made into the WebVTT we serve (decision 051): whatever a cue's text holds, what comes out is
@@ -10,7 +10,7 @@ import { CAPTION_MESSAGES, CaptionFileError, parseCaptionFile, vttTimestamp } fr
  */
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const vttOf = async (text: string) => (await parseCaptionFile(bytes(text))).vtt;
+const vttOf = async (text: string) => (await captionsToVtt(bytes(text))).vtt;
 const HOSTILE = [
   '</script >',
   '<script>alert(1)</script>',
@@ -33,7 +33,7 @@ describe('a captions file made into our WebVTT', () => {
 
   it('reads SubRip with CRLF, a BOM, dots or commas, and sorts cues by time', async () => {
     const srt = '\uFEFF2\r\n00:00:05,000 --> 00:00:06,000\r\nlater\r\n\r\n1\r\n00:00:01.5 --> 00:00:02,250\r\nfirst\r\n';
-    const parsed = await parseCaptionFile(bytes(srt));
+    const parsed = await captionsToVtt(bytes(srt));
     expect(parsed.cueCount).toBe(2);
     expect(parsed.vtt.indexOf('first')).toBeLessThan(parsed.vtt.indexOf('later'));
     expect(parsed.version).toMatch(/^[0-9a-f]{16}$/);
@@ -90,7 +90,7 @@ describe('a captions file made into our WebVTT', () => {
 
   it('refuses files it cannot read, each with what to fix', async () => {
     const refuse = (input: Uint8Array) =>
-      parseCaptionFile(input).then(
+      captionsToVtt(input).then(
         () => null,
         (error: Error) => error.message,
       );

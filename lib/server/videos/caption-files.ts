@@ -66,7 +66,7 @@ function formatOf(text: string): 'vtt' | 'srt' | null {
 }
 
 /** Parses a captions file (its bytes as uploaded) into the WebVTT we serve, or throws a CaptionFileError. */
-export async function parseCaptionFile(bytes: Uint8Array): Promise<ParsedCaptions> {
+export async function captionsToVtt(bytes: Uint8Array): Promise<ParsedCaptions> {
   if (bytes.byteLength > CAPTION_FILE_MAX_BYTES) throw new CaptionFileError(CAPTION_MESSAGES.tooLarge);
   let decoded: string;
   try {

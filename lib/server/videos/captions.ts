@@ -12,7 +12,7 @@ import { type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict } from '../errors';
 import { consume, tooOften } from '../rate-limit';
 
-import { CaptionFileError, parseCaptionFile } from './caption-files';
+import { CaptionFileError, captionsToVtt } from './caption-files';
 import { isPublicRow } from './catalog';
 import { iso } from './dto';
 import { manageable } from './manage';
@@ -68,8 +68,8 @@ export async function listCaptions(actor: Actor, streamVideoId: string): Promise
 
 /** The tracks a video's player offers, by their names; the page reads them with the video. */
 export async function captionTracks(videoId: string, streamVideoId: string): Promise<CaptionTrackDto[]> {
-  const rows = await captionRows(await getDb(), videoId);
-  return rows.map(({ language, label, version }) => ({ language, label, url: captionUrl(streamVideoId, language, version) }));
+  const tracks = await captionTracksFor(await getDb(), [{ id: videoId, stream_video_id: streamVideoId }]);
+  return tracks.get(videoId) ?? [];
 }
 
 /** The tracks of several videos at once (the moderation queue), by video id. */
@@ -122,7 +122,7 @@ export async function saveCaptions(
   if (!asAdmin) await consume('videoEditsPerMember', member.user.id, tooOften('edited your videos'));
   let parsed;
   try {
-    parsed = await parseCaptionFile(new Uint8Array(await file.arrayBuffer()));
+    parsed = await captionsToVtt(new Uint8Array(await file.arrayBuffer()));
   } catch (error) {
     if (error instanceof CaptionFileError) throw badRequest(error.message, { field: 'file' });
     throw error;
