@@ -22,6 +22,7 @@ const MEMBER_ONLY = [
   /^\/settings\/security$/,
   /^\/liked-videos$/,
   /^\/watch-later$/,
+  /^\/history$/,
   /^\/following$/,
   /^\/profile\/[^/]+$/,
   /^\/data-export\/[^/]+$/,

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 
 import { SparkIcon } from '@/components/icons';
 import { WebSiteStructuredData } from '@/components/seo/StructuredData';
-import { DailyTaskSlot } from '@/components/tasks/DailyTaskSlot';
+import { MemberHomeSlot } from '@/components/home/MemberHomeSlot';
 import { VideoFeed } from '@/components/videos/VideoFeed';
 import { getConfig } from '@/lib/config/server';
 import { loadHomeFeeds } from '@/lib/server/videos/page-data';
@@ -51,8 +51,8 @@ export default async function HomePage() {
         />
       </section>
 
-      {/* The server HTML is the same for everyone (home is cached): the unlock banner. A VIP member's task replaces it in the browser. */}
-      <DailyTaskSlot>
+      {/* The server HTML is the same for everyone (home is cached): the unlock banner. In the browser a member gets their Continue watching row above it, and a VIP their task instead. */}
+      <MemberHomeSlot>
         <aside className="section banner" aria-labelledby="daily-task">
           <div>
             <h2 id="daily-task">Unlock Daily Tasks with VIP</h2>
@@ -62,7 +62,7 @@ export default async function HomePage() {
             <SparkIcon /> Unlock Daily Tasks with VIP
           </a>
         </aside>
-      </DailyTaskSlot>
+      </MemberHomeSlot>
 
       <section className="section" aria-labelledby="recent-uploads">
         <div className="section-head">

@@ -42,6 +42,7 @@ const MEMBER_PAGES: Record<string, string> = {
   '/upload/performers/not-a-video': 'WebSite',
   '/liked-videos': 'WebSite',
   '/watch-later': 'WebSite',
+  '/history': 'WebSite',
   '/settings/security': 'WebSite',
   '/following': 'WebSite',
   '/profile/e2e_admin': 'WebSite',

@@ -154,6 +154,49 @@ export interface VideoListDto {
   pagination: { page: number; limit: number; hasMore: boolean; nextCursor: string | null };
 }
 
+/** Where a member stopped in a video (decision 053). */
+export interface WatchProgressDto {
+  positionSeconds: number;
+  /** Watched to the end (or its last moments): the player starts over. */
+  finished: boolean;
+  /** When it was last saved. */
+  watchedAt: string;
+}
+
+/** A video in the member's history, with where they stopped. */
+export interface HistoryVideoDto extends VideoDto {
+  progress: WatchProgressDto;
+}
+
+/** GET /api/users/me/history: most recently watched first, and whether history is paused. */
+export interface HistoryListDto {
+  videos: HistoryVideoDto[];
+  pagination: VideoListDto['pagination'];
+  paused: boolean;
+}
+
+/** PUT /api/videos/{streamVideoId}/progress: whether it was kept (not while history is paused). */
+export interface ProgressSavedDto {
+  saved: boolean;
+  paused: boolean;
+}
+
+/** GET /api/videos/{streamVideoId}/progress: the member's saved position, null when there is none (or history is paused). */
+export interface ProgressDto {
+  progress: WatchProgressDto | null;
+  paused: boolean;
+}
+
+/** PUT /api/users/me/history/paused. */
+export interface HistoryPausedDto {
+  paused: boolean;
+}
+
+/** DELETE /api/users/me/history[/{streamVideoId}]: how many videos left the history. */
+export interface HistoryRemovedDto {
+  removed: number;
+}
+
 /** PUT/DELETE /api/videos/{streamVideoId}/watch-later. */
 export interface WatchLaterStateDto {
   saved: boolean;

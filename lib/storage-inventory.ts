@@ -77,6 +77,15 @@ export const STORAGE_INVENTORY: readonly StorageEntry[] = [
     purpose: 'A short-lived copy of the video lists you just saw, so pages show them instantly while fresh ones load.',
     lifetime: '5 minutes, then discarded',
   },
+  {
+    name: STORAGE_KEYS.watchProgress,
+    kind: 'localStorage',
+    party: 'first-party',
+    category: 'preference',
+    purpose:
+      'For visitors who are not logged in: where you stopped in the last 200 videos you played, so the player can continue there. It stays in your browser and is never sent to us.',
+    lifetime: 'Until you remove it (older videos drop off as you watch new ones)',
+  },
   // The player's controls (media-chrome, decision 049) keep the viewer's sound settings.
   {
     name: STORAGE_KEYS.playerVolume,

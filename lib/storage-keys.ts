@@ -10,6 +10,7 @@ export const STORAGE_KEYS = {
   username: 'username',
   debugMode: 'debugMode',
   videoCachePrefix: 'chrysalis.videoCache.',
+  watchProgress: 'chrysalis.watchProgress',
   // Set by the player's controls (media-chrome, decision 049), under its own names.
   playerVolume: 'media-chrome-pref-volume',
   playerMuted: 'media-chrome-pref-muted',

@@ -37,10 +37,11 @@ import path from 'node:path';
 
 import { sql } from 'drizzle-orm';
 
-import { queryRows } from '@/lib/db';
+import { queryRows, type Database } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open';
 import { PUBLIC_VIDEO } from '@/lib/db/schema';
 import { hashPassword } from '@/lib/server/auth/passwords';
+import { WATCH_HISTORY_MAX } from '@/lib/validation/history';
 
 import { count, createSummary, percentile, secs, seedCatalogue, withPostgres } from './lib/bench';
 import { buildIfNeeded } from './lib/build';
@@ -49,7 +50,7 @@ import { ownServerPid, startServerProcess, stopServerProcess, waitForServer } fr
 // Off the ports other checkouts use (3100-3209); PORT is baked into the build.
 const PORT = Number(process.env.BENCH_PORT ?? 3300);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const SECTIONS = ['likes', 'notifications', 'feed'] as const;
+const SECTIONS = ['likes', 'notifications', 'feed', 'history'] as const;
 type Section = (typeof SECTIONS)[number];
 const ONLY = new Set(
   (process.env.BENCH_ONLY || SECTIONS.join(','))
@@ -73,6 +74,12 @@ const HOT_ROUNDS = Number(process.env.BENCH_HOT_ROUNDS ?? 10);
 const NOTIFICATIONS = Number(process.env.BENCH_NOTIFICATIONS ?? 10_000);
 const CREATORS = Number(process.env.BENCH_CREATORS ?? 1000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const HISTORY_MEMBERS = Number(process.env.BENCH_HISTORY_MEMBERS ?? 1_000_000);
+const HISTORY_ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 2);
+const PROGRESS_ROUNDS = Number(process.env.BENCH_PROGRESS_ROUNDS ?? 40);
+/** Saves per video before a member moves to the next: the player saves every 10 s, so ten is under two minutes of one video. */
+const SAVES_PER_VIDEO = 10;
+const HISTORY_PER_PAGE = 12;
 /** A slow request gets fewer samples (at least 20) rather than taking minutes. */
 const QUERY_BUDGET_MS = Number(process.env.BENCH_QUERY_SECONDS ?? 30) * 1000;
 const FEED_TARGET_MS = 50;
@@ -215,6 +222,9 @@ interface Prepared {
   pool: { streamVideoId: string; likes: number }[];
   creators: number;
   fanVideos: number;
+  /** watch_history rows in all, and the table's size with its indexes (0 without the history section). */
+  historyRows: number;
+  historyBytes: number;
   prepareMs: number;
 }
 
@@ -300,7 +310,8 @@ async function prepare(catalogue: Catalogue): Promise<Prepared> {
       db,
       sql`SELECT stream_video_id, likes_count FROM videos WHERE ${PUBLIC_VIDEO} ORDER BY random() LIMIT ${LIKE_VIDEOS}`,
     );
-    await db.execute(sql`VACUUM (ANALYZE) videos, users, follows, notifications, video_likes`);
+    const history = ONLY.has('history') ? await prepareHistory(db, run, passwordHash, readerId) : { rows: 0, bytes: 0 };
+    await db.execute(sql`VACUUM (ANALYZE) videos, users, follows, notifications, video_likes, watch_history`);
     return {
       likers: Array.from({ length: MEMBERS }, (_, i) => emailOf(i + 1)),
       fan: emailOf(MEMBERS + 1),
@@ -308,11 +319,53 @@ async function prepare(catalogue: Catalogue): Promise<Prepared> {
       pool: pool.map((row) => ({ streamVideoId: row.stream_video_id, likes: Number(row.likes_count) })),
       creators: Number(followed?.creators ?? 0),
       fanVideos: Number(followed?.videos ?? 0),
+      historyRows: history.rows,
+      historyBytes: history.bytes,
       prepareMs: performance.now() - started,
     };
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The history section's rows: HISTORY_MEMBERS members (no logins: they only fill the table and its indexes), each with
+ * HISTORY_ROWS rows on public videos picked by a cheap hash of (member, row) over a numbered list of them, watched at
+ * random times in the last year; and the reader's full history (WATCH_HISTORY_MAX rows), the /history list measured.
+ */
+async function prepareHistory(db: Database, run: string, passwordHash: string, readerId: string) {
+  const started = performance.now();
+  progress(`history: ${count(HISTORY_MEMBERS)} members with ${HISTORY_ROWS} rows each…`);
+  await db.execute(sql`
+    INSERT INTO users (username, email, password_hash, date_of_birth, email_verified_at)
+    SELECT 'benchh_' || ${run} || '_' || g, 'benchh-' || ${run} || '-' || g || '@example.org', ${passwordHash}, DATE '1990-01-01', now()
+    FROM generate_series(1, ${HISTORY_MEMBERS}::int) g`);
+  // The public videos numbered, so a hash picks one in a join (a CTE in each statement: the pool's connections share no temp table).
+  const numbered = sql`SELECT row_number() OVER () AS n, id, duration_seconds FROM videos WHERE ${PUBLIC_VIDEO}`;
+  const [{ videos: publicVideos } = { videos: 0 }] = await queryRows<{ videos: number }>(
+    db,
+    sql`SELECT count(*)::int AS videos FROM videos WHERE ${PUBLIC_VIDEO}`,
+  );
+  await db.execute(sql`
+    WITH p AS (${numbered})
+    INSERT INTO watch_history (user_id, video_id, position_seconds, finished, updated_at)
+    SELECT u.id, p.id, coalesce(p.duration_seconds, 600) * random(), random() < 0.3, now() - random() * interval '365 days'
+    FROM users u
+    CROSS JOIN generate_series(1, ${HISTORY_ROWS}::int) r
+    JOIN p ON p.n = 1 + (abs(hashtext(u.id::text || r)) % ${publicVideos})
+    WHERE u.username LIKE ${`benchh\\_${run}\\_%`}
+    ON CONFLICT DO NOTHING`);
+  await db.execute(sql`
+    WITH p AS (${numbered})
+    INSERT INTO watch_history (user_id, video_id, position_seconds, finished, updated_at)
+    SELECT ${readerId}, p.id, coalesce(p.duration_seconds, 600) * random(), random() < 0.3, now() - p.n * interval '1 minute'
+    FROM p WHERE p.n <= ${WATCH_HISTORY_MAX}`);
+  const [size] = await queryRows<{ rows: number; bytes: number }>(
+    db,
+    sql`SELECT (SELECT count(*) FROM watch_history)::int AS rows, pg_total_relation_size('watch_history')::bigint AS bytes`,
+  );
+  progress(`history rows in ${secs(performance.now() - started)}`);
+  return { rows: Number(size?.rows ?? 0), bytes: Number(size?.bytes ?? 0) };
 }
 
 // ---------------------------------------------------------------------------------------------- sections
@@ -548,6 +601,94 @@ async function sectionFeed(catalogue: Catalogue, prepared: Prepared, tokens: Tok
 
 // ---------------------------------------------------------------------------------------------- main
 
+type Saved = { saved: boolean; paused: boolean };
+type HistoryPage = { videos: unknown[]; pagination: { nextCursor: string | null } };
+
+async function sectionHistory(catalogue: Catalogue, prepared: Prepared, tokens: Tokens, me: Latency) {
+  const { pool } = prepared;
+  const members = tokens.likers.length;
+  // Member m watches video k for SAVES_PER_VIDEO saves, then the next: positions rise 10 s a save.
+  const videoOf = (member: number, round: number) =>
+    pool[(member * 11 + Math.floor(round / SAVES_PER_VIDEO) * 17) % pool.length]!.streamVideoId;
+  const put = async (token: string, id: string, positionSeconds: number) => {
+    const started = performance.now();
+    const response = await fetch(`${ORIGIN}/api/videos/${id}/progress`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ positionSeconds }),
+    });
+    const body = (await response.json()) as Saved & { message?: string };
+    const ms = performance.now() - started;
+    // A position past a seeded video's (random) length is a 400 with its message: still a full round trip, but not a write.
+    if (!response.ok || !body.saved) throw new Error(`PUT progress of ${id} answered ${response.status}: ${body.message}`);
+    return ms;
+  };
+  const step = (token: string, member: number, round: number) => ({
+    label: 'save',
+    run: () => put(token, videoOf(member, round), 1 + (round % SAVES_PER_VIDEO) * 0.5),
+  });
+  // Warm-up, then one member alone (the fan: its own rate-limit budget), then all at once.
+  await concurrently(members, (m) => [0, 1].map((r) => step(tokens.likers[m]!, m, PROGRESS_ROUNDS + r)));
+  const aloneRounds = Math.min(200, Math.max(20, REQUESTS / 2));
+  const alone = await concurrently(1, () => Array.from({ length: aloneRounds }, (_, r) => step(tokens.fan, members + 1, r)));
+  const baseline = await concurrently(members, (m) =>
+    Array.from({ length: PROGRESS_ROUNDS }, (_, r) => ({
+      label: 'read',
+      run: async () => (await call('GET', `/api/videos/${videoOf(m, r)}/progress`, tokens.likers[m]!)).ms,
+    })),
+  );
+  const spread = await concurrently(members, (m) =>
+    Array.from({ length: PROGRESS_ROUNDS }, (_, r) => step(tokens.likers[m]!, m, r)),
+  );
+  const base = stats(baseline.times.get('read')!, baseline.wallMs);
+  const lone = stats(alone.times.get('save')!, alone.wallMs);
+  const many = stats(spread.times.get('save')!, spread.wallMs);
+
+  // The reader's 1,000 rows: page 1, Continue watching, and a deep page by cursor.
+  const first = `/api/users/me/history?limit=${HISTORY_PER_PAGE}`;
+  const cursors = await walkCursors(first, tokens.reader, [50, 80], (body) => (body as HistoryPage).pagination.nextCursor);
+  const page1 = await sequential(first, tokens.reader);
+  const unfinished = await sequential(`/api/users/me/history?unfinished=true&limit=4`, tokens.reader);
+  const deep = new Map<number, Latency>();
+  for (const [page, cursor] of cursors)
+    if (cursor) deep.set(page, await sequential(`${first}&cursor=${encodeURIComponent(cursor)}`, tokens.reader));
+  table(
+    `history on ${catalogue.label}: ${count(prepared.historyRows)} watch_history rows (${(prepared.historyBytes / 1024 / 1024).toFixed(0)} MB with indexes); ` +
+      `progress saves by one member alone, then ${members} at once, ${PROGRESS_ROUNDS} each (a new video every ${SAVES_PER_VIDEO})`,
+    [
+      { what: 'GET /api/auth/me (reader)', result: me },
+      { what: `GET /api/videos/{id}/progress (baseline, ${members} at once)`, result: base },
+      { what: 'PUT progress (one member alone)', result: lone },
+      { what: `PUT progress (${members} at once)`, result: many, baseline: base },
+      { what: `GET history, page 1 (${WATCH_HISTORY_MAX} rows)`, result: page1, baseline: me },
+      { what: 'GET history, unfinished, 4 (Continue watching)', result: unfinished, baseline: me },
+      ...[...deep].map(([page, result]) => ({ what: `GET history, page ${page} by cursor`, result, baseline: me })),
+    ],
+  );
+  const at = `${catalogue.engine}, ${count(prepared.historyRows)} rows`;
+  note({
+    section: 'history',
+    measure: `progress save p50 / p95, ${members} at once (${at})`,
+    result: `${fixed(many.p50)} / ${fixed(many.p95)} ms, ${many.rps!.toFixed(0)} saves/s`,
+    target: '',
+    ok: null,
+  });
+  note({
+    section: 'history',
+    measure: `progress save p50 / p95, one member alone (${catalogue.engine})`,
+    result: `${fixed(lone.p50)} / ${fixed(lone.p95)} ms`,
+    target: '',
+    ok: null,
+  });
+  note({
+    section: 'history',
+    measure: `/history page 1 / deepest p95 (${WATCH_HISTORY_MAX} rows; ${catalogue.engine})`,
+    result: `${fixed(page1.p95)} / ${fixed(Math.max(page1.p95, ...[...deep.values()].map((l) => l.p95)))} ms`,
+    target: '',
+    ok: null,
+  });
+}
+
 async function benchCatalogue(catalogue: Catalogue) {
   const sessionSecret = randomBytes(32).toString('hex');
   const env = serverEnv(catalogue, sessionSecret);
@@ -587,6 +728,7 @@ async function benchCatalogue(catalogue: Catalogue) {
     if (has('likes')) await sectionLikes(catalogue, prepared, all);
     if (has('notifications')) await sectionNotifications(catalogue, all, await sequential('/api/auth/me', all.reader));
     if (has('feed')) await sectionFeed(catalogue, prepared, all, await sequential('/api/auth/me', all.fan));
+    if (has('history')) await sectionHistory(catalogue, prepared, all, await sequential('/api/auth/me', all.reader));
   } finally {
     if (server) await stopServerProcess(server);
     rmSync(catalogue.dataDir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
         sections={[
           ['who-we-are', 'Who we are'],
           ['what-we-collect-and-why', 'What we collect and why'],
+          ['watch-history', 'Your watch history'],
           ['sensitive-information', 'Sensitive information'],
           ['what-others-can-see', 'What others can see'],
           ['what-we-dont-do', 'What we don’t do'],
@@ -88,6 +89,14 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
             <td>Contract.</td>
           </tr>
           <tr>
+            <th scope="row">Watch history: which videos you played, where you stopped and when</th>
+            <td>
+              Letting you continue where you stopped, the Continue watching row on the home page and your History page. See{' '}
+              <a href="#watch-history">Your watch history</a>.
+            </td>
+            <td>Contract; you can pause it at any time.</td>
+          </tr>
+          <tr>
             <th scope="row">VIP subscription status</th>
             <td>
               Knowing whether you have Edge Trainer VIP, unlocking the daily task and keeping your reward counter. Payments are
@@ -139,6 +148,25 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
         </tbody>
       </table>
 
+      <h2 id="watch-history">Your watch history</h2>
+      <p>
+        What you watch on an adult site is private, so here is exactly what we keep. When you play a video while logged in, we
+        keep which video it was, where you stopped in it (and whether you watched it to the end) and when, so the player can
+        continue there next time and your <a href="/history">History</a> page and the Continue watching row on the home page can
+        list it. We keep your 1,000 most recently watched videos; older ones drop off. Only you can see your history: it is never
+        shown to other members or to the people who uploaded the videos, and we never use it for advertising or profiling.
+      </p>
+      <p>
+        On your History page you can remove any video from it, clear all of it, or <strong>pause history</strong>: while it is
+        paused we record nothing new, neither the videos you play nor where you stop, and what is already there stays until you
+        remove it. Your history is included in your data export (<code>history.json</code>) and is deleted with your account.
+      </p>
+      <p>
+        If you are not logged in, nothing is sent to us: your browser alone remembers where you stopped in the last 200 videos you
+        played (in its local storage, listed in our <a href="/cookie-policy">Cookie Policy</a>), and you can remove it by clearing
+        this site’s data in your browser.
+      </p>
+
       <h2 id="sensitive-information">Sensitive information</h2>
       <p>
         We don’t ask about your sexual orientation, gender identity or sex life. But simply having an account on an adult LGBTQ+
@@ -186,12 +214,12 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
       <ul>
         <li>Account data, content and activity: for as long as you keep your account.</li>
         <li>
-          When you delete your account (Settings → Delete account), your profile, videos, comments, likes, follows and
-          notifications are removed at once and you are logged out everywhere; your video files and data exports are erased from
-          our storage by a background job within minutes. Payment records are kept, linked only to an account number and without
-          your name or email, because accounting law requires it. If we close an account, we remove its personal data within 30
-          days, except what the law requires us to keep longer (payment records, or records linked to a report we had to make to
-          authorities).
+          When you delete your account (Settings → Delete account), your profile, videos, comments, likes, follows, watch history
+          and notifications are removed at once and you are logged out everywhere; your video files and data exports are erased
+          from our storage by a background job within minutes. Payment records are kept, linked only to an account number and
+          without your name or email, because accounting law requires it. If we close an account, we remove its personal data
+          within 30 days, except what the law requires us to keep longer (payment records, or records linked to a report we had to
+          make to authorities).
         </li>
         <li>
           Identity documents (only if you asked to be a verified uploader): while you have an account. When it ends, the selfie
@@ -228,9 +256,10 @@ export default function PrivacyPolicy({ operator }: { operator: OperatorInfo }) 
         <li>
           <strong>Access</strong> — get a copy of the personal data we hold about you. You can do this yourself: log in, open
           Settings and choose <strong>Download my data</strong>. We prepare a ZIP file with your profile, your videos (with the
-          original files you uploaded), comments, likes, follows, notifications, daily tasks, payment records and blocks, and
-          email you when it is ready, usually within minutes. The download works only for you, while you are logged in, for 7
-          days; then we delete the file. You can ask for one export at a time, and for a fresh one a day after the last was ready.
+          original files you uploaded), comments, likes, watch history, follows, notifications, daily tasks, payment records and
+          blocks, and email you when it is ready, usually within minutes. The download works only for you, while you are logged
+          in, for 7 days; then we delete the file. You can ask for one export at a time, and for a fresh one a day after the last
+          was ready.
         </li>
         <li>
           <strong>Correction</strong> — have inaccurate data fixed.

@@ -5,7 +5,7 @@ import { useState } from 'react';
 
 import { NotificationBell } from '@/components/community/NotificationBell';
 import { useSession } from '@/components/session/SessionProvider';
-import { ClockIcon } from '@/components/videos/ClockIcon';
+import { ClockIcon, HistoryIcon } from '@/components/videos/ClockIcon';
 
 // Loaded when opened: its forms (react-hook-form, zod) stay out of every page's first load.
 const SettingsModal = dynamic(() => import('@/components/account/SettingsModal').then((m) => m.SettingsModal), { ssr: false });
@@ -24,10 +24,14 @@ export function MemberAccount() {
       <a className="nav-link" href="/liked-videos">
         Liked
       </a>
-      {/* An icon beside the bell in the header (its text hidden there, where space is short); icon and text in the mobile menu. */}
-      <a className="nav-link nav-watch-later" href="/watch-later" aria-label="Watch later" title="Watch later">
+      {/* Icons beside the bell in the header (their text hidden there, where space is short); icon and text in the mobile menu. */}
+      <a className="nav-link nav-icon-link" href="/watch-later" aria-label="Watch later" title="Watch later">
         <ClockIcon />
-        <span className="nav-watch-later-text">Watch later</span>
+        <span className="nav-icon-link-text">Watch later</span>
+      </a>
+      <a className="nav-link nav-icon-link" href="/history" aria-label="History" title="History">
+        <HistoryIcon />
+        <span className="nav-icon-link-text">History</span>
       </a>
       <button type="button" className="nav-link" onClick={() => setSettingsOpen(true)}>
         Settings

@@ -12,7 +12,13 @@ import { VideoGrid } from './VideoGrid';
 const LOAD_ERROR = 'Error loading videos. Please try again later.';
 export const MEMBER_FEED_PAGE_SIZE = 12;
 
-export interface MemberVideoFeedProps {
+/** What a list's own controls (history's pause and clear, a card's remove) get: the pages so far and a reload. */
+export interface MemberListControls<T extends VideoListDto> {
+  pages: T[] | undefined;
+  reload: () => Promise<unknown>;
+}
+
+export interface MemberVideoFeedProps<T extends VideoListDto = VideoListDto> {
   /** The member's list endpoint, e.g. /api/users/me/liked-videos (paged by the cursor of each answer). */
   endpoint: string;
   /** This page's path, for the login link. */
@@ -24,10 +30,14 @@ export interface MemberVideoFeedProps {
   emptyText: string;
   emptyHint: string;
   gridLabel: string;
+  /** Controls above the list, shown once the member's first page has loaded (empty or not). */
+  toolbar?: (controls: MemberListControls<T>) => ReactNode;
+  /** More for each card (history's progress bar and remove button). */
+  extras?: (video: T['videos'][number], controls: MemberListControls<T>) => ReactNode;
 }
 
 /** A member's own list of videos (liked, watch later), newest first; the next page loads when the end of the grid comes into view. */
-export function MemberVideoFeed({
+export function MemberVideoFeed<T extends VideoListDto = VideoListDto>({
   endpoint,
   path,
   icon,
@@ -36,14 +46,16 @@ export function MemberVideoFeed({
   emptyText,
   emptyHint,
   gridLabel,
-}: MemberVideoFeedProps) {
+  toolbar,
+  extras,
+}: MemberVideoFeedProps<T>) {
   const { loading, user } = useSession();
   const memberId = user?._id ?? null;
   // Keys per member and cursor: another login on this browser never sees the last member's list.
   const { data, error, isLoading, isValidating, size, setSize, mutate } = useSWRInfinite<
-    VideoListDto,
+    T,
     Error,
-    (index: number, previous: VideoListDto | null) => readonly [string, string, string | null] | null
+    (index: number, previous: T | null) => readonly [string, string, string | null] | null
   >(
     (index, previous) => {
       if (!memberId) return null;
@@ -51,7 +63,7 @@ export function MemberVideoFeed({
       return [endpoint, memberId, previous?.pagination.nextCursor ?? null];
     },
     ([url, , cursor]) =>
-      apiRequest<VideoListDto>(`${url}?limit=${MEMBER_FEED_PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+      apiRequest<T>(`${url}?limit=${MEMBER_FEED_PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
     { revalidateOnFocus: false, revalidateFirstPage: false },
   );
   const videos = data?.flatMap((page) => page.videos) ?? [];
@@ -60,6 +72,7 @@ export function MemberVideoFeed({
 
   const more = useCallback(() => void setSize((current) => current + 1), [setSize]);
   const retry = useCallback(() => void mutate(), [mutate]);
+  const controls: MemberListControls<T> = { pages: data, reload: mutate };
 
   if (loading || (user && isLoading)) {
     return (
@@ -89,27 +102,35 @@ export function MemberVideoFeed({
       </div>
     );
   }
+  const bar = toolbar?.(controls);
   if (videos.length === 0) {
     return (
-      <div className="empty-state">
-        {icon}
-        <p>{emptyText}</p>
-        <span>{emptyHint}</span>
-        <a className="btn btn-primary" href="/">
-          Find videos on the home page
-        </a>
-      </div>
+      <>
+        {bar}
+        <div className="empty-state">
+          {icon}
+          <p>{emptyText}</p>
+          <span>{emptyHint}</span>
+          <a className="btn btn-primary" href="/">
+            Find videos on the home page
+          </a>
+        </div>
+      </>
     );
   }
   return (
-    <VideoGrid
-      videos={videos}
-      label={gridLabel}
-      priorityCount={4}
-      loading={loadingMore}
-      error={error ? LOAD_ERROR : null}
-      loadMore={hasMore ? more : null}
-      onRetry={retry}
-    />
+    <>
+      {bar}
+      <VideoGrid
+        videos={videos}
+        label={gridLabel}
+        priorityCount={4}
+        loading={loadingMore}
+        error={error ? LOAD_ERROR : null}
+        loadMore={hasMore ? more : null}
+        onRetry={retry}
+        extras={extras && ((video) => extras(video as T['videos'][number], controls))}
+      />
+    </>
   );
 }

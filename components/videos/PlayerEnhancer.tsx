@@ -31,8 +31,8 @@ const findVideo = (id: string) => document.getElementById(id) as HTMLVideoElemen
  * first load, decision 031, and may find playback already started): adaptive HLS from the first play, so visitors who
  * do not play pay for the poster alone, with hls.js where Media Source Extensions exist and the browser's own HLS
  * where they do not (iPhones before ManagedMediaSource); any fatal HLS error falls back to the MP4. The controls
- * (media-chrome, player-chrome.ts) load at the first sign of intent. Also the member's autoplay preference and the
- * view count.
+ * (media-chrome, player-chrome.ts) load at the first sign of intent. Also the member's autoplay preference, the
+ * view count, and resuming where the viewer stopped.
  */
 export function PlayerEnhancer({
   videoId,
@@ -165,6 +165,29 @@ export function PlayerEnhancer({
     else video.addEventListener('playing', onPlaying);
     return () => video.removeEventListener('playing', onPlaying);
   }, [videoId, streamVideoId, countView]);
+
+  // Resume and history (player-progress.ts, decision 053), loaded with the first play like the view count; once the
+  // session is known, since a member's place is kept on the server and a visitor's in this browser.
+  const memberId = user?._id ?? null;
+  useEffect(() => {
+    const video = findVideo(videoId);
+    if (!video || !countView || loading) return;
+    let live = true;
+    let stop = () => {};
+    const start = () => {
+      video.removeEventListener('play', start);
+      void import('./player-progress').then(({ trackProgress }) => {
+        if (live) stop = trackProgress(video, { streamVideoId, member: memberId !== null });
+      });
+    };
+    if (!video.paused) start();
+    else video.addEventListener('play', start);
+    return () => {
+      live = false;
+      video.removeEventListener('play', start);
+      stop();
+    };
+  }, [videoId, streamVideoId, countView, loading, memberId]);
 
   // A member's unmuting clears the muted-autoplay note.
   useEffect(() => {

@@ -15,6 +15,8 @@ interface VideoGridProps {
   /** Loads the next page; called when the last card comes near the screen. Null when there is nothing more (or the list is fixed). */
   loadMore: (() => void) | null;
   onRetry: () => void;
+  /** More for each card, after it (history's progress bar and remove button). */
+  extras?: (video: VideoDto) => ReactNode;
   /** Extra controls under the status line (a "Show more" button). */
   children?: ReactNode;
 }
@@ -25,7 +27,17 @@ interface VideoGridProps {
  * nothing is loading or failed (spec section 4: the home feed's infinite
  * scroll), and a failure offers Try again.
  */
-export function VideoGrid({ videos, label, priorityCount = 0, loading, error, loadMore, onRetry, children }: VideoGridProps) {
+export function VideoGrid({
+  videos,
+  label,
+  priorityCount = 0,
+  loading,
+  error,
+  loadMore,
+  onRetry,
+  extras,
+  children,
+}: VideoGridProps) {
   const lastCard = useRef<HTMLLIElement | null>(null);
 
   useEffect(() => {
@@ -50,6 +62,7 @@ export function VideoGrid({ videos, label, priorityCount = 0, loading, error, lo
         {videos.map((video, index) => (
           <li key={video._id} ref={index === videos.length - 1 ? lastCard : undefined}>
             <VideoCard video={video} loading={cardLoading(index, priorityCount)} />
+            {extras?.(video)}
           </li>
         ))}
       </ul>

@@ -101,6 +101,8 @@ export interface RequestOptions {
   json?: unknown;
   form?: FormData;
   signal?: AbortSignal;
+  /** Let the request outlive the page (fetch keepalive): a player saving its place as the viewer leaves. */
+  keepalive?: boolean;
 }
 
 /** The general client: JSON in and out, cookies included, bearer header when logged in. */
@@ -124,6 +126,7 @@ export async function apiRequest<T = Record<string, unknown>>(path: string, opti
       body,
       credentials: 'include',
       signal,
+      keepalive: options.keepalive,
     });
   } catch {
     const timedOut = timeout.aborted;

@@ -49,6 +49,8 @@ export const users = pgTable(
      */
     vipUntil: timestamp('vip_until', { withTimezone: true }),
     autoPlayVideos: boolean('auto_play_videos').notNull().default(true),
+    /** While true, nothing is written to watch_history (lib/server/videos/history.ts): the member paused it on /history. */
+    historyPaused: boolean('history_paused').notNull().default(false),
     /** Daily tasks completed (the reward counter). */
     tasks: integer('tasks').notNull().default(0),
     lastTaskCompleted: timestamp('last_task_completed', { withTimezone: true }),
@@ -422,6 +424,31 @@ export const videoLikes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.videoId, t.userId] }), index('video_likes_user_idx').on(t.userId, t.createdAt.desc())],
+);
+
+/**
+ * A member's watch history and resume points (decision 053): one row per video watched, updated in place by one
+ * upsert per progress write (never read first). `finished` once playback came within the last moments, so resuming
+ * starts over. The newest WATCH_HISTORY_MAX rows per member are kept (lib/server/videos/history.ts trims the rest).
+ */
+export const watchHistory = pgTable(
+  'watch_history',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    positionSeconds: doublePrecision('position_seconds').notNull(),
+    finished: boolean('finished').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.videoId] }),
+    index('watch_history_user_idx').on(t.userId, t.updatedAt.desc(), t.videoId.desc()),
+    index('watch_history_video_idx').on(t.videoId),
+  ],
 );
 
 /** A member's Watch later list: one row per saved video, newest save first (decision 011). */

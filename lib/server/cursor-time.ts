@@ -1,3 +1,5 @@
+import { badRequest } from './errors';
+
 /**
  * The time part of keyset cursors: the exact UTC text PostgreSQL writes with
  * to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), so a cursor compares equal to
@@ -15,3 +17,39 @@ export function isRealTime(at: string): boolean {
 
 /** An exact cursor time (microseconds) that is also a real calendar time. */
 export const isExactCursorTime = (at: string): boolean => EXACT_TIME.test(at) && isRealTime(at);
+
+export const INVALID_CURSOR_MESSAGE = 'The cursor is not valid. Start again from page 1.';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The cursor of a member's list ordered by (time, video id), newest first: Watch later, history. */
+export const encodeTimeIdCursor = (at: string, id: string): string => Buffer.from(`${at}|${id}`).toString('base64url');
+
+/** Reads encodeTimeIdCursor's cursor back; anything else (it comes from the client) is a 400. */
+export function decodeTimeIdCursor(cursor: string): { at: string; id: string } {
+  const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!at || !id || extra !== undefined || !isExactCursorTime(at) || !UUID.test(id)) throw badRequest(INVALID_CURSOR_MESSAGE);
+  return { at, id };
+}
+
+/**
+ * One page of such a list from its rows (asked for with LIMIT limit + 1, so one more row means a next page): the
+ * rows to show and the pagination, its next cursor naming the last row shown.
+ */
+export function timeIdPage<R extends { id: string }>(
+  rows: R[],
+  request: { limit: number; page?: number },
+  timeOf: (row: R) => string,
+): { shown: R[]; pagination: { page: number; limit: number; hasMore: boolean; nextCursor: string | null } } {
+  const hasMore = rows.length > request.limit;
+  const shown = rows.slice(0, request.limit);
+  const last = shown[shown.length - 1];
+  return {
+    shown,
+    pagination: {
+      page: request.page ?? 1,
+      limit: request.limit,
+      hasMore,
+      nextCursor: hasMore && last ? encodeTimeIdCursor(timeOf(last), last.id) : null,
+    },
+  };
+}

@@ -84,6 +84,11 @@ export const LIMITS = {
   likesPerMember: { points: 300, duration: 60 * 60 },
   /** Follows and unfollows (lib/server/community/follows.ts): a follow may notify. */
   followsPerMember: { points: 100, duration: 60 * 60 },
+  /**
+   * Progress writes (lib/server/videos/history.ts), per member: the player saves every 10 s while playing (60 in ten
+   * minutes) and at each pause, seek or leaving; two tabs and a restless thumb fit, a script writing flat out does not.
+   */
+  progressWritesPerMember: { points: 240, duration: 10 * 60 },
   /** Video uploads started per member (lib/server/videos/upload.ts); UPLOADS_PER_DAY, read when the limiter is made. */
   uploadsPerMember: {
     get points() {

@@ -596,6 +596,20 @@ const TABLE: Record<string, Row> = {
       return { path: '/api/users/me/verification', form };
     },
   },
+  'GET api/users/me/history/route.ts': simple('member', '/api/users/me/history'),
+  'DELETE api/users/me/history/route.ts': simple('member', '/api/users/me/history'),
+  'DELETE api/users/me/history/[streamVideoId]/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/users/me/history/${streamVideoId}`, params: { streamVideoId } };
+    },
+  },
+  // Resuming, never pausing: the later rows' progress writes still record.
+  'PUT api/users/me/history/paused/route.ts': {
+    access: 'member',
+    build: async () => ({ path: '/api/users/me/history/paused', json: { paused: false } }),
+  },
   'GET api/users/me/watch-later/route.ts': simple('member', '/api/users/me/watch-later'),
   'GET api/users/me/watch-later/ids/route.ts': simple('member', '/api/users/me/watch-later/ids'),
   'PUT api/users/settings/email/route.ts': {
@@ -803,6 +817,20 @@ const TABLE: Record<string, Row> = {
     build: async (f) => {
       const streamVideoId = await f.video();
       return { path: `/api/videos/${streamVideoId}/captions/en`, params: { streamVideoId, language: 'en' } };
+    },
+  },
+  'GET api/videos/[streamVideoId]/progress/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/progress`, params: { streamVideoId } };
+    },
+  },
+  'PUT api/videos/[streamVideoId]/progress/route.ts': {
+    access: 'member',
+    build: async (f) => {
+      const streamVideoId = await f.video();
+      return { path: `/api/videos/${streamVideoId}/progress`, params: { streamVideoId }, json: { positionSeconds: 3 } };
     },
   },
   'PUT api/videos/[streamVideoId]/watch-later/route.ts': {

@@ -35,6 +35,7 @@ import {
   taskCompletions,
   users,
   videoLikes,
+  watchHistory,
   type Job,
 } from '@/lib/db/schema';
 import { BUILD_DATA_EXPORT_JOB, buildDataExportJob, exportFileKey, sweepDataExports } from '@/lib/server/exports';
@@ -156,6 +157,10 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     await db.insert(videoLikes).values([
       { videoId: b1.id, userId: ids.alice },
       { videoId: a1.id, userId: ids.bob },
+    ]);
+    await db.insert(watchHistory).values([
+      { videoId: b1.id, userId: ids.alice, positionSeconds: 42.5 },
+      { videoId: a1.id, userId: ids.bob, positionSeconds: 7 },
     ]);
     await db.insert(comments).values([
       { videoId: b1.id, authorId: ids.alice, body: 'Alice says hi' },
@@ -321,6 +326,7 @@ describe.each(ENGINES)('data export on %s', (engine) => {
         'daily-tasks.json',
         'decisions.json',
         'follows.json',
+        'history.json',
         'likes.json',
         'notifications.json',
         'payments.json',
@@ -341,7 +347,7 @@ describe.each(ENGINES)('data export on %s', (engine) => {
       email: 'exp_alice@example.org',
       dateOfBirth: '1990-01-01',
       bio: HOSTILE,
-      settings: { autoPlayVideos: false },
+      settings: { autoPlayVideos: false, historyPaused: false },
       emailVerified: true,
       vip: { isVIP: false, vipUntil: null },
     });
@@ -368,6 +374,16 @@ describe.each(ENGINES)('data export on %s', (engine) => {
       expect.objectContaining({ body: 'Alice says hi', video: expect.objectContaining({ streamVideoId: bobVideo }) }),
     ]);
     expect(zip.json('likes.json')).toEqual([expect.objectContaining({ streamVideoId: bobVideo })]);
+    // Her own history only: where she stopped in Bob's video, not Bob's place in hers.
+    expect(zip.json('history.json')).toEqual([
+      {
+        streamVideoId: bobVideo,
+        url: expect.stringContaining(`/video/${bobVideo}`),
+        positionSeconds: 42.5,
+        finished: false,
+        watchedAt: expect.any(String),
+      },
+    ]);
     expect(zip.json('follows.json')).toEqual({
       following: [expect.objectContaining({ username: 'exp_bob' })],
       followers: [expect.objectContaining({ username: 'exp_carol' })],

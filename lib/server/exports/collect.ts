@@ -23,6 +23,7 @@ import {
   videoCaptions,
   videos,
   videoTextEdits,
+  watchHistory,
   type User,
   type Video,
 } from '@/lib/db/schema';
@@ -158,6 +159,18 @@ export async function collectMemberData(
     .where(eq(videoLikes.userId, userId))
     .orderBy(asc(videoLikes.createdAt));
 
+  const history = await db
+    .select({
+      streamVideoId: videos.streamVideoId,
+      positionSeconds: watchHistory.positionSeconds,
+      finished: watchHistory.finished,
+      watchedAt: watchHistory.updatedAt,
+    })
+    .from(watchHistory)
+    .innerJoin(videos, eq(videos.id, watchHistory.videoId))
+    .where(eq(watchHistory.userId, userId))
+    .orderBy(asc(watchHistory.updatedAt));
+
   /** The members on the other side of one of the member's relations (follows, blocks), by username, oldest first. */
   const relation = (table: typeof follows | typeof blocks, self: PgColumn, them: PgColumn) =>
     db
@@ -223,7 +236,7 @@ export async function collectMemberData(
       dateOfBirth: user.dateOfBirth,
       bio: user.bio,
       profilePhotoUrl: user.profilePhotoKey ? `${siteUrl}/media/avatars/${user.profilePhotoKey}-256.webp` : null,
-      settings: { autoPlayVideos: user.autoPlayVideos },
+      settings: { autoPlayVideos: user.autoPlayVideos, historyPaused: user.historyPaused },
       createdAt: iso(user.createdAt),
       emailVerified: Boolean(user.emailVerifiedAt),
       emailVerifiedAt: iso(user.emailVerifiedAt),
@@ -243,6 +256,13 @@ export async function collectMemberData(
       streamVideoId: like.streamVideoId,
       url: videoUrl(like.streamVideoId),
       likedAt: iso(like.likedAt),
+    })),
+    'history.json': history.map((entry) => ({
+      streamVideoId: entry.streamVideoId,
+      url: videoUrl(entry.streamVideoId),
+      positionSeconds: entry.positionSeconds,
+      finished: entry.finished,
+      watchedAt: iso(entry.watchedAt),
     })),
     'follows.json': { following, followers },
     'notifications.json': ownNotifications.map((row) => {

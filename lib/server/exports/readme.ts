@@ -26,6 +26,8 @@ videos/             The original files you uploaded, exactly as you sent them:
                     no longer stored has "originalFile": null in videos.json.
 comments.json       Every comment you wrote, with the video it is on.
 likes.json          The videos you liked, and when.
+history.json        Your watch history: each video you watched, where you stopped,
+                    whether you watched it to the end, and when.
 follows.json        "following": the members you follow; "followers": the members
                     who follow you (by username), with the date each started.
 notifications.json  The notifications you received: type, text, who caused it

@@ -11,14 +11,13 @@ import { requireMember, type Actor } from '../auth/actor';
 import { ApiError, badRequest, conflict } from '../errors';
 
 import { VIDEO_NOT_FOUND } from './access';
-import { isExactCursorTime } from '../cursor-time';
+import { decodeTimeIdCursor, timeIdPage } from '../cursor-time';
 
 import { PUBLIC, VIDEO_COLUMNS, type PageRequest } from './catalog';
 import { toVideoDto, type VideoRow } from './dto';
 
 export const INVALID_VIDEO_ID_MESSAGE = 'The video id is not valid.';
 export const WATCH_LATER_FULL_MESSAGE = `Your Watch later list is full (${WATCH_LATER_MAX.toLocaleString('en-US')} videos). Remove a video to save another.`;
-const INVALID_CURSOR_MESSAGE = 'The cursor is not valid. Start again from page 1.';
 
 /**
  * A member's Watch later list. Rows stay when a video stops being public
@@ -96,14 +95,6 @@ export async function watchLaterIds(actor: Actor): Promise<{ streamVideoIds: str
   return { streamVideoIds: rows.map((row) => row.stream_video_id) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function decodeCursor(cursor: string): { at: string; id: string } {
-  const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || extra !== undefined || !isExactCursorTime(at) || !UUID.test(id)) throw badRequest(INVALID_CURSOR_MESSAGE);
-  return { at, id };
-}
-
 /**
  * The caller's saved videos that are public now, newest save first. Pages by
  * number or by the cursor of the last answer ((saved at, video id) of its
@@ -113,7 +104,7 @@ export async function listWatchLater(actor: Actor, request: PageRequest): Promis
   const member = requireMember(actor).user;
   const db = await getDb();
   const page = request.page ?? 1;
-  const after = request.cursor ? decodeCursor(request.cursor) : null;
+  const after = request.cursor ? decodeTimeIdCursor(request.cursor) : null;
   const rows = await queryRows<VideoRow & { saved_at: string }>(
     db,
     sql`SELECT ${VIDEO_COLUMNS}, to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS saved_at
@@ -124,16 +115,9 @@ export async function listWatchLater(actor: Actor, request: PageRequest): Promis
         ORDER BY w.created_at DESC, w.video_id DESC
         LIMIT ${request.limit + 1} OFFSET ${after ? 0 : (page - 1) * request.limit}`,
   );
-  const hasMore = rows.length > request.limit;
-  const shown = rows.slice(0, request.limit);
-  const last = shown[shown.length - 1];
+  const { shown, pagination } = timeIdPage(rows, request, (row) => row.saved_at);
   return {
     videos: shown.map(toVideoDto),
-    pagination: {
-      page,
-      limit: request.limit,
-      hasMore,
-      nextCursor: hasMore && last ? Buffer.from(`${last.saved_at}|${last.id}`).toString('base64url') : null,
-    },
+    pagination,
   };
 }
