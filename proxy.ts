@@ -23,6 +23,7 @@ const MEMBER_ONLY = [
   /^\/liked-videos$/,
   /^\/watch-later$/,
   /^\/history$/,
+  /^\/playlists$/,
   /^\/following$/,
   /^\/profile\/[^/]+$/,
   /^\/data-export\/[^/]+$/,

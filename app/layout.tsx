@@ -15,6 +15,7 @@ import { rootMetadata } from '@/lib/seo/metadata';
 import './globals.css';
 import '@/components/videos/videos.css';
 import '@/components/community/community.css';
+import '@/components/playlists/playlists.css';
 
 export function generateMetadata(): Metadata {
   return rootMetadata();

@@ -4,6 +4,8 @@ import { POLICIES } from '@/components/policies';
 import { getConfig } from '@/lib/config/server';
 import { escapeHtml } from '@/lib/html';
 import { logger } from '@/lib/server/log';
+import { playlistHref } from '@/lib/playlists';
+import { listPublicPlaylists } from '@/lib/server/playlists/public';
 import { listPublicTags, listPublicVideoRows } from '@/lib/server/videos/catalog';
 import { toVideoDto } from '@/lib/server/videos/dto';
 import { CATEGORIES, tagHref } from '@/lib/site';
@@ -15,6 +17,8 @@ export const dynamic = 'force-dynamic';
 export const SITEMAP_VIDEO_LIMIT = 45_000;
 /** Tag pages, those with the most public videos first. */
 export const SITEMAP_TAG_LIMIT = 4_000;
+/** Public playlists with a public video, last changed first. */
+export const SITEMAP_PLAYLIST_LIMIT = 1_000;
 
 /** Next writes video fields into the XML as they are; user text must be escaped here. */
 const xml = (text: string) => escapeHtml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, ''));
@@ -30,8 +34,12 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
   });
   let videos: MetadataRoute.Sitemap = [];
   let tags: MetadataRoute.Sitemap = [];
+  let playlists: MetadataRoute.Sitemap = [];
   try {
     tags = (await listPublicTags(SITEMAP_TAG_LIMIT)).map(({ tag }) => page(tagHref(tag), 'daily', 0.5));
+    playlists = (await listPublicPlaylists(SITEMAP_PLAYLIST_LIMIT)).map((playlist) =>
+      page(playlistHref(playlist.publicId), 'daily', 0.4, playlist.updatedAt),
+    );
     const rows = await listPublicVideoRows(SITEMAP_VIDEO_LIMIT);
     videos = rows.map((row) => {
       const video = toVideoDto(row);
@@ -67,6 +75,7 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
     page('/', 'hourly', 1),
     ...CATEGORIES.map((category) => page(`/category/${category}`, 'hourly', 0.8)),
     ...tags,
+    ...playlists,
     page('/subscribe', 'monthly', 0.5),
     ...Object.entries(POLICIES).map(([slug, policy]) => page(`/${slug}`, 'monthly', 0.3, policy.lastUpdated)),
     ...videos,

@@ -67,6 +67,7 @@ test.describe('download my data', () => {
       'videos.json',
       'comments.json',
       'likes.json',
+      'playlists.json',
       'follows.json',
       'notifications.json',
       'daily-tasks.json',

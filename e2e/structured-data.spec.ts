@@ -43,6 +43,7 @@ const MEMBER_PAGES: Record<string, string> = {
   '/liked-videos': 'WebSite',
   '/watch-later': 'WebSite',
   '/history': 'WebSite',
+  '/playlists': 'WebSite',
   '/settings/security': 'WebSite',
   '/following': 'WebSite',
   '/profile/e2e_admin': 'WebSite',
@@ -96,6 +97,8 @@ test.describe('a structured-data block on every page', () => {
       '/admin/verifications/[id]',
       // Needs a public video with the tag: e2e/player.spec.ts opens one.
       '/tag/[tag]',
+      // Needs a public playlist: e2e/playlists.spec.ts opens one (ItemList).
+      '/playlist/[playlistId]',
     ]);
     const missing = pageRoutes().filter(
       (route) => !covered.has(route) && !route.startsWith('/category/') && !route.startsWith('/profile/'),

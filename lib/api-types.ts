@@ -638,3 +638,36 @@ export interface VerificationDetailDto extends VerificationSummaryDto {
   /** The member's other submissions, newest first. */
   history: VerificationSummaryDto[];
 }
+
+/** A playlist in a list (GET /api/playlists: the caller's own). Counts and the picture are of its videos that are public now. */
+export interface PlaylistSummaryDto {
+  /** The public id in its URL (/playlist/{id}). */
+  id: string;
+  title: string;
+  description: string;
+  visibility: 'private' | 'unlisted' | 'public';
+  videoCount: number;
+  /** The first public video's thumbnail, or null. */
+  thumbnailUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Only with GET /api/playlists?video={streamVideoId}: whether the playlist holds that video. */
+  hasVideo?: boolean;
+}
+
+/** One playlist (GET /api/playlists/{id}): its owner and its public videos in order. */
+export interface PlaylistDto extends PlaylistSummaryDto {
+  owner: { _id: string; username: string };
+  videos: VideoDto[];
+}
+
+/** GET /api/playlists. */
+export interface PlaylistListDto {
+  playlists: PlaylistSummaryDto[];
+}
+
+/** PUT/DELETE /api/playlists/{id}/videos/{streamVideoId}. */
+export interface PlaylistMembershipDto {
+  inPlaylist: boolean;
+  videoCount: number;
+}

@@ -31,6 +31,8 @@ export function isPublicPagePath(pathname: string): boolean {
   if (pathname.startsWith('/category/')) return CATEGORIES.some((category) => pathname === `/category/${category}`);
   if (pathname.startsWith('/video/')) return /^\/video\/[A-Za-z0-9_-]{1,32}$/.test(pathname);
   if (pathname.startsWith('/tag/')) return /^\/tag\/[^/]{1,200}$/.test(pathname);
+  // Public and unlisted playlists render as a visitor sees them; a private one is the same 404 for everyone.
+  if (pathname.startsWith('/playlist/')) return /^\/playlist\/[A-Za-z0-9_-]{12}$/.test(pathname);
   return (POLICY_SLUGS as readonly string[]).includes(pathname.slice(1));
 }
 

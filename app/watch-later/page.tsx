@@ -29,7 +29,9 @@ export default async function WatchLaterPage() {
       <header className="page-header">
         <span className="eyebrow">Your library</span>
         <h1>Watch later</h1>
-        <p>Videos you saved for later, newest first.</p>
+        <p>
+          Videos you saved for later, newest first. Lists of your own are in <a href="/playlists">your playlists</a>.
+        </p>
       </header>
       <section className="section" aria-label="Watch later">
         <WatchLaterFeed />

@@ -99,3 +99,34 @@ export function VideoStructuredData(video: VideoStructuredDataProps) {
     />
   );
 }
+
+/** A public playlist's page: an ItemList of its videos in their order, each by its page's address. */
+export function PlaylistStructuredData(props: {
+  path: string;
+  name: string;
+  description: string;
+  author: string;
+  videos: { streamVideoId: string; title: string }[];
+}) {
+  return (
+    <JsonLd
+      id="structured-data"
+      data={{
+        '@context': 'https://schema.org',
+        '@type': 'ItemList',
+        name: props.name,
+        description: props.description,
+        url: absoluteUrl(props.path),
+        itemListOrder: 'https://schema.org/ItemListOrderAscending',
+        numberOfItems: props.videos.length,
+        author: { '@type': 'Person', name: props.author, url: absoluteUrl(`/profile/${encodeURIComponent(props.author)}`) },
+        itemListElement: props.videos.map((video, index) => ({
+          '@type': 'ListItem',
+          position: index + 1,
+          url: absoluteUrl(`/video/${video.streamVideoId}`),
+          name: video.title,
+        })),
+      }}
+    />
+  );
+}

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
 
+import { SaveToPlaylistButton } from '@/components/playlists/SaveToPlaylistButton';
 import { useSession } from '@/components/session/SessionProvider';
 import type { WatchLaterStateDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/api-client';
@@ -68,16 +69,20 @@ export function MemberWatchLaterButton({ streamVideoId, title, compact = false }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- toggle reads this render's state, which is what is wanted
   }, [queued, ids]);
 
+  // Save to playlist rides along: members only, in this chunk, so neither page's first load carries it.
   return (
-    <WatchLaterView
-      streamVideoId={streamVideoId}
-      title={title}
-      compact={compact}
-      saved={saved}
-      error={error}
-      phase={ids ? 'member' : 'fetching'}
-      busy={queued}
-      onClick={() => void toggle()}
-    />
+    <>
+      <WatchLaterView
+        streamVideoId={streamVideoId}
+        title={title}
+        compact={compact}
+        saved={saved}
+        error={error}
+        phase={ids ? 'member' : 'fetching'}
+        busy={queued}
+        onClick={() => void toggle()}
+      />
+      <SaveToPlaylistButton streamVideoId={streamVideoId} title={title} compact={compact} />
+    </>
   );
 }

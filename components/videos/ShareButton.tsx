@@ -10,13 +10,15 @@ const ShareDialog = lazy(() => import('./ShareDialog'));
 export interface ShareButtonProps {
   /** The video page's absolute address. */
   url: string;
-  /** The <iframe> snippet for /embed/{streamVideoId} (lib/embed.ts). */
-  embedCode: string;
+  /** The <iframe> snippet for /embed/{streamVideoId} (lib/embed.ts); none for a playlist. */
+  embedCode?: string;
   title: string;
+  /** The dialog's heading ("Share this video" unless told). */
+  heading?: string;
 }
 
 /** The video page's Share button: a small island; the dialog comes when asked for. */
-export function ShareButton({ url, embedCode, title }: ShareButtonProps) {
+export function ShareButton({ url, embedCode, title, heading }: ShareButtonProps) {
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const [opening, setOpening] = useState(0);
@@ -46,6 +48,7 @@ export function ShareButton({ url, embedCode, title }: ShareButtonProps) {
             url={url}
             embedCode={embedCode}
             title={title}
+            heading={heading}
             onClose={() => {
               setOpen(false);
               button.current?.focus();

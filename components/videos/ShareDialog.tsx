@@ -4,8 +4,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 
 interface Props {
   url: string;
-  embedCode: string;
+  /** Without it (a playlist), the dialog offers the link alone. */
+  embedCode?: string;
   title: string;
+  /** The dialog's heading. */
+  heading?: string;
   onClose(): void;
 }
 
@@ -23,7 +26,7 @@ const SELECTED: Record<Copied, string> = {
  * one. A native modal <dialog>: the page behind is inert, Escape closes it,
  * and the Share button gets focus back.
  */
-export default function ShareDialog({ url, embedCode, title, onClose }: Props) {
+export default function ShareDialog({ url, embedCode, title, heading = 'Share this video', onClose }: Props) {
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const copyLink = useRef<HTMLButtonElement>(null);
@@ -44,7 +47,7 @@ export default function ShareDialog({ url, embedCode, title, onClose }: Props) {
   }, []);
 
   async function copy(what: Copied) {
-    const text = what === 'link' ? url : embedCode;
+    const text = what === 'link' ? url : (embedCode ?? '');
     try {
       await navigator.clipboard.writeText(text);
       setStatus(COPIED[what]);
@@ -69,7 +72,7 @@ export default function ShareDialog({ url, embedCode, title, onClose }: Props) {
   return (
     <dialog ref={dialog} className="modal share-dialog" aria-labelledby={titleId} onClose={onClose}>
       <div className="modal-head">
-        <h2 id={titleId}>Share this video</h2>
+        <h2 id={titleId}>{heading}</h2>
         <button type="button" className="btn btn-quiet btn-small" onClick={() => dialog.current?.close()}>
           Close
         </button>
@@ -92,25 +95,27 @@ export default function ShareDialog({ url, embedCode, title, onClose }: Props) {
         </div>
       </div>
 
-      <div className="field share-field">
-        <label htmlFor={`${id}-embed`}>
-          Embed code <span className="muted">(640 × 360)</span>
-        </label>
-        <textarea
-          ref={embedField}
-          id={`${id}-embed`}
-          className="share-embed"
-          readOnly
-          rows={4}
-          value={embedCode}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <div className="share-row share-row-end">
-          <button type="button" className="btn btn-ghost" onClick={() => void copy('embed')}>
-            Copy embed code
-          </button>
+      {embedCode !== undefined && (
+        <div className="field share-field">
+          <label htmlFor={`${id}-embed`}>
+            Embed code <span className="muted">(640 × 360)</span>
+          </label>
+          <textarea
+            ref={embedField}
+            id={`${id}-embed`}
+            className="share-embed"
+            readOnly
+            rows={4}
+            value={embedCode}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <div className="share-row share-row-end">
+            <button type="button" className="btn btn-ghost" onClick={() => void copy('embed')}>
+              Copy embed code
+            </button>
+          </div>
         </div>
-      </div>
+      )}
 
       <p className="share-status" role="status" aria-live="polite">
         {status}

@@ -471,6 +471,54 @@ export const watchLater = pgTable(
 );
 
 /**
+ * Members' playlists (issue 35, part 6): private (the owner only), unlisted
+ * (anyone with the link) or public (listed, in the sitemap). `public_id` is
+ * the id in URLs, a short random one (the uuid never leaves the server).
+ */
+export const playlists = pgTable(
+  'playlists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    publicId: text('public_id').notNull().unique(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    visibility: text('visibility', { enum: ['private', 'unlisted', 'public'] })
+      .notNull()
+      .default('private'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('playlists_visibility_check', sql`${t.visibility} IN ('private', 'unlisted', 'public')`),
+    index('playlists_owner_idx').on(t.ownerId, t.updatedAt.desc()),
+  ],
+);
+export type Playlist = typeof playlists.$inferSelect;
+
+/** A playlist's videos in their order (position ascending); a deleted video or playlist takes its rows with it. */
+export const playlistItems = pgTable(
+  'playlist_items',
+  {
+    playlistId: uuid('playlist_id')
+      .notNull()
+      .references(() => playlists.id, { onDelete: 'cascade' }),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.playlistId, t.videoId] }),
+    index('playlist_items_order_idx').on(t.playlistId, t.position),
+    index('playlist_items_video_idx').on(t.videoId),
+  ],
+);
+
+/**
  * Who has been counted as a viewer of a video, and when. A view counts once
  * per viewer (member id, or a keyed hash of address and browser) within the
  * view window; the upsert that refreshes counted_at decides atomically.

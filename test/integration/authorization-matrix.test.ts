@@ -45,6 +45,8 @@ import {
   jobs,
   moderationDecisions,
   notifications,
+  playlistItems,
+  playlists,
   reports,
   users,
   videos,
@@ -110,6 +112,8 @@ interface Fixtures {
   verification(): Promise<{ id: string; idDocumentId: string }>;
   /** An unfinished resumable (tus) upload of the member's: its id. */
   resumableUpload(): Promise<string>;
+  /** A playlist of the member's holding one public video: its public id and the video's. */
+  playlist(visibility?: 'private' | 'public'): Promise<{ id: string; streamVideoId: string }>;
 }
 
 /** A tus creation request's headers: 100 bytes of a video with valid fields (Upload-Metadata is base64 per value). */
@@ -127,6 +131,8 @@ interface Row {
   everyone?: number;
   /** Body fields (dotted paths) that report the caller's own role to the UI and so differ from the twin's; they grant nothing. */
   roleFields?: string[];
+  /** Body fields (dotted paths) new at random on every call (a new playlist's public id): left out of the twins' comparison. */
+  randomFields?: string[];
   /** Why an admin without admin power is refused here where a member is not (a duty of the role, never a power): a 4xx may differ from the twin's answer. */
   stricterForAdmins?: string;
   /** Path with its dynamic segments filled, params as Next passes them, and a body (and headers) that are valid for the right caller. */
@@ -610,6 +616,56 @@ const TABLE: Record<string, Row> = {
     access: 'member',
     build: async () => ({ path: '/api/users/me/history/paused', json: { paused: false } }),
   },
+  'GET api/playlists/route.ts': simple('member', '/api/playlists'),
+  'POST api/playlists/route.ts': {
+    access: 'member',
+    randomFields: ['id'],
+    build: async () => ({ path: '/api/playlists', json: { title: 'A playlist' } }),
+  },
+  // A public one, which everyone may read; a private one is a 404 to all but its owner (playlists.test.ts).
+  'GET api/playlists/[id]/route.ts': {
+    access: 'public',
+    build: async (f) => {
+      const { id } = await f.playlist('public');
+      return { path: `/api/playlists/${id}`, params: { id } };
+    },
+  },
+  'PATCH api/playlists/[id]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const { id } = await f.playlist();
+      return { path: `/api/playlists/${id}`, params: { id }, json: { title: 'Renamed' } };
+    },
+  },
+  'DELETE api/playlists/[id]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const { id } = await f.playlist();
+      return { path: `/api/playlists/${id}`, params: { id } };
+    },
+  },
+  'PUT api/playlists/[id]/order/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const { id, streamVideoId } = await f.playlist();
+      return { path: `/api/playlists/${id}/order`, params: { id }, json: { streamVideoIds: [streamVideoId] } };
+    },
+  },
+  'PUT api/playlists/[id]/videos/[streamVideoId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const { id } = await f.playlist();
+      const streamVideoId = await f.video();
+      return { path: `/api/playlists/${id}/videos/${streamVideoId}`, params: { id, streamVideoId } };
+    },
+  },
+  'DELETE api/playlists/[id]/videos/[streamVideoId]/route.ts': {
+    access: 'owner',
+    build: async (f) => {
+      const { id, streamVideoId } = await f.playlist();
+      return { path: `/api/playlists/${id}/videos/${streamVideoId}`, params: { id, streamVideoId } };
+    },
+  },
   'GET api/users/me/watch-later/route.ts': simple('member', '/api/users/me/watch-later'),
   'GET api/users/me/watch-later/ids/route.ts': simple('member', '/api/users/me/watch-later/ids'),
   'PUT api/users/settings/email/route.ts': {
@@ -921,6 +977,7 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
   const ids = {} as Record<Exclude<ActorName, 'visitor'>, string>;
   let fixtures: Fixtures;
   let counter = 0;
+  let sharedPlaylist: { id: string; streamVideoId: string } | undefined;
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -993,6 +1050,20 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
       },
       async video() {
         return (await insertVideo(db, ids.member)).streamVideoId;
+      },
+      async playlist(visibility = 'private') {
+        // One public playlist for every reader, so the twins read the same videos.
+        if (visibility === 'public' && sharedPlaylist) return sharedPlaylist;
+        const video = await insertVideo(db, ids.admin);
+        counter += 1;
+        const [row] = await db
+          .insert(playlists)
+          .values({ publicId: `authzList${String(counter).padStart(3, '0')}`, ownerId: ids.member, title: 'Mine', visibility })
+          .returning({ id: playlists.id, publicId: playlists.publicId });
+        await db.insert(playlistItems).values({ playlistId: row!.id, videoId: video.id, position: 1 });
+        const made = { id: row!.publicId, streamVideoId: video.streamVideoId };
+        if (visibility === 'public') sharedPlaylist = made;
+        return made;
       },
       async comment() {
         const video = await insertVideo(db, ids.admin);
@@ -1155,7 +1226,11 @@ describe.each(ENGINES)('authorisation matrix on %s', (engine) => {
         }
         answers[actor] = {
           status: response.status,
-          body: await normalised(actor, request, response.body, [...ROLE_FIELDS, ...(row.roleFields ?? [])]),
+          body: await normalised(actor, request, response.body, [
+            ...ROLE_FIELDS,
+            ...(row.roleFields ?? []),
+            ...(row.randomFields ?? []),
+          ]),
         };
         const expected = row.everyone ? { status: [row.everyone] } : expectation(row.access, actor);
         const ok =

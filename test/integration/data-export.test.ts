@@ -330,6 +330,7 @@ describe.each(ENGINES)('data export on %s', (engine) => {
         'likes.json',
         'notifications.json',
         'payments.json',
+        'playlists.json',
         'profile.json',
         'verification.json',
         'videos.json',

@@ -407,6 +407,7 @@ describe('public page paths', () => {
       '/category/Beta',
       '/category/Censor',
       '/tag/sissy%20maid',
+      '/playlist/AbCdEf_12-3z',
       ...POLICY_SLUGS.map((s) => `/${s}`),
     ]) {
       expect(isPublicPagePath(path)).toBe(true);
@@ -425,6 +426,9 @@ describe('public page paths', () => {
       '/privacy-policy/extra',
       '/tag/a/b',
       '/tag/',
+      '/playlists',
+      '/playlist/short',
+      '/playlist/AbCdEf_12-3z/x',
     ]) {
       expect(isPublicPagePath(path)).toBe(false);
     }

@@ -8,6 +8,7 @@ import { FollowButton } from '@/components/community/FollowButton';
 import { LikeButton } from '@/components/community/LikeButton';
 import { ReportDialog } from '@/components/community/ReportDialog';
 import { EyeIcon } from '@/components/icons';
+import { PlaylistQueueSlot } from '@/components/playlists/PlaylistQueueSlot';
 import { VideoStructuredData } from '@/components/seo/StructuredData';
 import { RelativeTime } from '@/components/videos/RelativeTime';
 import { ShareButton } from '@/components/videos/ShareButton';
@@ -118,6 +119,8 @@ export default async function VideoPage({ params }: Props) {
             storyboardUrl={storyboardUrl(video.streamVideoId, video.previewsVersion)}
             captions={data.captions}
           />
+          {/* Opened from a playlist (?list=): its queue and the move to the next video; nothing otherwise. */}
+          <PlaylistQueueSlot streamVideoId={video.streamVideoId} />
           <h1 id="video-title" className="watch-title">
             {video.title}
           </h1>

@@ -31,6 +31,7 @@ import {
 import { isVipNow } from '../accounts/dto';
 import { hasAdminRole } from '../auth/actor';
 import { notificationText } from '../notifications/feed';
+import { playlistsForExport } from '../playlists/public';
 import { mediaKeys } from '../storage';
 
 /**
@@ -228,6 +229,8 @@ export async function collectMemberData(
     .where(eq(paymentEvents.userId, userId))
     .orderBy(asc(paymentEvents.receivedAt));
 
+  const ownPlaylists = await playlistsForExport(db, userId, videoUrl);
+
   const json: Record<string, unknown> = {
     'profile.json': {
       id: user.id,
@@ -264,6 +267,7 @@ export async function collectMemberData(
       finished: entry.finished,
       watchedAt: iso(entry.watchedAt),
     })),
+    'playlists.json': ownPlaylists,
     'follows.json': { following, followers },
     'notifications.json': ownNotifications.map((row) => {
       // Moderation decisions come from the site: the deciding admin is not named, as in the bell.

@@ -28,6 +28,9 @@ comments.json       Every comment you wrote, with the video it is on.
 likes.json          The videos you liked, and when.
 history.json        Your watch history: each video you watched, where you stopped,
                     whether you watched it to the end, and when.
+playlists.json      Your playlists: title, description, visibility (private,
+                    unlisted or public), dates, and their videos in order, with
+                    when each was added.
 follows.json        "following": the members you follow; "followers": the members
                     who follow you (by username), with the date each started.
 notifications.json  The notifications you received: type, text, who caused it

@@ -28,7 +28,7 @@ export const WATCH_LATER_FULL_MESSAGE = `Your Watch later list is full (${WATCH_
  */
 
 /** The video behind a public id, whatever its state: 400 for an id that cannot be one, 404 for none. */
-async function videoByStreamId(db: Database, streamVideoId: string): Promise<{ id: string; public: boolean }> {
+export async function videoByStreamId(db: Database, streamVideoId: string): Promise<{ id: string; public: boolean }> {
   if (!STREAM_VIDEO_ID_PATTERN.test(streamVideoId)) throw badRequest(INVALID_VIDEO_ID_MESSAGE);
   const [row] = await queryRows<{ id: string; public: boolean }>(
     db,
