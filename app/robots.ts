@@ -9,7 +9,17 @@ export default function robots(): MetadataRoute.Robots {
       {
         userAgent: '*',
         allow: '/',
-        disallow: ['/api/', '/upload', '/admin', '/liked-videos', '/watch-later', '/history', '/playlists', '/following', '/profile/'],
+        disallow: [
+          '/api/',
+          '/upload',
+          '/admin',
+          '/liked-videos',
+          '/watch-later',
+          '/history',
+          '/playlists',
+          '/following',
+          '/profile/',
+        ],
       },
     ],
     sitemap: `${siteUrl}/sitemap.xml`,

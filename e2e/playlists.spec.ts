@@ -77,9 +77,12 @@ test('@mobile a member makes, fills, reorders and publishes a playlist; a visito
   await expect(cardDialog).toBeHidden();
   await shoot(page, 'card-buttons');
 
-  // /playlists (linked from the Watch later page): make it public.
+  // /playlists, linked from the Watch later page and the account menu (in the mobile menu at 375 px): make it public.
   await page.goto('/watch-later');
-  await page.getByRole('link', { name: 'your playlists' }).click();
+  await expect(page.getByRole('link', { name: 'your playlists' })).toHaveAttribute('href', '/playlists');
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('link', { name: 'Playlists', exact: true }).locator('visible=true').click();
   await expect(page).toHaveURL(/\/playlists$/, { timeout: 20_000 });
   const row = page.getByRole('listitem').filter({ hasText: listTitle });
   await expect(row).toContainText('2 videos');

@@ -5,7 +5,7 @@ import { useState } from 'react';
 
 import { NotificationBell } from '@/components/community/NotificationBell';
 import { useSession } from '@/components/session/SessionProvider';
-import { ClockIcon, HistoryIcon } from '@/components/videos/ClockIcon';
+import { ClockIcon, HistoryIcon, PlaylistsIcon } from '@/components/videos/ClockIcon';
 
 // Loaded when opened: its forms (react-hook-form, zod) stay out of every page's first load.
 const SettingsModal = dynamic(() => import('@/components/account/SettingsModal').then((m) => m.SettingsModal), { ssr: false });
@@ -32,6 +32,10 @@ export function MemberAccount() {
       <a className="nav-link nav-icon-link" href="/history" aria-label="History" title="History">
         <HistoryIcon />
         <span className="nav-icon-link-text">History</span>
+      </a>
+      <a className="nav-link nav-icon-link" href="/playlists" aria-label="Playlists" title="Playlists">
+        <PlaylistsIcon />
+        <span className="nav-icon-link-text">Playlists</span>
       </a>
       <button type="button" className="nav-link" onClick={() => setSettingsOpen(true)}>
         Settings
