@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 
+import { PlaylistsIcon } from '@/components/icons';
 import { useSession } from '@/components/session/SessionProvider';
 import { ShareButton } from '@/components/videos/ShareButton';
 import type { PlaylistDto } from '@/lib/api-types';
@@ -10,8 +11,6 @@ import { formatDuration } from '@/lib/format/numbers';
 import { moveItem, playInListHref, PLAYLIST_VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from '@/lib/playlists';
 
 import { ActionFeedback, messageOf } from './ActionFeedback';
-
-import { PlaylistIcon } from './SaveToPlaylistButton';
 
 /**
  * A playlist's page body: title, owner, its videos in order, "Play all" and Share. The server renders it as a
@@ -79,7 +78,7 @@ export function PlaylistView({ initial, shareUrl }: { initial: PlaylistDto; shar
     <>
       <header className="page-header playlist-header">
         <span className="eyebrow">
-          <PlaylistIcon /> Playlist · {VISIBILITY_LABELS[playlist.visibility]}
+          <PlaylistsIcon /> Playlist · {VISIBILITY_LABELS[playlist.visibility]}
         </span>
         <h1>{playlist.title}</h1>
         <p className="playlist-owner">

@@ -2,6 +2,8 @@
 
 import { lazy, Suspense, useRef, useState } from 'react';
 
+import { PlaylistAddIcon } from '@/components/icons';
+
 // The dialog (the member's playlists, the new-playlist form, zod) loads on intent: a pointer over the button, its focus, or the press.
 const loadDialog = () => import('./SaveToPlaylistDialog');
 const SaveToPlaylistDialog = lazy(loadDialog);
@@ -37,7 +39,7 @@ export function SaveToPlaylistButton({ streamVideoId, title, compact = false }: 
         onFocus={() => void loadDialog()}
         onClick={() => setOpen(true)}
       >
-        <PlaylistIcon />
+        <PlaylistAddIcon />
         {!compact && <span>Save</span>}
       </button>
       {open && (
@@ -53,23 +55,5 @@ export function SaveToPlaylistButton({ streamVideoId, title, compact = false }: 
         </Suspense>
       )}
     </span>
-  );
-}
-
-export function PlaylistIcon() {
-  return (
-    <svg
-      width={18}
-      height={18}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      aria-hidden
-      focusable={false}
-    >
-      <path d="M4 6h12M4 12h12M4 18h7M18 15v6M15 18h6" />
-    </svg>
   );
 }

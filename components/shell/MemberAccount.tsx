@@ -5,7 +5,8 @@ import { useState } from 'react';
 
 import { NotificationBell } from '@/components/community/NotificationBell';
 import { useSession } from '@/components/session/SessionProvider';
-import { ClockIcon, HistoryIcon, PlaylistsIcon } from '@/components/videos/ClockIcon';
+import { HeartIcon, PlaylistsIcon, SettingsIcon } from '@/components/icons';
+import { ClockIcon, HistoryIcon } from '@/components/videos/ClockIcon';
 
 // Loaded when opened: its forms (react-hook-form, zod) stay out of every page's first load.
 const SettingsModal = dynamic(() => import('@/components/account/SettingsModal').then((m) => m.SettingsModal), { ssr: false });
@@ -21,10 +22,11 @@ export function MemberAccount() {
       <a className="nav-link" href="/following">
         Following
       </a>
-      <a className="nav-link" href="/liked-videos">
-        Liked
+      {/* Icons in the header (their text hidden there, where space is short); icon and text in the mobile menu. */}
+      <a className="nav-link nav-icon-link" href="/liked-videos" aria-label="Liked videos" title="Liked videos">
+        <HeartIcon size={18} />
+        <span className="nav-icon-link-text">Liked</span>
       </a>
-      {/* Icons beside the bell in the header (their text hidden there, where space is short); icon and text in the mobile menu. */}
       <a className="nav-link nav-icon-link" href="/watch-later" aria-label="Watch later" title="Watch later">
         <ClockIcon />
         <span className="nav-icon-link-text">Watch later</span>
@@ -37,8 +39,15 @@ export function MemberAccount() {
         <PlaylistsIcon />
         <span className="nav-icon-link-text">Playlists</span>
       </a>
-      <button type="button" className="nav-link" onClick={() => setSettingsOpen(true)}>
-        Settings
+      <button
+        type="button"
+        className="nav-link nav-icon-link"
+        aria-label="Settings"
+        title="Settings"
+        onClick={() => setSettingsOpen(true)}
+      >
+        <SettingsIcon />
+        <span className="nav-icon-link-text">Settings</span>
       </button>
       <a className="nav-link nav-username" href={`/profile/${encodeURIComponent(user.username)}`}>
         {/* The member's photo, which follows changes in settings at once; decorative beside the name. */}

@@ -33,15 +33,3 @@ export function HistoryIcon({ size = 18 }: { size?: number }) {
     </svg>
   );
 }
-
-/** Three lines with a play mark: Playlists. */
-export function PlaylistsIcon({ size = 18 }: { size?: number }) {
-  return (
-    <svg {...clockSvg(size)}>
-      <path d="M3 6h13" />
-      <path d="M3 12h9" />
-      <path d="M3 18h7" />
-      <path d="m15 13 6 3.5-6 3.5z" />
-    </svg>
-  );
-}

@@ -107,6 +107,26 @@ export function orderQuery(order: { sort: string; duration?: string }, defaultSo
   return params.toString();
 }
 
+/** The URL of a page of a newest-first list (a category's, a tag's) in an order; the plain list keeps its cacheable URL. */
+export function listPageHref(path: string, order: ListOrder, page = 1): string {
+  const params = [orderQuery(order, 'newest'), page > 1 ? `page=${page}` : ''].filter(Boolean).join('&');
+  return params ? `${path}?${params}` : path;
+}
+
+/** A sorted or filtered list is the same videos again: such a variant is noindex, with the plain list as its canonical. */
+export const isListVariant = (order: ListOrder): boolean => order.sort !== 'newest' || order.duration !== undefined;
+
+/** A newest-first list's title: "Sissy Videos (Most viewed, Under 5 min), page 2". */
+export function listTitle(name: string, order: ListOrder, page: number): string {
+  const label = [
+    order.sort !== 'newest' ? SORT_LABELS[order.sort] : null,
+    order.duration ? DURATION_LABELS[order.duration] : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `${name}${label ? ` (${label})` : ''}${page > 1 ? `, page ${page}` : ''}`;
+}
+
 export const videoListQuerySchema = z
   .object({
     limit: positiveInt('limit', LIST_LIMIT_MAX, 12),

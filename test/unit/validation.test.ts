@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { cleanText, multilineText, text } from '@/lib/validation/common';
-import { searchQuerySchema, uploadFieldsSchema } from '@/lib/validation/videos';
+import { isListVariant, listPageHref, listTitle, searchQuerySchema, uploadFieldsSchema } from '@/lib/validation/videos';
 import {
   ageOn,
   changeEmailSchema,
@@ -146,5 +146,22 @@ describe('the shared text schema', () => {
       'Title is required',
     );
     expect(searchQuerySchema.parse({ q: 'sissy\u0000' }).q).toBe('sissy');
+  });
+});
+
+describe('category and tag list titles and links', () => {
+  it('names the order and the page, and keeps the plain list’s URL', () => {
+    expect(listTitle('Sissy Videos', { sort: 'newest' }, 1)).toBe('Sissy Videos');
+    expect(listTitle('#latex Videos', { sort: 'views', duration: 'short' }, 2)).toBe(
+      '#latex Videos (Most viewed, Under 5 min), page 2',
+    );
+    expect(listTitle('Beta Videos', { sort: 'newest', duration: 'long' }, 1)).toBe('Beta Videos (Over 20 min)');
+    expect(listPageHref('/category/Beta', { sort: 'newest' })).toBe('/category/Beta');
+    expect(listPageHref('/tag/latex', { sort: 'likes', duration: 'medium' }, 3)).toBe(
+      '/tag/latex?sort=likes&duration=medium&page=3',
+    );
+    expect(isListVariant({ sort: 'newest' })).toBe(false);
+    expect(isListVariant({ sort: 'newest', duration: 'short' })).toBe(true);
+    expect(isListVariant({ sort: 'longest' })).toBe(true);
   });
 });

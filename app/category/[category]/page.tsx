@@ -8,12 +8,12 @@ import { loadCategoryPage } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, DEFAULT_KEYWORDS, type Category } from '@/lib/site';
 import {
-  DURATION_LABELS,
+  isListVariant,
   listOrderSchema,
-  orderQuery,
+  listPageHref,
+  listTitle,
   readListOrder,
   readListPage,
-  SORT_LABELS,
   VIDEO_SORTS,
   type ListOrder,
 } from '@/lib/validation/videos';
@@ -38,12 +38,7 @@ async function readOrder(searchParams: Props['searchParams']): Promise<ListOrder
   return readListOrder(listOrderSchema, await searchParams);
 }
 
-/** The URL of a page of a category in an order; the plain newest-first list keeps its cacheable URL. */
-function categoryHref(category: Category, order: ListOrder, page = 1): string {
-  const query = orderQuery(order, 'newest');
-  const params = [query, page > 1 ? `page=${page}` : ''].filter(Boolean).join('&');
-  return params ? `/category/${category}?${params}` : `/category/${category}`;
-}
+const categoryHref = (category: Category, order: ListOrder, page = 1) => listPageHref(`/category/${category}`, order, page);
 
 function asCategory(name: string): Category {
   const category = CATEGORIES.find((c) => c === name);
@@ -55,15 +50,9 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   const category = asCategory((await params).category);
   const page = await readPage(searchParams);
   const order = await readOrder(searchParams);
-  // A sorted or filtered variant is the same videos again: noindex, with the plain list as its canonical.
-  const variant = order.sort !== 'newest' || order.duration !== undefined;
-  const label = variant
-    ? [order.sort !== 'newest' ? SORT_LABELS[order.sort] : null, order.duration ? DURATION_LABELS[order.duration] : null]
-        .filter(Boolean)
-        .join(', ')
-    : '';
+  const variant = isListVariant(order);
   return pageMetadata({
-    title: `${category} Videos${label ? ` (${label})` : ''}${page > 1 ? `, page ${page}` : ''}`,
+    title: listTitle(`${category} Videos`, order, page),
     description: DESCRIPTIONS[category],
     path: variant ? `/category/${category}` : categoryHref(category, order, page),
     keywords: [category.toLowerCase(), ...DEFAULT_KEYWORDS.filter((k) => k !== category.toLowerCase())],

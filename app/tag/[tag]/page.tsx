@@ -8,12 +8,12 @@ import { loadTagPage } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { canonicalTag, tagHref } from '@/lib/site';
 import {
-  DURATION_LABELS,
+  isListVariant,
   listOrderSchema,
-  orderQuery,
+  listPageHref,
+  listTitle,
   readListOrder,
   readListPage,
-  SORT_LABELS,
   TAG_MAX,
   VIDEO_SORTS,
   type ListOrder,
@@ -31,27 +31,16 @@ async function readTag(params: Props['params']): Promise<string> {
   return tag;
 }
 
-/** The URL of a page of a tag in an order; the plain newest-first list keeps its cacheable URL. */
-function tagPageHref(tag: string, order: ListOrder, page = 1): string {
-  const params = [orderQuery(order, 'newest'), page > 1 ? `page=${page}` : ''].filter(Boolean).join('&');
-  return params ? `${tagHref(tag)}?${params}` : tagHref(tag);
-}
+const tagPageHref = (tag: string, order: ListOrder, page = 1) => listPageHref(tagHref(tag), order, page);
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const tag = await readTag(params);
   const query = await searchParams;
   const page = readListPage(query);
   const order = readListOrder(listOrderSchema, query);
-  // A sorted or filtered variant is the same videos again: noindex, with the plain list as its canonical.
-  const variant = order.sort !== 'newest' || order.duration !== undefined;
-  const label = [
-    variant && order.sort !== 'newest' ? SORT_LABELS[order.sort] : null,
-    order.duration ? DURATION_LABELS[order.duration] : null,
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const variant = isListVariant(order);
   return pageMetadata({
-    title: `#${tag} Videos${label ? ` (${label})` : ''}${page > 1 ? `, page ${page}` : ''}`,
+    title: listTitle(`#${tag} Videos`, order, page),
     description: `Videos tagged #${tag}, newest first: watch, like and share them.`,
     path: variant ? tagHref(tag) : tagPageHref(tag, order, page),
     keywords: [tag, 'videos'],
