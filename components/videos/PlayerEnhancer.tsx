@@ -103,10 +103,11 @@ export function PlayerEnhancer({
       video.currentTime = at;
       if (wasPlaying) void video.play().catch(() => {});
     };
-    // hls.js (about 90 KB) and its first segments wait for the first play: until then the page costs a phone only the poster.
-    // With it, the rungs for the quality menu (player-renditions.ts).
+    // hls.js's light build (no alternate audio, HLS subtitles or DRM, none of which the ladder has; about 117 KB) and
+    // its first segments wait for the first play. With it, the rungs for the quality menu (player-renditions.ts).
+    const loadHlsJs = () => Promise.all([import('hls.js/light'), import('./player-renditions')]);
     const withHlsJs = () =>
-      void Promise.all([import('hls.js'), import('./player-renditions')]).then(([{ default: Hls }, { exposeRenditions }]) => {
+      void loadHlsJs().then(([{ default: Hls }, { exposeRenditions }]) => {
         if (destroyed || !Hls.isSupported()) return;
         const at = video.currentTime;
         const wasPlaying = !video.paused;
@@ -124,10 +125,20 @@ export function PlayerEnhancer({
         if (wasPlaying) void video.play().catch(() => {});
       });
     const upgrade = hasMediaSource || !video.canPlayType('application/vnd.apple.mpegurl') ? withHlsJs : playNatively;
+    // Loaded when the page is idle, hls.js is ready at the press: otherwise its download comes first on a
+    // slow phone, and the ladder's first segment after it (decision 055). Not with data saver on.
+    const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
+    const idle =
+      upgrade === withHlsJs && !saveData && 'requestIdleCallback' in window
+        ? requestIdleCallback(() => void loadHlsJs().catch(() => {}), {
+            timeout: 4000,
+          })
+        : null;
     if (!video.paused) upgrade();
     else video.addEventListener('play', upgrade, { once: true });
     return () => {
       destroyed = true;
+      if (idle !== null) cancelIdleCallback(idle);
       video.removeEventListener('play', upgrade);
       video.removeEventListener('error', fallBack);
       hideRenditions();
