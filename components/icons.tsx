@@ -1,7 +1,7 @@
 /** Small decorative icons; each is aria-hidden, so its control must carry the label. */
-type IconProps = { size?: number };
+export type IconProps = { size?: number };
 
-const base = (size: number) => ({
+export const base = (size: number) => ({
   width: size,
   height: size,
   viewBox: '0 0 24 24',
@@ -76,21 +76,5 @@ export const HeartIcon = ({ size = 16 }: IconProps) => (
 export const PlaylistAddIcon = ({ size = 18 }: IconProps) => (
   <svg {...base(size)}>
     <path d="M4 6h12M4 12h12M4 18h7M18 15v6M15 18h6" />
-  </svg>
-);
-
-/** Lines with a play mark: a member's playlists. */
-export const PlaylistsIcon = ({ size = 18 }: IconProps) => (
-  <svg {...base(size)}>
-    <path d="M3 6h13M3 12h9M3 18h7" />
-    <path d="m15 13 6 3.5-6 3.5z" />
-  </svg>
-);
-
-/** A gear: settings. */
-export const SettingsIcon = ({ size = 18 }: IconProps) => (
-  <svg {...base(size)}>
-    <circle cx="12" cy="12" r="3" />
-    <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1Z" />
   </svg>
 );

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 
-import { PlaylistsIcon } from '@/components/icons';
+import { PlaylistsIcon } from '@/components/shell/account-icons';
 import { useSession } from '@/components/session/SessionProvider';
 import { ShareButton } from '@/components/videos/ShareButton';
 import type { PlaylistDto } from '@/lib/api-types';

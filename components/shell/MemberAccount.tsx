@@ -5,7 +5,8 @@ import { useState } from 'react';
 
 import { NotificationBell } from '@/components/community/NotificationBell';
 import { useSession } from '@/components/session/SessionProvider';
-import { HeartIcon, PlaylistsIcon, SettingsIcon } from '@/components/icons';
+import { HeartIcon } from '@/components/icons';
+import { PlaylistsIcon, SettingsIcon } from '@/components/shell/account-icons';
 import { ClockIcon, HistoryIcon } from '@/components/videos/ClockIcon';
 
 // Loaded when opened: its forms (react-hook-form, zod) stay out of every page's first load.

@@ -28,9 +28,8 @@ const findVideo = (id: string) => document.getElementById(id) as HTMLVideoElemen
 
 /**
  * What the player's <video> gains with JavaScript (VideoPlayer renders the element; this loads after the page's
- * first load, decision 031, and may find playback already started): adaptive HLS from the first play, so visitors who
- * do not play pay for the poster alone, with hls.js where Media Source Extensions exist and the browser's own HLS
- * where they do not (iPhones before ManagedMediaSource); any fatal HLS error falls back to the MP4. The controls
+ * first load, decision 031, and may find playback already started): adaptive HLS from the first play (player-hls.ts,
+ * whose code loads when the page is idle while no playlist or segment is fetched before the play). The controls
  * (media-chrome, player-chrome.ts) load at the first sign of intent. Also the member's autoplay preference, the
  * view count, and resuming where the viewer stopped.
  */
@@ -76,73 +75,30 @@ export function PlayerEnhancer({
     };
   }, [videoId, startButton]);
 
-  // Adaptive streaming, when there is a ladder.
+  // Adaptive streaming, when there is a ladder (player-hls.ts): loaded when the page is idle, so hls.js is ready at
+  // the press (decision 055); with data saver on, only at the first play.
   useEffect(() => {
     const video = findVideo(videoId);
     if (!video || !hlsUrl) return;
-    let destroyed = false;
-    let hls: import('hls.js').default | null = null;
-    let hideRenditions = () => {};
-    const fallBack = () => {
-      if (mp4Url && video.currentSrc !== new URL(mp4Url, location.href).href) {
-        const at = video.currentTime;
-        video.src = mp4Url;
-        video.currentTime = at;
-      }
-    };
-    // Playback starts from the MP4 and moves to HLS at the same position at the first play (decision 027). The
-    // browser's own HLS is used only without Media Source Extensions: Chromium plays HLS itself now too, and given
-    // the playlist as the source on load it fetched the ladder's first segments (200 KB) for a visitor who never
-    // pressed play.
-    const hasMediaSource = 'MediaSource' in window || 'ManagedMediaSource' in window;
-    const playNatively = () => {
-      const at = video.currentTime;
-      const wasPlaying = !video.paused;
-      video.addEventListener('error', fallBack, { once: true });
-      video.src = hlsUrl;
-      video.currentTime = at;
-      if (wasPlaying) void video.play().catch(() => {});
-    };
-    // hls.js's light build (no alternate audio, HLS subtitles or DRM, none of which the ladder has; about 117 KB) and
-    // its first segments wait for the first play. With it, the rungs for the quality menu (player-renditions.ts).
-    const loadHlsJs = () => Promise.all([import('hls.js/light'), import('./player-renditions')]);
-    const withHlsJs = () =>
-      void loadHlsJs().then(([{ default: Hls }, { exposeRenditions }]) => {
-        if (destroyed || !Hls.isSupported()) return;
-        const at = video.currentTime;
-        const wasPlaying = !video.paused;
-        hls = new Hls({ capLevelToPlayerSize: true, startPosition: at });
-        hideRenditions = exposeRenditions(hls, Hls.Events, video);
-        hls.on(Hls.Events.ERROR, (_event, data) => {
-          if (!data.fatal) return;
-          hideRenditions();
-          hls?.destroy();
-          hls = null;
-          fallBack();
-        });
-        hls.loadSource(hlsUrl);
-        hls.attachMedia(video);
-        if (wasPlaying) void video.play().catch(() => {});
-      });
-    const upgrade = hasMediaSource || !video.canPlayType('application/vnd.apple.mpegurl') ? withHlsJs : playNatively;
-    // Loaded when the page is idle, hls.js is ready at the press: otherwise its download comes first on a
-    // slow phone, and the ladder's first segment after it (decision 055). Not with data saver on.
-    const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
-    const idle =
-      upgrade === withHlsJs && !saveData && 'requestIdleCallback' in window
-        ? requestIdleCallback(() => void loadHlsJs().catch(() => {}), {
-            timeout: 4000,
-          })
-        : null;
-    if (!video.paused) upgrade();
-    else video.addEventListener('play', upgrade, { once: true });
-    return () => {
-      destroyed = true;
+    let live = true;
+    let detach = () => {};
+    const load = () => {
+      video.removeEventListener('play', load);
       if (idle !== null) cancelIdleCallback(idle);
-      video.removeEventListener('play', upgrade);
-      video.removeEventListener('error', fallBack);
-      hideRenditions();
-      hls?.destroy();
+      idle = null;
+      void import('./player-hls').then(({ attachHls }) => {
+        if (live) detach = attachHls(video, hlsUrl, mp4Url);
+      });
+    };
+    const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
+    let idle = !saveData && video.paused && 'requestIdleCallback' in window ? requestIdleCallback(load, { timeout: 4000 }) : null;
+    if (!video.paused) load();
+    else video.addEventListener('play', load);
+    return () => {
+      live = false;
+      if (idle !== null) cancelIdleCallback(idle);
+      video.removeEventListener('play', load);
+      detach();
     };
   }, [videoId, hlsUrl, mp4Url]);
 
