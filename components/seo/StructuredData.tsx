@@ -56,6 +56,12 @@ export function ArticleStructuredData(props: { path: string; headline: string; d
   );
 }
 
+/**
+ * A member by name alone: their profile is for members (robots.txt disallows /profile/, a visitor is sent to log in),
+ * and structured data links only pages a crawler may open.
+ */
+const uploader = (username: string): JsonLdObject => ({ '@type': 'Person', name: username });
+
 export interface VideoStructuredDataProps {
   streamVideoId: string;
   name: string;
@@ -93,7 +99,7 @@ export function VideoStructuredData(video: VideoStructuredDataProps) {
           counter('https://schema.org/WatchAction', video.views),
           counter('https://schema.org/LikeAction', video.likes),
         ],
-        author: { '@type': 'Person', name: video.uploader, url: absoluteUrl(`/profile/${encodeURIComponent(video.uploader)}`) },
+        author: uploader(video.uploader),
         publisher: publisher(),
       }}
     />
@@ -119,7 +125,7 @@ export function PlaylistStructuredData(props: {
         url: absoluteUrl(props.path),
         itemListOrder: 'https://schema.org/ItemListOrderAscending',
         numberOfItems: props.videos.length,
-        author: { '@type': 'Person', name: props.author, url: absoluteUrl(`/profile/${encodeURIComponent(props.author)}`) },
+        author: uploader(props.author),
         itemListElement: props.videos.map((video, index) => ({
           '@type': 'ListItem',
           position: index + 1,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 
 import { installDatabase, queryRows } from '@/lib/db';
+import { resetLimiters } from '@/lib/server/rate-limit';
 import {
   SITEMAP_MAX_BYTES,
   SITEMAP_MAX_URLS,
@@ -45,6 +46,7 @@ describe.each(ENGINES)('the sitemap on %s', (engine) => {
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     installDatabase(database);
+    resetLimiters();
     await verifiedMemberToken(database.db, `sitemap_${engine}`);
     await verifiedMemberToken(database.db, `sitemap_banned_${engine}`);
     const owner = await userId(database.db, `sitemap_${engine}`);
