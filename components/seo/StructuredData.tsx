@@ -106,6 +106,44 @@ export function VideoStructuredData(video: VideoStructuredDataProps) {
   );
 }
 
+/**
+ * A category's or a tag's page: a CollectionPage whose main entity is the ItemList of the videos listed on it, with
+ * their positions in the whole list (page 2 starts after page 1's last) and their pages' addresses.
+ */
+export function CollectionStructuredData(props: {
+  path: string;
+  name: string;
+  description: string;
+  /** Position of the first video listed (1 on page 1). */
+  firstPosition: number;
+  videos: { streamVideoId: string; title: string }[];
+}) {
+  return (
+    <JsonLd
+      id="structured-data"
+      data={{
+        '@context': 'https://schema.org',
+        '@type': 'CollectionPage',
+        name: props.name,
+        description: props.description,
+        url: absoluteUrl(props.path),
+        isFamilyFriendly: false,
+        isPartOf: { '@type': 'WebSite', name: getConfig().siteName, url: absoluteUrl('/') },
+        mainEntity: {
+          '@type': 'ItemList',
+          numberOfItems: props.videos.length,
+          itemListElement: props.videos.map((video, index) => ({
+            '@type': 'ListItem',
+            position: props.firstPosition + index,
+            url: absoluteUrl(`/video/${video.streamVideoId}`),
+            name: video.title,
+          })),
+        },
+      }}
+    />
+  );
+}
+
 /** A public playlist's page: an ItemList of its videos in their order, each by its page's address. */
 export function PlaylistStructuredData(props: {
   path: string;

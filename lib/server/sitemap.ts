@@ -45,9 +45,18 @@ const VIDEO_FILE = /^videos-(0|[1-9][0-9]{0,9})$/;
 /** The files of the index, in its order; at least `pages`, which needs no database. */
 export async function sitemapIds(perFile = VIDEOS_PER_FILE): Promise<string[]> {
   try {
-    const [tags, playlists, files] = await Promise.all([listPublicTags(1), listPublicPlaylists(1), listSitemapVideoFiles(perFile)]);
+    const [tags, playlists, files] = await Promise.all([
+      listPublicTags(1),
+      listPublicPlaylists(1),
+      listSitemapVideoFiles(perFile),
+    ]);
     // A file with no URL is not a valid urlset: the index names only those with something in them.
-    return ['pages', ...(tags.length ? ['tags'] : []), ...(playlists.length ? ['playlists'] : []), ...files.map((n) => `videos-${n}`)];
+    return [
+      'pages',
+      ...(tags.length ? ['tags'] : []),
+      ...(playlists.length ? ['playlists'] : []),
+      ...files.map((n) => `videos-${n}`),
+    ];
   } catch (error) {
     // The fixed pages are still worth serving.
     logger('sitemap').error({ err: error }, 'could not list the sitemap files');
@@ -58,7 +67,9 @@ export async function sitemapIds(perFile = VIDEOS_PER_FILE): Promise<string[]> {
 /** /sitemap.xml: the index, one <sitemap> per file. */
 export async function sitemapIndexXml(perFile = VIDEOS_PER_FILE): Promise<string> {
   const { siteUrl } = getConfig();
-  const files = (await sitemapIds(perFile)).map((id) => `<sitemap><loc>${escapeXml(`${siteUrl}/sitemap/${id}.xml`)}</loc></sitemap>`);
+  const files = (await sitemapIds(perFile)).map(
+    (id) => `<sitemap><loc>${escapeXml(`${siteUrl}/sitemap/${id}.xml`)}</loc></sitemap>`,
+  );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

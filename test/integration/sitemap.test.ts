@@ -69,8 +69,15 @@ describe.each(ENGINES)('the sitemap on %s', (engine) => {
     await seed('banned', 15, 'ready', 'approved', banned);
     await queryRows(database.db, sql`UPDATE videos SET owner_banned = true WHERE owner_id = ${banned}`);
     // Removed: ten public videos deleted, leaving a gap in the ranges.
-    await queryRows(database.db, sql`DELETE FROM videos WHERE stream_video_id IN (SELECT 'pub' || g FROM generate_series(101, 110) g)`);
-    await insertVideo(database.db, owner, { streamVideoId: 'hostile', title: Array.from(HOSTILE).slice(0, 100).join(''), description: HOSTILE });
+    await queryRows(
+      database.db,
+      sql`DELETE FROM videos WHERE stream_video_id IN (SELECT 'pub' || g FROM generate_series(101, 110) g)`,
+    );
+    await insertVideo(database.db, owner, {
+      streamVideoId: 'hostile',
+      title: Array.from(HOSTILE).slice(0, 100).join(''),
+      description: HOSTILE,
+    });
     hidden = (
       await queryRows<{ stream_video_id: string }>(
         database.db,
@@ -103,8 +110,14 @@ describe.each(ENGINES)('the sitemap on %s', (engine) => {
   it('names each file once in the index, at /sitemap/{id}.xml', async () => {
     const ids = await sitemapIds(PER_FILE);
     const xml = await sitemapIndexXml(PER_FILE);
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(true);
-    expect([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual(ids.map((id) => `${ORIGIN}/sitemap/${id}.xml`));
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      ),
+    ).toBe(true);
+    expect([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual(
+      ids.map((id) => `${ORIGIN}/sitemap/${id}.xml`),
+    );
     expect(ids.slice(0, 2)).toEqual(['pages', 'tags']);
   });
 
