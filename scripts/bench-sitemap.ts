@@ -84,7 +84,7 @@ async function main() {
     const tags = await measure(() => sitemapFile('tags'));
     console.log(`Sitemap at ${count(VIDEOS)} public videos on PostgreSQL (median of ${ROUNDS}, peak RSS over the level before):`);
     console.log(
-      `  index /sitemap.xml: ${ids.length} files, ${mb(Buffer.byteLength(index.result))}, ${index.ms.toFixed(1)} ms, peak +${mb(index.peak)}`,
+      `  index /sitemap.xml: ${ids.length} files, ${(Buffer.byteLength(index.result) / 1024).toFixed(1)} KiB, ${index.ms.toFixed(1)} ms, peak +${mb(index.peak)}`,
     );
     console.log(
       `  one video file (${middle}): ${file.result.length} URLs, ${mb(Buffer.byteLength(JSON.stringify(file.result)))} as JSON, ${file.ms.toFixed(1)} ms, peak +${mb(file.peak)}`,
