@@ -22,7 +22,7 @@ export default function robots(): MetadataRoute.Robots {
         ],
       },
     ],
-    // The sitemap index (app/sitemap.xml/route.ts); no Host: that directive takes a bare host name, only Yandex read it,
+    // The sitemap index (app/sitemap-index.xml/route.ts); no Host: that directive takes a bare host name, only Yandex read it,
     // and the canonical links already name the origin.
     sitemap: `${siteUrl}/sitemap.xml`,
   };

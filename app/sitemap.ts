@@ -5,7 +5,7 @@ import { sitemapFile, sitemapIds } from '@/lib/server/sitemap';
 // Lists videos from the database, so it renders per request (the build never opens the database).
 export const dynamic = 'force-dynamic';
 
-/** The files /sitemap.xml (app/sitemap.xml/route.ts) indexes, each at /sitemap/{id}.xml. */
+/** The files /sitemap.xml (app/sitemap-index.xml/route.ts, rewritten from /sitemap.xml in next.config.ts) indexes, each at /sitemap/{id}.xml. */
 export async function generateSitemaps(): Promise<{ id: string }[]> {
   return (await sitemapIds()).map((id) => ({ id }));
 }

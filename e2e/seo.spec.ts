@@ -34,7 +34,7 @@ test.describe('metadata for crawlers and link previews', () => {
       expect(await meta('meta[name="rating"]')).toBe('adult');
       expect(await page.locator('meta[name="RATING"][content="RTA-5042-1996-1400-1577-RTA"]').count()).toBe(1);
       const data = await structuredData(page);
-      expect(data['@type']).toBe(type === 'article' ? 'Article' : 'WebSite');
+      expect(data['@type']).toBe(type === 'article' ? 'Article' : path.startsWith('/category/') ? 'CollectionPage' : 'WebSite');
     });
   }
 
