@@ -39,8 +39,13 @@ const nextConfig: NextConfig = {
   // prom-client: one copy for the app and scripts/serve.ts, whose metrics share a registry (lib/server/metrics).
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'proper-lockfile', 'rate-limiter-flexible', 'sharp', 'prom-client'],
   // RFC 9116's place for security.txt, answered by app/security.txt (which also serves the legacy /security.txt).
+  // The sitemap index at the URL robots.txt names: app/sitemap.ts (generateSitemaps) holds the name /sitemap.xml
+  // for its files (/sitemap/{id}.xml) without answering it, so the index route lives beside it (decision 056).
   async rewrites() {
-    return [{ source: '/.well-known/security.txt', destination: '/security.txt' }];
+    return [
+      { source: '/.well-known/security.txt', destination: '/security.txt' },
+      { source: '/sitemap.xml', destination: '/sitemap-index.xml' },
+    ];
   },
   async headers() {
     // /embed/* is the one page other sites may frame; its route sets its own CSP (frame-ancestors *).

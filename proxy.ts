@@ -99,8 +99,9 @@ function safeDecode(segment: string): string | undefined {
 
 export const config = {
   // Every page, so every page Next renders gets a policy; not the API (uploads stream there), Next's own
-  // files, media, the embed player (its route sets its own policy) or the files under public/.
+  // files, media, the embed player (its route sets its own policy), robots.txt, the sitemap's index and files
+  // (/sitemap/{id}.xml), the feed or the files under public/.
   matcher: [
-    '/((?!api/|_next/|media/|embed/|favicon\\.ico$|icon\\.svg$|apple-icon\\.png$|robots\\.txt$|sitemap\\.xml$|feed\\.xml$|logo-512\\.png$|logo\\.svg$|placeholder-thumbnail\\.svg$).*)',
+    '/((?!api/|_next/|media/|embed/|favicon\\.ico$|icon\\.svg$|apple-icon\\.png$|robots\\.txt$|sitemap\\.xml$|sitemap/|feed\\.xml$|logo-512\\.png$|logo\\.svg$|placeholder-thumbnail\\.svg$).*)',
   ],
 };

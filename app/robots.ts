@@ -22,7 +22,8 @@ export default function robots(): MetadataRoute.Robots {
         ],
       },
     ],
+    // The sitemap index (app/sitemap-index.xml/route.ts); no Host: that directive takes a bare host name, only Yandex read it,
+    // and the canonical links already name the origin.
     sitemap: `${siteUrl}/sitemap.xml`,
-    host: siteUrl,
   };
 }

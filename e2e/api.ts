@@ -485,3 +485,29 @@ export async function postComment(
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { comment: { _id: string } }).comment._id;
 }
+
+/**
+ * The whole sitemap as a crawler reads it: /sitemap.xml (the index) and every file it names, each checked against
+ * the protocol's limits (50,000 URLs, 50 MiB), joined in one text.
+ */
+export async function wholeSitemap(): Promise<string> {
+  const index = await fetch(`${ORIGIN}/sitemap.xml`);
+  expect(index.status).toBe(200);
+  const indexText = await index.text();
+  expect(indexText).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+  const files = [...indexText.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!);
+  expect(files[0]).toBe(`${ORIGIN}/sitemap/pages.xml`);
+  const texts = await Promise.all(
+    files.map(async (url) => {
+      expect(url).toMatch(new RegExp(`^${ORIGIN}/sitemap/[a-z0-9-]+\\.xml$`));
+      const answer = await fetch(url);
+      expect(answer.status, url).toBe(200);
+      expect(answer.headers.get('content-type')).toMatch(/xml/);
+      const text = await answer.text();
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(50 * 1024 * 1024);
+      expect(text.match(/<url>/g)?.length ?? 0).toBeLessThanOrEqual(50_000);
+      return text;
+    }),
+  );
+  return [indexText, ...texts].join('\n');
+}

@@ -40,6 +40,7 @@ function expectSentByNginx(headers: Record<string, string>) {
   expect(headers.server).toBe('nginx');
   expect(headers['x-accel-redirect']).toBeUndefined();
   expect(headers['x-content-type-options']).toBe('nosniff');
+  // An unpublished video's files (the owner's preview): the app's same-site, copied by nginx.
   expect(headers['cross-origin-resource-policy']).toBe('same-site');
   expect(headers['strict-transport-security']).toBe(HSTS);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Browser, Page } from '@playwright/test';
 
-import { ADMIN, BASE_URL, logInThroughForm, makeClip, unique, verifiedMember, visitor } from './api';
+import { ADMIN, BASE_URL, logInThroughForm, makeClip, unique, verifiedMember, visitor, wholeSitemap } from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, showInModerationQueue, test } from './fixtures';
 
 /**
@@ -131,7 +131,7 @@ test('an uploader declares a co-performer, the admin sees the records, a visitor
   expect((await fetch(`${BASE_URL}/api/videos/${streamVideoId}`)).status).toBe(404);
   expect((await visitorPage.goto(`/video/${streamVideoId}`))!.status()).toBe(404);
   expect(await (await fetch(`${BASE_URL}/feed.xml`)).text()).not.toContain(streamVideoId);
-  expect(await (await fetch(`${BASE_URL}/sitemap.xml`)).text()).not.toContain(streamVideoId);
+  expect(await wholeSitemap()).not.toContain(streamVideoId);
   await context.close();
 
   // The admin sees the withdrawal beside the video and confirms it: removed for good.

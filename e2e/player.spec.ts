@@ -378,6 +378,16 @@ test.describe('tag pages', () => {
     const html = await (await request.get(`/tag/${word}`)).text();
     expect(html.match(/<script type="application\/ld\+json" id="structured-data"/g)).toHaveLength(1);
     expect(html).toContain(`<link rel="canonical" href="${BASE_URL}/tag/${word}"/>`);
+    // A CollectionPage listing the tag's video, not a second WebSite.
+    const data = JSON.parse(/id="structured-data"[^>]*>([^<]*)</.exec(html)![1]!);
+    expect(data).toMatchObject({ '@type': 'CollectionPage', name: `#${word} Videos`, url: `${BASE_URL}/tag/${word}` });
+    expect(data.mainEntity.itemListElement).toEqual([
+      expect.objectContaining({
+        '@type': 'ListItem',
+        position: 1,
+        url: expect.stringMatching(new RegExp(`^${BASE_URL}/video/`)),
+      }),
+    ]);
   });
 });
 

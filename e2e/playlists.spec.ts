@@ -14,6 +14,7 @@ import {
   verifiedMember,
   visitor,
   waitUntilPublic,
+  wholeSitemap,
 } from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 
@@ -171,7 +172,7 @@ test('@mobile a private playlist is a 404 to a visitor and to the sitemap, and s
   expect(made.status()).toBe(201);
   const { id } = (await made.json()) as { id: string };
   expect((await request.get(`/playlist/${id}`, { headers: visitor() })).status()).toBe(404);
-  expect(await (await request.get('/sitemap.xml')).text()).not.toContain(`/playlist/${id}`);
+  expect(await wholeSitemap()).not.toContain(`/playlist/${id}`);
   await logInThroughForm(page, member.email, member.password, `/playlist/${id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Just for me' })).toBeVisible();
   await expect(page.getByText('This playlist has no videos yet.')).toBeVisible();

@@ -5,6 +5,7 @@ import type { APIRequestContext } from '@playwright/test';
 
 import { adminToken, visitor } from './api';
 import { expect, POLICY_PAGES, test } from './fixtures';
+import { ORIGIN } from '../scripts/lib/e2e-env';
 
 /**
  * Spec section 1: "Page metadata on every page: … and a structured-data
@@ -14,9 +15,9 @@ import { expect, POLICY_PAGES, test } from './fixtures';
  */
 const STATIC_PAGES: Record<string, string> = {
   '/': 'WebSite',
-  '/category/Sissy': 'WebSite',
-  '/category/Beta': 'WebSite',
-  '/category/Censor': 'WebSite',
+  '/category/Sissy': 'CollectionPage',
+  '/category/Beta': 'CollectionPage',
+  '/category/Censor': 'CollectionPage',
   '/search': 'WebSite',
   '/search?q=orchid': 'WebSite',
   '/subscribe': 'WebSite',
@@ -114,6 +115,17 @@ test.describe('a structured-data block on every page', () => {
       expect(blocks[0]!['@context'], pagePath).toBe('https://schema.org');
     }
     const { videos } = (await (await request.get('/api/videos?limit=1')).json()) as { videos: { streamVideoId: string }[] };
+    // A category is a CollectionPage of the videos it lists, in order, by their pages' addresses (other tests add
+    // videos meanwhile, so the list itself is not compared with the API's).
+    const [collection] = await blocksOf(request, '/category/Sissy', visitor());
+    const list = collection!.mainEntity as { '@type': string; numberOfItems: number; itemListElement: Record<string, unknown>[] };
+    expect(list['@type']).toBe('ItemList');
+    expect(list.numberOfItems).toBe(list.itemListElement.length);
+    expect(list.itemListElement.length).toBeLessThanOrEqual(24);
+    list.itemListElement.forEach((item, index) => {
+      expect(item).toMatchObject({ '@type': 'ListItem', position: index + 1 });
+      expect(item.url).toMatch(new RegExp(`^${ORIGIN}/video/[A-Za-z0-9_-]+$`));
+    });
     if (videos[0]) {
       const blocks = await blocksOf(request, `/video/${videos[0].streamVideoId}`, visitor());
       expect(blocks.map((block) => block['@type'])).toEqual(['VideoObject']);

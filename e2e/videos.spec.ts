@@ -4,7 +4,17 @@ import path from 'node:path';
 
 import type { Locator } from '@playwright/test';
 
-import { adminToken, approve, logInThroughForm, makeClip, unique, uploadClip, verifiedMember, waitUntilPublic } from './api';
+import {
+  adminToken,
+  approve,
+  logInThroughForm,
+  makeClip,
+  unique,
+  uploadClip,
+  verifiedMember,
+  waitUntilPublic,
+  wholeSitemap,
+} from './api';
 import { expect, expectNoSidewaysScroll, reviewShot, test } from './fixtures';
 import { ORIGIN } from '../scripts/lib/e2e-env';
 
@@ -109,7 +119,11 @@ test.describe('watching videos', () => {
     expect((await range.body()).length).toBe(100);
 
     // The sitemap and the feed list it.
-    expect(await (await request.get('/sitemap.xml')).text()).toContain(`<loc>${ORIGIN}/video/${id}</loc>`);
+    const sitemap = await wholeSitemap();
+    expect(sitemap).toContain(`<loc>${ORIGIN}/video/${id}</loc>`);
+    // The uploader by name, with no link to the members-only profile.
+    expect(sitemap).toContain(`<video:uploader>`);
+    expect(sitemap).not.toContain('/profile/');
     const feed = await (await request.get('/feed.xml')).text();
     expect(feed).toContain(`<title>${title}</title>`);
     expect(feed).toContain('<media:rating scheme="urn:simple">adult</media:rating>');

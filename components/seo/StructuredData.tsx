@@ -56,6 +56,12 @@ export function ArticleStructuredData(props: { path: string; headline: string; d
   );
 }
 
+/**
+ * A member by name alone: their profile is for members (robots.txt disallows /profile/, a visitor is sent to log in),
+ * and structured data links only pages a crawler may open.
+ */
+const uploader = (username: string): JsonLdObject => ({ '@type': 'Person', name: username });
+
 export interface VideoStructuredDataProps {
   streamVideoId: string;
   name: string;
@@ -93,8 +99,46 @@ export function VideoStructuredData(video: VideoStructuredDataProps) {
           counter('https://schema.org/WatchAction', video.views),
           counter('https://schema.org/LikeAction', video.likes),
         ],
-        author: { '@type': 'Person', name: video.uploader, url: absoluteUrl(`/profile/${encodeURIComponent(video.uploader)}`) },
+        author: uploader(video.uploader),
         publisher: publisher(),
+      }}
+    />
+  );
+}
+
+/**
+ * A category's or a tag's page: a CollectionPage whose main entity is the ItemList of the videos listed on it, with
+ * their positions in the whole list (page 2 starts after page 1's last) and their pages' addresses.
+ */
+export function CollectionStructuredData(props: {
+  path: string;
+  name: string;
+  description: string;
+  /** Position of the first video listed (1 on page 1). */
+  firstPosition: number;
+  videos: { streamVideoId: string; title: string }[];
+}) {
+  return (
+    <JsonLd
+      id="structured-data"
+      data={{
+        '@context': 'https://schema.org',
+        '@type': 'CollectionPage',
+        name: props.name,
+        description: props.description,
+        url: absoluteUrl(props.path),
+        isFamilyFriendly: false,
+        isPartOf: { '@type': 'WebSite', name: getConfig().siteName, url: absoluteUrl('/') },
+        mainEntity: {
+          '@type': 'ItemList',
+          numberOfItems: props.videos.length,
+          itemListElement: props.videos.map((video, index) => ({
+            '@type': 'ListItem',
+            position: props.firstPosition + index,
+            url: absoluteUrl(`/video/${video.streamVideoId}`),
+            name: video.title,
+          })),
+        },
       }}
     />
   );
@@ -119,7 +163,7 @@ export function PlaylistStructuredData(props: {
         url: absoluteUrl(props.path),
         itemListOrder: 'https://schema.org/ItemListOrderAscending',
         numberOfItems: props.videos.length,
-        author: { '@type': 'Person', name: props.author, url: absoluteUrl(`/profile/${encodeURIComponent(props.author)}`) },
+        author: uploader(props.author),
         itemListElement: props.videos.map((video, index) => ({
           '@type': 'ListItem',
           position: index + 1,

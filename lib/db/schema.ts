@@ -328,9 +328,16 @@ export const videos = pgTable(
     recordedOn: date('recorded_on', { mode: 'string' }),
     /** When the owner last saved complete performer records (video_performers); null until then, and approval is refused. */
     performersDeclaredAt: timestamp('performers_declared_at', { withTimezone: true }),
+    /**
+     * A number in the order rows were inserted, never reused: the sitemap's video files are fixed ranges of it
+     * (lib/server/sitemap.ts, decision 056), so a video stays in the same file as others come and go.
+     */
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedByDefaultAsIdentity(),
   },
   (t) => [
     uniqueIndex('videos_stream_video_id_key').on(t.streamVideoId),
+    // The sitemap's video files: one range of seq each, read in order from this index alone where it can.
+    index('videos_public_seq_idx').on(t.seq).where(PUBLIC_VIDEO),
     index('videos_owner_id_idx').on(t.ownerId, t.createdAt.desc()),
     // Public lists read only these partial indexes, newest first or by rank, so deep pages stay cheap.
     index('videos_public_recent_idx').on(t.publishedAt.desc(), t.id.desc()).where(PUBLIC_VIDEO),
@@ -362,6 +369,19 @@ export const videos = pgTable(
 );
 
 export type Video = typeof videos.$inferSelect;
+
+/**
+ * How many public videos carry each tag, kept by a trigger on videos (migration 0030): the sitemap reads the
+ * most used tags from its index instead of unnesting every video's tags. A tag leaves when its count is 0.
+ */
+export const publicTagCounts = pgTable(
+  'public_tag_counts',
+  {
+    tag: text('tag').primaryKey(),
+    videos: integer('videos').notNull(),
+  },
+  (t) => [index('public_tag_counts_rank_idx').on(t.videos.desc(), t.tag)],
+);
 
 /**
  * An owner's new title, description and tags for an approved video, waiting for a moderator (decision 009): the

@@ -925,6 +925,7 @@ const TABLE: Record<string, Row> = {
   },
   'GET feed.xml/route.ts': simple('public', '/feed.xml'),
   'GET security.txt/route.ts': simple('public', '/security.txt'),
+  'GET sitemap-index.xml/route.ts': simple('public', '/sitemap.xml'),
   'GET media/avatars/[file]/route.ts': {
     access: 'public',
     build: async () => ({ path: '/media/avatars/nothing-256.webp', params: { file: 'nothing-256.webp' } }),

@@ -116,6 +116,8 @@ describe.each(ENGINES)('media offload on %s', (engine) => {
       expect(response.headers.get('x-accel-redirect')).toBe(`/_media/videos/${published.id}/web.mp4`);
       expect(response.headers.get('content-type')).toBe('video/mp4');
       expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+      // Another site may show and play a public video's files; nginx copies this header (deploy/nginx.conf).
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       // Ranges, validators and length are nginx's work: the app sends nothing of the file.
       expect(response.body).toEqual({});
       expect(response.headers.get('content-range')).toBeNull();
@@ -126,6 +128,7 @@ describe.each(ENGINES)('media offload on %s', (engine) => {
       const playlist = await get(published, 'hls/master.m3u8');
       expect(playlist.headers.get('x-accel-redirect')).toBe(`/_media/videos/${published.id}/hls/master.m3u8`);
       expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+      expect(playlist.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       const head = await call(mediaHead, `/media/videos/${published.streamVideoId}/web.mp4`, {
         method: 'HEAD',
         params: { streamVideoId: published.streamVideoId, file: ['web.mp4'] },
@@ -141,6 +144,7 @@ describe.each(ENGINES)('media offload on %s', (engine) => {
       expect(owner.status).toBe(200);
       expect(owner.headers.get('x-accel-redirect')).toBe(`/_media/videos/${pending.id}/web.mp4`);
       expect(owner.headers.get('cache-control')).toBe('private, max-age=300');
+      expect(owner.headers.get('cross-origin-resource-policy')).toBe('same-site');
     });
 
     it('refuses deleted and rejected videos, and names no file it does not know', async () => {

@@ -13,7 +13,6 @@ import { POST as report } from '@/app/api/reports/route';
 import { GET as videoById } from '@/app/api/videos/[streamVideoId]/route';
 import { GET as recent } from '@/app/api/videos/route';
 import { GET as search } from '@/app/api/videos/search/route';
-import sitemap from '@/app/sitemap';
 import type { AdminReportDto } from '@/lib/api-types';
 import { installDatabase } from '@/lib/db';
 import { jobs, moderationDecisions, notifications, reports, users, videos } from '@/lib/db/schema';
@@ -27,6 +26,7 @@ import { call, ORIGIN, outbox } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { heldJobContext } from '../helpers/jobs';
 import { promoteToAdmin, verifiedMemberToken, verifiedUploader } from '../helpers/members';
+import { sitemapEntries } from '../helpers/sitemap';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-notices-'));
@@ -217,7 +217,7 @@ describe.each(ENGINES)('notices from anyone on %s', (engine) => {
       expect(JSON.stringify((await call(recent, '/api/videos')).body)).not.toContain(video.streamVideoId);
       expect(JSON.stringify((await call(search, '/api/videos/search?q=orchid')).body)).not.toContain(video.streamVideoId);
       expect(await (await feed()).text()).not.toContain(video.streamVideoId);
-      expect(JSON.stringify(await sitemap())).not.toContain(video.streamVideoId);
+      expect(JSON.stringify(await sitemapEntries())).not.toContain(video.streamVideoId);
 
       const [decision] = await database.db
         .select()

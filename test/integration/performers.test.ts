@@ -19,7 +19,6 @@ import { DELETE as deleteVideoRoute, GET as videoRoute } from '@/app/api/videos/
 import { GET as readPerformers, PUT as savePerformers } from '@/app/api/videos/[streamVideoId]/performers/route';
 import { GET as searchRoute } from '@/app/api/videos/search/route';
 import { GET as rssFeed } from '@/app/feed.xml/route';
-import sitemap from '@/app/sitemap';
 import type { ModerationVideoDto } from '@/lib/api-types';
 import { installDatabase } from '@/lib/db';
 import {
@@ -43,6 +42,7 @@ import { RELEASE_STATEMENTS } from '@/lib/trust/performers';
 import { call, ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { promoteToAdmin, verifiedMemberToken, verifiedUploader } from '../helpers/members';
+import { sitemapEntries } from '../helpers/sitemap';
 import { insertVideo, userId } from '../helpers/videos';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-performers-'));
@@ -471,7 +471,7 @@ describe.each(ENGINES)('performer records on %s', (engine) => {
       const search = await call(searchRoute, '/api/videos/search?q=orchid');
       expect(JSON.stringify(search.body)).not.toContain(video.streamVideoId);
       expect(await (await rssFeed()).text()).not.toContain(video.streamVideoId);
-      expect(JSON.stringify(await sitemap())).not.toContain(video.streamVideoId);
+      expect(JSON.stringify(await sitemapEntries())).not.toContain(video.streamVideoId);
 
       const [withdrawal] = await database.db.select().from(consentWithdrawals).where(eq(consentWithdrawals.videoId, video.id));
       expect(withdrawal).toMatchObject({ status: 'open', legalName: 'Samantha Doe', email: 'sam@example.org' });

@@ -85,6 +85,7 @@ describe.each(ENGINES)('storyboards and preview clips on %s', (engine) => {
       expect(response.headers.get('content-type')).toBe(types[file]);
       expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, s-maxage=3600, immutable');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     }
     const vtt = String((await get(published, previewFileName('storyboard.vtt', version))).body.raw);
     expect(vtt).toContain(`00:00:04.000 --> 00:00:05.000\nstoryboard-${version}.jpg#xywh=320,0,160,90`);
@@ -110,6 +111,7 @@ describe.each(ENGINES)('storyboards and preview clips on %s', (engine) => {
     const owner = await get(pending, previewFileName('preview.mp4', version), ownerToken);
     expect(owner.status).toBe(200);
     expect(owner.headers.get('cache-control')).toBe('private, max-age=300');
+    expect(owner.headers.get('cross-origin-resource-policy')).toBe('same-site');
   });
 
   it('gives videos packaged before previews theirs in the backfill, skips one whose MP4 is gone, and shows the version', async () => {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import sitemap from '@/app/sitemap';
 import { installDatabase } from '@/lib/db';
 import { resetLimiters } from '@/lib/server/rate-limit';
 import { listPublicTags, listTagVideos } from '@/lib/server/videos/catalog';
@@ -10,6 +9,7 @@ import { listPublicTags, listTagVideos } from '@/lib/server/videos/catalog';
 import { ORIGIN } from '../helpers/api';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db';
 import { verifiedMemberToken } from '../helpers/members';
+import { sitemapEntries } from '../helpers/sitemap';
 import { insertVideo, userId } from '../helpers/videos';
 
 /*
@@ -96,7 +96,7 @@ describe.each(ENGINES)('tag pages on %s', (engine) => {
       { tag: 'maid', videos: 3 },
       { tag: 'pink', videos: 2 },
     ]);
-    const urls = (await sitemap()).map((entry) => entry.url);
+    const urls = (await sitemapEntries()).map((entry) => entry.url);
     for (const tag of ['maid', 'pink', 'maiden']) expect(urls.filter((url) => url === `${ORIGIN}/tag/${tag}`)).toHaveLength(1);
   });
 });

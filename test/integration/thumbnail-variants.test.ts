@@ -128,9 +128,13 @@ describe.each(ENGINES)('thumbnail variants through the media route on %s', (engi
       expect(response.headers.get('content-type')).toBe('image/webp');
       expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, s-maxage=3600, immutable');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      // Another site may show a public video's thumbnail.
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     }
     // The fixed-name JPEG keeps its hour: its bytes may change under the same URL.
-    expect((await get(published, 'thumbnail.jpg')).headers.get('cache-control')).toBe('public, max-age=3600');
+    const jpeg = await get(published, 'thumbnail.jpg');
+    expect(jpeg.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(jpeg.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
   });
 
   it('answers 404 for any version but the current one, and for a width that is not made', async () => {
@@ -148,6 +152,8 @@ describe.each(ENGINES)('thumbnail variants through the media route on %s', (engi
     const owner = await get(pending, thumbnailVariantFile(version, 320), ownerToken);
     expect(owner.status).toBe(200);
     expect(owner.headers.get('cache-control')).toBe('private, max-age=300');
+    // Only our own pages may embed an unpublished video's picture.
+    expect(owner.headers.get('cross-origin-resource-policy')).toBe('same-site');
   });
 
   it('stops serving a public video’s variants once moderation hides it', async () => {

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 
 import { JsonLd } from '@/components/seo/JsonLd';
-import { VideoStructuredData } from '@/components/seo/StructuredData';
+import { PlaylistStructuredData, VideoStructuredData } from '@/components/seo/StructuredData';
 import { jsonLdText, type JsonLdObject } from '@/lib/seo/json-ld';
 
 process.env.SITE_URL = 'https://chrysalis.example';
@@ -88,5 +88,28 @@ describe('<JsonLd>', () => {
       embedUrl: 'https://chrysalis.example/embed/abc',
     });
     expect(data.contentUrl).toBe('https://chrysalis.example/media/videos/abc/web.mp4');
+  });
+
+  it('names the uploader without linking a profile, which only members may open', () => {
+    const video = renderToStaticMarkup(
+      <VideoStructuredData
+        streamVideoId="abc"
+        name="A video"
+        description=""
+        thumbnailUrl={null}
+        uploadDate="2026-01-01T00:00:00.000Z"
+        contentUrl={null}
+        views={0}
+        likes={0}
+        uploader="creator"
+      />,
+    );
+    const playlist = renderToStaticMarkup(
+      <PlaylistStructuredData path="/playlist/abcdefghijkl" name="Mine" description="" author="creator" videos={[]} />,
+    );
+    for (const html of [video, playlist]) {
+      expect(html).not.toContain('/profile/');
+      expect(JSON.parse(/>([^<]*)</.exec(html)![1]!).author).toEqual({ '@type': 'Person', name: 'creator' });
+    }
   });
 });

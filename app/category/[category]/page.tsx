@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 
-import { WebSiteStructuredData } from '@/components/seo/StructuredData';
+import { CollectionStructuredData } from '@/components/seo/StructuredData';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { ListedVideos } from '@/components/videos/ListedVideos';
-import { loadCategoryPage } from '@/lib/server/videos/page-data';
+import { CATEGORY_PAGE_SIZE, loadCategoryPage } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, DEFAULT_KEYWORDS, type Category } from '@/lib/site';
 import {
@@ -68,7 +68,13 @@ export default async function CategoryPage({ params, searchParams }: Props) {
   const href = (n: number) => categoryHref(category, order, n);
   return (
     <>
-      <WebSiteStructuredData path={`/category/${category}`} name={`${category} Videos`} />
+      <CollectionStructuredData
+        path={categoryHref(category, order, page)}
+        name={`${category} Videos`}
+        description={DESCRIPTIONS[category]}
+        firstPosition={(page - 1) * CATEGORY_PAGE_SIZE + 1}
+        videos={list?.videos ?? []}
+      />
       <header className="page-header">
         <span className="eyebrow">Category</span>
         <h1>{category}</h1>

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 
-import { WebSiteStructuredData } from '@/components/seo/StructuredData';
+import { CollectionStructuredData } from '@/components/seo/StructuredData';
 import { ListedVideos } from '@/components/videos/ListedVideos';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
-import { loadTagPage } from '@/lib/server/videos/page-data';
+import { CATEGORY_PAGE_SIZE, loadTagPage } from '@/lib/server/videos/page-data';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { canonicalTag, tagHref } from '@/lib/site';
 import {
@@ -31,6 +31,8 @@ async function readTag(params: Props['params']): Promise<string> {
   return tag;
 }
 
+const tagDescription = (tag: string) => `Videos tagged #${tag}, newest first: watch, like and share them.`;
+
 const tagPageHref = (tag: string, order: ListOrder, page = 1) => listPageHref(tagHref(tag), order, page);
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
@@ -41,7 +43,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   const variant = isListVariant(order);
   return pageMetadata({
     title: listTitle(`#${tag} Videos`, order, page),
-    description: `Videos tagged #${tag}, newest first: watch, like and share them.`,
+    description: tagDescription(tag),
     path: variant ? tagHref(tag) : tagPageHref(tag, order, page),
     keywords: [tag, 'videos'],
     noindex: variant,
@@ -58,7 +60,13 @@ export default async function TagPage({ params, searchParams }: Props) {
   if (list && list.videos.length === 0 && page === 1 && !order.duration) notFound();
   return (
     <>
-      <WebSiteStructuredData path={tagHref(tag)} name={`#${tag} Videos`} />
+      <CollectionStructuredData
+        path={tagPageHref(tag, order, page)}
+        name={`#${tag} Videos`}
+        description={tagDescription(tag)}
+        firstPosition={(page - 1) * CATEGORY_PAGE_SIZE + 1}
+        videos={list?.videos ?? []}
+      />
       <header className="page-header">
         <span className="eyebrow">Tag</span>
         <h1>#{tag}</h1>

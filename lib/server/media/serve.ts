@@ -10,37 +10,51 @@ import { avatarDir } from '../accounts/photos';
 import { contentTypeFor, getMediaStorage, type ByteRange } from '../storage';
 
 /**
+ * How a media answer may be cached and who may embed it: public videos' media for any site (a thumbnail in
+ * another site's page, the MP4 or HLS in another player), everything else (unpublished videos' previews for
+ * their owner and admins, profile photos) for our own pages only.
+ */
+export interface MediaPolicy {
+  cacheControl: string;
+  crossOrigin: boolean;
+}
+
+/**
  * Public media under a fixed name (web MP4, JPEG thumbnail, HLS) may sit in shared caches for an hour:
  * a removed video leaves them within that time.
  */
-export const PUBLIC_MEDIA_CACHE = 'public, max-age=3600';
+export const PUBLIC_MEDIA: MediaPolicy = { cacheControl: 'public, max-age=3600', crossOrigin: true };
 /**
  * Public media under a content-addressed name (the thumbnail's WebP widths, decision 027): browsers keep
  * them for a year without asking again; shared caches (s-maxage) for an hour, like the rest, so a video
  * hidden by moderation leaves them as fast as it leaves the fixed names.
  */
-export const PUBLIC_VERSIONED_MEDIA_CACHE = 'public, max-age=31536000, s-maxage=3600, immutable';
+export const PUBLIC_VERSIONED_MEDIA: MediaPolicy = {
+  cacheControl: 'public, max-age=31536000, s-maxage=3600, immutable',
+  crossOrigin: true,
+};
 /** Previews of unpublished videos, for their owner and admins: never in a shared cache. */
-export const PRIVATE_MEDIA_CACHE = 'private, max-age=300';
+export const PRIVATE_MEDIA: MediaPolicy = { cacheControl: 'private, max-age=300', crossOrigin: false };
 
 /** Headers every media answer carries, whoever sends the bytes. */
-function mediaHeaders(key: string, cacheControl: string): Headers {
+function mediaHeaders(key: string, policy: MediaPolicy): Headers {
   return new Headers({
     'Content-Type': contentTypeFor(key),
-    'Cache-Control': cacheControl,
+    'Cache-Control': policy.cacheControl,
     'X-Content-Type-Options': 'nosniff',
-    // Media may be embedded by our own pages and players only.
-    'Cross-Origin-Resource-Policy': 'same-site',
+    // nginx copies this one onto the files it sends (deploy/nginx.conf, the /_media/ location).
+    'Cross-Origin-Resource-Policy': policy.crossOrigin ? 'cross-origin' : 'same-site',
   });
 }
 
 /**
  * nginx sends the file (MEDIA_OFFLOAD=x-accel): an empty answer naming it under the internal location
  * (deploy/nginx.conf), which nginx serves from disk with ranges and validators. nginx keeps only some of
- * these headers (Content-Type, Cache-Control); the internal location adds the others itself.
+ * these headers (Content-Type, Cache-Control); the internal location adds the others itself, and copies
+ * Cross-Origin-Resource-Policy from this answer.
  */
-function accelRedirect(accelPrefix: string, key: string, cacheControl: string): Response {
-  const headers = mediaHeaders(key, cacheControl);
+function accelRedirect(accelPrefix: string, key: string, policy: MediaPolicy): Response {
+  const headers = mediaHeaders(key, policy);
   headers.set('X-Accel-Redirect', `${accelPrefix}${key.split('/').map(encodeURIComponent).join('/')}`);
   return new Response(null, { status: 200, headers });
 }
@@ -51,10 +65,10 @@ function accelRedirect(accelPrefix: string, key: string, cacheControl: string): 
  */
 export async function offloadedMedia(
   key: string,
-  cacheControl: string,
+  policy: MediaPolicy,
   offload: MediaOffload = getConfig().mediaOffload,
 ): Promise<Response | null> {
-  if (offload.mode === 'x-accel') return accelRedirect(offload.accelPrefix, key, cacheControl);
+  if (offload.mode === 'x-accel') return accelRedirect(offload.accelPrefix, key, policy);
   if (offload.mode !== 'redirect') return null;
   // Playlists stay here: players resolve their relative segment URIs against the URL they finally read,
   // which on the bucket would be unsigned. They are a few hundred bytes; the segments go to the bucket.
@@ -62,23 +76,24 @@ export async function offloadedMedia(
   if (key.endsWith('.m3u8') || key.endsWith('.vtt')) return null;
   const storage = getMediaStorage();
   if (!storage.presignedGetUrl) return null;
-  const location = await storage.presignedGetUrl(key, offload.redirectSeconds, cacheControl);
+  // The bucket's answer carries the bucket's headers: CORP there is the bucket's configuration (docs/operations.md).
+  const location = await storage.presignedGetUrl(key, offload.redirectSeconds, policy.cacheControl);
   // The URL works for anyone until it expires: no cache keeps the redirect for another visitor.
   return new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'private, no-store' } });
 }
 
 /** Profile photos: names are server-generated and never reused, so they may be cached for a year. */
-const AVATAR_CACHE = 'public, max-age=31536000, immutable';
+const AVATAR_MEDIA: MediaPolicy = { cacheControl: 'public, max-age=31536000, immutable', crossOrigin: false };
 
 /** GET /media/avatars/{file}: from DATA_DIR/media/avatars (by nginx with MEDIA_OFFLOAD=x-accel); a 404 for anything else. */
 export async function serveAvatar(file: string): Promise<Response> {
   if (!/^[0-9a-f]{24}-(64|256)\.webp$/.test(file)) return new Response('Not found', { status: 404 });
   const offload = getConfig().mediaOffload;
   // Photos live on the local disk whatever the video storage, so only nginx can take them over.
-  if (offload.mode === 'x-accel') return accelRedirect(offload.accelPrefix, `avatars/${file}`, AVATAR_CACHE);
+  if (offload.mode === 'x-accel') return accelRedirect(offload.accelPrefix, `avatars/${file}`, AVATAR_MEDIA);
   try {
     const body = await readFile(path.join(avatarDir(), file));
-    return new Response(body, { headers: mediaHeaders(file, AVATAR_CACHE) });
+    return new Response(body, { headers: mediaHeaders(file, AVATAR_MEDIA) });
   } catch {
     return new Response('Not found', { status: 404 });
   }
@@ -111,17 +126,17 @@ export function parseRange(header: string | null, size: number): ByteRange | nul
 /**
  * Answers a GET or HEAD for a stored media file: byte ranges (206) for
  * seeking, ETag and Last-Modified validators (304), the right content type
- * and the caller's cache policy; or hands it to nginx or the bucket
+ * and the caller's policy; or hands it to nginx or the bucket
  * (offloadedMedia) when MEDIA_OFFLOAD says so.
  */
-export async function serveStoredFile(request: Request, key: string, cacheControl: string): Promise<Response> {
-  const offloaded = await offloadedMedia(key, cacheControl);
+export async function serveStoredFile(request: Request, key: string, policy: MediaPolicy): Promise<Response> {
+  const offloaded = await offloadedMedia(key, policy);
   if (offloaded) return offloaded;
   const storage = getMediaStorage();
   const stored = await storage.stat(key);
   if (!stored) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } });
   const etag = `"${stored.size.toString(36)}-${stored.modified.getTime().toString(36)}"`;
-  const headers = mediaHeaders(key, cacheControl);
+  const headers = mediaHeaders(key, policy);
   headers.set('Accept-Ranges', 'bytes');
   headers.set('ETag', etag);
   headers.set('Last-Modified', stored.modified.toUTCString());
@@ -143,8 +158,8 @@ export async function serveStoredFile(request: Request, key: string, cacheContro
 }
 
 /** Answers a GET or HEAD for media kept as text in the database (captions): its version is its ETag. */
-export function serveText(request: Request, name: string, text: string, version: string, cacheControl: string): Response {
-  const headers = mediaHeaders(name, cacheControl);
+export function serveText(request: Request, name: string, text: string, version: string, policy: MediaPolicy): Response {
+  const headers = mediaHeaders(name, policy);
   const etag = `"${version}"`;
   headers.set('ETag', etag);
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });

@@ -211,12 +211,15 @@ export function listTagVideos(
   return pageOf(sql`${PUBLIC} AND v.tags @> ARRAY[${tag}]::text[]`, request, filter);
 }
 
-/** The tags of public videos with the most videos first (the sitemap's tag pages), each with its count. */
+/**
+ * The tags of public videos with the most videos first (the sitemap's tag pages), each with its count: read
+ * from public_tag_counts' rank index (a trigger keeps it, migration 0030), so it costs `limit` rows whatever
+ * the catalogue's size.
+ */
 export async function listPublicTags(limit: number): Promise<{ tag: string; videos: number }[]> {
   const rows = await queryRows<{ tag: string; videos: number | string }>(
     await getDb(),
-    sql`SELECT t.tag, count(*) AS videos FROM videos v CROSS JOIN LATERAL unnest(v.tags) AS t(tag)
-        WHERE ${PUBLIC} GROUP BY t.tag ORDER BY count(*) DESC, t.tag LIMIT ${limit}`,
+    sql`SELECT tag, videos FROM public_tag_counts ORDER BY videos DESC, tag LIMIT ${limit}`,
   );
   return rows.map((row) => ({ tag: row.tag, videos: Number(row.videos) }));
 }
@@ -293,5 +296,52 @@ export async function listPublicVideoRows(limit: number): Promise<VideoRow[]> {
         WHERE ${PUBLIC}
         ORDER BY v.published_at DESC NULLS LAST, v.id DESC NULLS LAST
         LIMIT ${limit}`,
+  );
+}
+
+/** What a video's sitemap entry needs (lib/server/sitemap.ts): no likes, no moderation fields. */
+export interface SitemapVideoRow {
+  stream_video_id: string;
+  title: string;
+  description: string;
+  thumbnail_key: string | null;
+  web_mp4_key: string | null;
+  duration_seconds: number | null;
+  views: number;
+  published_at: Date | string | null;
+  created_at: Date | string;
+  owner_username: string;
+}
+
+/**
+ * The sitemap's video files (decision 056): file n holds the public videos whose seq is in
+ * [n × perFile, (n + 1) × perFile), so a file never holds more than perFile. These are the numbers of the
+ * files holding at least one public video, found by one probe of videos_public_seq_idx per file (a loose
+ * index scan) instead of reading every video.
+ */
+export async function listSitemapVideoFiles(perFile: number): Promise<number[]> {
+  const rows = await queryRows<{ n: number | string }>(
+    await getDb(),
+    sql`WITH RECURSIVE files(n) AS (
+          SELECT (SELECT v.seq FROM videos v WHERE ${PUBLIC} ORDER BY v.seq LIMIT 1) / ${perFile}
+          UNION ALL
+          SELECT (SELECT v.seq FROM videos v WHERE ${PUBLIC} AND v.seq >= (files.n + 1) * ${perFile}
+                  ORDER BY v.seq LIMIT 1) / ${perFile}
+          FROM files WHERE files.n IS NOT NULL
+        )
+        SELECT n FROM files WHERE n IS NOT NULL`,
+  );
+  return rows.map((row) => Number(row.n));
+}
+
+/** The public videos of sitemap file n (listSitemapVideoFiles): one range of videos_public_seq_idx, at most perFile rows. */
+export async function listSitemapVideos(file: number, perFile: number): Promise<SitemapVideoRow[]> {
+  return queryRows<SitemapVideoRow>(
+    await getDb(),
+    sql`SELECT v.stream_video_id, v.title, v.description, v.thumbnail_key, v.web_mp4_key, v.duration_seconds, v.views,
+               v.published_at, v.created_at, u.username AS owner_username
+        FROM videos v JOIN users u ON u.id = v.owner_id
+        WHERE ${PUBLIC} AND v.seq >= ${file * perFile} AND v.seq < ${(file + 1) * perFile}
+        ORDER BY v.seq`,
   );
 }

@@ -4,13 +4,7 @@ import { parseCaptionFile } from '@/lib/media/captions';
 import { parsePreviewFile } from '@/lib/media/previews';
 import { THUMBNAIL_VARIANT_FILE, type ThumbnailWidth } from '@/lib/media/thumbnails';
 import { resolveActor } from '@/lib/server/auth/session';
-import {
-  PRIVATE_MEDIA_CACHE,
-  PUBLIC_MEDIA_CACHE,
-  PUBLIC_VERSIONED_MEDIA_CACHE,
-  serveStoredFile,
-  serveText,
-} from '@/lib/server/media/serve';
+import { PRIVATE_MEDIA, PUBLIC_MEDIA, PUBLIC_VERSIONED_MEDIA, serveStoredFile, serveText } from '@/lib/server/media/serve';
 import { mediaKeys } from '@/lib/server/storage';
 import { findViewableVideo } from '@/lib/server/videos/access';
 import { captionVtt } from '@/lib/server/videos/captions';
@@ -37,27 +31,21 @@ async function handle(request: NextRequest, { params }: Context): Promise<Respon
     // Captions live in the database (decision 051), under their version: any other is a 404.
     const vtt = await captionVtt(found.row.id, captions.language, captions.version);
     if (vtt === null) return notFound();
-    return serveText(
-      request,
-      relative,
-      vtt,
-      captions.version,
-      found.isPublic ? PUBLIC_VERSIONED_MEDIA_CACHE : PRIVATE_MEDIA_CACHE,
-    );
+    return serveText(request, relative, vtt, captions.version, found.isPublic ? PUBLIC_VERSIONED_MEDIA : PRIVATE_MEDIA);
   }
   if (preview) {
     if (found.row.previews_version !== preview.version) return notFound();
     return serveStoredFile(
       request,
       mediaKeys.preview(found.row.id, preview.file),
-      found.isPublic ? PUBLIC_VERSIONED_MEDIA_CACHE : PRIVATE_MEDIA_CACHE,
+      found.isPublic ? PUBLIC_VERSIONED_MEDIA : PRIVATE_MEDIA,
     );
   }
   if (!variant)
     return serveStoredFile(
       request,
       `${mediaKeys.videoPrefix(found.row.id)}/${relative}`,
-      found.isPublic ? PUBLIC_MEDIA_CACHE : PRIVATE_MEDIA_CACHE,
+      found.isPublic ? PUBLIC_MEDIA : PRIVATE_MEDIA,
     );
   // A versioned URL names one content: any other version is a 404, never the current bytes under an old name.
   const [, version, width] = variant;
@@ -65,7 +53,7 @@ async function handle(request: NextRequest, { params }: Context): Promise<Respon
   return serveStoredFile(
     request,
     mediaKeys.thumbnailVariant(found.row.id, Number(width) as ThumbnailWidth),
-    found.isPublic ? PUBLIC_VERSIONED_MEDIA_CACHE : PRIVATE_MEDIA_CACHE,
+    found.isPublic ? PUBLIC_VERSIONED_MEDIA : PRIVATE_MEDIA,
   );
 }
 
