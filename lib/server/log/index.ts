@@ -201,7 +201,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   );
 }
 
-const json = () => process.env.NODE_ENV === 'production';
+// JSON lines for a log collector; a terminal (`npm start` by hand) gets readable lines, as pino-pretty would print them.
+const json = () => process.env.NODE_ENV === 'production' && !process.stdout.isTTY;
 
 /**
  * Standard output in production: the records written during one turn of the event loop, gathered and
