@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { adminToken, approve, makeClip, unique, uploadClip, verifiedMember, visitor, waitUntilPublic } from './api';
-import { expect, test } from './fixtures';
+import { expect, reviewShot, test } from './fixtures';
 
 /**
  * What machines see (issue 36): the server's HTML, as a crawler or a browser without JavaScript gets it, checked by
@@ -93,7 +93,7 @@ test.describe('missing pages, without JavaScript', () => {
     });
   }
 
-  test('a video its owner deleted is 410 Gone, with the same page', async ({ request }) => {
+  test('a video its owner deleted is 410 Gone, with the same page', async ({ request, confirmedPage: page }) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'chrysalis-e2e-gone-'));
     try {
       const member = await verifiedMember(request, 'goner');
@@ -109,6 +109,12 @@ test.describe('missing pages, without JavaScript', () => {
       expect(html).toContain('<h1 id="not-found-title">This video was removed</h1>');
       expect(html).toContain('<title>Video removed | Chrysalis</title>');
       expect(html.match(/<meta name="robots"/g)).toHaveLength(1);
+      await page.goto(`/video/${id}`);
+      await expect(page.getByRole('heading', { level: 1, name: 'This video was removed' })).toBeVisible();
+      await reviewShot(page, 'video-removed-410', { widths: [1280, 375] });
+      await page.goto('/no-such-page');
+      await expect(page.getByRole('heading', { level: 1, name: 'This page doesn’t exist' })).toBeVisible();
+      await reviewShot(page, 'missing-404', { widths: [1280, 375] });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
