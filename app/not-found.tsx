@@ -1,31 +1,24 @@
 import type { Metadata } from 'next';
 
-import { fullTitle } from '@/lib/seo/metadata';
-import { WebSiteStructuredData } from '@/components/seo/StructuredData';
+import { MissingPage } from '@/components/shell/MissingPage';
 import { ShellInBrowser } from '@/components/shell/ShellInBrowser';
+import { fullTitle } from '@/lib/seo/metadata';
 
+// No robots rule: Next writes its own `noindex` on the 404s this page answers, and a second one would contradict it.
 export function generateMetadata(): Metadata {
-  return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
+  return { title: { absolute: fullTitle('Page not found') } };
 }
 
+/**
+ * The 404 of a notFound() thrown by a page (the profile and admin pages, a category or tag that does not exist),
+ * which Next draws in the browser (MissingPage says why). Pages that can render their 404 on the server
+ * render MissingPage themselves.
+ */
 export default function NotFound() {
   return (
-    <section className="not-found" aria-labelledby="not-found-title">
-      <WebSiteStructuredData path="/" name="Page not found" />
+    <>
       <ShellInBrowser />
-      <span className="code" aria-hidden="true">
-        404
-      </span>
-      <h1 id="not-found-title">This page doesn’t exist</h1>
-      <p>The link may be broken, or the video may have been removed. Try searching, or head back to the home page.</p>
-      <div className="actions">
-        <a className="btn btn-primary" href="/">
-          Go to home
-        </a>
-        <a className="btn btn-ghost" href="/search">
-          Search videos
-        </a>
-      </div>
-    </section>
+      <MissingPage />
+    </>
   );
 }

@@ -183,7 +183,7 @@ test.describe('comments', () => {
     }
     await page.goto(`/video/${id}`);
     const list = page.getByRole('list', { name: 'Comments' });
-    await expect(page.getByLabel('25 comments')).toBeVisible();
+    await expect(page.locator('.comments-count')).toHaveText('25 comments');
     await expect(list.getByRole('article')).toHaveCount(20);
     await expect(list.getByRole('article').first()).toContainText('Comment number 25');
     await page.getByRole('button', { name: 'Load more comments' }).click();

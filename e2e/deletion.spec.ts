@@ -173,7 +173,7 @@ test('the owner deletes a video from "Your videos"; it is gone from home, catego
   const anonymous = await page.context().browser()!.newContext();
   const visitorPage = await anonymous.newPage();
   await visitorPage.addInitScript(() => window.sessionStorage.setItem('chrysalis.ageConfirmed', 'true'));
-  expect((await visitorPage.goto(`/video/${id}`))!.status()).toBe(404);
+  expect((await visitorPage.goto(`/video/${id}`))!.status()).toBe(410);
   for (const where of ['/', '/category/Censor', `/search?q=${word}`, `/profile/${member.username}`]) {
     await visitorPage.goto(where);
     await expect(visitorPage.getByRole('link', { name: title }), where).toHaveCount(0);

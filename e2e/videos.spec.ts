@@ -73,7 +73,7 @@ test.describe('watching videos', () => {
     expect(webp.headers()['cache-control']).toContain('immutable');
     await card.locator('img').scrollIntoViewIfNeeded();
     await expect.poll(() => card.locator('img').evaluate((image: HTMLImageElement) => image.currentSrc)).toMatch(/\.webp$/);
-    await expect(card.getByLabel('0 views')).toBeVisible();
+    await expect(card.getByText('0 views')).toBeVisible();
     await expect(card.getByLabel('0 likes')).toBeVisible();
 
     await page.goto('/category/Sissy');

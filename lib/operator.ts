@@ -34,3 +34,9 @@ export interface OperatorInfo {
   /** Years a publishing uploader's 2257 records are kept after the account ends (RECORDS_RETENTION_YEARS). */
   recordsRetentionYears: number;
 }
+
+/** What an operator field holds while its variable is unset, e.g. "[contact email — set OPERATOR_EMAIL]". */
+export const placeholder = (variable: string, what: string) => `[${what} — set ${variable}]`;
+
+/** A value placeholder() made: no address, so never a mailto: link (an invalid URL) nor a security.txt contact. */
+export const isPlaceholder = (value: string) => value.startsWith('[') && value.endsWith(']');

@@ -151,6 +151,8 @@ async function main() {
       { port, pageCacheSeconds: ttlSeconds, blockedRegions: blocked, trustProxy: env.TRUST_PROXY },
       `listening on port ${port} (public page cache: ${ttlSeconds > 0 ? `${ttlSeconds} s` : 'off'}; blocked regions: ${blocked}; trusted proxy hops: ${env.TRUST_PROXY})`,
     );
+    // The one line a person starting the site looks for: the address to open on this machine.
+    log.info(`${env.SITE_NAME} is ready: http://localhost:${port}`);
   });
   // METRICS_PORT: /metrics on a server of its own (loopback unless METRICS_HOST says otherwise).
   const metricsServer = env.METRICS_PORT

@@ -1,6 +1,7 @@
 /**
  * `npm start`: validate configuration, build if needed, then serve
  * (scripts/serve.ts: Next behind the public-page cache). Migrations run inside the server at start (instrumentation.ts).
+ * `npm start -- --verbose` shows the whole output of a build it makes (Next's route table); otherwise only a failed one.
  */
 import { ConfigError, loadConfig } from '@/lib/config/server';
 import { whenParentDies } from '@/lib/parent-death';
@@ -27,7 +28,7 @@ async function main() {
     process.exit(1);
   }
 
-  buildIfNeeded();
+  buildIfNeeded(process.env, { quiet: !process.argv.includes('--verbose') });
 
   const server = startServerProcess(process.env);
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,4 +1,5 @@
 import { getConfig } from '@/lib/config/server';
+import { isPlaceholder } from '@/lib/operator';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +11,7 @@ export const dynamic = 'force-dynamic';
  */
 export function GET(): Response {
   const { operator, siteUrl } = getConfig();
-  if (operator.email.startsWith('['))
+  if (isPlaceholder(operator.email))
     return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   const expires = new Date(Date.now() + 180 * 24 * 60 * 60 * 1000);
   expires.setUTCHours(0, 0, 0, 0);

@@ -75,8 +75,9 @@ export function CommentsHeading({ total }: { total: number }) {
     <div className="comments-head">
       <h2 id="comments-heading">Comments</h2>
       {total > 0 && (
-        <span className="comments-count" aria-label={`${total} ${total === 1 ? 'comment' : 'comments'}`}>
+        <span className="comments-count">
           {total}
+          <span className="visually-hidden"> {total === 1 ? 'comment' : 'comments'}</span>
         </span>
       )}
     </div>

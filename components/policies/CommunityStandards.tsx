@@ -1,5 +1,6 @@
 import type { OperatorInfo } from '@/lib/operator';
 
+import { EmailLink } from './EmailLink';
 import { OnThisPage } from './OnThisPage';
 
 export default function CommunityStandards({ operator }: { operator: OperatorInfo }) {
@@ -206,7 +207,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
       </ul>
       <p>
         We email you a reference at once, and the outcome when a moderator has decided. Comments and profiles can be reported with
-        the Report button by members; anything else can go to <a href={`mailto:${operator.email}`}>{operator.email}</a>.
+        the Report button by members; anything else can go to <EmailLink address={operator.email} />.
       </p>
       <p>
         <strong>Urgent reports come first.</strong> A report or notice that a video shows someone under 18, or intimate images
@@ -266,7 +267,7 @@ export default function CommunityStandards({ operator }: { operator: OperatorInf
         and a ban is lifted. A removed comment was deleted and cannot come back. We tell you the outcome in your notifications and
         by email. The outcome of an appeal is final on {operator.siteName}; you can still take the decision to a certified
         out-of-court dispute settlement body or to a court. If you cannot use the form, email{' '}
-        <a href={`mailto:${operator.email}`}>{operator.email}</a>.
+        <EmailLink address={operator.email} />.
       </p>
       <p>
         We publish how many notices, decisions and appeals we handle, and how they turned out, in our{' '}

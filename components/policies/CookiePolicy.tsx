@@ -1,6 +1,7 @@
 import type { OperatorInfo } from '@/lib/operator';
 import { STORAGE_INVENTORY, type StorageEntry, type StorageKind } from '@/lib/storage-inventory';
 
+import { EmailLink } from './EmailLink';
 import { OnThisPage } from './OnThisPage';
 
 const KIND_LABELS: Record<StorageKind, string> = {
@@ -141,8 +142,8 @@ export default function CookiePolicy({ operator }: { operator: OperatorInfo }) {
 
       <h2 id="contact">Contact</h2>
       <p>
-        Questions about cookies or your privacy? Email us at <a href={`mailto:${operator.email}`}>{operator.email}</a>, or write
-        to {operator.name}, {operator.address}.
+        Questions about cookies or your privacy? Email us at <EmailLink address={operator.email} />, or write to {operator.name},{' '}
+        {operator.address}.
       </p>
     </>
   );

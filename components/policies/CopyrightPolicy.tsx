@@ -1,9 +1,10 @@
 import type { OperatorInfo } from '@/lib/operator';
 
+import { EmailLink } from './EmailLink';
 import { OnThisPage } from './OnThisPage';
 
 export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }) {
-  const agentEmail = <a href={`mailto:${operator.dmcaAgentEmail}`}>{operator.dmcaAgentEmail}</a>;
+  const agentEmail = <EmailLink address={operator.dmcaAgentEmail} />;
   return (
     <>
       <p>
@@ -87,7 +88,7 @@ export default function CopyrightPolicy({ operator }: { operator: OperatorInfo }
       </address>
       <p>
         This address is only for copyright notices. Other messages sent to it, such as support questions or reports that are not
-        about copyright, may not get a reply; please write to <a href={`mailto:${operator.email}`}>{operator.email}</a> instead.
+        about copyright, may not get a reply; please write to <EmailLink address={operator.email} /> instead.
       </p>
 
       <h2 id="what-happens-after-a-notice">What happens after a notice</h2>

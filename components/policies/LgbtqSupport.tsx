@@ -1,5 +1,6 @@
 import type { OperatorInfo } from '@/lib/operator';
 
+import { EmailLink } from './EmailLink';
 import { OnThisPage } from './OnThisPage';
 
 export default function LgbtqSupport({ operator }: { operator: OperatorInfo }) {
@@ -249,8 +250,8 @@ export default function LgbtqSupport({ operator }: { operator: OperatorInfo }) {
         </li>
         <li>
           <strong>Blocking and reporting.</strong> If someone is harassing you, or you want them blocked from contacting you,
-          email us at <a href={`mailto:${operator.email}`}>{operator.email}</a> with a link to their profile and the comments
-          involved. Our moderators can remove comments and restrict or ban accounts. Read more about what to include in our{' '}
+          email us at <EmailLink address={operator.email} /> with a link to their profile and the comments involved. Our
+          moderators can remove comments and restrict or ban accounts. Read more about what to include in our{' '}
           <a href="/community-standards#reporting">Community Standards</a>.
         </li>
         <li>

@@ -1,9 +1,10 @@
 import type { OperatorInfo } from '@/lib/operator';
 
+import { EmailLink } from './EmailLink';
 import { OnThisPage } from './OnThisPage';
 
 export default function TermsOfUse({ operator }: { operator: OperatorInfo }) {
-  const contact = <a href={`mailto:${operator.email}`}>{operator.email}</a>;
+  const contact = <EmailLink address={operator.email} />;
   return (
     <>
       <p>

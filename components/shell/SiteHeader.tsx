@@ -16,9 +16,10 @@ function NavItems({ idPrefix }: { idPrefix: string }) {
         </a>
       </li>
       <li>
-        {/* A popover: the browser toggles it, closes it on Escape and on an outside click; the script places it and tracks aria-expanded. */}
+        {/* A popover: the browser toggles it, closes it on Escape and on an outside click, and tells assistive technology
+            whether it is open (popovertarget, so no aria-expanded, which the HTML standard forbids beside it); the script places it. */}
         <div className="dropdown">
-          <button type="button" className="nav-link" popoverTarget={menuId} aria-expanded="false" aria-controls={menuId}>
+          <button type="button" className="nav-link" popoverTarget={menuId}>
             Categories <ChevronDownIcon />
           </button>
           <ul id={menuId} className="dropdown-menu" popover="auto">
@@ -79,13 +80,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
         <SearchBox id="site-search" />
         <AccountArea />
         {/* CSS shows the icon and word for the menu's state ("Menu" or "Close"), so the button's name follows it too. */}
-        <button
-          type="button"
-          className="btn btn-quiet menu-toggle"
-          popoverTarget="mobile-menu"
-          aria-expanded="false"
-          aria-controls="mobile-menu"
-        >
+        <button type="button" className="btn btn-quiet menu-toggle" popoverTarget="mobile-menu">
           <span className="menu-toggle-closed">
             <MenuIcon />
             <span>Menu</span>

@@ -1,7 +1,7 @@
 import { LikeButton } from '@/components/community/LikeButton';
 import { EyeIcon, VideoIcon } from '@/components/icons';
 import type { VideoDto } from '@/lib/api-types';
-import { countLabel, formatDuration } from '@/lib/format/numbers';
+import { compactCount, formatDuration } from '@/lib/format/numbers';
 import { previewClipUrl } from '@/lib/media/previews';
 import { CARD_IMAGE_SIZES, thumbnailSrcSet } from '@/lib/media/thumbnails';
 
@@ -61,8 +61,10 @@ export function VideoCard({ video, loading = 'lazy' }: { video: VideoDto; loadin
       <p className="video-card-meta">
         <span className="video-card-uploader">{video.uploader.username}</span>
         <span className="video-card-stats">
-          <span aria-label={countLabel(video.views, 'view')}>
-            <EyeIcon /> {countLabel(video.views, 'view').split(' ')[0]}
+          {/* The short count shown, the word for screen readers (aria-label is not allowed on a plain span). */}
+          <span>
+            <EyeIcon /> {compactCount(video.views)}
+            <span className="visually-hidden"> {video.views === 1 ? 'view' : 'views'}</span>
           </span>
           {/* A small island: the count for everyone, the heart for members (state from likedBy, no request per card). */}
           <LikeButton

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { OperatorInfo } from '@/lib/operator';
+import { placeholder, type OperatorInfo } from '@/lib/operator';
 
 import { parseEnv, type VipPlan } from './schema';
 
@@ -98,8 +98,6 @@ export interface ServerConfig {
   /** Notices and copyright (decision 016): the urgent-notice alert address, the counter-notice wait, the repeat-infringer limit. */
   trust: { adminAlertEmail: string | undefined; counterNoticeWaitBusinessDays: number; repeatInfringerStrikes: number };
 }
-
-const placeholder = (variable: string, what: string) => `[${what} — set ${variable}]`;
 
 /** Validates an environment and resolves defaults. Throws ConfigError. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {

@@ -72,13 +72,16 @@ export function isBuildCurrent(env: NodeJS.ProcessEnv = process.env): boolean {
   }
 }
 
-/** Runs `next build` unless the existing build is current. Exits the process if the build fails. */
-export function buildIfNeeded(env: NodeJS.ProcessEnv = process.env): void {
+/**
+ * Runs `next build` unless the existing build is current. Exits the process if the build fails. `quiet`
+ * (`npm start` without --verbose): Next's output, its table of about a hundred routes, only if the build fails.
+ */
+export function buildIfNeeded(env: NodeJS.ProcessEnv = process.env, { quiet = false } = {}): void {
   if (isBuildCurrent(env)) {
     console.log('[build] production build is up to date');
     return;
   }
-  build(env);
+  build(env, { quiet });
 }
 
 /**
@@ -86,17 +89,19 @@ export function buildIfNeeded(env: NodeJS.ProcessEnv = process.env): void {
  * from, so a later `npm start` with the same ones serves it as it is. `npm run build` (scripts/build.ts)
  * and a stale `npm start` both build here: a build made either way is trusted the same. Exits the process if the build fails.
  */
-export function build(env: NodeJS.ProcessEnv = process.env): void {
+export function build(env: NodeJS.ProcessEnv = process.env, { quiet = false } = {}): void {
   // The inline scripts from their TypeScript sources first (decision 044): what ships is what the sources say.
   if (writeAppScripts()) console.log('[build] rewrote lib/app-scripts/generated.ts from its sources');
   console.log('[build] building the production app (next build)…');
   // Taken before the build: a source edited while it runs must make the next start build again.
   const fingerprint = buildFingerprint(env);
   const result = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'next'), ['build'], {
-    stdio: 'inherit',
+    stdio: quiet ? ['inherit', 'pipe', 'pipe'] : 'inherit',
     env: { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    maxBuffer: 64 * 1024 * 1024,
   });
   if (result.status !== 0) {
+    if (quiet) process.stderr.write(`${result.stdout}${result.stderr}`);
     console.error('[build] next build failed');
     process.exit(result.status ?? 1);
   }

@@ -141,6 +141,9 @@ describe('a production server', () => {
       const health = await fetch(`${ORIGIN}/api/health`);
       expect(await health.json()).toEqual({ status: 'ok' });
       expect(output.text()).toMatch(/production build is up to date/);
+      // Not a terminal: JSON lines, one of them the address to open; no route table (that is for --verbose and `npm run build`).
+      await until('the ready line', () => /"msg":"Chrysalis is ready: http:\/\/localhost:\d+"/.test(output.text()), 30_000);
+      expect(output.text()).not.toMatch(/Route \(app\)/);
       // Ready too: migrations, media storage, ffmpeg and the embedded server's own worker.
       await until('/api/ready', async () => (await fetch(`${ORIGIN}/api/ready`)).status === 200, 30_000);
     } finally {

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { routeLabeller } from '@/lib/front/route-label';
 import { createLogger, readableDestination, runWithLogContext, scrubPath, scrubText, setLogSink } from '@/lib/server/log';
 import { observeRequest, ObservedResponse, requestIdFor, requestLogger, type RequestLine } from '@/lib/server/log/requests';
+import { setPageStatus } from '@/lib/server/page-status';
 import { bearerMatches } from '@/lib/server/metrics';
 
 /** A logger writing into an array of parsed records. */
@@ -177,6 +178,17 @@ describe('the request line', () => {
         if (req.url === '/head-reason-list') return void res.writeHead(200, 'Fine', ['x-kept', 'yes']).end('ok');
         if (req.url === '/head-object') return void res.writeHead(200, { 'x-kept': 'yes' }).end('ok');
         if (req.url === '/set-then-list') return void res.setHeader('x-kept', 'yes').writeHead(304, ['etag', '"e"']).end();
+        // A page that rendered its own 404 or 410 (MissingPage): Next answers 200, the mark gives the status.
+        if (req.url === '/gone-page' || req.url === '/missing-page') {
+          setPageStatus(req.url === '/gone-page' ? 410 : 404);
+          res.statusCode = 200;
+          return void res.end('<html lang="en">…</html>');
+        }
+        if (req.url === '/missing-then-error') {
+          setPageStatus(404);
+          res.statusCode = 500;
+          return void res.end('boom');
+        }
         if (req.url === '/streamed') {
           res.setHeader('x-kept', 'yes');
           res.write('o');
@@ -255,6 +267,15 @@ describe('the request line', () => {
       );
     },
   );
+
+  it('sends the 200 of a page marked by setPageStatus with that status, and nothing else changed', async () => {
+    expect((await get('/missing-page')).status).toBe(404);
+    expect((await get('/gone-page')).status).toBe(410);
+    expect((await get('/missing-then-error')).status).toBe(500);
+    expect((await get('/head-list')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lines.some((line) => /"path":"\/gone-page".*"status":410/.test(line))).toBe(true);
+  });
 
   it('writes one line, marked aborted, when the client goes away before the answer', async () => {
     const { port } = server.address() as AddressInfo;

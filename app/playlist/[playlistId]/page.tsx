@@ -1,12 +1,14 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 
+import { OwnPrivatePlaylist } from '@/components/playlists/OwnPrivatePlaylist';
 import { PlaylistView } from '@/components/playlists/PlaylistView';
 import { PlaylistStructuredData } from '@/components/seo/StructuredData';
+import { MissingPage, missingPageMetadata } from '@/components/shell/MissingPage';
 import { getConfig } from '@/lib/config/server';
 import { playlistHref } from '@/lib/playlists';
+import { setPageStatus } from '@/lib/server/page-status';
 import { loadVisitorPlaylist } from '@/lib/server/playlists/public';
-import { absoluteUrl, fullTitle, pageMetadata } from '@/lib/seo/metadata';
+import { absoluteUrl, pageMetadata } from '@/lib/seo/metadata';
 import { DEFAULT_KEYWORDS } from '@/lib/site';
 
 type Props = { params: Promise<{ playlistId: string }> };
@@ -24,7 +26,7 @@ function describe(playlist: NonNullable<Awaited<ReturnType<typeof loadVisitorPla
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const playlist = await loadVisitorPlaylist((await params).playlistId);
-  if (!playlist) return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
+  if (!playlist) return missingPageMetadata();
   const { siteName } = getConfig();
   const base = pageMetadata({
     title: playlist.title,
@@ -47,7 +49,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  */
 export default async function PlaylistPage({ params }: Props) {
   const playlist = await loadVisitorPlaylist((await params).playlistId);
-  if (!playlist) notFound();
+  if (!playlist) {
+    setPageStatus(404);
+    // No such playlist, or a private one: the 404 for everyone, and the playlist itself for its owner (in the browser).
+    return (
+      <>
+        <OwnPrivatePlaylist />
+        <MissingPage />
+      </>
+    );
+  }
   const { siteName } = getConfig();
   const path = playlistHref(playlist.id);
   return (

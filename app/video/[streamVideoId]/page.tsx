@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { preload } from 'react-dom';
 
 import { Comments } from '@/components/community/Comments';
@@ -10,9 +9,11 @@ import { ReportDialog } from '@/components/community/ReportDialog';
 import { EyeIcon } from '@/components/icons';
 import { PlaylistQueueSlot } from '@/components/playlists/PlaylistQueueSlot';
 import { VideoStructuredData } from '@/components/seo/StructuredData';
+import { MissingPage, missingPageMetadata } from '@/components/shell/MissingPage';
 import { RelativeTime } from '@/components/videos/RelativeTime';
 import { ShareButton } from '@/components/videos/ShareButton';
 import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
+import { OwnerPreview } from '@/components/videos/OwnerPreview';
 import { VideoPageManage } from '@/components/videos/VideoPageManage';
 import { VideoPlayer } from '@/components/videos/VideoPlayer';
 import { WatchLaterButton } from '@/components/videos/WatchLaterButton';
@@ -22,7 +23,8 @@ import { countLabel, isoDuration } from '@/lib/format/numbers';
 import { relativeTime } from '@/lib/format/relative-time';
 import { storyboardUrl } from '@/lib/media/previews';
 import { thumbnailPosterUrl } from '@/lib/media/thumbnails';
-import { loadMoreLikeThis, loadVideoPage } from '@/lib/server/videos/video-page';
+import { setPageStatus } from '@/lib/server/page-status';
+import { isVideoGone, loadMoreLikeThis, loadVideoPage } from '@/lib/server/videos/video-page';
 import { absoluteUrl, fullTitle, pageMetadata } from '@/lib/seo/metadata';
 import { DEFAULT_KEYWORDS, tagHref } from '@/lib/site';
 
@@ -35,8 +37,9 @@ const summary = (text: string, fallback: string) => {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const data = await loadVideoPage((await params).streamVideoId);
-  if (!data) return { title: { absolute: fullTitle('Page not found') }, robots: { index: false, follow: true } };
+  const { streamVideoId } = await params;
+  const data = await loadVideoPage(streamVideoId);
+  if (!data) return missingPageMetadata(await isVideoGone(streamVideoId));
   const { video, playback } = data;
   const { siteName } = getConfig();
   const path = `/video/${video.streamVideoId}`;
@@ -85,8 +88,19 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function VideoPage({ params }: Props) {
-  const data = await loadVideoPage((await params).streamVideoId);
-  if (!data) notFound();
+  const { streamVideoId } = await params;
+  const data = await loadVideoPage(streamVideoId);
+  if (!data) {
+    const gone = await isVideoGone(streamVideoId);
+    setPageStatus(gone ? 410 : 404);
+    // Its owner and admins see their video that is not public (yet) in place of the 404.
+    return (
+      <>
+        <OwnerPreview />
+        <MissingPage gone={gone} />
+      </>
+    );
+  }
   const { video, playback } = data;
   const more = await loadMoreLikeThis(video);
   const likes = video.likedBy.length;

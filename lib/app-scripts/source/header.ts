@@ -4,9 +4,9 @@
  * them on Escape and on an outside click, and shows them in the top layer; CSS shows "Menu" or "Close" on the toggle
  * from the menu's state. Two inline scripts are compiled from this file (decision 044) and do the rest:
  *
- * - bootHeader, in <head>: listeners on the document, which need no element of the header yet: a popover's toggle
- *   button follows its state in `aria-expanded`; the categories list opens under its button and closes when the focus
- *   leaves it; widening past the breakpoint closes the mobile menu, whose toggle is then hidden; a search goes to
+ * - bootHeader, in <head>: listeners on the document, which need no element of the header yet: the categories list
+ *   opens under its button and closes when the focus leaves it (the browser tells assistive technology whether a
+ *   popover is open: `popovertarget` exposes the state `aria-expanded` would, and excludes it); widening past the breakpoint closes the mobile menu, whose toggle is then hidden; a search goes to
  *   /search?q=<trimmed, percent-encoded text> (a plain GET would send spaces as `+`) and a blank one goes nowhere.
  *   Without JavaScript the form is a plain GET to /search.
  * - readyHeader, right after the header's markup, before first paint: `aria-current="page"` on the nav links of this
@@ -29,11 +29,9 @@ export function bootHeader(wideMedia: string): void {
     'beforetoggle',
     (event) => {
       const popover = event.target as HTMLElement;
+      if ((event as ToggleEvent).newState !== 'open' || !popover.classList.contains('dropdown-menu')) return;
       const button = popover.id ? document.querySelector(`[popovertarget="${popover.id}"]`) : null;
-      if (!button) return;
-      const open = (event as ToggleEvent).newState === 'open';
-      button.setAttribute('aria-expanded', String(open));
-      if (open && popover.classList.contains('dropdown-menu')) {
+      if (button) {
         const place = button.getBoundingClientRect();
         popover.style.top = `${place.bottom + 8}px`;
         popover.style.left = `${place.left}px`;

@@ -31,6 +31,8 @@ export interface LogContext {
   jobType?: string;
   /** The request failed because the database connection was lost (lib/db/connection-loss.ts): its 500 goes out as a 503. */
   databaseUnavailable?: boolean;
+  /** The page rendered its own 404 or 410 (lib/server/page-status.ts): Next's 200 goes out with this status. */
+  pageStatus?: 404 | 410;
 }
 
 /** Field paths blanked in every record (pino `redact`; `*` is one level of nesting). */
@@ -199,7 +201,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   );
 }
 
-const json = () => process.env.NODE_ENV === 'production';
+// JSON lines for a log collector; a terminal (`npm start` by hand) gets readable lines, as pino-pretty would print them.
+const json = () => process.env.NODE_ENV === 'production' && !process.stdout.isTTY;
 
 /**
  * Standard output in production: the records written during one turn of the event loop, gathered and

@@ -143,9 +143,12 @@ export class ObservedResponse<Request extends IncomingMessage = IncomingMessage>
    * written as writeHead(status, headerList) Node's fast path: with any header already set, Node merges
    * the list into them one header at a time (the page cache's hits, decision 039). A flat list gets the
    * id appended to a copy; any other form has it set as a header. A 500 of a request marked by
-   * markRequestDatabaseUnavailable() (lib/db/connection-loss.ts) goes out as 503 with Retry-After.
+   * markRequestDatabaseUnavailable() (lib/db/connection-loss.ts) goes out as 503 with Retry-After, and the
+   * 200 of a page that rendered its own 404 or 410 (setPageStatus, lib/server/page-status.ts) with that status.
    */
   override writeHead(statusCode: number, ...rest: unknown[]): this {
+    const pageStatus = this.observed?.context.pageStatus;
+    if (statusCode === 200 && pageStatus !== undefined && !this.headersSent) statusCode = pageStatus;
     // A page whose render lost the database connection: an outage of a moment, to be tried again, not a server bug.
     if (statusCode === 500 && this.observed?.context.databaseUnavailable && !this.headersSent) {
       statusCode = 503;
