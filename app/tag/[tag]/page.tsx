@@ -5,6 +5,7 @@ import { WebSiteStructuredData } from '@/components/seo/StructuredData';
 import { ListedVideos } from '@/components/videos/ListedVideos';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { loadTagPage } from '@/lib/server/videos/page-data';
+import { previewImageOf } from '@/lib/server/videos/preview-image';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { canonicalTag, tagHref } from '@/lib/site';
 import {
@@ -45,6 +46,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
     path: variant ? tagHref(tag) : tagPageHref(tag, order, page),
     keywords: [tag, 'videos'],
     noindex: variant,
+    image: await previewImageOf({ list: 'tag', name: tag }),
   });
 }
 
