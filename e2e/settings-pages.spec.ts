@@ -13,9 +13,13 @@ test('a visitor is sent to log in and comes back to Settings, with its sections 
 }) => {
   const member = await verifiedMember(request, 'settings_page');
   await page.goto('/settings#data');
-  await expect(page).toHaveURL(`/login?next=${encodeURIComponent('/settings')}`);
-  await logInThroughForm(page, member.email, member.password, '/settings');
-  await expect(page).toHaveURL('/settings');
+  // The browser keeps the fragment through the redirect, and the login form takes it along.
+  await expect(page).toHaveURL(`/login?next=${encodeURIComponent('/settings')}#data`);
+  await page.getByLabel('Email').fill(member.email);
+  await page.getByLabel('Password').fill(member.password);
+  await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL('/settings#data');
+  await expect(page.locator('#data')).toBeInViewport();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   await expect(page.locator('#security').getByRole('heading', { level: 2, name: 'Security' })).toBeVisible();
   await expect(
