@@ -29,7 +29,8 @@ export default async function NotificationsPage() {
         <span className="eyebrow">Your account</span>
         <h1>Notifications</h1>
         <p>
-          Newest first. What we email you about is in <a href={ACCOUNT_PATHS.settings}>Settings</a>.
+          Follows, likes, comments and news about your uploads, newest first. Your account is in{' '}
+          <a href={ACCOUNT_PATHS.settings}>Settings</a>.
         </p>
       </header>
       <section className="section" aria-label="Notifications">
