@@ -6,11 +6,12 @@ import { MemberHomeSlot } from '@/components/home/MemberHomeSlot';
 import { VideoFeed } from '@/components/videos/VideoFeed';
 import { getConfig } from '@/lib/config/server';
 import { loadHomeFeeds } from '@/lib/server/videos/page-data';
+import { previewImageOf } from '@/lib/server/videos/preview-image';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, HOME_PAGE_SIZES } from '@/lib/site';
 
-export function generateMetadata(): Metadata {
-  return pageMetadata({ path: '/' });
+export async function generateMetadata(): Promise<Metadata> {
+  return pageMetadata({ path: '/', image: await previewImageOf({ list: 'home' }) });
 }
 
 export default async function HomePage() {

@@ -161,7 +161,7 @@ test.describe('accounts', () => {
   test('member pages send visitors to log in and bring them back; no open redirects', async ({ confirmedPage: page }) => {
     // Nine page loads and a sign-up: on a busy 2-core runner, with the login pages rendered per request (their CSP nonce), over 30 s.
     test.slow();
-    for (const path of ['/upload', '/liked-videos', '/following', '/profile/someone']) {
+    for (const path of ['/upload', '/liked-videos', '/following', '/profile/someone', '/settings', '/notifications']) {
       await page.goto(path);
       await expect(page).toHaveURL(`/login?next=${encodeURIComponent(path)}`);
     }

@@ -25,12 +25,24 @@ test.describe('metadata for crawlers and link previews', () => {
       expect(await meta('meta[name="keywords"]')).toContain('sissy');
       const absolute = (href: string | null) => new URL(href ?? '').href; // "https://x" and "https://x/" are the same URL
       expect(absolute(await page.locator('link[rel="canonical"]').getAttribute('href'))).toBe(`${ORIGIN}${path}`);
-      expect(await meta('meta[property="og:title"]')).toBe(title);
+      // og:site_name names the site beside og:title, which does not repeat it.
+      expect(await meta('meta[property="og:title"]')).toBe(title === 'Chrysalis' ? title : title.replace(/ \| Chrysalis$/, ''));
+      expect(await meta('meta[property="og:locale"]')).toBe('en_US');
       expect(await meta('meta[property="og:type"]')).toBe(type);
       expect(absolute(await meta('meta[property="og:url"]'))).toBe(`${ORIGIN}${path}`);
       expect(await meta('meta[property="og:site_name"]')).toBe('Chrysalis');
-      expect(await meta('meta[property="og:image"]')).toBe(`${ORIGIN}/logo-512.png`);
+      const image = await meta('meta[property="og:image"]');
+      if (path === '/' || path.startsWith('/category/')) {
+        // The list's own picture: 1200 × 630 from its thumbnails, keyed by what it shows.
+        expect(image).toMatch(new RegExp(`^${ORIGIN}/preview-image\\?list=(home|category)&.*v=[0-9a-f]{16}$`));
+        expect(await meta('meta[property="og:image:width"]')).toBe('1200');
+        expect(await meta('meta[property="og:image:height"]')).toBe('630');
+      } else expect(image).toBe(`${ORIGIN}/logo-512.png`);
+      expect(await meta('meta[property="og:image:alt"]')).toBeTruthy();
+      expect(await meta('meta[name="twitter:image:alt"]')).toBe(await meta('meta[property="og:image:alt"]'));
       expect(await meta('meta[name="twitter:card"]')).toBe('summary_large_image');
+      const keywords = (await meta('meta[name="keywords"]'))!.split(',').map((k) => k.trim().toLowerCase());
+      expect(new Set(keywords).size).toBe(keywords.length);
       expect(await meta('meta[name="rating"]')).toBe('adult');
       expect(await page.locator('meta[name="RATING"][content="RTA-5042-1996-1400-1577-RTA"]').count()).toBe(1);
       const data = await structuredData(page);
@@ -45,6 +57,17 @@ test.describe('metadata for crawlers and link previews', () => {
     expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(
       /safe space for transformation and exploration/,
     );
+  });
+
+  test('home’s preview picture is a 1200 × 630 PNG kept under its key', async ({ request, page }) => {
+    await page.goto('/');
+    const url = (await page.locator('meta[property="og:image"]').getAttribute('content'))!;
+    const response = await request.get(url);
+    expect(response.headers()['content-type']).toBe('image/png');
+    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    const png = await response.body();
+    expect(png.readUInt32BE(16)).toBe(1200);
+    expect(png.readUInt32BE(20)).toBe(630);
   });
 
   test('the preview image is a real 512 px PNG', async ({ request }) => {

@@ -8,6 +8,7 @@ import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { Pager } from '@/components/videos/Pager';
 import { StaticVideoGrid } from '@/components/videos/StaticVideoGrid';
 import { logger } from '@/lib/server/log';
+import { previewImageOf } from '@/lib/server/videos/preview-image';
 import { searchVideos } from '@/lib/server/videos/search';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, searchHref } from '@/lib/site';
@@ -15,6 +16,7 @@ import {
   DURATION_LABELS,
   orderQuery,
   readListOrder,
+  SEARCH_QUERY_MAX,
   SEARCH_SORTS,
   searchOrderSchema,
   type SearchOrder,
@@ -70,6 +72,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
     path: (query && searchHref(query)) || '/search',
     // Result pages are endless and thin; keep them out of indexes but let crawlers follow links.
     noindex: true,
+    image: await previewImageOf(query ? { list: 'search', name: query.slice(0, SEARCH_QUERY_MAX) } : { list: 'home' }),
   });
 }
 

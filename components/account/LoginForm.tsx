@@ -21,6 +21,8 @@ export function LoginForm() {
   const router = useRouter();
   const searchParams = useSearchParams();
   const next = safeReturnPath(searchParams.get('next'));
+  // A fragment the browser kept through the redirect to log in (/settings#data from an email) goes on with the member.
+  const destination = () => (next.includes('#') ? next : `${next}${window.location.hash}`);
   // Arrived from a password reset (ResetPasswordForm): every session ended, so the member logs in with the new password.
   const justReset = searchParams.get('reset') === 'done';
   const [formError, setFormError] = useState<string | null>(null);
@@ -36,7 +38,7 @@ export function LoginForm() {
     try {
       const result = await login(email, password);
       if ('twoFactorRequired' in result) return setChallenge(result.challenge);
-      router.push(next);
+      router.push(destination());
       router.refresh();
     } catch (error) {
       if (error instanceof ApiClientError && error.data.needsVerification) setUnverifiedEmail(email);
@@ -49,7 +51,7 @@ export function LoginForm() {
       <TwoFactorLoginStep
         challenge={challenge}
         onDone={() => {
-          router.push(next);
+          router.push(destination());
           router.refresh();
         }}
         onRestart={() => setChallenge(null)}

@@ -10,6 +10,7 @@ import { useSession } from '@/components/session/SessionProvider';
 import type { ProfileDto } from '@/lib/api-types';
 import { apiRequest } from '@/lib/client/api-client';
 import { readStorage } from '@/lib/client/browser-store';
+import { ACCOUNT_PATHS } from '@/lib/account-paths';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { changeEmailFormSchema, changePasswordFormSchema } from '@/lib/validation/auth';
 import { BIO_MAX, bioLength, PROFILE_MESSAGES } from '@/lib/validation/community';
@@ -269,23 +270,69 @@ export function SettingsModal({ onClose, focus }: { onClose: () => void; focus?:
     <dialog ref={dialog} className="modal settings-modal" aria-labelledby="settings-title" onClose={onClose}>
       <div className="modal-head">
         <h2 id="settings-title">Settings</h2>
+        <a className="btn btn-quiet" href={ACCOUNT_PATHS.settings}>
+          Open as a page
+        </a>
         <button type="button" className="btn btn-quiet" onClick={() => dialog.current?.close()}>
           Close
         </button>
       </div>
-      <ProfilePhotoSettings />
-      <ProfileSettings autoFocus={focus === 'bio'} />
-      <Preferences />
-      <EmailSettings />
-      <PasswordSettings />
-      <IdentitySettings onNavigate={() => dialog.current?.close()} />
-      <Section title="Security">
-        <TwoFactorSettings />
-        <SessionsSettings />
-      </Section>
-      <DataExportSettings />
-      <DecisionsSettings />
-      <DeleteAccountSettings />
+      <SettingsSections focus={focus} onNavigate={() => dialog.current?.close()} />
     </dialog>
+  );
+}
+
+/** A group of sections with an address of its own on /settings (`#security`, `#data`). */
+function Group({ id, title, headed, children }: { id: string; title: string; headed: boolean; children: ReactNode }) {
+  return (
+    <div id={id} className="settings-group" role="group" aria-label={title}>
+      {headed && <h2>{title}</h2>}
+      {children}
+    </div>
+  );
+}
+
+/**
+ * Every settings section, in the dialog and on /settings alike. On the page (`headed`) each group has its h2 under
+ * the page's h1; in the dialog the dialog's h2 heads them all.
+ */
+export function SettingsSections({
+  focus,
+  onNavigate,
+  headed = false,
+}: {
+  focus?: 'bio';
+  onNavigate?: () => void;
+  headed?: boolean;
+}) {
+  return (
+    <>
+      <Group id="account" title="Account" headed={headed}>
+        <ProfilePhotoSettings />
+        <ProfileSettings autoFocus={focus === 'bio'} />
+        <Preferences />
+        <EmailSettings />
+        <PasswordSettings />
+        <IdentitySettings onNavigate={onNavigate ?? (() => undefined)} />
+      </Group>
+      <Group id="security" title="Security" headed={headed}>
+        {headed ? (
+          <>
+            <TwoFactorSettings />
+            <SessionsSettings />
+          </>
+        ) : (
+          <Section title="Security">
+            <TwoFactorSettings />
+            <SessionsSettings />
+          </Section>
+        )}
+      </Group>
+      <Group id="data" title="Your data" headed={headed}>
+        <DataExportSettings />
+        <DecisionsSettings />
+        <DeleteAccountSettings />
+      </Group>
+    </>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { usePathname, useRouter } from 'next/navigation';
-import { useCallback, useEffect, useId, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
 import { useSession } from '@/components/session/SessionProvider';
@@ -9,6 +9,7 @@ import { RelativeTime } from '@/components/videos/RelativeTime';
 import type { NotificationDto, NotificationListDto } from '@/lib/api-types';
 import { ApiClientError, apiRequest } from '@/lib/client/api-client';
 import { relativeTime } from '@/lib/format/relative-time';
+import { ACCOUNT_PATHS } from '@/lib/account-paths';
 
 /**
  * The navbar bell (spec sections 2, 4 and 8): the unread count as a badge; a
@@ -28,25 +29,38 @@ export const LOAD_ERROR = 'Failed to load notifications.';
 const MARK_ERROR = 'Could not mark the notification as read. Please try again.';
 const MARK_ALL_ERROR = 'Could not mark your notifications as read. Please try again.';
 
-type PageKey = readonly [path: string, userId: string];
+export type PageKey = readonly [path: string, userId: string];
+
+/** The SWR key of a page of the member's notifications: the bell and /notifications share one cache entry. */
+export function notificationPageKey(userId: string | null) {
+  return (index: number, previous: NotificationListDto | null): PageKey | null => {
+    if (!userId) return null;
+    if (index === 0) return [`/api/notifications?limit=${NOTIFICATIONS_PAGE_SIZE}`, userId];
+    if (!previous?.pagination.hasMore || !previous.pagination.nextCursor) return null;
+    return [
+      `/api/notifications?limit=${NOTIFICATIONS_PAGE_SIZE}&cursor=${encodeURIComponent(previous.pagination.nextCursor)}`,
+      userId,
+    ];
+  };
+}
 
 /** The server's message when it sent one (spec section 8: 'Failed to load notifications.' or the server message). */
-function messageOf(error: unknown, fallback: string): string {
+export function messageOf(error: unknown, fallback: string): string {
   if (error instanceof ApiClientError && typeof error.data.message === 'string' && error.data.message.trim())
     return error.data.message;
   return fallback;
 }
 
 /** Where a notification goes: same-site paths (and http(s) links) only; missing or '#' goes nowhere. */
-function targetOf(link: string | null | undefined): string | null {
+export function targetOf(link: string | null | undefined): string | null {
   if (!link || link === '#') return null;
   if (link.startsWith('/') && !link.startsWith('//') && !link.includes('\\')) return link;
   return /^https?:\/\//i.test(link) ? link : null;
 }
 
-const fetchPage = ([path]: PageKey) => apiRequest<NotificationListDto>(path);
+export const fetchPage = ([path]: PageKey) => apiRequest<NotificationListDto>(path);
 
-function withRead(pages: NotificationListDto[] | undefined, isRead: (n: NotificationDto) => boolean, unreadCount: number) {
+export function withRead(pages: NotificationListDto[] | undefined, isRead: (n: NotificationDto) => boolean, unreadCount: number) {
   return pages?.map((page) => ({
     ...page,
     unreadCount,
@@ -71,18 +85,7 @@ export function NotificationBell() {
   const headingId = useId();
 
   const userId = user?._id ?? null;
-  const getKey = useCallback(
-    (index: number, previous: NotificationListDto | null): PageKey | null => {
-      if (!userId) return null;
-      if (index === 0) return [`/api/notifications?limit=${NOTIFICATIONS_PAGE_SIZE}`, userId];
-      if (!previous?.pagination.hasMore || !previous.pagination.nextCursor) return null;
-      return [
-        `/api/notifications?limit=${NOTIFICATIONS_PAGE_SIZE}&cursor=${encodeURIComponent(previous.pagination.nextCursor)}`,
-        userId,
-      ];
-    },
-    [userId],
-  );
+  const getKey = useMemo(() => notificationPageKey(userId), [userId]);
   const {
     data: pages,
     error,
@@ -309,6 +312,9 @@ export function NotificationBell() {
                 {loadingOlder ? 'Loading…' : 'Show older notifications'}
               </button>
             )}
+            <a className="notif-more" href={ACCOUNT_PATHS.notifications}>
+              All notifications
+            </a>
           </>
         )}
       </div>
@@ -316,7 +322,7 @@ export function NotificationBell() {
   );
 }
 
-function NotificationItem({
+export function NotificationItem({
   notification,
   onClick,
 }: {

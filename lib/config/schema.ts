@@ -103,6 +103,16 @@ export const envSchema = z
     PORT: z.preprocess(emptyToUndefined, portNumber.default(3000)),
     SITE_URL: z.preprocess(emptyToUndefined, httpOrigin.optional()),
     SITE_NAME: z.preprocess(emptyToUndefined, z.string().trim().max(60, 'must be at most 60 characters').default('Chrysalis')),
+    /** The site's X (Twitter) account for twitter:site, "@name" or "name"; stored with the @. */
+    TWITTER_SITE: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^@?[A-Za-z0-9_]{1,15}$/, 'must be an X (Twitter) username: up to 15 letters, digits or _, with or without @')
+        .transform((name) => (name.startsWith('@') ? name : `@${name}`))
+        .optional(),
+    ),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
     DATABASE_URL: z.preprocess(
       emptyToUndefined,

@@ -34,6 +34,8 @@ export interface ServerConfig {
   /** Canonical origin without a trailing slash. */
   siteUrl: string;
   siteName: string;
+  /** The site's X (Twitter) handle with its @, for twitter:site; unset means no such tag. */
+  twitterSite: string | undefined;
   /** Absolute path of the data directory. */
   dataDir: string;
   /** Unset means the embedded PGlite database under dataDir. */
@@ -108,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: raw.PORT,
     siteUrl,
     siteName: raw.SITE_NAME,
+    twitterSite: raw.TWITTER_SITE,
     dataDir: path.resolve(raw.DATA_DIR),
     databaseUrl: raw.DATABASE_URL,
     databaseListenUrl: raw.DATABASE_URL && (raw.DATABASE_LISTEN_URL ?? raw.DATABASE_URL),

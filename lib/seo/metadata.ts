@@ -28,10 +28,33 @@ export function absoluteUrl(path: string): string {
   return new URL(path, `${getConfig().siteUrl}/`).toString();
 }
 
-/** Complete metadata for one page (Next replaces, not merges, nested objects such as openGraph). */
+/** Every page's language for link previews; the site is in English only. */
+export const OG_LOCALE = 'en_US';
+
+/**
+ * Keywords in order, each adding a word the earlier ones lack: "Sissy" after "sissy", or "sissy" after
+ * "sissy maid", says nothing new (a video's tags, its category and the defaults overlap).
+ */
+export function distinctKeywords(keywords: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const keyword of keywords) {
+    const words = keyword.toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length === 0 || words.every((word) => seen.has(word))) continue;
+    for (const word of words) seen.add(word);
+    kept.push(keyword.trim());
+  }
+  return kept;
+}
+
+/**
+ * Complete metadata for one page (Next replaces, not merges, nested objects such as openGraph). The title tag
+ * carries the product name; og:title does not, since og:site_name says it beside it in every preview.
+ */
 export function pageMetadata(seo: PageSeo): Metadata {
-  const { siteName } = getConfig();
+  const { siteName, twitterSite } = getConfig();
   const title = fullTitle(seo.title, siteName);
+  const shareTitle = seo.title ?? siteName;
   const description = seo.description ?? DEFAULT_DESCRIPTION;
   const url = absoluteUrl(seo.path);
   const image = seo.image ?? {
@@ -43,21 +66,23 @@ export function pageMetadata(seo: PageSeo): Metadata {
   return {
     title: { absolute: title },
     description,
-    keywords: [...(seo.keywords ?? DEFAULT_KEYWORDS)],
+    keywords: distinctKeywords(seo.keywords ?? DEFAULT_KEYWORDS),
     alternates: { canonical: url, types: { 'application/rss+xml': absoluteUrl('/feed.xml') } },
     openGraph: {
-      title,
+      title: shareTitle,
       description,
       url,
       siteName,
+      locale: OG_LOCALE,
       type: seo.type ?? 'website',
       images: [image],
     },
     twitter: {
       card: 'summary_large_image',
-      title,
+      site: twitterSite,
+      title: shareTitle,
       description,
-      images: [image.url],
+      images: [{ url: image.url, alt: image.alt }],
     },
     robots: seo.noindex ? { index: false, follow: true } : undefined,
   };

@@ -144,13 +144,35 @@ export const watchLaterQuerySchema = videoListQuerySchema.pick({ limit: true, pa
 
 export const topVideosQuerySchema = z.object({ limit: positiveInt('limit', LIST_LIMIT_MAX, 6) });
 
+export const SEARCH_QUERY_MAX = 200;
+
 export const searchQuerySchema = z
   .object({
-    q: text('Type something to search for').trim().max(200, 'Search for at most 200 characters'),
+    q: text('Type something to search for').trim().max(SEARCH_QUERY_MAX, `Search for at most ${SEARCH_QUERY_MAX} characters`),
     limit: positiveInt('limit', LIST_LIMIT_MAX, 12),
     page: positiveInt('page', 1_000, 1),
   })
   .extend(searchOrderSchema.shape);
+
+/** GET /preview-image: which list's link-preview picture (lib/server/videos/preview-image.tsx), and `v`, the key its page named. */
+const previewVersion = z
+  .string()
+  .regex(/^[0-9a-f]{16}$/, 'v must be a preview key')
+  .optional();
+export const previewImageQuerySchema = z.discriminatedUnion(
+  'list',
+  [
+    z.object({ list: z.literal('home'), v: previewVersion }),
+    z.object({ list: z.literal('category'), name: z.enum(CATEGORIES, { error: 'name must be a category' }), v: previewVersion }),
+    z.object({
+      list: z.literal('tag'),
+      name: text().transform(canonicalTag).pipe(z.string().min(1).max(TAG_MAX)),
+      v: previewVersion,
+    }),
+    z.object({ list: z.literal('search'), name: searchQuerySchema.shape.q.min(1), v: previewVersion }),
+  ],
+  { error: 'list must be one of home, category, tag, search' },
+);
 
 /** Where a video stands in review. */
 export const MODERATION_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -28,6 +28,7 @@ const SOURCES = [
 const BAKED_ENV = [
   'SITE_URL',
   'SITE_NAME',
+  'TWITTER_SITE',
   'PORT',
   'NEXT_PUBLIC_API_BASE_URL',
   'VIP_PLANS',

@@ -741,6 +741,8 @@ const TABLE: Record<string, Row> = {
     access: 'member',
     build: async () => ({ path: '/api/users/settings/profile', json: { bio: 'Hello.' } }),
   },
+  // The list pages' link-preview pictures: public lists only, for everyone (preview-image.test.ts).
+  'GET preview-image/route.ts': simple('public', '/preview-image?list=home'),
   'GET api/videos/route.ts': simple('public', '/api/videos'),
   'GET api/videos/mine/route.ts': simple('member', '/api/videos/mine'),
   'GET api/videos/search/route.ts': simple('public', '/api/videos/search?q=video'),

@@ -299,6 +299,9 @@ describe.each(ENGINES)('data export on %s', (engine) => {
     const mails = mailTo('exp_alice@example.org');
     expect(mails).toHaveLength(1);
     expect(mails[0]!.replace(/=\r?\n/g, '')).toContain(`${ORIGIN}/data-export/${pending._id}`);
+    // Where to ask for a new one, and where to log other devices out: addresses of pages (issue 36).
+    expect(mails[0]!.replace(/=\r?\n/g, '')).toContain(`${ORIGIN}/settings#data`);
+    expect(mails[0]!.replace(/=\r?\n/g, '')).toContain(`${ORIGIN}/settings/security`);
 
     // Asking while it is ready and unexpired.
     const whileReady = await request(tokens.alice);

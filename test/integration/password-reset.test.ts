@@ -140,6 +140,7 @@ describe.each(ENGINES)('password reset on %s', (engine) => {
     const notices = noticesTo(user.email);
     expect(notices).toHaveLength(1);
     expect(notices[0]!.subject).toBe('Your Chrysalis password was changed');
+    expect(notices[0]!.text).toContain('/settings/security');
 
     // Used: the same link again is refused, with its own message, and changes nothing.
     const again = await redeem(token, 'third-password-xyz');

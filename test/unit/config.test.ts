@@ -32,6 +32,12 @@ describe('configuration', () => {
     expect(loadConfig({ SITE_URL: 'https://example.org/' }).siteUrl).toBe('https://example.org');
   });
 
+  it('keeps TWITTER_SITE as a handle with its @, and leaves it unset by default', () => {
+    expect(loadConfig({}).twitterSite).toBeUndefined();
+    expect(loadConfig({ TWITTER_SITE: 'chrysalis_site' }).twitterSite).toBe('@chrysalis_site');
+    expect(loadConfig({ TWITTER_SITE: ' @Chrysalis ' }).twitterSite).toBe('@Chrysalis');
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', SITE_NAME: '  ', DATABASE_URL: '' })).toMatchObject({
       port: 3000,
@@ -50,6 +56,8 @@ describe('configuration', () => {
     ['DATABASE_URL', 'mysql://localhost/db', /postgres:\/\//],
     ['SITE_NAME', 'x'.repeat(61), /at most 60/],
     ['OPERATOR_EMAIL', 'nobody', /email address/],
+    ['TWITTER_SITE', 'https://x.com/chrysalis', /X \(Twitter\) username/],
+    ['TWITTER_SITE', '@a_name_far_too_long', /X \(Twitter\) username/],
     ['PUBLIC_PAGE_CACHE_SECONDS', '-1', /0 to 3600/],
     ['PUBLIC_PAGE_CACHE_SECONDS', 'soon', /0 to 3600/],
     ['TRUST_PROXY', 'true', /number of proxies .* 0 to 10/],

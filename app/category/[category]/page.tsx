@@ -5,6 +5,7 @@ import { CollectionStructuredData } from '@/components/seo/StructuredData';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { ListedVideos } from '@/components/videos/ListedVideos';
 import { CATEGORY_PAGE_SIZE, loadCategoryPage } from '@/lib/server/videos/page-data';
+import { previewImageOf } from '@/lib/server/videos/preview-image';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, DEFAULT_KEYWORDS, type Category } from '@/lib/site';
 import {
@@ -57,6 +58,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
     path: variant ? `/category/${category}` : categoryHref(category, order, page),
     keywords: [category.toLowerCase(), ...DEFAULT_KEYWORDS.filter((k) => k !== category.toLowerCase())],
     noindex: variant,
+    image: await previewImageOf({ list: 'category', name: category }),
   });
 }
 

@@ -5,6 +5,7 @@ import { CollectionStructuredData } from '@/components/seo/StructuredData';
 import { ListedVideos } from '@/components/videos/ListedVideos';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { CATEGORY_PAGE_SIZE, loadTagPage } from '@/lib/server/videos/page-data';
+import { previewImageOf } from '@/lib/server/videos/preview-image';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { canonicalTag, tagHref } from '@/lib/site';
 import {
@@ -47,6 +48,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
     path: variant ? tagHref(tag) : tagPageHref(tag, order, page),
     keywords: [tag, 'videos'],
     noindex: variant,
+    image: await previewImageOf({ list: 'tag', name: tag }),
   });
 }
 

@@ -67,21 +67,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return {
     ...base,
     openGraph: {
+      ...base.openGraph,
       type: 'video.other',
-      title: fullTitle(video.title, siteName),
-      description,
-      url: absoluteUrl(path),
-      siteName,
-      images: base.openGraph?.images,
       videos: playback.mp4Url
         ? [{ url: absoluteUrl(playback.mp4Url), secureUrl: absoluteUrl(playback.mp4Url), type: 'video/mp4', ...size }]
         : undefined,
     },
     twitter: {
+      ...base.twitter,
       card: 'player',
-      title: base.twitter?.title,
-      description,
-      images: image ? [image.url] : base.twitter?.images,
       players: [{ playerUrl: embedUrl, streamUrl: playback.mp4Url ? absoluteUrl(playback.mp4Url) : embedUrl, ...size }],
     },
   };

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 
+import { ACCOUNT_PATHS } from '@/lib/account-paths';
 import { getConfig } from '@/lib/config/server';
 import { getDb, type Executor } from '@/lib/db';
 import { emailTokens, sessions, users, type User } from '@/lib/db/schema';
@@ -230,7 +231,7 @@ async function tellPasswordChanged(user: Pick<User, 'username' | 'email'>): Prom
         ],
         action: 'Reset my password',
         url: `${siteUrl}/forgot-password`,
-        footer: 'We send this email whenever the password of your account changes.',
+        footer: `We send this email whenever the password of your account changes. Your devices and two-factor authentication are in Settings, under Security: ${siteUrl}${ACCOUNT_PATHS.security}`,
       }),
     );
   } catch (error) {

@@ -1,5 +1,6 @@
 import 'server-only';
 
+import { ACCOUNT_PATHS } from '@/lib/account-paths';
 import { getConfig } from '@/lib/config/server';
 import type { User } from '@/lib/db/schema';
 import { logger } from '@/lib/server/log';
@@ -44,7 +45,7 @@ export async function tellOwnerOfTwoFactorChange(user: Pick<User, 'username' | '
         ],
         action: 'Reset my password',
         url: `${siteUrl}/forgot-password`,
-        footer: `We send this email whenever two-factor authentication changes on your account. You can also end all your sessions in Settings, under Security: ${siteUrl}/settings/security`,
+        footer: `We send this email whenever two-factor authentication changes on your account. You can also end all your sessions in Settings, under Security: ${siteUrl}${ACCOUNT_PATHS.security}`,
       }),
     );
   } catch (error) {

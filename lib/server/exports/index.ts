@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { and, eq, lte, or, sql } from 'drizzle-orm';
 
 import type { DataExportDto } from '@/lib/api-types';
+import { ACCOUNT_PATHS } from '@/lib/account-paths';
 import { getConfig } from '@/lib/config/server';
 import { getDb, type Database } from '@/lib/db';
 import { dataExports, users, type DataExport, type User } from '@/lib/db/schema';
@@ -170,12 +171,11 @@ async function notifyReady(db: Database, row: DataExport, user: User): Promise<v
       greeting: `Hello ${user.username},`,
       lines: [
         `The copy of your ${siteName} data you asked for is ready: your profile, videos (with the files you uploaded), comments, likes, follows, notifications, daily tasks, payments and blocks.`,
-        `The link works only when you are logged in, and until ${exportDateText(row.expiresAt!)}. After that the file is deleted; you can ask for a new one in Settings.`,
+        `The link works only when you are logged in, and until ${exportDateText(row.expiresAt!)}. After that the file is deleted; you can ask for a new one in Settings, under Your data: ${siteUrl}${ACCOUNT_PATHS.data}`,
       ],
       action: 'Download your data',
       url: `${siteUrl}${exportDownloadPath(row.id)}`,
-      footer:
-        'You are getting this email because someone asked for this export in your account settings. If that was not you, change your password.',
+      footer: `You are getting this email because someone asked for this export in your account settings. If that was not you, change your password and log out other devices in Settings, under Security: ${siteUrl}${ACCOUNT_PATHS.security}`,
     }),
   );
   await db
