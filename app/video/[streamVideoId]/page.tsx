@@ -25,7 +25,7 @@ import { storyboardUrl } from '@/lib/media/previews';
 import { thumbnailPosterUrl } from '@/lib/media/thumbnails';
 import { setPageStatus } from '@/lib/server/page-status';
 import { isVideoGone, loadMoreLikeThis, loadVideoPage } from '@/lib/server/videos/video-page';
-import { absoluteUrl, fullTitle, pageMetadata } from '@/lib/seo/metadata';
+import { absoluteUrl, pageMetadata } from '@/lib/seo/metadata';
 import { DEFAULT_KEYWORDS, tagHref } from '@/lib/site';
 
 type Props = { params: Promise<{ streamVideoId: string }> };
