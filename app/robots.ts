@@ -18,6 +18,8 @@ export default function robots(): MetadataRoute.Robots {
           '/history',
           '/playlists',
           '/following',
+          '/settings',
+          '/notifications',
           '/profile/',
         ],
       },

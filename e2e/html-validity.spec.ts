@@ -79,7 +79,13 @@ test.describe('the server HTML', () => {
 });
 
 test.describe('missing pages, without JavaScript', () => {
-  for (const where of ['/no-such-page', '/video/nosuchvideo1', '/playlist/nosuchlist12']) {
+  for (const where of [
+    '/no-such-page',
+    '/video/nosuchvideo1',
+    '/playlist/nosuchlist12',
+    '/category/Nope',
+    '/tag/no-video-carries-this-tag',
+  ]) {
     test(`${where} is a 404 rendered on the server`, async ({ request }) => {
       const response = await request.get(where, { headers: visitor() });
       expect(response.status()).toBe(404);

@@ -15,7 +15,7 @@ describe('robots.txt', () => {
     expect(rules).not.toHaveProperty('host');
     // Members' pages are closed to crawlers, the sitemap's files are not.
     const [rule] = [rules.rules].flat();
-    expect(rule!.disallow).toContain('/profile/');
+    expect(rule!.disallow).toEqual(expect.arrayContaining(['/profile/', '/settings', '/notifications']));
     expect([rule!.disallow].flat().some((path) => '/sitemap/videos-0.xml'.startsWith(path!))).toBe(false);
   });
 });

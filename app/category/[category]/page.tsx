@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 
 import { CollectionStructuredData } from '@/components/seo/StructuredData';
+import { MissingPage, missingPageMetadata } from '@/components/shell/MissingPage';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { ListedVideos } from '@/components/videos/ListedVideos';
 import { CATEGORY_PAGE_SIZE, loadCategoryPage } from '@/lib/server/videos/page-data';
 import { previewImageOf } from '@/lib/server/videos/preview-image';
+import { setPageStatus } from '@/lib/server/page-status';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { CATEGORIES, DEFAULT_KEYWORDS, type Category } from '@/lib/site';
 import {
@@ -41,14 +42,11 @@ async function readOrder(searchParams: Props['searchParams']): Promise<ListOrder
 
 const categoryHref = (category: Category, order: ListOrder, page = 1) => listPageHref(`/category/${category}`, order, page);
 
-function asCategory(name: string): Category {
-  const category = CATEGORIES.find((c) => c === name);
-  if (!category) notFound();
-  return category;
-}
+const asCategory = (name: string): Category | null => CATEGORIES.find((c) => c === name) ?? null;
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const category = asCategory((await params).category);
+  if (!category) return missingPageMetadata();
   const page = await readPage(searchParams);
   const order = await readOrder(searchParams);
   const variant = isListVariant(order);
@@ -64,6 +62,11 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
 
 export default async function CategoryPage({ params, searchParams }: Props) {
   const category = asCategory((await params).category);
+  if (!category) {
+    // Rendered, not thrown: a thrown notFound() sends crawlers an empty page (decision 057).
+    setPageStatus(404);
+    return <MissingPage />;
+  }
   const page = await readPage(searchParams);
   const order = await readOrder(searchParams);
   const list = await loadCategoryPage(category, page, order);

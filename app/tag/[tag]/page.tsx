@@ -1,11 +1,13 @@
+import { cache } from 'react';
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 
 import { CollectionStructuredData } from '@/components/seo/StructuredData';
+import { MissingPage, missingPageMetadata } from '@/components/shell/MissingPage';
 import { ListedVideos } from '@/components/videos/ListedVideos';
 import { ListOrderControl } from '@/components/videos/ListOrderControl';
 import { CATEGORY_PAGE_SIZE, loadTagPage } from '@/lib/server/videos/page-data';
 import { previewImageOf } from '@/lib/server/videos/preview-image';
+import { setPageStatus } from '@/lib/server/page-status';
 import { pageMetadata } from '@/lib/seo/metadata';
 import { canonicalTag, tagHref } from '@/lib/site';
 import {
@@ -25,11 +27,25 @@ type Props = {
   searchParams: Promise<{ page?: string | string[]; sort?: string | string[]; duration?: string | string[] }>;
 };
 
-/** The tag the URL names, as videos store it; a 404 for what no video could carry. proxy.ts has redirected other spellings. */
-async function readTag(params: Props['params']): Promise<string> {
+/** The tag the URL names, as videos store it; null (a 404) for what no video could carry. proxy.ts has redirected other spellings. */
+async function readTag(params: Props['params']): Promise<string | null> {
   const tag = canonicalTag((await params).tag);
-  if (!tag || tag.length > TAG_MAX || /[\u0000-\u001f\u007f]/.test(tag)) notFound();
-  return tag;
+  return !tag || tag.length > TAG_MAX || /[\u0000-\u001f\u007f]/.test(tag) ? null : tag;
+}
+
+/** One read of the list per request, shared by the metadata and the page (React's cache keys on these primitives). */
+const loadList = cache((tag: string, page: number, sort: ListOrder['sort'], duration: ListOrder['duration']) =>
+  loadTagPage(tag, page, { sort, duration }),
+);
+
+/** A tag no public video carries is no page (a crawler must not index an empty list); past the last page is. */
+const isUnknownTag = (list: Awaited<ReturnType<typeof loadTagPage>>, page: number, order: ListOrder) =>
+  Boolean(list && list.videos.length === 0 && page === 1 && !order.duration);
+
+/** Rendered, not thrown: a thrown notFound() sends crawlers an empty page (decision 057). */
+function missingTag() {
+  setPageStatus(404);
+  return <MissingPage />;
 }
 
 const tagDescription = (tag: string) => `Videos tagged #${tag}, newest first: watch, like and share them.`;
@@ -38,9 +54,11 @@ const tagPageHref = (tag: string, order: ListOrder, page = 1) => listPageHref(ta
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const tag = await readTag(params);
+  if (!tag) return missingPageMetadata();
   const query = await searchParams;
   const page = readListPage(query);
   const order = readListOrder(listOrderSchema, query);
+  if (isUnknownTag(await loadList(tag, page, order.sort, order.duration), page, order)) return missingPageMetadata();
   const variant = isListVariant(order);
   return pageMetadata({
     title: listTitle(`#${tag} Videos`, order, page),
@@ -54,12 +72,12 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
 
 export default async function TagPage({ params, searchParams }: Props) {
   const tag = await readTag(params);
+  if (!tag) return missingTag();
   const query = await searchParams;
   const page = readListPage(query);
   const order = readListOrder(listOrderSchema, query);
-  const list = await loadTagPage(tag, page, order);
-  // A tag no public video carries is no page (a crawler must not index an empty list); past the last page is.
-  if (list && list.videos.length === 0 && page === 1 && !order.duration) notFound();
+  const list = await loadList(tag, page, order.sort, order.duration);
+  if (isUnknownTag(list, page, order)) return missingTag();
   return (
     <>
       <CollectionStructuredData
