@@ -190,8 +190,13 @@ export async function extractAndVerify(from: string, staging: string, key?: Buff
   } catch (error) {
     extract.destroy();
     source.destroy();
-    await feeding.catch(() => undefined);
+    // The extractor may only say it was destroyed: the stage that failed first (a cut or altered chunk) says why.
+    const cause = await feeding.then(
+      () => null,
+      (failure: unknown) => failure,
+    );
     if (error instanceof BackupError) throw error;
+    if (cause instanceof BackupError) throw cause;
     throw new BackupError(`The archive ${from} is damaged or truncated (${(error as Error).message}).`);
   }
   if (manifestText === null)
