@@ -239,7 +239,8 @@ describeOnPostgres('several web processes and a worker on one PostgreSQL databas
     await within(
       1_000,
       () => page(B, `/video/${streamVideoId}`),
-      (answer) => answer.status === 404,
+      // 410 Gone: an admin deleted it (decision 057).
+      (answer) => answer.status === 410,
     );
   });
 
