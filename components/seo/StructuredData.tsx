@@ -106,6 +106,15 @@ export function VideoStructuredData(video: VideoStructuredDataProps) {
   );
 }
 
+/** Videos as an ItemList's elements, by their pages' addresses, numbered from `first`. */
+const listItems = (videos: { streamVideoId: string; title: string }[], first: number) =>
+  videos.map((video, index) => ({
+    '@type': 'ListItem',
+    position: first + index,
+    url: absoluteUrl(`/video/${video.streamVideoId}`),
+    name: video.title,
+  }));
+
 /**
  * A category's or a tag's page: a CollectionPage whose main entity is the ItemList of the videos listed on it, with
  * their positions in the whole list (page 2 starts after page 1's last) and their pages' addresses.
@@ -132,12 +141,7 @@ export function CollectionStructuredData(props: {
         mainEntity: {
           '@type': 'ItemList',
           numberOfItems: props.videos.length,
-          itemListElement: props.videos.map((video, index) => ({
-            '@type': 'ListItem',
-            position: props.firstPosition + index,
-            url: absoluteUrl(`/video/${video.streamVideoId}`),
-            name: video.title,
-          })),
+          itemListElement: listItems(props.videos, props.firstPosition),
         },
       }}
     />
@@ -164,12 +168,7 @@ export function PlaylistStructuredData(props: {
         itemListOrder: 'https://schema.org/ItemListOrderAscending',
         numberOfItems: props.videos.length,
         author: uploader(props.author),
-        itemListElement: props.videos.map((video, index) => ({
-          '@type': 'ListItem',
-          position: index + 1,
-          url: absoluteUrl(`/video/${video.streamVideoId}`),
-          name: video.title,
-        })),
+        itemListElement: listItems(props.videos, 1),
       }}
     />
   );
